@@ -1,0 +1,3 @@
+"""Watershed Inspector: on-site wastewater inspections under Chapter 202."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,194 @@
+"""The command line: the headless twin of the GUI (see docs/CLI-CONTRACT.md).
+
+Results go to stdout as one JSON document; errors go to stderr as one sentence with exit
+status 2 (bad input) or 1 (anything else). Input is checked before the data folder is
+opened, so a refused command leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from . import __version__, casefile
+from .errors import InputError
+from .paths import resolve_data_dir
+
+Handler = Callable[[argparse.Namespace], Any]
+
+
+def _as_of(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date; write YYYY-MM-DD") from None
+
+
+def _positive_count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 100_000:
+        raise argparse.ArgumentTypeError(f"{value} is out of range (1 to 100000)")
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # one clear sentence, exit status 2
+        self.print_usage(sys.stderr)
+        raise InputError(f"{self.prog}: {message}.")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="inspector-app",
+                     description="Watershed Inspector: on-site wastewater inspections under "
+                                 "Chapter 202. With no command, opens the app.")
+    parser.add_argument("--version", action="version", version=f"inspector-app {__version__}")
+    parser.add_argument("--data-dir", metavar="DIR",
+                        help="data folder (default: $INSPECTOR_APP_HOME, else the platform's "
+                             "user data folder)")
+    parser.add_argument("--user", metavar="NAME",
+                        help="who is making changes (default: $INSPECTOR_APP_USER, else the "
+                             "login name)")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+
+    case = sub.add_parser("case", help="import or export one case file")
+    case_sub = case.add_subparsers(dest="case_command", required=True, parser_class=_Parser)
+    imp = case_sub.add_parser("import", help="store a case through the normal edit path")
+    imp.add_argument("file", type=Path)
+    imp.add_argument("--as-of", type=_as_of, metavar="DATE")
+    imp.set_defaults(handler=_case_import)
+    exp = case_sub.add_parser("export", help="print the stored case of a parcel")
+    exp.add_argument("sbl")
+    exp.set_defaults(handler=_case_export)
+
+    parcels = sub.add_parser("parcels", help="list parcels, or import the parcel roll")
+    parcels.set_defaults(handler=_parcels)
+    parcels_sub = parcels.add_subparsers(dest="parcels_command", parser_class=_Parser)
+    roll = parcels_sub.add_parser("import", help="import the office's parcel roll (CSV)")
+    roll.add_argument("file", type=Path)
+    roll.set_defaults(handler=_parcels_import)
+
+    history = sub.add_parser("history", help="every change to a parcel: who, when, old -> new")
+    history.add_argument("sbl")
+    history.set_defaults(handler=_history)
+
+    attach = sub.add_parser("attach", help="attach a photo or document to a parcel")
+    attach.add_argument("sbl")
+    attach.add_argument("file", type=Path)
+    attach.add_argument("--caption")
+    attach.set_defaults(handler=_attach)
+
+    demo = sub.add_parser("demo", help="fill the data folder with demo parcels")
+    demo.add_argument("--parcels", type=_positive_count, default=None, metavar="N")
+    demo.add_argument("--as-of", type=_as_of, metavar="DATE")
+    demo.set_defaults(handler=_demo)
+
+    backup = sub.add_parser("backup", help="write a backup of the database now")
+    backup.set_defaults(handler=_backup)
+
+    gui = sub.add_parser("gui", help="open the app (the same as no command)")
+    gui.set_defaults(handler=None)
+    return parser
+
+
+def _workspace(args: argparse.Namespace) -> Any:
+    from .services.workspace import Workspace
+
+    return Workspace(resolve_data_dir(args.data_dir), user=args.user)
+
+
+def _case_import(args: argparse.Namespace) -> Any:
+    today = args.as_of or date.today()
+    case = casefile.read_file(args.file, today=today)
+    with _workspace(args) as ws:
+        result = ws.save_case(case, today=today)
+    return {"sbl": result.sbl, "created": result.created}
+
+
+def _case_export(args: argparse.Namespace) -> Any:
+    with _workspace(args) as ws:
+        return casefile.to_document(ws.load_case(args.sbl))
+
+
+def _parcels(args: argparse.Namespace) -> Any:
+    with _workspace(args) as ws:
+        return ws.parcels()
+
+
+def _parcels_import(args: argparse.Namespace) -> Any:
+    from .services.parcel_roll import apply_roll, read_roll
+
+    parsed = read_roll(args.file)
+    with _workspace(args) as ws:
+        result = apply_roll(ws.store, parsed)
+    for row in result.rejected:
+        print(f"{args.file}: line {row.line} was not imported: {row.reason}.", file=sys.stderr)
+    return result.as_json()
+
+
+def _history(args: argparse.Namespace) -> Any:
+    with _workspace(args) as ws:
+        return ws.history(args.sbl)
+
+
+def _attach(args: argparse.Namespace) -> Any:
+    if not args.file.is_file():
+        raise InputError(f"{args.file}: no such file.")
+    with _workspace(args) as ws:
+        return ws.add_attachment(args.sbl, args.file, caption=args.caption)
+
+
+def _demo(args: argparse.Namespace) -> Any:
+    from .services.demo import DEFAULT_COUNT, install_demo
+
+    count = args.parcels or DEFAULT_COUNT
+
+    def progress(done: int, total: int) -> None:
+        if total >= 1000:
+            print(f"demo: {done} of {total} parcels", file=sys.stderr, flush=True)
+
+    with _workspace(args) as ws:
+        return install_demo(ws, count=count, today=args.as_of, progress=progress)
+
+
+def _backup(args: argparse.Namespace) -> Any:
+    with _workspace(args) as ws:
+        return {"path": str(ws.store.backup_now())}
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run a command; return the exit status. Opens the GUI when no command is given."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        handler: Handler | None = getattr(args, "handler", None)
+        if handler is None:
+            from .ui.app import run_gui
+
+            return run_gui(resolve_data_dir(args.data_dir), user=args.user)
+        result = handler(args)
+    except SystemExit as exc:  # --help and --version
+        return int(exc.code or 0)
+    except InputError as exc:
+        print(str(exc), file=sys.stderr)
+        return exc.exit_status
+    except Exception as exc:
+        from .errors import InspectorError
+
+        if isinstance(exc, InspectorError):
+            print(str(exc), file=sys.stderr)
+            return exc.exit_status
+        print(f"inspector-app failed unexpectedly: {type(exc).__name__}: {exc}. Nothing was "
+              "committed by the failed step; please report this with the command you ran.",
+              file=sys.stderr)
+        return 1
+    json.dump(result, sys.stdout, ensure_ascii=False, indent=2, default=str)
+    sys.stdout.write("\n")
+    return 0

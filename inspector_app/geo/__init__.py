@@ -1,0 +1,1 @@
+"""Geometry and coordinate systems: the only package that imports shapely and pyproj."""

@@ -1,0 +1,54 @@
+"""Placing sites at chosen distances from a shoreline (demo data and test fixtures)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon, shape
+
+from .crs import feet_to_lonlat, lonlat_to_feet
+
+
+@dataclass(frozen=True)
+class PlacedSite:
+    longitude: float
+    latitude: float
+    absorption_area: dict[str, Any]  # GeoJSON polygon, WGS84
+    west_shore: bool
+
+
+def _to_feet(lake_lonlat: dict[str, Any]) -> Polygon:
+    geom = shape(lake_lonlat)
+    return shapely.transform(geom, lambda xy: np.column_stack(lonlat_to_feet(xy[:, 0], xy[:, 1])))
+
+
+def sites_around(lake_lonlat: dict[str, Any], fractions: Sequence[float],
+                 offsets_ft: Sequence[float], *, width_ft: float = 40,
+                 depth_ft: float = 60) -> list[PlacedSite]:
+    """One rectangular absorption area per (fraction along the shore, offset from it).
+
+    The area's nearest edge lies `offset` feet from the lake polygon's outline.
+    """
+    lake = _to_feet(lake_lonlat)
+    centroid = lake.centroid
+    rings: dict[float, Any] = {}
+    out = []
+    for fraction, offset in zip(fractions, offsets_ft, strict=True):
+        if offset not in rings:  # buffering is the slow part; offsets repeat in big batches
+            rings[offset] = lake.buffer(offset + depth_ft / 2, quad_segs=16).exterior
+        ring = rings[offset]
+        centre = ring.interpolate(fraction, normalized=True)
+        box = shapely.box(centre.x - width_ft / 2, centre.y - depth_ft / 2,
+                          centre.x + width_ft / 2, centre.y + depth_ft / 2)
+        lon, lat = feet_to_lonlat(*np.asarray(box.exterior.coords).T)
+        coords = [[round(float(a), 7), round(float(b), 7)] for a, b in zip(lon, lat, strict=True)]
+        clon, clat = feet_to_lonlat([centre.x], [centre.y])
+        out.append(PlacedSite(longitude=round(float(clon[0]), 6),
+                              latitude=round(float(clat[0]), 6),
+                              absorption_area={"type": "Polygon", "coordinates": [coords]},
+                              west_shore=centre.x < centroid.x))
+    return out

@@ -1,0 +1,268 @@
+"""Demo parcels around Canandaigua Lake, in the states an inspector meets.
+
+Every demo parcel is flagged `is_demo`, its SBL starts with 900 (no such tax map section
+exists on the lake) and its owner is marked "(demo)", so demo data can never pass for a
+real record.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from ..domain.case import (
+    AhjDetermination,
+    Case,
+    Component,
+    Dwelling,
+    EtuInspection,
+    EtuService,
+    HoldingTankService,
+    Inspection,
+    NoticeDeadlines,
+    Observations,
+    Parcel,
+    ProposedWork,
+    PumpOut,
+    Site,
+)
+from ..domain.vocabulary import (
+    ComponentKind as K,
+)
+from ..domain.vocabulary import (
+    Condition as C,
+)
+from ..domain.vocabulary import (
+    InspectionReason,
+    LakeDistanceMethod,
+    Occupancy,
+)
+from ..geo.placement import PlacedSite, sites_around
+from ..paths import resource
+from ..storage.cases import save_case
+from .workspace import Workspace
+
+DEFAULT_COUNT = 40
+_FIRST = ("Jane", "Robert", "Maria", "David", "Susan", "Thomas", "Linda", "James", "Karen",
+          "Michael", "Patricia", "William", "Nancy", "Richard", "Ellen", "Joseph", "Carol",
+          "Daniel", "Ruth", "Paul")
+_LAST = ("Roe", "Whitaker", "Lindqvist", "Okafor", "Brennan", "Castellano", "Hughes",
+         "Nakamura", "Fitzgerald", "Moreau", "Delgado", "Sorensen", "Abbott", "Kowalski",
+         "Reyes", "Thornton", "Baptiste", "Haldane", "Iverson", "McAllister")
+_HOME_TOWNS = ("Pittsford, NY 14534", "Rochester, NY 14618", "Canandaigua, NY 14424",
+               "Fairport, NY 14450", "Naples, NY 14512", "Victor, NY 14564",
+               "Sarasota, FL 34236", "Buffalo, NY 14222")
+_STREETS = ("Birch Hollow Lane", "Elm Street", "Main Street", "Lakeview Terrace",
+            "Park Avenue", "Orchard Drive")
+_INSPECTORS = ("K. Olmsted (OTN 2217)", "R. Vance (OTN 1983)")
+
+# The states a demo parcel is put in, in turn.
+STATES = ("never_inspected", "five_year_overdue", "acceptable_recent", "substandard_beyond",
+          "substandard_within", "substandard_within_acknowledged", "failed", "etu_overdue",
+          "holding_tank_records_missing", "violations_on_site", "large_house_ahj",
+          "proposed_conveyance", "incomplete_unlocated")
+
+_OFFSETS_FT = (35, 60, 95, 120, 150, 180, 199, 240, 320, 450, 700, 1300)
+
+
+@dataclass(frozen=True)
+class _Place:
+    municipality: str
+    road: str
+
+
+def _municipality(site: PlacedSite) -> _Place:
+    lat = site.latitude
+    if site.west_shore:
+        if lat > 42.80:
+            return _Place("Town of Canandaigua", "County Road 16 (West Lake Road)")
+        if lat > 42.72:
+            return _Place("Town of South Bristol", "West Lake Road")
+        return _Place("Town of Naples", "West Lake Road")
+    if lat > 42.87:
+        return _Place("City of Canandaigua", "Lakeshore Drive")
+    if lat > 42.77:
+        return _Place("Town of Gorham", "East Lake Road (NY 364)")
+    return _Place("Town of Middlesex", "East Lake Road (NY 364)")
+
+
+def _years_ago(today: date, years: float) -> date:
+    return today - timedelta(days=int(years * 365.25))
+
+
+def _tank(condition: C = C.ACCEPTABLE, defects: tuple[str, ...] = (), **details: object
+          ) -> Component:
+    base: dict[str, object] = {"capacity_gal": 1000, "material": "concrete", "compartments": 1,
+                               "sludge_depth_in": 10, "scum_depth_in": 3,
+                               "inlet_baffle": "present", "outlet_baffle": "present"}
+    base.update(details)
+    return Component(kind=K.SEPTIC_TANK, condition=condition, defects=defects,
+                     details=base)  # type: ignore[arg-type]
+
+
+def _standard_system(tank: Component, field: C = C.ACCEPTABLE,
+                     field_defects: tuple[str, ...] = ()) -> tuple[Component, ...]:
+    return (tank,
+            Component(kind=K.DISTRIBUTION_BOX, condition=C.ACCEPTABLE,
+                      details={"box_level": True, "solids_present": False}),
+            Component(kind=K.ABSORPTION_AREA, condition=field, defects=field_defects,
+                      details={"absorption_type": "trench", "laterals": 4, "area_sqft": 600}))
+
+
+def demo_cases(count: int, *, today: date, seed: int = 202) -> Iterator[Case]:
+    rng = random.Random(seed)
+    with resource("shorelines", "canandaigua_lake_ne10m_coarse.geojson").open() as f:
+        lake = json.load(f)["features"][0]["geometry"]
+    fractions = [(i + rng.random() * 0.5) / count for i in range(count)]
+    offsets = [rng.choice(_OFFSETS_FT) for _ in range(count)]
+    sites = sites_around(lake, fractions, offsets)
+    for index, (site, offset) in enumerate(zip(sites, offsets, strict=True)):
+        yield _demo_case(index, site, offset, STATES[index % len(STATES)], rng, today)
+
+
+def _demo_case(index: int, site: PlacedSite, offset_ft: float, state: str,
+               rng: random.Random, today: date) -> Case:
+    place = _municipality(site)
+    owner = f"{rng.choice(_FIRST)} {rng.choice(_LAST)} (demo)"
+    seasonal = rng.random() < 0.4
+    mailing = ((f"{rng.randint(2, 390)} {rng.choice(_STREETS)}", rng.choice(_HOME_TOWNS))
+               if seasonal else (f"{4000 + index * 7 % 5000} {place.road}",
+                                 "Canandaigua, NY 14424"))
+    parcel = Parcel(
+        sbl=f"900.{index // 1000 + 1:02d}-{index // 100 % 10 + 1}-{index % 100 + 1}",
+        municipality=place.municipality,
+        site_address=f"{4000 + index * 7 % 5000} {place.road}",
+        owner_name=owner, owner_mailing_address=mailing,
+        owner_phone=f"585-555-{rng.randint(0, 9999):04d}",
+        longitude=site.longitude, latitude=site.latitude)
+    bedrooms = rng.choice((2, 3, 3, 3, 4, 4, 5))
+    living = rng.choice((900, 1150, 1500, 1900, 2300, 2800, 3200))
+    dwelling = Dwelling(bedrooms=bedrooms, living_area_sqft=living,
+                        building_area_sqft=living + rng.choice((0, 200, 400)))
+    measured = Site(absorption_area=site.absorption_area,
+                    lake_distance_ft=float(offset_ft) + rng.choice((0.0, 2.5, -2.5)),
+                    lake_distance_method=rng.choice(list(LakeDistanceMethod)))
+    mapped_only = Site(absorption_area=site.absorption_area)
+    inspector = rng.choice(_INSPECTORS)
+
+    def inspection(years: float, reason: InspectionReason = InspectionReason.FIVE_YEAR_CYCLE,
+                   evidence: tuple[str, ...] = ()) -> Inspection:
+        name, cert = inspector.split(" (")
+        return Inspection(date=_years_ago(today, years), inspector=name,
+                          inspector_certification=cert.rstrip(")"), reason=reason,
+                          failure_evidence=evidence, weather="overcast, 55 °F",
+                          occupancy=Occupancy.SEASONAL if seasonal else Occupancy.OCCUPIED)
+
+    case = Case(parcel=parcel, dwelling=dwelling, site=mapped_only)
+    builders: dict[str, Callable[[], Case]] = {
+        "never_inspected": lambda: case,
+        "five_year_overdue": lambda: Case(
+            parcel=parcel, dwelling=dwelling,
+            site=Site(absorption_area=site.absorption_area, lake_distance_ft=min(offset_ft, 150.0),
+                      lake_distance_method=LakeDistanceMethod.TAPE),
+            components=_standard_system(_tank()), inspection=inspection(5.6)),
+        "acceptable_recent": lambda: Case(
+            parcel=parcel, dwelling=dwelling, site=measured,
+            components=_standard_system(_tank(capacity_gal=1250)), inspection=inspection(1.5)),
+        "substandard_beyond": lambda: Case(
+            parcel=parcel, dwelling=dwelling,
+            site=Site(absorption_area=site.absorption_area, lake_distance_ft=offset_ft + 260,
+                      lake_distance_method=LakeDistanceMethod.SURVEY),
+            components=_standard_system(_tank(C.SUBSTANDARD, ("outlet baffle missing",),
+                                              outlet_baffle="missing")),
+            inspection=inspection(0.3, InspectionReason.CONVEYANCE)),
+        "substandard_within": lambda: Case(
+            parcel=parcel, dwelling=dwelling,
+            site=Site(absorption_area=site.absorption_area, lake_distance_ft=min(offset_ft, 90.0),
+                      lake_distance_method=LakeDistanceMethod.TAPE),
+            components=_standard_system(_tank(C.SUBSTANDARD, ("tank undersized (750 gal)",),
+                                              capacity_gal=750)),
+            ahj=AhjDetermination(greatest_extent_possible=False),
+            inspection=inspection(0.2, InspectionReason.CONVEYANCE)),
+        "substandard_within_acknowledged": lambda: Case(
+            parcel=parcel, dwelling=dwelling,
+            site=Site(absorption_area=site.absorption_area, lake_distance_ft=min(offset_ft, 70.0),
+                      lake_distance_method=LakeDistanceMethod.SURVEY),
+            components=_standard_system(_tank(), C.SUBSTANDARD,
+                                        ("separation to lake below 100 ft (lot limitation)",)),
+            ahj=AhjDetermination(greatest_extent_possible=True),
+            inspection=inspection(0.8, InspectionReason.EXPANSION)),
+        "failed": lambda: Case(
+            parcel=parcel, dwelling=dwelling, site=measured,
+            components=_standard_system(_tank(C.SUBSTANDARD, ("inlet baffle damaged",),
+                                              inlet_baffle="damaged"),
+                                        C.FAILED, ("surface breakout over laterals",)),
+            inspection=inspection(0.1, InspectionReason.COMPLAINT,
+                                  ("effluent ponding at surface", "dye surfaced in 20 min")),
+            notice=NoticeDeadlines(permit_by=today + timedelta(days=45),
+                                   complete_by=today + timedelta(days=165))),
+        "etu_overdue": lambda: Case(
+            parcel=parcel, dwelling=dwelling, site=measured,
+            components=(_tank(), Component(kind=K.ENHANCED_TREATMENT_UNIT,
+                                           condition=C.ACCEPTABLE,
+                                           details={"make_model": "Norweco Singulair 960"}),
+                        Component(kind=K.ABSORPTION_AREA, condition=C.ACCEPTABLE)),
+            etu=EtuService(service_contract=True, manufacturer_interval_months=6,
+                           provider="Finger Lakes Aerobic Service",
+                           inspections=(EtuInspection(date=_years_ago(today, 1.4),
+                                                      report_received=_years_ago(today, 1.35)),
+                                        EtuInspection(date=_years_ago(today, 0.9),
+                                                      report_received=None))),
+            inspection=inspection(1.0, InspectionReason.ETU_FOLLOW_UP)),
+        "holding_tank_records_missing": lambda: Case(
+            parcel=parcel, dwelling=dwelling,
+            site=Site(holding_tank={"type": "Point",
+                                    "coordinates": [site.longitude, site.latitude]},
+                      lake_distance_ft=min(offset_ft, 60.0),
+                      lake_distance_method=LakeDistanceMethod.TAPE),
+            components=(Component(kind=K.HOLDING_TANK, condition=C.ACCEPTABLE,
+                                  details={"capacity_gal": 2000, "alarm_tested": True}),),
+            holding_tank_service=HoldingTankService(
+                hauler_contract=True, hauler_name="Bristol Septic Pumping",
+                pump_outs=(PumpOut(date=_years_ago(today, 0.5), record_received=True,
+                                   volume_gal=1800),
+                           PumpOut(date=_years_ago(today, 0.2), record_received=False))),
+            inspection=inspection(0.6)),
+        "violations_on_site": lambda: Case(
+            parcel=parcel, dwelling=dwelling, site=measured,
+            components=_standard_system(_tank()),
+            observations=Observations(absorption_area_encroachments=("driveway", "shed"),
+                                      clear_water_connections=("roof drains",)),
+            inspection=inspection(0.4, InspectionReason.CONVEYANCE)),
+        "large_house_ahj": lambda: Case(
+            parcel=parcel,
+            dwelling=Dwelling(bedrooms=4, living_area_sqft=4600, building_area_sqft=5200),
+            site=measured, components=_standard_system(_tank(capacity_gal=1500)),
+            inspection=inspection(2.0, InspectionReason.EXPANSION)),
+        "proposed_conveyance": lambda: Case(
+            parcel=parcel, dwelling=dwelling, site=measured,
+            proposed_work=ProposedWork(conveyance=True, bedrooms=bedrooms + 1,
+                                       living_area_sqft=living + 600, work_area_sqft=700),
+            components=_standard_system(_tank()), inspection=inspection(3.0)),
+        "incomplete_unlocated": lambda: Case(
+            parcel=parcel, dwelling=dwelling, site=mapped_only,
+            components=(_tank(),
+                        Component(kind=K.DISTRIBUTION_BOX, condition=C.NOT_LOCATED,
+                                  note="not found after probing 30 ft down-gradient")),
+            inspection=inspection(0.05, InspectionReason.CONVEYANCE)),
+    }
+    return builders[state]()
+
+
+def install_demo(workspace: Workspace, *, count: int = DEFAULT_COUNT,
+                 today: date | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
+    """Save `count` demo parcels in one transaction; running it again changes nothing."""
+    day = today or workspace.today()
+    created = 0
+    with workspace.store.transaction() as w:
+        for n, case in enumerate(demo_cases(count, today=day), start=1):
+            parcel_id, was_created = save_case(w, case, today=day)
+            w.update("parcels", parcel_id, {"is_demo": 1})
+            created += was_created
+            if progress is not None and (n % 500 == 0 or n == count):
+                progress(n, count)
+    return {"parcels": count, "created": created}

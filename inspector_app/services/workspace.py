@@ -1,0 +1,148 @@
+"""The use cases of one data folder: the API that the CLI and the GUI both call."""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import json
+import mimetypes
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from .. import casefile
+from ..domain.case import Case
+from ..errors import InputError, NotFoundError
+from ..paths import DataFolder
+from ..storage.cases import case_version, load_case, parcel_id_for, save_case
+from ..storage.store import Store
+
+USER_ENV = "INSPECTOR_APP_USER"
+MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024
+
+
+def default_user() -> str:
+    env = os.environ.get(USER_ENV, "").strip()
+    if env:
+        return env
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown user"
+
+
+@dataclass(frozen=True)
+class CaseImportResult:
+    sbl: str
+    created: bool
+    changes: int
+
+
+class Workspace:
+    """A data folder opened for work."""
+
+    def __init__(self, root: Path, *, user: str | None = None,
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+        self.folder = DataFolder(root)
+        self.clock = clock
+        self.store = Store(self.folder, user=user or default_user(), clock=clock)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def today(self) -> date:
+        return self.clock().astimezone().date()
+
+    # --- cases -------------------------------------------------------------------------
+
+    def import_case_file(self, path: Path, *, today: date | None = None) -> CaseImportResult:
+        case = casefile.read_file(path, today=today or self.today())
+        return self.save_case(case, today=today)
+
+    def save_case(self, case: Case, *, today: date | None = None) -> CaseImportResult:
+        with self.store.transaction() as w:
+            _, created = save_case(w, case, today=today or self.today())
+            changes = w.pending_changes
+        return CaseImportResult(sbl=case.parcel.sbl, created=created, changes=changes)
+
+    def parcel_id(self, sbl: str) -> str:
+        parcel_id = parcel_id_for(self.store.conn, sbl.strip())
+        if parcel_id is None:
+            raise NotFoundError(f"No parcel with SBL {sbl!r} in {self.folder.root}; "
+                                "`inspector-app parcels` lists the SBLs.")
+        return parcel_id
+
+    def load_case(self, sbl: str) -> Case:
+        return load_case(self.store.conn, self.parcel_id(sbl))
+
+    def case_version(self, sbl: str) -> int:
+        return case_version(self.store.conn, self.parcel_id(sbl))
+
+    # --- parcels -----------------------------------------------------------------------
+
+    def parcels(self) -> list[dict[str, Any]]:
+        return self.store.query(
+            "SELECT sbl, municipality, site_address, owner_name FROM parcels "
+            "WHERE deleted_at IS NULL ORDER BY sbl")
+
+    def history(self, sbl: str) -> list[dict[str, Any]]:
+        """Every change to the parcel's records, oldest first: who, when, where, old -> new."""
+        rows = self.store.query(
+            "SELECT c.seq, c.at, c.user, d.name AS device, c.table_name, c.record_id, c.op, "
+            "c.field, c.old_value, c.new_value, c.record_version FROM change_log c "
+            "LEFT JOIN devices d ON d.id = c.device_id WHERE c.parcel_id = ? ORDER BY c.seq",
+            (self.parcel_id(sbl),))
+        for row in rows:
+            for key in ("old_value", "new_value"):
+                row[key] = None if row[key] is None else json.loads(row[key])
+        return rows
+
+    # --- attachments -------------------------------------------------------------------
+
+    def add_attachment(self, sbl: str, path: Path, *, caption: str | None = None
+                       ) -> dict[str, Any]:
+        """Store a photo or document by its SHA-256 and record it on the parcel."""
+        parcel_id = self.parcel_id(sbl)
+        try:
+            size = path.stat().st_size
+            if size > MAX_ATTACHMENT_BYTES:
+                raise InputError(f"{path}: is {size / 1e6:.0f} MB; attachments are limited to "
+                                 f"{MAX_ATTACHMENT_BYTES // 1_000_000} MB.")
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise InputError(f"{path}: no such file.") from None
+        digest = hashlib.sha256(data).hexdigest()
+        target = self.attachment_path(digest)
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            temp = target.with_name(f".{digest}.tmp")
+            with temp.open("wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(temp, target)
+        media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        with self.store.transaction() as w:
+            attachment_id = w.insert("attachments", {
+                "sha256": digest, "filename": path.name, "media_type": media_type,
+                "size_bytes": len(data), "caption": caption}, parcel_id=parcel_id)
+        return {"id": attachment_id, "sha256": digest, "filename": path.name,
+                "size_bytes": len(data), "media_type": media_type}
+
+    def attachment_path(self, digest: str) -> Path:
+        return self.folder.attachments / digest[:2] / digest
+
+    def attachments(self, sbl: str) -> list[dict[str, Any]]:
+        return self.store.query(
+            "SELECT id, sha256, filename, media_type, size_bytes, caption, created_at "
+            "FROM attachments WHERE parcel_id = ? AND deleted_at IS NULL ORDER BY created_at",
+            (self.parcel_id(sbl),))

@@ -1,0 +1,371 @@
+"""Cases in the database: saving reconciles the stored parcel with a case, loading rebuilds it.
+
+Saving a case is what saving the inspection form does: the stored parcel becomes exactly
+what the case says. Sections and list items that the case no longer has are soft-deleted
+(their history stays in the change log). List items are matched by kind and order (the
+second septic tank stays the second septic tank), so an edit shows up in the history as
+an edit, not as a removal and an addition. Inspections are events: the case's inspection
+is matched by its date and other inspections are kept.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import fields
+from datetime import date
+from typing import Any
+
+from ..domain.case import (
+    AhjDetermination,
+    Case,
+    Component,
+    DetailValue,
+    Dwelling,
+    EtuInspection,
+    EtuService,
+    FieldTest,
+    HoldingTankService,
+    Inspection,
+    NoticeDeadlines,
+    Observations,
+    Parcel,
+    ProposedWork,
+    PumpOut,
+    Renter,
+    Site,
+    SiteFeature,
+)
+from ..domain.fields import COMPONENT_DETAILS, FieldType
+from ..domain.vocabulary import (
+    CaptureMethod,
+    ComponentKind,
+    Condition,
+    InspectionReason,
+    LakeDistanceMethod,
+    Occupancy,
+    SiteFeatureKind,
+    TestKind,
+    TestResult,
+)
+from .records import RecordWriter
+
+WGS84 = "OGC:CRS84"
+Row = dict[str, Any]
+
+
+def _rows(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[Row]:
+    cur = conn.execute(sql, params)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+
+
+def _active(conn: sqlite3.Connection, table: str, parcel_id: str, *, where: str = "",
+            params: Sequence[Any] = (), order: str = "created_at, id") -> list[Row]:
+    return _rows(conn, f"SELECT * FROM {table} WHERE parcel_id = ? AND deleted_at IS NULL "
+                       f"{where} ORDER BY {order}", [parcel_id, *params])
+
+
+def parcel_id_for(conn: sqlite3.Connection, sbl: str) -> str | None:
+    row = conn.execute("SELECT id FROM parcels WHERE sbl = ? AND deleted_at IS NULL",
+                       (sbl,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def case_version(conn: sqlite3.Connection, parcel_id: str) -> int:
+    """The parcel's version: the newest change-log entry that touched it."""
+    row = conn.execute("SELECT max(seq) FROM change_log WHERE parcel_id = ?",
+                       (parcel_id,)).fetchone()
+    return int(row[0] or 0)
+
+
+# --- saving ----------------------------------------------------------------------------
+
+def _flat(value: Any, *, skip: Sequence[str] = ()) -> dict[str, Any]:
+    return {f.name: getattr(value, f.name) for f in fields(value) if f.name not in skip}
+
+
+def _one(w: RecordWriter, table: str, parcel_id: str, values: Mapping[str, Any] | None) -> None:
+    existing = _active(w.conn, table, parcel_id)
+    if values is None:
+        for row in existing:
+            w.delete(table, row["id"])
+        return
+    if existing:
+        w.update(table, existing[0]["id"], values)
+    else:
+        w.insert(table, values, parcel_id=parcel_id)
+
+
+def _keyed(items: Sequence[Any], key: Callable[[Any], Hashable]) -> list[tuple[Hashable, Any]]:
+    seen: Counter[Hashable] = Counter()
+    out: list[tuple[Hashable, Any]] = []
+    for item in items:
+        k = key(item)
+        out.append(((k, seen[k]), item))
+        seen[k] += 1
+    return out
+
+
+def _many(w: RecordWriter, table: str, parcel_id: str, existing: Sequence[Row],
+          new: Sequence[dict[str, Any]], key: Callable[[Mapping[str, Any]], Hashable],
+          ) -> list[str]:
+    """Reconcile a list: match by key and order, update, insert the rest, delete leftovers."""
+    by_key = dict(_keyed(existing, key))
+    ids = []
+    for position, (k, values) in enumerate(_keyed(new, key)):
+        values = {**values, "position": position} if "position" in w.columns(table) else values
+        row = by_key.pop(k, None)
+        if row is None:
+            ids.append(w.insert(table, values, parcel_id=parcel_id))
+        else:
+            w.update(table, row["id"], values)
+            ids.append(row["id"])
+    for row in by_key.values():
+        w.delete(table, row["id"])
+    return ids
+
+
+def save_case(w: RecordWriter, case: Case, *, today: date) -> tuple[str, bool]:
+    """Make the stored parcel exactly what the case says. Returns (parcel id, created)."""
+    p = case.parcel
+    parcel_id = parcel_id_for(w.conn, p.sbl)
+    parcel_values = _flat(p, skip=("renters",))
+    created = parcel_id is None
+    if parcel_id is None:
+        parcel_id = w.insert("parcels", parcel_values, parcel_id=None)
+    else:
+        w.update("parcels", parcel_id, parcel_values)
+
+    _many(w, "renters", parcel_id, _active(w.conn, "renters", parcel_id, order="position"),
+          [_flat(r) for r in p.renters], key=lambda v: 0)
+    _one(w, "dwellings", parcel_id, None if case.dwelling is None else _flat(case.dwelling))
+    _one(w, "proposed_work", parcel_id,
+         None if case.proposed_work is None else _flat(case.proposed_work))
+    _one(w, "etu_services", parcel_id,
+         None if case.etu is None else _flat(case.etu, skip=("inspections",)))
+    _many(w, "etu_reports", parcel_id, _active(w.conn, "etu_reports", parcel_id, order="position"),
+          [{"inspection_date": i.date, "report_received": i.report_received}
+           for i in (case.etu.inspections if case.etu else ())],
+          key=lambda v: to_text(v["inspection_date"]))
+    _one(w, "holding_tank_services", parcel_id, None if case.holding_tank_service is None
+         else _flat(case.holding_tank_service, skip=("pump_outs",)))
+    _many(w, "pump_outs", parcel_id, _active(w.conn, "pump_outs", parcel_id, order="position"),
+          [_flat(po) for po in (case.holding_tank_service.pump_outs
+                                if case.holding_tank_service else ())],
+          key=lambda v: to_text(v["date"]))
+    _one(w, "site_observations", parcel_id,
+         None if case.observations is None else _flat(case.observations))
+    _one(w, "ahj_determinations", parcel_id, None if case.ahj is None else _flat(case.ahj))
+    _one(w, "notices", parcel_id, None if case.notice is None else _flat(case.notice))
+    _save_components(w, parcel_id, case.components)
+    _save_site(w, parcel_id, case, today=today)
+    if case.inspection is not None:
+        _save_inspection(w, parcel_id, case.inspection)
+    return parcel_id, created
+
+
+def to_text(value: Any) -> str:
+    return value.isoformat() if isinstance(value, date) else str(value)
+
+
+def _save_components(w: RecordWriter, parcel_id: str, components: Sequence[Component]) -> None:
+    systems = _active(w.conn, "systems", parcel_id)
+    existing = _active(w.conn, "components", parcel_id, order="position")
+    if not components and not existing:
+        return
+    system_id = systems[0]["id"] if systems else w.insert("systems", {}, parcel_id=parcel_id)
+    new = []
+    for c in components:
+        values: dict[str, Any] = {"system_id": system_id, "kind": c.kind, "condition": c.condition,
+                                  "defects": list(c.defects), "note": c.note}
+        values.update({spec.name: c.details.get(spec.name) for spec in COMPONENT_DETAILS})
+        new.append(values)
+    _many(w, "components", parcel_id, existing, new, key=lambda v: str(v["kind"]))
+
+
+def _save_site(w: RecordWriter, parcel_id: str, case: Case, *, today: date) -> None:
+    site = case.site
+    features: list[dict[str, Any]] = []
+    if site is not None:
+        if site.absorption_area is not None:
+            features.append({"kind": SiteFeatureKind.ABSORPTION_AREA,
+                             "geometry": site.absorption_area})
+        if site.holding_tank is not None:
+            features.append({"kind": SiteFeatureKind.HOLDING_TANK, "geometry": site.holding_tank})
+        features.extend(_flat(f) for f in site.features)
+    for f in features:
+        f.setdefault("capture_method", None)
+        f.setdefault("capture_accuracy_ft", None)
+        f.setdefault("note", None)
+        f["crs"] = WGS84
+    _many(w, "site_features", parcel_id,
+          _active(w.conn, "site_features", parcel_id, order="position"), features,
+          key=lambda v: str(v["kind"]))
+
+    field_measurements = _active(w.conn, "lake_measurements", parcel_id,
+                                 where="AND method != 'map'", order="measured_on, created_at")
+    if site is None or site.lake_distance_ft is None:
+        for row in field_measurements:
+            w.delete("lake_measurements", row["id"])
+        return
+    latest = field_measurements[-1] if field_measurements else None
+    method = site.lake_distance_method
+    assert method is not None
+    if (latest is not None and float(latest["distance_ft"]) == float(site.lake_distance_ft)
+            and latest["method"] == method.value):
+        return
+    inspection = case.inspection
+    w.insert("lake_measurements", {
+        "distance_ft": site.lake_distance_ft, "method": method,
+        "measured_by": inspection.inspector if inspection else w.actor.user,
+        "measured_on": inspection.date if inspection else today,
+    }, parcel_id=parcel_id)
+
+
+def _save_inspection(w: RecordWriter, parcel_id: str, inspection: Inspection) -> None:
+    same_day = _active(w.conn, "inspections", parcel_id, where="AND date = ?",
+                       params=[inspection.date.isoformat()])
+    values = _flat(inspection, skip=("tests",))
+    values["failure_evidence"] = list(inspection.failure_evidence)
+    if same_day:
+        inspection_id = same_day[0]["id"]
+        w.update("inspections", inspection_id, values)
+    else:
+        inspection_id = w.insert("inspections", values, parcel_id=parcel_id)
+    existing = _rows(w.conn, "SELECT * FROM inspection_tests WHERE inspection_id = ? AND "
+                             "deleted_at IS NULL ORDER BY position", [inspection_id])
+    _many(w, "inspection_tests", parcel_id, existing,
+          [{**_flat(t), "inspection_id": inspection_id} for t in inspection.tests],
+          key=lambda v: str(v["kind"]))
+
+
+# --- loading ---------------------------------------------------------------------------
+
+def _bool(value: Any) -> bool | None:
+    return None if value is None else bool(value)
+
+
+def _date(value: Any) -> date | None:
+    return None if value is None else date.fromisoformat(value)
+
+
+def _detail(spec_type: FieldType, value: Any) -> DetailValue:
+    if spec_type is FieldType.BOOLEAN:
+        return bool(value)
+    if spec_type is FieldType.DATE:
+        return date.fromisoformat(value)
+    if spec_type is FieldType.INTEGER:
+        return int(value)
+    return value  # type: ignore[no-any-return]
+
+
+def load_parcel(conn: sqlite3.Connection, parcel_id: str) -> Parcel:
+    p = _rows(conn, "SELECT * FROM parcels WHERE id = ?", [parcel_id])[0]
+    renters = _active(conn, "renters", parcel_id, order="position")
+    return Parcel(
+        sbl=p["sbl"], municipality=p["municipality"], site_address=p["site_address"],
+        owner_name=p["owner_name"],
+        owner_mailing_address=tuple(json.loads(p["owner_mailing_address"])),
+        owner_phone=p["owner_phone"], owner_email=p["owner_email"],
+        renters=tuple(Renter(name=r["name"], mailing_address=tuple(json.loads(
+            r["mailing_address"])), phone=r["phone"], email=r["email"]) for r in renters),
+        longitude=p["longitude"], latitude=p["latitude"])
+
+
+def load_case(conn: sqlite3.Connection, parcel_id: str) -> Case:
+    def one(table: str) -> Row | None:
+        rows = _active(conn, table, parcel_id)
+        return rows[0] if rows else None
+
+    d = one("dwellings")
+    w = one("proposed_work")
+    e = one("etu_services")
+    h = one("holding_tank_services")
+    o = one("site_observations")
+    a = one("ahj_determinations")
+    n = one("notices")
+    inspections = _active(conn, "inspections", parcel_id, order="date DESC, created_at DESC")
+    return Case(
+        parcel=load_parcel(conn, parcel_id),
+        dwelling=None if d is None else Dwelling(
+            bedrooms=d["bedrooms"], living_area_sqft=d["living_area_sqft"],
+            building_area_sqft=d["building_area_sqft"],
+            ahj_design_bedrooms=d["ahj_design_bedrooms"], ahj_design_by=d["ahj_design_by"],
+            ahj_design_date=_date(d["ahj_design_date"]),
+            ahj_design_reason=d["ahj_design_reason"], garbage_grinder=_bool(d["garbage_grinder"])),
+        proposed_work=None if w is None else ProposedWork(
+            conveyance=_bool(w["conveyance"]), change_of_use=_bool(w["change_of_use"]),
+            bedrooms=w["bedrooms"], living_area_sqft=w["living_area_sqft"],
+            work_area_sqft=w["work_area_sqft"]),
+        site=_load_site(conn, parcel_id),
+        components=tuple(
+            Component(kind=ComponentKind(c["kind"]), condition=Condition(c["condition"]),
+                      defects=tuple(json.loads(c["defects"])), note=c["note"],
+                      details={spec.name: _detail(spec.type, c[spec.name])
+                               for spec in COMPONENT_DETAILS if c[spec.name] is not None})
+            for c in _active(conn, "components", parcel_id, order="position")),
+        etu=None if e is None else EtuService(
+            service_contract=_bool(e["service_contract"]),
+            manufacturer_interval_months=e["manufacturer_interval_months"],
+            provider=e["provider"],
+            inspections=tuple(
+                EtuInspection(date=date.fromisoformat(r["inspection_date"]),
+                              report_received=_date(r["report_received"]))
+                for r in _active(conn, "etu_reports", parcel_id, order="position"))),
+        holding_tank_service=None if h is None else HoldingTankService(
+            hauler_contract=_bool(h["hauler_contract"]), hauler_name=h["hauler_name"],
+            pump_outs=tuple(
+                PumpOut(date=date.fromisoformat(r["date"]),
+                        record_received=bool(r["record_received"]), volume_gal=r["volume_gal"])
+                for r in _active(conn, "pump_outs", parcel_id, order="position"))),
+        observations=None if o is None else Observations(
+            absorption_area_encroachments=tuple(json.loads(o["absorption_area_encroachments"])),
+            clear_water_connections=tuple(json.loads(o["clear_water_connections"]))),
+        ahj=None if a is None else AhjDetermination(
+            greatest_extent_possible=_bool(a["greatest_extent_possible"])),
+        notice=None if n is None else NoticeDeadlines(permit_by=_date(n["permit_by"]),
+                                                      complete_by=_date(n["complete_by"])),
+        inspection=_load_inspection(conn, inspections[0]) if inspections else None,
+    )
+
+
+def _load_site(conn: sqlite3.Connection, parcel_id: str) -> Site | None:
+    features = _active(conn, "site_features", parcel_id, order="position")
+    measurements = _active(conn, "lake_measurements", parcel_id, where="AND method != 'map'",
+                           order="measured_on, created_at")
+    if not features and not measurements:
+        return None
+    absorption = next((json.loads(f["geometry"]) for f in features
+                       if f["kind"] == SiteFeatureKind.ABSORPTION_AREA), None)
+    holding = next((json.loads(f["geometry"]) for f in features
+                    if f["kind"] == SiteFeatureKind.HOLDING_TANK), None)
+    latest = measurements[-1] if measurements else None
+    return Site(
+        absorption_area=absorption, holding_tank=holding,
+        lake_distance_ft=None if latest is None else latest["distance_ft"],
+        lake_distance_method=None if latest is None else LakeDistanceMethod(latest["method"]),
+        features=tuple(
+            SiteFeature(kind=SiteFeatureKind(f["kind"]), geometry=json.loads(f["geometry"]),
+                        capture_method=None if f["capture_method"] is None
+                        else CaptureMethod(f["capture_method"]),
+                        capture_accuracy_ft=f["capture_accuracy_ft"], note=f["note"])
+            for f in features if f["kind"] not in (SiteFeatureKind.ABSORPTION_AREA,
+                                                   SiteFeatureKind.HOLDING_TANK)))
+
+
+def _load_inspection(conn: sqlite3.Connection, i: Row) -> Inspection:
+    tests = _rows(conn, "SELECT * FROM inspection_tests WHERE inspection_id = ? AND "
+                        "deleted_at IS NULL ORDER BY position", [i["id"]])
+    return Inspection(
+        date=date.fromisoformat(i["date"]), inspector=i["inspector"],
+        reason=InspectionReason(i["reason"]),
+        failure_evidence=tuple(json.loads(i["failure_evidence"])),
+        inspector_certification=i["inspector_certification"], weather=i["weather"],
+        occupancy=None if i["occupancy"] is None else Occupancy(i["occupancy"]),
+        tests=tuple(FieldTest(kind=TestKind(t["kind"]), result=TestResult(t["result"]),
+                              volume_gal=t["volume_gal"], duration_min=t["duration_min"],
+                              note=t["note"]) for t in tests),
+        note=i["note"])

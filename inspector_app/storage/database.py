@@ -1,0 +1,192 @@
+"""Opening the database: identity checks, pragmas, migrations and backups.
+
+A file is checked before anything is written to it: one that is not ours, or that a
+newer version of the app wrote, is refused and left exactly as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import sqlite_utils
+from sqlite_utils.migrations import Migrations
+
+from ..errors import InspectorError
+
+APPLICATION_ID = 0x57534849  # "WSHI"
+SQLITE_HEADER = b"SQLite format 3\x00"
+BACKUPS_KEPT = 10
+DAILY_BACKUP_AGE = timedelta(hours=24)
+
+MIGRATIONS = Migrations("watershed-inspector")
+
+
+def _sql(name: str) -> str:
+    return (Path(__file__).parent / "migrations" / name).read_text("utf-8")
+
+
+@MIGRATIONS(name="0001_initial")
+def _m0001_initial(db: sqlite_utils.Database) -> None:
+    # executescript() would commit the open transaction; run statement by statement so
+    # the whole schema lands in the migration's transaction or not at all.
+    for statement in _split_sql(_sql("0001_initial.sql")):
+        db.execute(statement)
+    db.execute("PRAGMA user_version = 1")
+
+
+SCHEMA_VERSION = 1
+
+
+def _split_sql(script: str) -> list[str]:
+    statements: list[str] = []
+    current = ""
+    for line in script.splitlines(keepends=True):
+        if line.lstrip().startswith("--") and not current.strip():
+            continue
+        current += line
+        if sqlite3.complete_statement(current):
+            statements.append(current.strip())
+            current = ""
+    if current.strip():
+        raise ValueError("the migration script ends in an unfinished statement")
+    return statements
+
+
+class DatabaseRefused(InspectorError):
+    """The file is not ours or is too new; it was not touched."""
+
+
+def _header_check(path: Path) -> None:
+    """Refuse files that are not SQLite, or SQLite files of another application."""
+    with path.open("rb") as f:
+        header = f.read(100)
+    if len(header) < 100 or not header.startswith(SQLITE_HEADER):
+        raise DatabaseRefused(
+            f"{path} is not a Watershed Inspector database (it is not an SQLite file); "
+            "it was left untouched. Choose another data folder.")
+    app_id = int.from_bytes(header[68:72], "big")
+    if app_id not in (0, APPLICATION_ID):
+        raise DatabaseRefused(
+            f"{path} belongs to another application (SQLite application_id {app_id:#x}); "
+            "it was left untouched. Choose another data folder.")
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
+                           timeout=10)
+    conn.execute("PRAGMA busy_timeout = 10000")
+    return conn
+
+
+def _identity_check(path: Path, conn: sqlite3.Connection) -> int:
+    """Return the schema version of an acceptable file; raise for a foreign or newer one."""
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    user_version = conn.execute("PRAGMA user_version").fetchone()[0]
+    tables = conn.execute(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
+    if app_id == 0 and tables:
+        raise DatabaseRefused(
+            f"{path} is an SQLite database of another application (it has tables but no "
+            "Watershed Inspector identity); it was left untouched. Choose another data folder.")
+    if app_id not in (0, APPLICATION_ID):
+        raise DatabaseRefused(
+            f"{path} belongs to another application (SQLite application_id {app_id:#x}); "
+            "it was left untouched.")
+    if user_version > SCHEMA_VERSION:
+        raise DatabaseRefused(
+            f"{path} was written by a newer version of Watershed Inspector (schema "
+            f"{user_version}; this version reads up to {SCHEMA_VERSION}); it was left "
+            "untouched. Install the newer version of the app.")
+    return int(user_version)
+
+
+def _configure(conn: sqlite3.Connection) -> None:
+    mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+    if str(mode).lower() != "wal":
+        raise InspectorError(f"The database could not switch to WAL journaling (got {mode}).")
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA trusted_schema = OFF")
+
+
+def backup(conn: sqlite3.Connection, folder: Path, *, reason: str,
+           now: datetime | None = None) -> Path:
+    """Write a consistent copy with VACUUM INTO a temporary file, then rename it into place.
+
+    Keeps the newest BACKUPS_KEPT copies.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%S%fZ")
+    final = folder / f"inspector-{stamp}-{reason}.sqlite"
+    temp = folder / f".{final.name}.tmp"
+    if temp.exists():
+        temp.unlink()
+    conn.execute("VACUUM INTO ?", (str(temp),))
+    with temp.open("rb") as f:
+        os.fsync(f.fileno())
+    os.replace(temp, final)
+    _fsync_dir(folder)
+    for old in list_backups(folder)[:-BACKUPS_KEPT]:
+        old.unlink()
+    return final
+
+
+def list_backups(folder: Path) -> list[Path]:
+    """Backups, oldest first (names sort by their UTC timestamp)."""
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.glob("inspector-*.sqlite") if p.is_file())
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _backup_is_due(folder: Path, now: datetime) -> bool:
+    backups = list_backups(folder)
+    if not backups:
+        return True
+    newest = datetime.fromtimestamp(backups[-1].stat().st_mtime, UTC)
+    return now - newest >= DAILY_BACKUP_AGE
+
+
+def open_database(path: Path, *, backups: Path,
+                  now: Callable[[], datetime] = lambda: datetime.now(UTC)
+                  ) -> sqlite_utils.Database:
+    """Open (creating if needed) the app's database, migrated to SCHEMA_VERSION."""
+    exists = path.exists() and path.stat().st_size > 0
+    if exists:
+        _header_check(path)
+    conn = _connect(path)
+    try:
+        try:
+            version = _identity_check(path, conn)
+        except sqlite3.DatabaseError as exc:
+            raise DatabaseRefused(
+                f"{path} cannot be read as a database ({exc}); it was left untouched.") from None
+        _configure(conn)
+        db = sqlite_utils.Database(conn)
+        if version > 0 and MIGRATIONS.pending(db):
+            backup(conn, backups, reason=f"before-migration-from-v{version}", now=now())
+        if version == 0:
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        MIGRATIONS.apply(db)
+        if version > 0 and _backup_is_due(backups, now()):
+            backup(conn, backups, reason="daily", now=now())
+        return db
+    except BaseException:
+        conn.close()
+        raise

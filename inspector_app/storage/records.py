@@ -1,0 +1,188 @@
+"""The one path by which records change.
+
+Every insert, update and (soft) delete goes through `RecordWriter`, which bumps the
+record's version, stamps who/when/which device, and appends one change-log row per
+field in the same transaction. Sync and the audit trail read that log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from enum import Enum
+from typing import Any
+
+BOOKKEEPING = frozenset({"id", "parcel_id", "created_at", "updated_at", "device_id",
+                         "version", "deleted_at"})
+
+SqlValue = str | int | float | bytes | None
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is making a change, and on which device."""
+
+    user: str
+    device_id: str
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+def to_sql(value: Any) -> SqlValue:
+    """The stored form of a value: JSON text for lists and objects, ISO text for dates."""
+    if value is None or isinstance(value, str | bytes):
+        return value
+    if isinstance(value, Enum):
+        return str(value.value)
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int | float):
+        return value
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, list | tuple | dict):
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    raise TypeError(f"cannot store a {type(value).__name__}")
+
+
+def _same(a: SqlValue, b: SqlValue) -> bool:
+    if isinstance(a, bool | int | float) and isinstance(b, bool | int | float):
+        return float(a) == float(b)
+    return a == b
+
+
+def _loggable(value: SqlValue) -> Any:
+    if isinstance(value, bytes):  # PDF bytes are kept in the record; the log keeps their hash
+        return {"sha256_of_bytes": hashlib.sha256(value).hexdigest()}
+    return value
+
+
+def _log_value(value: SqlValue | Mapping[str, SqlValue]) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        return json.dumps({k: _loggable(v) for k, v in value.items()}, ensure_ascii=False,
+                          separators=(",", ":"))
+    return json.dumps(_loggable(value), ensure_ascii=False, separators=(",", ":"))
+
+
+class RecordWriter:
+    """Writes records inside a transaction the caller holds open."""
+
+    def __init__(self, conn: sqlite3.Connection, actor: Actor, now: str) -> None:
+        self.conn = conn
+        self.actor = actor
+        self.now = now
+        self._columns: dict[str, tuple[str, ...]] = {}
+        self._log: list[tuple[Any, ...]] = []
+        self.changed_parcels: set[str] = set()
+
+    def columns(self, table: str) -> tuple[str, ...]:
+        if table not in self._columns:
+            rows = self.conn.execute(f"PRAGMA table_info({table})").fetchall()
+            if not rows:
+                raise KeyError(f"no table {table}")
+            self._columns[table] = tuple(r[1] for r in rows)
+        return self._columns[table]
+
+    def _check(self, table: str, values: Mapping[str, Any]) -> None:
+        unknown = set(values) - set(self.columns(table))
+        bookkeeping = set(values) & BOOKKEEPING
+        if unknown or bookkeeping:
+            raise KeyError(f"{table}: cannot write {sorted(unknown | bookkeeping)}")
+
+    def _record_log(self, *, table: str, record_id: str, parcel_id: str | None, op: str,
+                    field: str | None, old: SqlValue, new: SqlValue, version: int) -> None:
+        self._log.append((new_id(), self.now, self.actor.user, self.actor.device_id, table,
+                          record_id, parcel_id, op, field, _log_value(old), _log_value(new),
+                          version))
+        if parcel_id is not None:
+            self.changed_parcels.add(parcel_id)
+
+    def insert(self, table: str, values: Mapping[str, Any], *, parcel_id: str | None,
+               record_id: str | None = None) -> str:
+        self._check(table, values)
+        rid = record_id or new_id()
+        row: dict[str, SqlValue] = {k: to_sql(v) for k, v in values.items()}
+        if table == "parcels":
+            parcel_id = rid
+        elif "parcel_id" in self.columns(table):
+            row["parcel_id"] = parcel_id
+        row.update(id=rid, created_at=self.now, updated_at=self.now,
+                   device_id=self.actor.device_id, version=1)
+        names = list(row)
+        self.conn.execute(
+            f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
+            [row[n] for n in names])
+        # A new record is logged once, with every value it was created with; updates are
+        # logged field by field, each with the value it replaced.
+        created = {k: v for k, v in row.items() if k not in BOOKKEEPING and v is not None}
+        self._log.append((new_id(), self.now, self.actor.user, self.actor.device_id, table, rid,
+                          parcel_id, "insert", None, None, _log_value(created), 1))
+        if parcel_id is not None:
+            self.changed_parcels.add(parcel_id)
+        return rid
+
+    def current(self, table: str, record_id: str) -> dict[str, Any]:
+        cur = self.conn.execute(f"SELECT * FROM {table} WHERE id = ?", (record_id,))
+        row = cur.fetchone()
+        if row is None:
+            raise KeyError(f"{table} has no record {record_id}")
+        return dict(zip([d[0] for d in cur.description], row, strict=True))
+
+    def update(self, table: str, record_id: str, values: Mapping[str, Any]) -> bool:
+        """Apply the fields that differ; return whether anything changed."""
+        self._check(table, values)
+        old = self.current(table, record_id)
+        if old["deleted_at"] is not None:
+            raise ValueError(f"{table} record {record_id} was deleted and cannot be edited")
+        changes = {k: to_sql(v) for k, v in values.items() if not _same(old[k], to_sql(v))}
+        if not changes:
+            return False
+        version = int(old["version"]) + 1
+        parcel_id = record_id if table == "parcels" else old.get("parcel_id")
+        assignments = ", ".join(f"{k} = ?" for k in changes)
+        self.conn.execute(
+            f"UPDATE {table} SET {assignments}, updated_at = ?, device_id = ?, version = ? "
+            "WHERE id = ?",
+            [*changes.values(), self.now, self.actor.device_id, version, record_id])
+        for name, value in changes.items():
+            self._record_log(table=table, record_id=record_id, parcel_id=parcel_id, op="update",
+                             field=name, old=old[name], new=value, version=version)
+        return True
+
+    def delete(self, table: str, record_id: str) -> None:
+        """Soft delete: the row stays, marked deleted, and its history stays in the log."""
+        old = self.current(table, record_id)
+        if old["deleted_at"] is not None:
+            return
+        version = int(old["version"]) + 1
+        parcel_id = record_id if table == "parcels" else old.get("parcel_id")
+        self.conn.execute(
+            f"UPDATE {table} SET deleted_at = ?, updated_at = ?, device_id = ?, version = ? "
+            "WHERE id = ?", (self.now, self.now, self.actor.device_id, version, record_id))
+        self._record_log(table=table, record_id=record_id, parcel_id=parcel_id, op="delete",
+                         field=None, old=None, new=None, version=version)
+
+    @property
+    def pending_changes(self) -> int:
+        """Change-log rows written in this transaction so far."""
+        return len(self._log)
+
+    def flush(self) -> int:
+        """Append the buffered change-log rows; called before the transaction commits."""
+        if self._log:
+            self.conn.executemany(
+                "INSERT INTO change_log (change_id, at, user, device_id, table_name, record_id,"
+                " parcel_id, op, field, old_value, new_value, record_version)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", self._log)
+        count = len(self._log)
+        self._log.clear()
+        return count

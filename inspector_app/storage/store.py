@@ -1,0 +1,86 @@
+"""The data folder's database: one writer connection, transactions, device identity."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from ..paths import DataFolder
+from .database import backup, open_database
+from .records import Actor, RecordWriter, new_id
+
+
+def utc_now_text(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+class Store:
+    """Owns the single writer connection of a data folder."""
+
+    def __init__(self, folder: DataFolder, *, user: str,
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+        folder.create()
+        self.folder = folder
+        self.clock = clock
+        self.db: sqlite_utils.Database = open_database(folder.database, backups=folder.backups,
+                                                       now=clock)
+        self.device_id, self.device_name = self._ensure_device()
+        self.actor = Actor(user=user, device_id=self.device_id)
+
+    @property
+    def conn(self) -> Any:
+        return self.db.conn
+
+    def close(self) -> None:
+        self.db.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _ensure_device(self) -> tuple[str, str]:
+        row = self.conn.execute("SELECT id, name FROM devices WHERE role = 'this'").fetchone()
+        if row:
+            return str(row[0]), str(row[1])
+        device_id = new_id()
+        name = socket.gethostname() or "this computer"
+        with self.db.atomic():
+            self.conn.execute("INSERT INTO devices (id, name, role, created_at) VALUES (?,?,?,?)",
+                              (device_id, name, "this", utc_now_text(self.clock())))
+        return device_id, name
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Settings of this data folder; callers hold a transaction."""
+        self.conn.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
+                          "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
+
+    @contextmanager
+    def transaction(self, actor: Actor | None = None) -> Iterator[RecordWriter]:
+        """One atomic unit of work: the records and their change log commit together."""
+        writer = RecordWriter(self.conn, actor or self.actor, utc_now_text(self.clock()))
+        with self.db.atomic():
+            yield writer
+            writer.flush()
+
+    def query(self, sql: str, params: Any = ()) -> list[dict[str, Any]]:
+        cur = self.conn.execute(sql, params)
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
+    def backup_now(self, reason: str = "manual") -> Path:
+        return backup(self.conn, self.folder.backups, reason=reason, now=self.clock())
+
+    def integrity_ok(self) -> bool:
+        return bool(self.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok")

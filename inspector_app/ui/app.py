@@ -1,0 +1,44 @@
+"""Starting the desktop app."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from pathlib import Path
+from types import TracebackType
+
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from .. import __version__
+from ..errors import InspectorError
+from ..services.workspace import Workspace
+from .main_window import MainWindow
+
+
+def _install_error_hook() -> None:
+    def hook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        traceback.print_exception(kind, exc, tb)
+        text = str(exc) if isinstance(exc, InspectorError) else (
+            f"Something went wrong: {kind.__name__}: {exc}\n\nYour saved work is safe; the "
+            "step that failed was not committed.")
+        QMessageBox.critical(None, "Watershed Inspector", text)
+
+    sys.excepthook = hook
+
+
+def run_gui(data_dir: Path, *, user: str | None = None) -> int:
+    app = QApplication.instance() or QApplication(sys.argv)
+    app.setApplicationName("Watershed Inspector")
+    app.setApplicationVersion(__version__)
+    try:
+        workspace = Workspace(data_dir, user=user)
+    except InspectorError as exc:
+        QMessageBox.critical(None, "Watershed Inspector", str(exc))
+        return exc.exit_status
+    _install_error_hook()
+    window = MainWindow(workspace)
+    window.show()
+    try:
+        return int(app.exec())
+    finally:
+        workspace.close()
