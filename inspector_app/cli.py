@@ -1,4 +1,4 @@
-"""The command line: the headless twin of the GUI (see docs/CLI-CONTRACT.md).
+"""The command line: the headless twin of the GUI, per the public CLI contract, version 1.
 
 Results go to stdout as one JSON document; errors go to stderr as one sentence with exit
 status 2 (bad input) or 1 (anything else). Input is checked before the data folder is

@@ -94,6 +94,11 @@ class Workspace:
             "SELECT sbl, municipality, site_address, owner_name FROM parcels "
             "WHERE deleted_at IS NULL ORDER BY sbl")
 
+    def has_demo_parcels(self) -> bool:
+        return bool(self.store.query(
+            "SELECT EXISTS (SELECT 1 FROM parcels WHERE is_demo = 1 AND deleted_at IS NULL)"
+            " AS yes")[0]["yes"])
+
     def history(self, sbl: str) -> list[dict[str, Any]]:
         """Every change to the parcel's records, oldest first: who, when, where, old -> new."""
         rows = self.store.query(

@@ -155,12 +155,14 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def _backup_time(path: Path) -> datetime:
+    stamp = path.name.split("-")[1]
+    return datetime.strptime(stamp, "%Y%m%dT%H%M%S%fZ").replace(tzinfo=UTC)
+
+
 def _backup_is_due(folder: Path, now: datetime) -> bool:
     backups = list_backups(folder)
-    if not backups:
-        return True
-    newest = datetime.fromtimestamp(backups[-1].stat().st_mtime, UTC)
-    return now - newest >= DAILY_BACKUP_AGE
+    return not backups or now - _backup_time(backups[-1]) >= DAILY_BACKUP_AGE
 
 
 def open_database(path: Path, *, backups: Path,

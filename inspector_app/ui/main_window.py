@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from PySide6.QtCore import (
@@ -29,6 +30,12 @@ from ..services.workspace import Workspace
 COLUMNS = (("sbl", "SBL"), ("site_address", "Site address"), ("owner_name", "Owner"),
            ("municipality", "Municipality"))
 _Index = QModelIndex | QPersistentModelIndex
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def natural_key(text: str) -> str:
+    """Sort text with its numbers in numeric order: 900.01-1-2 before 900.01-1-10."""
+    return re.sub(r"\d+", lambda m: m.group().zfill(10), text.casefold())
 
 
 class ParcelTableModel(QAbstractTableModel):
@@ -43,8 +50,13 @@ class ParcelTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(COLUMNS)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and index.isValid():
-            return self.rows[index.row()][COLUMNS[index.column()][0]]
+        if not index.isValid():
+            return None
+        value = self.rows[index.row()][COLUMNS[index.column()][0]]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return value
+        if role == SORT_ROLE:
+            return natural_key(str(value))
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation,
@@ -68,6 +80,7 @@ class MainWindow(QMainWindow):
         self.proxy.setSourceModel(self.model)
         self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.proxy.setFilterKeyColumn(-1)
+        self.proxy.setSortRole(SORT_ROLE)
         self.search.textChanged.connect(self.proxy.setFilterFixedString)
         self.search.textChanged.connect(self._update_count)
 
@@ -80,7 +93,13 @@ class MainWindow(QMainWindow):
         self.table.verticalHeader().hide()
 
         self.count = QLabel()
+        self.demo_banner = QLabel(
+            "Demo data: the parcels marked (demo) are invented examples, not town records.")
+        self.demo_banner.setStyleSheet(
+            "background: #fff4ce; color: #4a3b00; padding: 6px; border: 1px solid #e0c870;")
+        self.demo_banner.setVisible(workspace.has_demo_parcels())
         layout = QVBoxLayout()
+        layout.addWidget(self.demo_banner)
         layout.addWidget(self.search)
         layout.addWidget(self.table)
         layout.addWidget(self.count)

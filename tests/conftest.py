@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+import os
+
+# Qt must be told before any QApplication exists; without a display it would abort the run.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from inspector_app.services.workspace import Workspace
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, start: datetime) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **kwargs: float) -> None:
+        self.now += timedelta(**kwargs)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock(datetime(2026, 11, 25, 15, 30, tzinfo=UTC))
+
+
+@pytest.fixture
+def workspace(tmp_path: Path, clock: Clock) -> Iterator[Workspace]:
+    ws = Workspace(tmp_path / "data", user="k.olmsted", clock=clock)
+    yield ws
+    ws.close()
+
+
+def load_fixture(name: str) -> dict[str, Any]:
+    return json.loads((FIXTURES / name).read_text("utf-8"))
+
+
+@pytest.fixture
+def contract_case() -> dict[str, Any]:
+    return load_fixture("contract_example_case.json")
+
+
+@pytest.fixture
+def full_case() -> dict[str, Any]:
+    return load_fixture("full_case.json")

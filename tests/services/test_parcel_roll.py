@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inspector_app.errors import InputError
+from inspector_app.services.parcel_roll import apply_roll, read_roll
+from inspector_app.services.workspace import Workspace
+
+ROLL = """SBL,Municipality,Site Address,Owner Name,Mailing Address 1,Mailing Address 2,Longitude,Latitude
+112.09-1-7.2,Town of Canandaigua,5150 County Road 16,Jane Roe,17 Birch Hollow Lane,"Pittsford, NY 14534",-77.3001,42.8001
+98.00-1-23.100,Town of South Bristol,6120 West Lake Road,Robert Whitaker,PO Box 442,"Sarasota, FL 34236",,
+not-an-sbl,Town of Gorham,1 East Lake Road,Ann Lee,1 East Lake Road,"Gorham, NY 14461",,
+112.09-1-8,Town of Canandaigua,5160 County Road 16,,1 Main St,"Canandaigua, NY 14424",,
+112.09-1-9,Town of Canandaigua,5170 County Road 16,Tom Hale,5170 County Road 16,"Canandaigua, NY 14424",42.8,-77.3
+112.09-1-7.2,Town of Canandaigua,5150 County Road 16,Jane Roe,duplicate row,,,
+112.09-1-10,Town of Canandaigua,5180 County Road 16,Sam Orr,5180 County Road 16,"Canandaigua, NY 14424",-77.3,
+"""
+
+
+def _write(tmp_path: Path, text: str, name: str = "roll.csv") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_good_rows_are_imported_and_bad_rows_reported_by_line(workspace: Workspace,
+                                                             tmp_path: Path) -> None:
+    result = apply_roll(workspace.store, read_roll(_write(tmp_path, ROLL)))
+    assert (result.created, result.updated, result.unchanged) == (2, 0, 0)
+    reasons = {r.line: r.reason for r in result.rejected}
+    assert set(reasons) == {4, 5, 6, 7, 8}
+    assert "not a tax map number" in reasons[4]
+    assert reasons[5] == "owner_name is empty"
+    assert "look swapped" in reasons[6]
+    assert reasons[7] == "sbl 112.09-1-7.2 already appears on line 2"
+    assert reasons[8] == "give both longitude and latitude, or neither"
+    case = workspace.load_case("112.09-1-7.2")
+    assert case.parcel.owner_mailing_address == ("17 Birch Hollow Lane", "Pittsford, NY 14534")
+    assert (case.parcel.longitude, case.parcel.latitude) == (-77.3001, 42.8001)
+
+
+def test_reimporting_the_same_roll_changes_nothing(workspace: Workspace, tmp_path: Path) -> None:
+    path = _write(tmp_path, ROLL)
+    apply_roll(workspace.store, read_roll(path))
+    log_size = workspace.store.query("SELECT count(*) AS n FROM change_log")[0]["n"]
+    again = apply_roll(workspace.store, read_roll(path))
+    assert (again.created, again.updated, again.unchanged) == (0, 0, 2)
+    assert workspace.store.query("SELECT count(*) AS n FROM change_log")[0]["n"] == log_size
+
+
+def test_a_changed_owner_is_an_update_with_history(workspace: Workspace, tmp_path: Path) -> None:
+    apply_roll(workspace.store, read_roll(_write(tmp_path, ROLL)))
+    sold = ROLL.replace("Robert Whitaker", "Linda Abbott")
+    result = apply_roll(workspace.store, read_roll(_write(tmp_path, sold, "roll2.csv")))
+    assert result.updated == 1
+    changes = [(h["field"], h["old_value"], h["new_value"])
+               for h in workspace.history("98.00-1-23.100") if h["op"] == "update"]
+    assert changes == [("owner_name", "Robert Whitaker", "Linda Abbott")]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("", "is empty; the first line must name the columns"),
+    ("sbl,municipality,site_address,owner_name,mailing_adress_1\n",
+     "line 1 has the unknown column 'mailing_adress_1'"),
+    ("sbl,municipality,site_address,owner_name\n", "line 1 lacks the column 'mailing_address_1'"),
+    ("sbl,sbl,municipality,site_address,owner_name,mailing_address_1\n",
+     "line 1 names the column 'sbl' twice"),
+])
+def test_a_bad_header_refuses_the_whole_file(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        read_roll(_write(tmp_path, text))
+
+
+def test_a_non_utf8_roll_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "roll.csv"
+    path.write_bytes("sbl,owner_name\n1-2-3,Ren\u00e9e\n".encode("cp1252"))
+    with pytest.raises(InputError, match="is not UTF-8 text"):
+        read_roll(path)

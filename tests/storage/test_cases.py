@@ -1,0 +1,135 @@
+from __future__ import annotations
+
+import copy
+from datetime import date
+from typing import Any
+
+from inspector_app.casefile import parse_document, to_document
+from inspector_app.services.workspace import Workspace
+
+TODAY = date(2026, 11, 25)
+
+
+def _parse(doc: dict[str, Any]) -> Any:
+    return parse_document(doc, source="case.json", today=TODAY)
+
+
+def _save(ws: Workspace, doc: dict[str, Any]) -> Any:
+    return ws.save_case(_parse(doc), today=TODAY)
+
+
+def test_every_record_type_round_trips(workspace: Workspace, full_case: dict[str, Any]) -> None:
+    case = _parse(full_case)
+    result = workspace.save_case(case, today=TODAY)
+    assert result.created
+    assert workspace.load_case("98.00-1-23.100") == case
+    assert to_document(workspace.load_case("98.00-1-23.100")) == to_document(case)
+
+
+def test_contract_example_round_trips(workspace: Workspace, contract_case: dict) -> None:
+    case = _parse(contract_case)
+    workspace.save_case(case, today=TODAY)
+    assert workspace.load_case("112.09-1-7.2") == case
+
+
+def test_saving_the_same_case_again_changes_nothing(workspace: Workspace,
+                                                    full_case: dict[str, Any]) -> None:
+    _save(workspace, full_case)
+    version = workspace.case_version("98.00-1-23.100")
+    again = _save(workspace, full_case)
+    assert (again.created, again.changes) == (False, 0)
+    assert workspace.case_version("98.00-1-23.100") == version
+
+
+def test_edits_are_logged_field_by_field(workspace: Workspace, full_case: dict[str, Any]) -> None:
+    _save(workspace, full_case)
+    edited = copy.deepcopy(full_case)
+    edited["parcel"]["owner_name"] = "Maria Castellano"
+    edited["components"][0]["sludge_depth_in"] = 18
+    edited["components"][0]["defects"] = ["outlet baffle missing"]
+    result = _save(workspace, edited)
+    assert result.changes == 3
+    updates = [(h["table_name"], h["field"], h["old_value"], h["new_value"])
+               for h in workspace.history("98.00-1-23.100") if h["op"] == "update"]
+    assert ("parcels", "owner_name", "Robert Whitaker", "Maria Castellano") in updates
+    assert ("components", "sludge_depth_in", 14.5, 18) in updates
+    assert ("components", "defects", '["outlet baffle missing","riser lid cracked"]',
+            '["outlet baffle missing"]') in updates
+
+
+def test_absent_sections_and_components_are_removed_with_history_kept(
+        workspace: Workspace, full_case: dict[str, Any]) -> None:
+    _save(workspace, full_case)
+    trimmed = copy.deepcopy(full_case)
+    del trimmed["etu"]
+    del trimmed["components"][3]  # the ETU component
+    del trimmed["parcel"]["renters"]
+    _save(workspace, trimmed)
+    case = workspace.load_case("98.00-1-23.100")
+    assert case.etu is None
+    assert [c.kind.value for c in case.components] == [
+        "septic_tank", "distribution_box", "absorption_area", "septic_tank"]
+    assert case.parcel.renters == ()
+    deleted = {h["table_name"] for h in workspace.history("98.00-1-23.100")
+               if h["op"] == "delete"}
+    assert deleted == {"etu_services", "etu_reports", "components", "renters"}
+    # the rows are still there, marked deleted
+    rows = workspace.store.query("SELECT deleted_at FROM etu_services")
+    assert len(rows) == 1 and rows[0]["deleted_at"] is not None
+
+
+def test_components_are_matched_by_kind_and_order(workspace: Workspace,
+                                                  full_case: dict[str, Any]) -> None:
+    _save(workspace, full_case)
+    ids_before = {r["kind"] + str(r["position"]): r["id"] for r in workspace.store.query(
+        "SELECT id, kind, position FROM components WHERE deleted_at IS NULL")}
+    reordered = copy.deepcopy(full_case)
+    reordered["components"].insert(0, reordered["components"].pop(2))  # absorption area first
+    _save(workspace, reordered)
+    rows = workspace.store.query(
+        "SELECT id, kind, position FROM components WHERE deleted_at IS NULL ORDER BY position")
+    assert rows[0]["kind"] == "absorption_area"
+    assert rows[0]["id"] == ids_before["absorption_area2"]
+    assert len(rows) == 5
+
+
+def test_inspections_are_events_matched_by_date(workspace: Workspace,
+                                                full_case: dict[str, Any]) -> None:
+    _save(workspace, full_case)
+    later = copy.deepcopy(full_case)
+    later["inspection"] = {"date": "2026-11-24", "inspector": "R. Vance", "reason": "ahj_order",
+                           "failure_evidence": []}
+    _save(workspace, later)
+    assert workspace.load_case("98.00-1-23.100").inspection.inspector == "R. Vance"
+    dates = [r["date"] for r in workspace.store.query(
+        "SELECT date FROM inspections WHERE deleted_at IS NULL ORDER BY date")]
+    assert dates == ["2026-11-20", "2026-11-24"]
+
+
+def test_a_new_field_measurement_keeps_the_old_one(workspace: Workspace,
+                                                   full_case: dict[str, Any]) -> None:
+    _save(workspace, full_case)
+    remeasured = copy.deepcopy(full_case)
+    remeasured["site"]["lake_distance_ft"] = 201.0
+    remeasured["site"]["lake_distance_method"] = "tape"
+    _save(workspace, remeasured)
+    rows = workspace.store.query(
+        "SELECT distance_ft, method, measured_by, measured_on FROM lake_measurements "
+        "WHERE deleted_at IS NULL ORDER BY created_at")
+    assert [(r["distance_ft"], r["method"]) for r in rows] == [(142.5, "survey"), (201.0, "tape")]
+    assert rows[1]["measured_by"] == "K. Olmsted"
+    assert workspace.load_case("98.00-1-23.100").site.lake_distance_ft == 201.0
+
+
+def test_attachments_are_stored_by_hash(workspace: Workspace, full_case: dict[str, Any],
+                                        tmp_path: Any) -> None:
+    _save(workspace, full_case)
+    photo = tmp_path / "tank-lid.jpg"
+    photo.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg" * 100)
+    first = workspace.add_attachment("98.00-1-23.100", photo, caption="Outlet side")
+    second = workspace.add_attachment("98.00-1-23.100", photo, caption="Same photo again")
+    assert first["sha256"] == second["sha256"]
+    stored = workspace.attachment_path(first["sha256"])
+    assert stored.read_bytes() == photo.read_bytes()
+    assert len(workspace.attachments("98.00-1-23.100")) == 2
+    assert first["media_type"] == "image/jpeg"

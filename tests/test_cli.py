@@ -1,0 +1,136 @@
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from inspector_app import __version__
+from inspector_app.cli import run
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, Any, str]:
+    status = run(list(args))
+    out, err = capsys.readouterr()
+    return status, (json.loads(out) if out.strip() else None), err
+
+
+def _tree(path: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*"))
+            if p.is_file()}
+
+
+def test_version_from_the_installed_entry_point() -> None:
+    done = subprocess.run([sys.executable, "-m", "inspector_app", "--version"],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == f"inspector-app {__version__}"
+
+
+def test_case_import_then_export_gives_back_the_case(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
+    source = Path(__file__).parent / "fixtures" / "full_case.json"
+    data = str(tmp_path / "new" / "folder")
+    status, out, err = cli(capsys, "--data-dir", data, "case", "import", str(source),
+                           "--as-of", "2026-11-25")
+    assert (status, out, err) == (0, {"sbl": "98.00-1-23.100", "created": True}, "")
+    status, out, _ = cli(capsys, "--data-dir", data, "case", "import", str(source),
+                         "--as-of", "2026-11-25")
+    assert out == {"sbl": "98.00-1-23.100", "created": False}
+    status, exported, _ = cli(capsys, "--data-dir", data, "case", "export", "98.00-1-23.100")
+    assert status == 0
+    assert exported == json.loads(source.read_text())
+    status, parcels, _ = cli(capsys, "--data-dir", data, "parcels")
+    assert parcels == [{"sbl": "98.00-1-23.100", "municipality": "Town of South Bristol",
+                        "site_address": "6120 West Lake Road", "owner_name": "Robert Whitaker"}]
+
+
+def test_a_refused_case_changes_nothing_on_disk(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path, full_case: dict) -> None:
+    data = tmp_path / "data"
+    bad = tmp_path / "bad.json"
+    full_case["dwelling"]["bedrooms"] = -2
+    bad.write_text(json.dumps(full_case))
+    status, out, err = cli(capsys, "--data-dir", str(data), "case", "import", str(bad))
+    assert status == 2 and out is None
+    assert err.strip() == (f"{bad}: dwelling.bedrooms is -2, which is not plausible; it must "
+                           "be between 0 and 50.")
+    assert not data.exists()
+
+    good = Path(__file__).parent / "fixtures" / "contract_example_case.json"
+    cli(capsys, "--data-dir", str(data), "case", "import", str(good), "--as-of", "2026-11-25")
+    before = _tree(data)
+    status, _, err = cli(capsys, "--data-dir", str(data), "case", "import", str(bad))
+    assert status == 2
+    assert _tree(data) == before
+
+
+def test_a_future_inspection_date_is_judged_against_as_of(capsys: pytest.CaptureFixture[str],
+                                                         tmp_path: Path) -> None:
+    good = Path(__file__).parent / "fixtures" / "contract_example_case.json"
+    status, _, err = cli(capsys, "--data-dir", str(tmp_path), "case", "import", str(good),
+                         "--as-of", "2026-11-19")
+    assert status == 2
+    assert "inspection.date is 2026-11-20, which is after today (2026-11-19)" in err
+
+
+def test_unknown_sbl_and_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str],
+                                              tmp_path: Path) -> None:
+    status, _, err = cli(capsys, "--data-dir", str(tmp_path), "case", "export", "1-2-3")
+    assert status == 2 and "No parcel with SBL '1-2-3'" in err
+    status, _, err = cli(capsys, "--data-dir", str(tmp_path), "demo", "--as-of", "tomorrow")
+    assert status == 2 and "'tomorrow' is not a date; write YYYY-MM-DD" in err
+    status, _, err = cli(capsys, "--data-dir", str(tmp_path), "frobnicate")
+    assert status == 2 and "invalid choice: 'frobnicate'" in err
+
+
+def test_a_foreign_database_exits_1_and_stays_untouched(capsys: pytest.CaptureFixture[str],
+                                                        tmp_path: Path) -> None:
+    (tmp_path / "inspector.sqlite").write_bytes(b"not a database at all" * 20)
+    before = _tree(tmp_path)
+    status, _, err = cli(capsys, "--data-dir", str(tmp_path), "parcels")
+    assert status == 1 and "is not a Watershed Inspector database" in err
+    assert _tree(tmp_path) == before
+
+
+def test_parcel_roll_import_reports_rejected_lines(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
+    roll = tmp_path / "roll.csv"
+    roll.write_text("sbl,municipality,site_address,owner_name,mailing_address_1\n"
+                    "1-2-3,Town of Italy,1 Main St,Ann Lee,1 Main St\n"
+                    "1-2-4,Town of Italy,2 Main St,,2 Main St\n")
+    status, out, err = cli(capsys, "--data-dir", str(tmp_path / "d"), "parcels", "import",
+                           str(roll))
+    assert status == 0
+    assert out == {"created": 1, "updated": 0, "unchanged": 0,
+                   "rejected": [{"line": 3, "reason": "owner_name is empty"}]}
+    assert err.strip() == f"{roll}: line 3 was not imported: owner_name is empty."
+
+
+def test_history_shows_who_changed_what(capsys: pytest.CaptureFixture[str],
+                                        tmp_path: Path, contract_case: dict) -> None:
+    data = str(tmp_path)
+    path = tmp_path / "case.json"
+    path.write_text(json.dumps(contract_case))
+    cli(capsys, "--data-dir", data, "--user", "clerk.one", "case", "import", str(path),
+        "--as-of", "2026-11-25")
+    contract_case["parcel"]["owner_name"] = "John Roe"
+    path.write_text(json.dumps(contract_case))
+    cli(capsys, "--data-dir", data, "--user", "clerk.two", "case", "import", str(path),
+        "--as-of", "2026-11-25")
+    _, history, _ = cli(capsys, "--data-dir", data, "history", "112.09-1-7.2")
+    last = history[-1]
+    assert (last["user"], last["field"], last["old_value"], last["new_value"]) == (
+        "clerk.two", "owner_name", "Jane Roe", "John Roe")
+    assert {h["user"] for h in history[:-1]} == {"clerk.one"}
+
+
+def test_environment_selects_the_data_folder(tmp_path: Path) -> None:
+    env = {**os.environ, "INSPECTOR_APP_HOME": str(tmp_path / "home")}
+    done = subprocess.run([sys.executable, "-m", "inspector_app", "demo", "--parcels", "3"],
+                          capture_output=True, text=True, env=env, check=True)
+    assert json.loads(done.stdout) == {"parcels": 3, "created": 3}
+    assert (tmp_path / "home" / "inspector.sqlite").exists()
