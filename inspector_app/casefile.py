@@ -40,6 +40,7 @@ from .domain.case import (
     Renter,
     Site,
     SiteFeature,
+    SystemRecord,
 )
 from .domain.fields import COMPONENT_DETAILS, DetailField, FieldType
 from .domain.vocabulary import (
@@ -178,6 +179,12 @@ def case_schema() -> dict[str, Any]:
                 "lake_distance_ft": _nullable(_num(0, MAX_LAKE_DISTANCE_FT)),
                 "lake_distance_method": {"enum": [m.value for m in LakeDistanceMethod] + [None]},
                 "features": {"type": "array", "maxItems": 200, "items": feature},
+            })),
+            "system": _nullable(_obj({
+                "stamped_as_built": _nullable({**_BOOL}),
+                "as_built_reference": _nullable({**_NAME}),
+                "installed_year": _nullable(_num(1900, 2100, integer=True)),
+                "description": _nullable({**_TEXT}),
             })),
             "components": {"type": "array", "maxItems": 50,
                            "items": _obj(component_props, ["kind", "condition"])},
@@ -403,6 +410,9 @@ class _Reader:
             dwelling=dwelling,
             proposed_work=self._proposed(doc.get("proposed_work")),
             site=self._site(doc.get("site")),
+            system=None if doc.get("system") is None else SystemRecord(**{
+                k: doc["system"].get(k) for k in ("stamped_as_built", "as_built_reference",
+                                                  "installed_year", "description")}),
             components=tuple(self._component(c, i)
                              for i, c in enumerate(doc.get("components", ()))),
             etu=self._etu(doc.get("etu")),
@@ -652,6 +662,9 @@ def to_document(case: Case) -> dict[str, Any]:
                                  "capture_accuracy_ft": f.capture_accuracy_ft,
                                  "note": f.note}) for f in s.features] or None,
         })
+    if case.system is not None:
+        doc["system"] = _prune({k: getattr(case.system, k) for k in (
+            "stamped_as_built", "as_built_reference", "installed_year", "description")})
     doc["components"] = [
         _prune({"kind": c.kind.value, "condition": c.condition.value,
                 "defects": list(c.defects), "note": c.note,

@@ -90,6 +90,40 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--as-of", type=_as_of, metavar="DATE")
     demo.set_defaults(handler=_demo)
 
+    evaluate = sub.add_parser("evaluate", help="apply the jurisdiction's rules to a case")
+    evaluate.add_argument("file", type=Path, nargs="?", metavar="CASE.json")
+    evaluate.add_argument("--sbl", help="evaluate the stored parcel instead of a case file")
+    evaluate.add_argument("--as-of", type=_as_of, metavar="DATE")
+    evaluate.set_defaults(handler=_evaluate)
+
+    from .services.worklists import WORKLISTS
+
+    worklist = sub.add_parser("worklist", help="parcels needing attention, as of a date")
+    worklist.add_argument("name", nargs="?", choices=WORKLISTS)
+    worklist.add_argument("--as-of", type=_as_of, metavar="DATE")
+    worklist.set_defaults(handler=_worklist)
+
+    suggestion = sub.add_parser("suggestion", help="accept or reject a suggested finding")
+    suggestion.add_argument("decision", choices=("accept", "reject"))
+    suggestion.add_argument("sbl")
+    suggestion.add_argument("key")
+    suggestion.add_argument("--note")
+    suggestion.add_argument("--as-of", type=_as_of, metavar="DATE")
+    suggestion.set_defaults(handler=_suggestion)
+
+    juris = sub.add_parser("jurisdiction", help="show, check or replace the jurisdiction file")
+    juris_sub = juris.add_subparsers(dest="jurisdiction_command", required=True,
+                                     parser_class=_Parser)
+    juris_sub.add_parser("show", help="the rules' numbers and citations in force"
+                         ).set_defaults(handler=_jurisdiction_show)
+    check = juris_sub.add_parser("check", help="check a jurisdiction file without using it")
+    check.add_argument("file", type=Path)
+    check.set_defaults(handler=_jurisdiction_check)
+    use = juris_sub.add_parser("use", help="check a jurisdiction file and make it this data "
+                                           "folder's")
+    use.add_argument("file", type=Path)
+    use.set_defaults(handler=_jurisdiction_use)
+
     backup = sub.add_parser("backup", help="write a backup of the database now")
     backup.set_defaults(handler=_backup)
 
@@ -156,6 +190,72 @@ def _demo(args: argparse.Namespace) -> Any:
 
     with _workspace(args) as ws:
         return install_demo(ws, count=count, today=args.as_of, progress=progress)
+
+
+def _evaluate(args: argparse.Namespace) -> Any:
+    from .services.evaluation import evaluation_json
+
+    if (args.file is None) == (args.sbl is None):
+        raise InputError("evaluate: give either a case file or --sbl SBL.")
+    today = args.as_of or date.today()
+    case = None if args.file is None else casefile.read_file(args.file, today=today)
+    with _workspace(args) as ws:
+        evaluation = (ws.evaluate_case(case, as_of=today) if case is not None
+                      else ws.evaluate_parcel(args.sbl, as_of=today))
+        return evaluation_json(evaluation, ws.jurisdiction)
+
+
+def _worklist(args: argparse.Namespace) -> Any:
+    from .services.worklists import WORKLISTS, worklists
+
+    with _workspace(args) as ws:
+        lists = worklists(ws, as_of=args.as_of or date.today(),
+                          names=(args.name,) if args.name else WORKLISTS)
+    return lists[args.name] if args.name else lists
+
+
+def _suggestion(args: argparse.Namespace) -> Any:
+    with _workspace(args) as ws:
+        s = ws.decide_suggestion(args.sbl, args.key, accept=args.decision == "accept",
+                                 note=args.note, as_of=args.as_of)
+    return {"sbl": args.sbl, "key": s.key, "status": s.status.value, "defect": s.defect,
+            "citation": s.citation}
+
+
+def _jurisdiction_json(j: Any) -> Any:
+    from dataclasses import asdict
+
+    out = asdict(j)
+    out["unconfirmed_citations"] = sorted(j.unconfirmed_citations)
+    out["unconfirmed_values"] = sorted(j.unconfirmed_values)
+    out["setbacks_ft"] = {k.value: v for k, v in j.setbacks_ft.items()}
+    return out
+
+
+def _jurisdiction_show(args: argparse.Namespace) -> Any:
+    with _workspace(args) as ws:
+        return _jurisdiction_json(ws.jurisdiction)
+
+
+def _jurisdiction_check(args: argparse.Namespace) -> Any:
+    from .services.evaluation import load_jurisdiction_file
+
+    return _jurisdiction_json(load_jurisdiction_file(args.file))
+
+
+def _jurisdiction_use(args: argparse.Namespace) -> Any:
+    import os
+    import shutil
+
+    from .services.evaluation import DATA_FOLDER_JURISDICTION, load_jurisdiction_file
+
+    j = load_jurisdiction_file(args.file)
+    with _workspace(args) as ws:
+        target = ws.folder.root / DATA_FOLDER_JURISDICTION
+        temp = target.with_name(f".{target.name}.tmp")
+        shutil.copyfile(args.file, temp)
+        os.replace(temp, target)
+    return {"id": j.id, "name": j.name, "file": str(target)}
 
 
 def _backup(args: argparse.Namespace) -> Any:

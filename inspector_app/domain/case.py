@@ -89,6 +89,16 @@ class Site:
 
 
 @dataclass(frozen=True, kw_only=True)
+class SystemRecord:
+    """What is on file about the system as a whole."""
+
+    stamped_as_built: bool | None = None
+    as_built_reference: str | None = None
+    installed_year: int | None = None
+    description: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class Component:
     kind: ComponentKind
     condition: Condition
@@ -170,6 +180,7 @@ class Case:
     dwelling: Dwelling | None = None
     proposed_work: ProposedWork | None = None
     site: Site | None = None
+    system: SystemRecord | None = None
     components: tuple[Component, ...] = ()
     etu: EtuService | None = None
     holding_tank_service: HoldingTankService | None = None

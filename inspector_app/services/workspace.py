@@ -8,17 +8,22 @@ import json
 import mimetypes
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 from .. import casefile
 from ..domain.case import Case
+from ..domain.jurisdiction import Jurisdiction
+from ..domain.rules import Evaluation, Suggestion, SuggestionStatus, evaluate
+from ..domain.sbl import sbl_sort_key
+from ..domain.vocabulary import Condition
 from ..errors import InputError, NotFoundError
 from ..paths import DataFolder
 from ..storage.cases import case_version, load_case, parcel_id_for, save_case
 from ..storage.store import Store
+from .evaluation import jurisdiction_for
 
 USER_ENV = "INSPECTOR_APP_USER"
 MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024
@@ -49,6 +54,7 @@ class Workspace:
         self.folder = DataFolder(root)
         self.clock = clock
         self.store = Store(self.folder, user=user or default_user(), clock=clock)
+        self._jurisdiction: Jurisdiction | None = None
 
     def close(self) -> None:
         self.store.close()
@@ -87,12 +93,79 @@ class Workspace:
     def case_version(self, sbl: str) -> int:
         return case_version(self.store.conn, self.parcel_id(sbl))
 
+    # --- rules -------------------------------------------------------------------------
+
+    @property
+    def jurisdiction(self) -> Jurisdiction:
+        if self._jurisdiction is None:
+            self._jurisdiction = jurisdiction_for(self.folder.root)
+        return self._jurisdiction
+
+    def evaluate_case(self, case: Case, *, as_of: date | None = None) -> Evaluation:
+        """Evaluate a case that is not (or not yet) stored."""
+        return evaluate(case, self.jurisdiction, as_of=as_of or self.today())
+
+    def decisions(self, sbl: str) -> dict[str, SuggestionStatus]:
+        rows = self.store.query(
+            "SELECT suggestion_key, decision FROM finding_decisions WHERE parcel_id = ? AND "
+            "deleted_at IS NULL", (self.parcel_id(sbl),))
+        return {r["suggestion_key"]: SuggestionStatus(r["decision"]) for r in rows}
+
+    def evaluate_parcel(self, sbl: str, *, as_of: date | None = None) -> Evaluation:
+        """Evaluate a stored parcel, with the inspector's decisions on suggested findings."""
+        return evaluate(self.load_case(sbl), self.jurisdiction, as_of=as_of or self.today(),
+                        decisions=self.decisions(sbl))
+
+    def decide_suggestion(self, sbl: str, key: str, *, accept: bool, note: str | None = None,
+                          as_of: date | None = None) -> Suggestion:
+        """Record the inspector's decision; an accepted finding marks the component
+        substandard with the defect, in the same transaction."""
+        day = as_of or self.today()
+        evaluation = self.evaluate_parcel(sbl, as_of=day)
+        found = {s.key: s for s in evaluation.suggestions}
+        if key not in found:
+            offered = ", ".join(found) or "none"
+            raise InputError(f"Parcel {sbl} has no suggested finding {key!r} (suggested now: "
+                             f"{offered}).")
+        suggestion = found[key]
+        parcel_id = self.parcel_id(sbl)
+        decision = SuggestionStatus.ACCEPTED if accept else SuggestionStatus.REJECTED
+        values = {"suggestion_key": key, "decision": decision, "defect": suggestion.defect,
+                  "citation": suggestion.citation, "decided_by": self.store.actor.user,
+                  "decided_on": day, "note": note}
+        with self.store.transaction() as w:
+            existing = w.conn.execute(
+                "SELECT id FROM finding_decisions WHERE parcel_id = ? AND suggestion_key = ? "
+                "AND deleted_at IS NULL", (parcel_id, key)).fetchone()
+            if existing:
+                w.update("finding_decisions", existing[0], values)
+            else:
+                w.insert("finding_decisions", values, parcel_id=parcel_id)
+            if accept and suggestion.component is not None and suggestion.ordinal is not None:
+                rows = w.conn.execute(
+                    "SELECT id, condition, defects FROM components WHERE parcel_id = ? AND "
+                    "kind = ? AND deleted_at IS NULL ORDER BY position",
+                    (parcel_id, suggestion.component.value)).fetchall()
+                if len(rows) >= suggestion.ordinal:
+                    component_id, condition, defects_json = rows[suggestion.ordinal - 1]
+                    defects = json.loads(defects_json)
+                    text = f"{suggestion.defect} ({suggestion.citation})"
+                    update: dict[str, Any] = {}
+                    if text not in defects:
+                        update["defects"] = [*defects, text]
+                    if condition == Condition.ACCEPTABLE:
+                        update["condition"] = Condition.SUBSTANDARD
+                    if update:
+                        w.update("components", component_id, update)
+        return replace(suggestion, status=decision)
+
     # --- parcels -----------------------------------------------------------------------
 
     def parcels(self) -> list[dict[str, Any]]:
-        return self.store.query(
+        rows = self.store.query(
             "SELECT sbl, municipality, site_address, owner_name FROM parcels "
-            "WHERE deleted_at IS NULL ORDER BY sbl")
+            "WHERE deleted_at IS NULL")
+        return sorted(rows, key=lambda r: sbl_sort_key(r["sbl"]))
 
     def has_demo_parcels(self) -> bool:
         return bool(self.store.query(

@@ -37,6 +37,7 @@ from ..domain.case import (
     Renter,
     Site,
     SiteFeature,
+    SystemRecord,
 )
 from ..domain.fields import COMPONENT_DETAILS, FieldType
 from ..domain.vocabulary import (
@@ -160,7 +161,7 @@ def save_case(w: RecordWriter, case: Case, *, today: date) -> tuple[str, bool]:
          None if case.observations is None else _flat(case.observations))
     _one(w, "ahj_determinations", parcel_id, None if case.ahj is None else _flat(case.ahj))
     _one(w, "notices", parcel_id, None if case.notice is None else _flat(case.notice))
-    _save_components(w, parcel_id, case.components)
+    _save_components(w, parcel_id, case.components, case.system)
     _save_site(w, parcel_id, case, today=today)
     if case.inspection is not None:
         _save_inspection(w, parcel_id, case.inspection)
@@ -171,12 +172,21 @@ def to_text(value: Any) -> str:
     return value.isoformat() if isinstance(value, date) else str(value)
 
 
-def _save_components(w: RecordWriter, parcel_id: str, components: Sequence[Component]) -> None:
+_SYSTEM_FIELDS = ("stamped_as_built", "as_built_reference", "installed_year", "description")
+
+
+def _save_components(w: RecordWriter, parcel_id: str, components: Sequence[Component],
+                     system: SystemRecord | None) -> None:
     systems = _active(w.conn, "systems", parcel_id)
     existing = _active(w.conn, "components", parcel_id, order="position")
-    if not components and not existing:
+    system_values = {k: None if system is None else getattr(system, k) for k in _SYSTEM_FIELDS}
+    if systems:
+        system_id = systems[0]["id"]
+        w.update("systems", system_id, system_values)
+    elif components or system is not None:
+        system_id = w.insert("systems", system_values, parcel_id=parcel_id)
+    else:
         return
-    system_id = systems[0]["id"] if systems else w.insert("systems", {}, parcel_id=parcel_id)
     new = []
     for c in components:
         values: dict[str, Any] = {"system_id": system_id, "kind": c.kind, "condition": c.condition,
@@ -301,6 +311,7 @@ def load_case(conn: sqlite3.Connection, parcel_id: str) -> Case:
             bedrooms=w["bedrooms"], living_area_sqft=w["living_area_sqft"],
             work_area_sqft=w["work_area_sqft"]),
         site=_load_site(conn, parcel_id),
+        system=_load_system(one("systems")),
         components=tuple(
             Component(kind=ComponentKind(c["kind"]), condition=Condition(c["condition"]),
                       defects=tuple(json.loads(c["defects"])), note=c["note"],
@@ -330,6 +341,14 @@ def load_case(conn: sqlite3.Connection, parcel_id: str) -> Case:
                                                       complete_by=_date(n["complete_by"])),
         inspection=_load_inspection(conn, inspections[0]) if inspections else None,
     )
+
+
+def _load_system(row: Row | None) -> SystemRecord | None:
+    if row is None or all(row[k] is None for k in _SYSTEM_FIELDS):
+        return None
+    return SystemRecord(stamped_as_built=_bool(row["stamped_as_built"]),
+                        as_built_reference=row["as_built_reference"],
+                        installed_year=row["installed_year"], description=row["description"])
 
 
 def _load_site(conn: sqlite3.Connection, parcel_id: str) -> Site | None:

@@ -38,7 +38,14 @@ def _m0001_initial(db: sqlite_utils.Database) -> None:
     db.execute("PRAGMA user_version = 1")
 
 
-SCHEMA_VERSION = 1
+@MIGRATIONS(name="0002_finding_decisions")
+def _m0002_finding_decisions(db: sqlite_utils.Database) -> None:
+    for statement in _split_sql(_sql("0002_finding_decisions.sql")):
+        db.execute(statement)
+    db.execute("PRAGMA user_version = 2")
+
+
+SCHEMA_VERSION = 2
 
 
 def _split_sql(script: str) -> list[str]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from PySide6.QtCore import (
@@ -25,17 +24,13 @@ from PySide6.QtWidgets import (
 )
 
 from .. import __version__
+from ..domain.sbl import sbl_sort_key
 from ..services.workspace import Workspace
 
 COLUMNS = (("sbl", "SBL"), ("site_address", "Site address"), ("owner_name", "Owner"),
            ("municipality", "Municipality"))
 _Index = QModelIndex | QPersistentModelIndex
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
-
-
-def natural_key(text: str) -> str:
-    """Sort text with its numbers in numeric order: 900.01-1-2 before 900.01-1-10."""
-    return re.sub(r"\d+", lambda m: m.group().zfill(10), text.casefold())
 
 
 class ParcelTableModel(QAbstractTableModel):
@@ -56,7 +51,7 @@ class ParcelTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return value
         if role == SORT_ROLE:
-            return natural_key(str(value))
+            return sbl_sort_key(str(value))
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation,

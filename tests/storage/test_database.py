@@ -105,7 +105,11 @@ def test_first_schema_fixture_opens_with_its_data(tmp_path: Path) -> None:
     owners = [r[0] for r in db.conn.execute("SELECT owner_name FROM parcels ORDER BY sbl")]
     assert owners == ["Jane Roe", "Robert Whitaker"]
     assert db.conn.execute("SELECT count(*) FROM change_log").fetchone()[0] == 3
+    assert db.conn.execute("SELECT count(*) FROM finding_decisions").fetchone()[0] == 0
     assert db.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    migrated_from_v1 = [p for p in list_backups(tmp_path / "backups")
+                        if "before-migration-from-v1" in p.name]
+    assert len(migrated_from_v1) == 1
     assert db.conn.execute("PRAGMA foreign_key_check").fetchall() == []
 
 
@@ -117,20 +121,20 @@ def test_pending_migration_is_preceded_by_a_backup(tmp_path: Path,
     migrations = Migrations("watershed-inspector")
     migrations._migrations = list(database.MIGRATIONS._migrations)
 
-    @migrations(name="0002_test_addition")
+    @migrations(name="9999_test_addition")
     def _add(db: sqlite_utils.Database) -> None:
         db.execute("ALTER TABLE parcels ADD COLUMN flood_zone TEXT")
-        db.execute("PRAGMA user_version = 2")
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
 
     monkeypatch.setattr(database, "MIGRATIONS", migrations)
-    monkeypatch.setattr(database, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(database, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     db = _open(path)
-    assert db.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
     assert "flood_zone" in db["parcels"].columns_dict
     backups = [p for p in list_backups(tmp_path / "backups") if "before-migration" in p.name]
     assert len(backups) == 1
     old = sqlite3.connect(backups[0])
-    assert old.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert old.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert "flood_zone" not in [r[1] for r in old.execute("PRAGMA table_info(parcels)")]
 
 
@@ -141,18 +145,18 @@ def test_failed_migration_rolls_back_completely(tmp_path: Path,
     migrations = Migrations("watershed-inspector")
     migrations._migrations = list(database.MIGRATIONS._migrations)
 
-    @migrations(name="0002_broken")
+    @migrations(name="9999_broken")
     def _broken(db: sqlite_utils.Database) -> None:
         db.execute("ALTER TABLE parcels ADD COLUMN flood_zone TEXT")
-        db.execute("PRAGMA user_version = 2")
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
         raise RuntimeError("disk unplugged")
 
     monkeypatch.setattr(database, "MIGRATIONS", migrations)
-    monkeypatch.setattr(database, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(database, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     with pytest.raises(RuntimeError):
         _open(path)
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert "flood_zone" not in [r[1] for r in conn.execute("PRAGMA table_info(parcels)")]
 
 

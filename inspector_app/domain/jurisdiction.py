@@ -1,0 +1,279 @@
+"""A jurisdiction's version of the model law: every number and citation the rules use.
+
+Read from a TOML file (`resources/jurisdictions/`). Reading is strict: an unknown key, a
+missing one or a value of the wrong kind is refused with the file, table and key named,
+so a typo in an office's edited file can never quietly change a legal judgement.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+from ..errors import InputError
+from .vocabulary import ComponentKind
+
+FORMAT = "watershed-inspector/jurisdiction/1"
+
+CITATION_KEYS = (
+    "permit_required", "inspection_triggers", "system_in_failure", "within_200ft",
+    "absorption_area_encroachment", "clear_water_discharge", "design_professional",
+    "design_standard_75a", "design_standard_intermediate", "rate_beyond_200ft",
+    "rate_within_200ft", "floor_area_bands", "minimum_bedrooms", "additional_bedrooms",
+    "ahj_final_determination", "substandard_within_200ft", "greatest_extent_possible",
+    "holding_tank_option", "letter_of_acknowledgement", "substandard_beyond_200ft",
+    "etu_service", "holding_tank_service", "five_year_inspection",
+    "first_inspection_by_watershed_inspector", "septic_tank_capacity", "setbacks",
+)
+SEPARATION_TARGETS = ("well", "lake", "dwelling", "property_line")
+
+
+class JurisdictionError(InputError):
+    pass
+
+
+@dataclass(frozen=True)
+class FloorAreaBand:
+    max_sqft: float
+    bedrooms: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Jurisdiction:
+    id: str
+    name: str
+    law: str
+    water_body: str
+    lake_line: str
+    authority: str
+    citations: Mapping[str, str]
+    unconfirmed_citations: frozenset[str]
+    unconfirmed_values: frozenset[str]
+    lake_setback_ft: float
+    gpd_per_bedroom_within: int
+    gpd_per_bedroom_beyond: int
+    gpd_per_additional_bedroom: int
+    base_rate_bedrooms: int
+    minimum_bedrooms: int
+    intermediate_threshold_gpd: int
+    standard_below_threshold: str
+    standard_at_threshold: str
+    floor_area_bands: tuple[FloorAreaBand, ...]
+    floor_area_increase_over_fraction: float
+    work_area_over_fraction: float
+    etu_max_interval_months: int
+    etu_report_within_days: int
+    inspection_cycle_years: int
+    inspection_cycle_within_ft: float
+    notice_permit_within_days: int
+    notice_complete_within_days: int
+    due_soon_days: int
+    waiver_factors: tuple[str, ...]
+    septic_tank_minimum_gal: Mapping[int, int]
+    septic_tank_additional_gal_per_bedroom: int
+    garbage_grinder_adds_bedroom: bool
+    setbacks_ft: Mapping[ComponentKind, Mapping[str, float]]
+    source: str = "built in"
+
+    def cite(self, key: str) -> str:
+        """The citation for a rule, marked when its section number is not confirmed."""
+        text = self.citations[key]
+        return f"{text} (unconfirmed)" if key in self.unconfirmed_citations else text
+
+
+class _Table:
+    """One TOML table being read; every key must be used exactly as declared."""
+
+    def __init__(self, source: str, name: str, data: Any) -> None:
+        self.source, self.name = source, name
+        if not isinstance(data, dict):
+            raise self.error(f"[{name}] is missing or is not a table")
+        self.data = data
+        self.used: set[str] = set()
+
+    def error(self, message: str) -> JurisdictionError:
+        return JurisdictionError(f"{self.source}: {message}; fix the jurisdiction file.")
+
+    def _get(self, key: str) -> Any:
+        if key not in self.data:
+            raise self.error(f"[{self.name}] {key} is missing")
+        self.used.add(key)
+        return self.data[key]
+
+    def text(self, key: str) -> str:
+        value = self._get(key)
+        if not isinstance(value, str) or not value.strip():
+            raise self.error(f"[{self.name}] {key} must be non-empty text")
+        return value
+
+    def number(self, key: str, *, lo: float = 0, hi: float = 1e9, integer: bool = False
+               ) -> Any:
+        value = self._get(key)
+        kinds = (int,) if integer else (int, float)
+        if isinstance(value, bool) or not isinstance(value, kinds) or not lo <= value <= hi:
+            kind = "a whole number" if integer else "a number"
+            raise self.error(f"[{self.name}] {key} is {value!r}; it must be {kind} from "
+                             f"{lo:g} to {hi:g}")
+        return value
+
+    def flag(self, key: str) -> bool:
+        value = self._get(key)
+        if not isinstance(value, bool):
+            raise self.error(f"[{self.name}] {key} must be true or false")
+        return value
+
+    def texts(self, key: str) -> tuple[str, ...]:
+        value = self._get(key)
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.error(f"[{self.name}] {key} must be a list of text")
+        return tuple(value)
+
+    def table(self, key: str) -> _Table:
+        return _Table(self.source, f"{self.name}.{key}" if self.name else key, self._get(key))
+
+    def done(self) -> None:
+        extra = sorted(set(self.data) - self.used)
+        if extra:
+            where = f"[{self.name}]" if self.name else "the top level"
+            raise self.error(f"{where} has the unknown key {extra[0]!r}")
+
+
+def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise JurisdictionError(f"{source}: is not valid TOML ({exc}); fix the jurisdiction "
+                                "file.") from None
+    top = _Table(source, "", raw)
+    if top._get("format") != FORMAT:
+        raise top.error(f"format must be {FORMAT!r}")
+
+    info = top.table("jurisdiction")
+    ident: dict[str, Any] = {k: info.text(k) for k in (
+        "id", "name", "law", "water_body", "lake_line", "authority")}
+    info.done()
+
+    cites = top.table("citations")
+    citations = {k: cites.text(k) for k in CITATION_KEYS}
+    cites.done()
+
+    unconfirmed = top.table("unconfirmed")
+    unconfirmed_citations = frozenset(unconfirmed.texts("citations"))
+    unconfirmed_values = frozenset(unconfirmed.texts("values"))
+    unconfirmed.done()
+    unknown = sorted(unconfirmed_citations - set(CITATION_KEYS))
+    if unknown:
+        raise unconfirmed.error(f"[unconfirmed] citations names {unknown[0]!r}, which is not a "
+                                "citation key")
+
+    lake = top.table("lake")
+    lake_setback_ft = lake.number("setback_ft", lo=1, hi=10_000)
+    lake.done()
+
+    design = top.table("design")
+    bands_raw = design._get("floor_area_bands")
+    if not isinstance(bands_raw, list) or not bands_raw:
+        raise design.error("[design] floor_area_bands must be a list of [[design.floor_area_"
+                           "bands]] tables")
+    bands = []
+    for i, entry in enumerate(bands_raw):
+        band = _Table(source, f"design.floor_area_bands #{i + 1}", entry)
+        bands.append(FloorAreaBand(max_sqft=band.number("max_sqft", lo=1, hi=100_000),
+                                   bedrooms=band.number("bedrooms", lo=1, hi=50, integer=True)))
+        band.done()
+    for a, b in pairwise(bands):
+        if not (b.max_sqft > a.max_sqft and b.bedrooms > a.bedrooms):
+            raise design.error("[design] floor_area_bands must rise in both max_sqft and "
+                               "bedrooms, in order")
+    values = {
+        "gpd_per_bedroom_within": design.number("gpd_per_bedroom_within", lo=1, hi=1000,
+                                                integer=True),
+        "gpd_per_bedroom_beyond": design.number("gpd_per_bedroom_beyond", lo=1, hi=1000,
+                                                integer=True),
+        "gpd_per_additional_bedroom": design.number("gpd_per_additional_bedroom", lo=1,
+                                                    hi=1000, integer=True),
+        "base_rate_bedrooms": design.number("base_rate_bedrooms", lo=1, hi=50, integer=True),
+        "minimum_bedrooms": design.number("minimum_bedrooms", lo=1, hi=50, integer=True),
+        "intermediate_threshold_gpd": design.number("intermediate_threshold_gpd", lo=1,
+                                                    hi=1_000_000, integer=True),
+        "standard_below_threshold": design.text("standard_below_threshold"),
+        "standard_at_threshold": design.text("standard_at_threshold"),
+    }
+    design.done()
+
+    triggers = top.table("triggers")
+    values["floor_area_increase_over_fraction"] = triggers.number(
+        "floor_area_increase_over_fraction", lo=0, hi=10)
+    values["work_area_over_fraction"] = triggers.number("work_area_over_fraction", lo=0, hi=10)
+    triggers.done()
+
+    etu = top.table("etu")
+    values["etu_max_interval_months"] = etu.number("max_interval_months", lo=1, hi=120,
+                                                   integer=True)
+    values["etu_report_within_days"] = etu.number("report_within_days", lo=0, hi=365,
+                                                  integer=True)
+    etu.done()
+
+    cycle = top.table("inspection_cycle")
+    values["inspection_cycle_years"] = cycle.number("years", lo=1, hi=50, integer=True)
+    values["inspection_cycle_within_ft"] = cycle.number("within_ft", lo=1, hi=10_000)
+    cycle.done()
+
+    notice = top.table("notice")
+    values["notice_permit_within_days"] = notice.number("permit_within_days", lo=1, hi=3650,
+                                                        integer=True)
+    values["notice_complete_within_days"] = notice.number("complete_within_days", lo=1,
+                                                          hi=3650, integer=True)
+    notice.done()
+
+    worklists = top.table("worklists")
+    values["due_soon_days"] = worklists.number("due_soon_days", lo=0, hi=3650, integer=True)
+    worklists.done()
+
+    within = top.table("substandard_within")
+    values["waiver_factors"] = within.texts("waiver_factors")
+    within.done()
+
+    tank = top.table("septic_tank")
+    pairs = tank._get("minimum_gal_by_bedrooms")
+    if (not isinstance(pairs, list) or not pairs or not all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(x, int) for x in p)
+            for p in pairs)):
+        raise tank.error("[septic_tank] minimum_gal_by_bedrooms must be a list of "
+                         "[bedrooms, gallons] pairs")
+    minimum_gal = {int(b): int(g) for b, g in pairs}
+    if sorted(minimum_gal) != list(range(1, max(minimum_gal) + 1)):
+        raise tank.error("[septic_tank] minimum_gal_by_bedrooms must list every bedroom count "
+                         "from 1 up, once each")
+    values["septic_tank_additional_gal_per_bedroom"] = tank.number(
+        "additional_gal_per_bedroom", lo=0, hi=10_000, integer=True)
+    values["garbage_grinder_adds_bedroom"] = tank.flag("garbage_grinder_adds_bedroom")
+    tank.done()
+
+    setbacks_table = top.table("setbacks")
+    setbacks: dict[ComponentKind, dict[str, float]] = {}
+    for key in list(setbacks_table.data):
+        try:
+            kind = ComponentKind(key)
+        except ValueError:
+            raise setbacks_table.error(f"[setbacks] {key!r} is not a component kind") from None
+        row = setbacks_table.table(key)
+        setbacks[kind] = {t: row.number(t, lo=0, hi=10_000) for t in SEPARATION_TARGETS}
+        row.done()
+    setbacks_table.done()
+    top.done()
+
+    if values["minimum_bedrooms"] > values["base_rate_bedrooms"]:
+        raise design.error("[design] minimum_bedrooms cannot exceed base_rate_bedrooms")
+    if bands[-1].bedrooms != values["base_rate_bedrooms"]:
+        raise design.error("[design] the last floor-area band must have base_rate_bedrooms "
+                           "bedrooms")
+
+    return Jurisdiction(
+        **ident, citations=citations, unconfirmed_citations=unconfirmed_citations,
+        unconfirmed_values=unconfirmed_values, lake_setback_ft=lake_setback_ft,
+        floor_area_bands=tuple(bands), septic_tank_minimum_gal=minimum_gal,
+        setbacks_ft=setbacks, source=source, **values)

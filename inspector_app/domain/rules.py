@@ -1,0 +1,549 @@
+"""Chapter 202 as code: design load, triggers, lake zone, determination, maintenance duties.
+
+Pure functions of a case, a jurisdiction and a date. Every number comes from the
+jurisdiction; every result carries the section it comes from. Where the law leaves a
+judgement to a person (the AHJ's design determination, a suggested finding), the rules
+say so and never decide silently.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date, timedelta
+from enum import StrEnum
+from fractions import Fraction
+
+from dateutil.relativedelta import relativedelta
+
+from .case import Case, Component, Dwelling, EtuService, HoldingTankService
+from .jurisdiction import Jurisdiction
+from .vocabulary import ComponentKind, Condition
+
+
+class Zone(StrEnum):
+    WITHIN = "within_200ft"
+    BEYOND = "beyond_200ft"
+    UNDETERMINED = "undetermined"
+
+
+class Outcome(StrEnum):
+    ACCEPTABLE = "acceptable"
+    SUBSTANDARD = "substandard"
+    FAILURE = "failure"
+    INCOMPLETE = "incomplete"
+
+
+class LetterKind(StrEnum):
+    NOTICE_OF_VIOLATION = "notice_of_violation"
+    SUBSTANDARD_NOTICE = "substandard_notice"
+    LETTER_OF_ACKNOWLEDGEMENT = "letter_of_acknowledgement"
+
+
+class SuggestionStatus(StrEnum):
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+
+
+@dataclass(frozen=True, kw_only=True)
+class MapDistance:
+    """A distance measured on a shoreline layer, with the layer's declared accuracy."""
+
+    distance_ft: float
+    accuracy_ft: float
+    layer_name: str
+    layer_version: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Separation:
+    """A measured distance from a component to something the setback table names."""
+
+    component: ComponentKind
+    ordinal: int  # 1 for the first component of its kind
+    target: str  # well | lake | dwelling | property_line
+    distance_ft: float
+    accuracy_ft: float = 0.0
+    source: str = "map"
+
+
+@dataclass(frozen=True, kw_only=True)
+class LakeFinding:
+    distance_ft: float | None
+    source: str | None  # field | map | None
+    zone: Zone
+    accuracy_ft: float | None
+    method: str | None
+    layer: str | None
+    citation: str
+    prompt: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Design:
+    design_bedrooms: int
+    gpd_per_bedroom: int
+    design_load_gpd: int
+    standard: str
+    ahj_determination_required: bool
+    provisional: bool
+    basis: str
+    arithmetic: str
+    citations: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Finding:
+    """An inspection trigger or a violation: a code, its section and what it rests on."""
+
+    code: str
+    citation: str
+    detail: str
+    since: date | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Suggestion:
+    key: str
+    component: ComponentKind | None
+    ordinal: int | None
+    defect: str
+    citation: str
+    status: SuggestionStatus = SuggestionStatus.PENDING
+
+
+@dataclass(frozen=True, kw_only=True)
+class SubstandardPath:
+    citation: str
+    zone: Zone
+    summary: str
+    upgrade_required: bool
+    waiver_factors: tuple[str, ...] = ()
+    holding_tank_option: str | None = None
+    acknowledgement: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Evaluation:
+    as_of: date
+    design: Design | None
+    proposed_design: Design | None
+    lake: LakeFinding
+    triggers: tuple[Finding, ...]
+    outcome: Outcome
+    outcome_citation: str | None
+    substandard_components: tuple[ComponentKind, ...]
+    failed_components: tuple[ComponentKind, ...]
+    unlocated_components: tuple[ComponentKind, ...]
+    violations: tuple[Finding, ...]
+    letters: tuple[LetterKind, ...]
+    substandard_path: SubstandardPath | None
+    suggestions: tuple[Suggestion, ...] = field(default=())
+    prompts: tuple[str, ...] = field(default=())
+
+
+# --- lake zone -------------------------------------------------------------------------
+
+def zone_for(distance_ft: float, accuracy_ft: float, setback_ft: float) -> Zone:
+    """Within only if distance + accuracy <= setback; beyond only if distance - accuracy >
+    setback; otherwise undetermined. Exactly the setback counts as within."""
+    d, a, s = Fraction(str(distance_ft)), Fraction(str(accuracy_ft)), Fraction(str(setback_ft))
+    if d + a <= s:
+        return Zone.WITHIN
+    if d - a > s:
+        return Zone.BEYOND
+    return Zone.UNDETERMINED
+
+
+def lake_finding(case: Case, j: Jurisdiction, map_distance: MapDistance | None) -> LakeFinding:
+    citation = j.cite("within_200ft")
+    site = case.site
+    setback = j.lake_setback_ft
+    if site is not None and site.lake_distance_ft is not None:
+        method = site.lake_distance_method.value if site.lake_distance_method else None
+        return LakeFinding(distance_ft=site.lake_distance_ft, source="field",
+                           zone=zone_for(site.lake_distance_ft, 0, setback), accuracy_ft=0.0,
+                           method=method, layer=None, citation=citation, prompt=None)
+    has_geometry = site is not None and (site.absorption_area is not None
+                                         or site.holding_tank is not None)
+    if has_geometry and map_distance is not None:
+        zone = zone_for(map_distance.distance_ft, map_distance.accuracy_ft, setback)
+        prompt = None
+        if zone is Zone.UNDETERMINED:
+            prompt = (f"The map distance ({map_distance.distance_ft:,.1f} ft on "
+                      f"{map_distance.layer_name}, accurate to ±{map_distance.accuracy_ft:,.0f} "
+                      f"ft) cannot settle the {setback:g}-ft question: measure the distance to "
+                      "the lake line in the field (tape, survey or rangefinder).")
+        return LakeFinding(distance_ft=map_distance.distance_ft, source="map", zone=zone,
+                           accuracy_ft=map_distance.accuracy_ft, method="map",
+                           layer=f"{map_distance.layer_name} v{map_distance.layer_version}",
+                           citation=citation, prompt=prompt)
+    what = ("draw or import the absorption area (or holding tank) so it can be measured on "
+            "the shoreline layer, or measure it in the field") if not has_geometry else (
+            "measure it in the field; no shoreline layer is active")
+    return LakeFinding(distance_ft=None, source=None, zone=Zone.UNDETERMINED, accuracy_ft=None,
+                       method=None, layer=None, citation=citation,
+                       prompt=f"The distance to the lake line is not known: {what}.")
+
+
+# --- design load -----------------------------------------------------------------------
+
+def floor_area_bedrooms(living_area_sqft: float, j: Jurisdiction) -> int | None:
+    """The band's bedroom count, or None above the last band."""
+    for band in j.floor_area_bands:
+        if living_area_sqft <= band.max_sqft:
+            return band.bedrooms
+    return None
+
+
+def design_load(*, bedrooms: int, living_area_sqft: float, zone: Zone, j: Jurisdiction,
+                ahj_design_bedrooms: int | None = None) -> Design:
+    """§ 202-6 C: the design bedrooms and flow for a dwelling."""
+    citations = [j.cite("floor_area_bands"), j.cite("minimum_bedrooms")]
+    band = floor_area_bedrooms(living_area_sqft, j)
+    last = j.floor_area_bands[-1]
+    ahj_required = False
+    if ahj_design_bedrooms is not None:
+        design, basis = ahj_design_bedrooms, "ahj"
+        citations.append(j.cite("ahj_final_determination"))
+    else:
+        candidates = {"counted bedrooms": bedrooms, "minimum": j.minimum_bedrooms}
+        if band is not None:
+            candidates["floor area"] = band
+        elif bedrooms <= last.bedrooms:
+            # Over the largest band with no more counted bedrooms than it: the law does not
+            # say how many more; the AHJ makes the final determination.
+            candidates["floor area"] = last.bedrooms
+            ahj_required = True
+            citations.append(j.cite("ahj_final_determination"))
+        basis, design = max(candidates.items(), key=lambda kv: (kv[1], kv[0] == "counted "
+                                                                          "bedrooms"))
+    if zone is Zone.BEYOND:
+        rate = j.gpd_per_bedroom_beyond
+        citations.insert(0, j.cite("rate_beyond_200ft"))
+    else:
+        rate = j.gpd_per_bedroom_within
+        citations.insert(0, j.cite("rate_within_200ft"))
+    base = min(design, j.base_rate_bedrooms)
+    extra = max(design - j.base_rate_bedrooms, 0)
+    load = base * rate + extra * j.gpd_per_additional_bedroom
+    arithmetic = f"{base} × {rate} gpd"
+    if extra:
+        arithmetic += f" + {extra} × {j.gpd_per_additional_bedroom} gpd"
+        citations.append(j.cite("additional_bedrooms"))
+    arithmetic += f" = {load:,} gpd"
+    if load >= j.intermediate_threshold_gpd:
+        standard = j.standard_at_threshold
+        citations.append(j.cite("design_standard_intermediate"))
+    else:
+        standard = j.standard_below_threshold
+        citations.append(j.cite("design_standard_75a"))
+    return Design(design_bedrooms=design, gpd_per_bedroom=rate, design_load_gpd=load,
+                  standard=standard, ahj_determination_required=ahj_required,
+                  provisional=zone is Zone.UNDETERMINED, basis=basis, arithmetic=arithmetic,
+                  citations=tuple(citations))
+
+
+def _designs(case: Case, zone: Zone, j: Jurisdiction) -> tuple[Design | None, Design | None]:
+    d = case.dwelling
+    if d is None:
+        return None, None
+    current = design_load(bedrooms=d.bedrooms, living_area_sqft=d.living_area_sqft, zone=zone,
+                          j=j, ahj_design_bedrooms=d.ahj_design_bedrooms)
+    w = case.proposed_work
+    if w is None:
+        return current, None
+    bedrooms = w.bedrooms if w.bedrooms is not None else d.bedrooms
+    living = w.living_area_sqft if w.living_area_sqft is not None else d.living_area_sqft
+    if bedrooms == d.bedrooms and living == d.living_area_sqft:
+        return current, None
+    # An AHJ determination was made for the dwelling as it is, not for the planned one.
+    return current, design_load(bedrooms=bedrooms, living_area_sqft=living, zone=zone, j=j)
+
+
+# --- triggers --------------------------------------------------------------------------
+
+def _exact(value: float) -> Fraction:
+    return Fraction(str(value))
+
+
+def inspection_triggers(case: Case, j: Jurisdiction) -> tuple[Finding, ...]:
+    """§ 202-5 B, from the proposed work only; strict inequalities."""
+    w, d = case.proposed_work, case.dwelling
+    if w is None:
+        return ()
+    cite = j.cite("inspection_triggers")
+    out = []
+    if w.change_of_use:
+        out.append(Finding(code="change_of_use", citation=cite,
+                           detail="a change of use of the property or a building"))
+    if w.conveyance:
+        out.append(Finding(code="conveyance", citation=cite,
+                           detail="a conveyance of the property"))
+    if d is not None and w.bedrooms is not None and w.bedrooms > d.bedrooms:
+        out.append(Finding(code="bedroom_increase", citation=cite,
+                           detail=f"bedrooms and equivalents rise from {d.bedrooms} to "
+                                  f"{w.bedrooms}"))
+    if d is not None and w.living_area_sqft is not None:
+        limit = _exact(d.living_area_sqft) * (1 + _exact(j.floor_area_increase_over_fraction))
+        if _exact(w.living_area_sqft) > limit:
+            out.append(Finding(
+                code="floor_area_increase_over_25_percent", citation=cite,
+                detail=f"living area rises from {d.living_area_sqft:,g} to "
+                       f"{w.living_area_sqft:,g} sq ft, more than "
+                       f"{j.floor_area_increase_over_fraction:.0%} (limit {float(limit):,g} "
+                       "sq ft)"))
+    if d is not None and w.work_area_sqft is not None:
+        building = d.building_area_sqft if d.building_area_sqft is not None else (
+            d.living_area_sqft)
+        limit = _exact(building) * _exact(j.work_area_over_fraction)
+        if _exact(w.work_area_sqft) > limit:
+            out.append(Finding(
+                code="work_area_over_50_percent", citation=cite,
+                detail=f"work area {w.work_area_sqft:,g} sq ft exceeds "
+                       f"{j.work_area_over_fraction:.0%} of the existing building's "
+                       f"{building:,g} sq ft"))
+    return tuple(out)
+
+
+# --- maintenance -----------------------------------------------------------------------
+
+def etu_violations(etu: EtuService | None, has_etu: bool, as_of: date,
+                   j: Jurisdiction) -> list[Finding]:
+    """§ 202-8 A: service contract, inspections at the stricter interval, 10-day reports."""
+    if etu is None and not has_etu:
+        return []
+    cite = j.cite("etu_service")
+    out: list[Finding] = []
+    if etu is not None and etu.service_contract is False:
+        out.append(Finding(code="etu_no_service_contract", citation=cite,
+                           detail="no service contract with a certified manufacturer's "
+                                  "representative"))
+    months = j.etu_max_interval_months
+    if etu is not None and etu.manufacturer_interval_months is not None:
+        months = min(months, etu.manufacturer_interval_months)
+    inspections = sorted(etu.inspections if etu else (), key=lambda i: i.date)
+    if not inspections:
+        out.append(Finding(code="etu_inspection_overdue", citation=cite,
+                           detail="no ETU inspection is on record"))
+    else:
+        due = inspections[-1].date + relativedelta(months=months)
+        if as_of > due:
+            out.append(Finding(code="etu_inspection_overdue", citation=cite, since=due +
+                               timedelta(days=1),
+                               detail=f"the inspection due {due.isoformat()} ({months} months "
+                                      f"after {inspections[-1].date.isoformat()}) is not on "
+                                      "record"))
+    window = j.etu_report_within_days
+    for i in inspections:
+        deadline = i.date + timedelta(days=window)
+        if i.report_received is not None and i.report_received > deadline:
+            out.append(Finding(code="etu_report_late", citation=cite,
+                               since=deadline + timedelta(days=1),
+                               detail=f"the report of the {i.date.isoformat()} inspection "
+                                      f"arrived {i.report_received.isoformat()}, more than "
+                                      f"{window} days after it"))
+        elif i.report_received is None and as_of > deadline:
+            out.append(Finding(code="etu_report_late", citation=cite,
+                               since=deadline + timedelta(days=1),
+                               detail=f"the report of the {i.date.isoformat()} inspection has "
+                                      f"not been received ({window} days passed "
+                                      f"{deadline.isoformat()})"))
+    return out
+
+
+def holding_tank_violations(service: HoldingTankService | None, has_tank: bool,
+                            j: Jurisdiction) -> list[Finding]:
+    """§ 202-8 B: a hauler contract, and a copy of every pump-out record."""
+    if service is None and not has_tank:
+        return []
+    cite = j.cite("holding_tank_service")
+    out: list[Finding] = []
+    if service is not None and service.hauler_contract is False:
+        out.append(Finding(code="holding_tank_no_hauler_contract", citation=cite,
+                           detail="no contract with a NYSDEC-permitted septage hauler"))
+    for pump_out in (service.pump_outs if service else ()):
+        if not pump_out.record_received:
+            out.append(Finding(code="holding_tank_records_missing", citation=cite,
+                               since=pump_out.date,
+                               detail=f"no record received for the {pump_out.date.isoformat()}"
+                                      " pump-out"))
+    return out
+
+
+# --- suggestions -----------------------------------------------------------------------
+
+def required_tank_gal(design_bedrooms: int, garbage_grinder: bool, j: Jurisdiction) -> int:
+    bedrooms = design_bedrooms + (1 if garbage_grinder and j.garbage_grinder_adds_bedroom
+                                  else 0)
+    table = j.septic_tank_minimum_gal
+    top = max(table)
+    if bedrooms <= top:
+        return table[max(bedrooms, 1)]
+    return table[top] + (bedrooms - top) * j.septic_tank_additional_gal_per_bedroom
+
+
+def _ordinals(components: Sequence[Component]) -> list[int]:
+    seen: Counter[ComponentKind] = Counter()
+    out = []
+    for c in components:
+        seen[c.kind] += 1
+        out.append(seen[c.kind])
+    return out
+
+
+def suggestions(case: Case, design: Design | None, lake: LakeFinding,
+                separations: Sequence[Separation], j: Jurisdiction,
+                decisions: Mapping[str, SuggestionStatus]) -> tuple[Suggestion, ...]:
+    out: list[Suggestion] = []
+    dwelling: Dwelling | None = case.dwelling
+    if design is not None and dwelling is not None:
+        grinder = bool(dwelling.garbage_grinder)
+        required = required_tank_gal(design.design_bedrooms, grinder, j)
+        for c, n in zip(case.components, _ordinals(case.components), strict=True):
+            capacity = c.details.get("capacity_gal")
+            if c.kind is ComponentKind.SEPTIC_TANK and isinstance(capacity, int | float) and (
+                    capacity < required):
+                out.append(Suggestion(
+                    key=f"septic_tank_capacity/septic_tank#{n}", component=c.kind, ordinal=n,
+                    defect=f"capacity {capacity:,g} gal is below the {required:,} gal required "
+                           f"for {design.design_bedrooms} design bedrooms"
+                           + (" plus a garbage grinder" if grinder else ""),
+                    citation=j.cite("septic_tank_capacity")))
+    measured = list(separations)
+    if lake.distance_ft is not None and lake.accuracy_ft is not None and case.site:
+        kind = (ComponentKind.ABSORPTION_AREA if case.site.absorption_area is not None
+                or lake.source == "field" else ComponentKind.HOLDING_TANK)
+        measured.append(Separation(component=kind, ordinal=1, target="lake",
+                                   distance_ft=lake.distance_ft, accuracy_ft=lake.accuracy_ft,
+                                   source=lake.source or "map"))
+    for s in measured:
+        required_ft = j.setbacks_ft.get(s.component, {}).get(s.target)
+        # Suggest only a shortfall the measurement proves, accuracy included.
+        if required_ft is None or s.distance_ft + s.accuracy_ft >= required_ft:
+            continue
+        target = s.target.replace("_", " ")
+        out.append(Suggestion(
+            key=f"setback/{s.component.value}#{s.ordinal}/{s.target}", component=s.component,
+            ordinal=s.ordinal,
+            defect=f"{s.distance_ft:,.1f} ft from the {target} ({s.source}); the separation "
+                   f"table requires {required_ft:g} ft",
+            citation=j.cite("setbacks")))
+    return tuple(replace(s, status=decisions.get(s.key, SuggestionStatus.PENDING)) for s in out)
+
+
+# --- the whole evaluation --------------------------------------------------------------
+
+def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
+             map_distance: MapDistance | None = None, separations: Sequence[Separation] = (),
+             decisions: Mapping[str, SuggestionStatus] | None = None) -> Evaluation:
+    lake = lake_finding(case, j, map_distance)
+    design, proposed = _designs(case, lake.zone, j)
+    kinds = [c.kind for c in case.components]
+    failed = tuple(c.kind for c in case.components if c.condition is Condition.FAILED)
+    substandard = tuple(c.kind for c in case.components if c.condition is Condition.SUBSTANDARD)
+    unlocated = tuple(c.kind for c in case.components if c.condition is Condition.NOT_LOCATED)
+    evidence = case.inspection.failure_evidence if case.inspection else ()
+
+    if failed or evidence:
+        outcome, outcome_citation = Outcome.FAILURE, j.cite("system_in_failure")
+    elif substandard:
+        outcome = Outcome.SUBSTANDARD
+        outcome_citation = j.cite({Zone.WITHIN: "substandard_within_200ft",
+                                   Zone.BEYOND: "substandard_beyond_200ft"}.get(
+            lake.zone, "within_200ft"))
+    elif unlocated:
+        outcome, outcome_citation = Outcome.INCOMPLETE, None
+    else:
+        outcome, outcome_citation = Outcome.ACCEPTABLE, None
+
+    violations: list[Finding] = []
+    if outcome is Outcome.FAILURE:
+        parts = [f"{k.value.replace('_', ' ')} failed" for k in failed] + list(evidence)
+        violations.append(Finding(code="system_in_failure", citation=j.cite("system_in_failure"),
+                                  detail="; ".join(parts),
+                                  since=case.inspection.date if case.inspection else None))
+    obs = case.observations
+    if obs is not None and obs.absorption_area_encroachments:
+        violations.append(Finding(code="absorption_area_encroachment",
+                                  citation=j.cite("absorption_area_encroachment"),
+                                  detail="on the absorption area: "
+                                         + ", ".join(obs.absorption_area_encroachments)))
+    if obs is not None and obs.clear_water_connections:
+        violations.append(Finding(code="clear_water_discharge",
+                                  citation=j.cite("clear_water_discharge"),
+                                  detail="clear water into the system: "
+                                         + ", ".join(obs.clear_water_connections)))
+    violations += etu_violations(case.etu, ComponentKind.ENHANCED_TREATMENT_UNIT in kinds,
+                                 as_of, j)
+    violations += holding_tank_violations(case.holding_tank_service,
+                                          ComponentKind.HOLDING_TANK in kinds, j)
+
+    letters: list[LetterKind] = []
+    if outcome is Outcome.FAILURE or violations:
+        letters.append(LetterKind.NOTICE_OF_VIOLATION)
+    greatest_extent = bool(case.ahj and case.ahj.greatest_extent_possible)
+    if outcome is Outcome.SUBSTANDARD and lake.zone is Zone.BEYOND:
+        letters.append(LetterKind.SUBSTANDARD_NOTICE)
+    if outcome is Outcome.SUBSTANDARD and lake.zone is Zone.WITHIN and greatest_extent:
+        letters.append(LetterKind.LETTER_OF_ACKNOWLEDGEMENT)
+
+    prompts = [lake.prompt] if lake.prompt else []
+    if design is not None and design.ahj_determination_required:
+        prompts.append(f"The living area is over {j.floor_area_bands[-1].max_sqft:,g} sq ft: "
+                       "the AHJ must make the final determination of the design bedrooms "
+                       f"({j.cite('ahj_final_determination')}).")
+    if case.dwelling is None:
+        prompts.append("Record the bedrooms and living area to compute the design load.")
+    if unlocated:
+        prompts.append("Locate " + ", ".join(k.value.replace("_", " ") for k in unlocated)
+                       + " to complete the determination.")
+
+    return Evaluation(
+        as_of=as_of, design=design, proposed_design=proposed, lake=lake,
+        triggers=inspection_triggers(case, j), outcome=outcome,
+        outcome_citation=outcome_citation, substandard_components=substandard,
+        failed_components=failed, unlocated_components=unlocated,
+        violations=tuple(violations), letters=tuple(letters),
+        substandard_path=_substandard_path(outcome, lake.zone, greatest_extent, j),
+        suggestions=suggestions(case, design, lake, separations, j, decisions or {}),
+        prompts=tuple(prompts))
+
+
+def _substandard_path(outcome: Outcome, zone: Zone, greatest_extent: bool,
+                      j: Jurisdiction) -> SubstandardPath | None:
+    if outcome not in (Outcome.SUBSTANDARD, Outcome.FAILURE):
+        return None
+    failure = outcome is Outcome.FAILURE
+    if zone is Zone.WITHIN:
+        return SubstandardPath(
+            citation=j.cite("substandard_within_200ft"), zone=zone, upgrade_required=True,
+            summary=("Within the lake setback: the owner must meet the design standards of "
+                     "§ 202-6 to the greatest extent possible "
+                     f"({j.cite('greatest_extent_possible')}); the AHJ may grant a local "
+                     "waiver, weighing the factors below.")
+            + (" The system is in failure and must be corrected." if failure else ""),
+            waiver_factors=j.waiver_factors,
+            holding_tank_option=(f"On a previously developed site the AHJ may allow a holding "
+                                 f"tank as the best available technology "
+                                 f"({j.cite('holding_tank_option')})."),
+            acknowledgement=(f"The AHJ has determined the greatest extent possible: a building "
+                             f"permit and a letter of acknowledgement follow "
+                             f"({j.cite('letter_of_acknowledgement')})." if greatest_extent else
+                             f"Once the AHJ determines the greatest extent possible, a letter of "
+                             f"acknowledgement follows ({j.cite('letter_of_acknowledgement')})."))
+    if zone is Zone.BEYOND:
+        return SubstandardPath(
+            citation=j.cite("substandard_beyond_200ft"), zone=zone, upgrade_required=failure,
+            summary=("Beyond the lake setback: the owner is notified in writing that the system "
+                     "is substandard, with every substandard component listed; "
+                     + ("the system is in failure, so it must be corrected."
+                        if failure else "no upgrade is required unless the system is in "
+                                        "failure.")))
+    return SubstandardPath(
+        citation=j.cite("within_200ft"), zone=zone, upgrade_required=failure,
+        summary=(f"Whether § 202-7 B (within {j.lake_setback_ft:g} ft) or C (beyond) applies "
+                 "depends on the distance to the lake line, which is not settled: measure it "
+                 "in the field."))

@@ -1,0 +1,129 @@
+"""Work lists as of a date: what the office must chase, each item with its section."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from dateutil.relativedelta import relativedelta
+
+from ..domain.rules import Evaluation, Outcome, Zone
+from ..domain.sbl import sbl_sort_key
+from .workspace import Workspace
+
+WORKLISTS = ("five-year-inspections", "etu-reports", "holding-tank-records",
+             "notices-past-deadline")
+_ETU_CODES = {"etu_no_service_contract", "etu_inspection_overdue", "etu_report_late"}
+_HOLDING_CODES = {"holding_tank_no_hauler_contract", "holding_tank_records_missing"}
+
+
+@dataclass(frozen=True)
+class _Parcel:
+    sbl: str
+    site_address: str
+    owner_name: str
+    evaluation: Evaluation
+    last_inspection: date | None
+    stamped_as_built: bool
+    permit_by: date | None
+    complete_by: date | None
+
+
+def _item(p: _Parcel, **extra: Any) -> dict[str, Any]:
+    return {"sbl": p.sbl, "site_address": p.site_address, "owner_name": p.owner_name, **extra}
+
+
+def _five_year(p: _Parcel, ws: Workspace, as_of: date) -> dict[str, Any] | None:
+    j = ws.jurisdiction
+    if p.evaluation.lake.zone is not Zone.WITHIN:
+        return None
+    cite = j.cite("five_year_inspection")
+    if p.last_inspection is None:
+        first_by_wi = not p.stamped_as_built
+        return _item(p, status="never_inspected", due=None, last_inspection=None,
+                     first_inspection_by_watershed_inspector=first_by_wi,
+                     citation=j.cite("first_inspection_by_watershed_inspector")
+                     if first_by_wi else cite,
+                     detail="no inspection on record" + (
+                         "; no stamped as-built on file, so the Watershed Inspector makes the "
+                         "first inspection" if first_by_wi else ""))
+    due = p.last_inspection + relativedelta(years=j.inspection_cycle_years)
+    if as_of > due:
+        status = "overdue"
+    elif due - as_of <= timedelta(days=j.due_soon_days):
+        status = "due"
+    else:
+        return None
+    return _item(p, status=status, due=due.isoformat(),
+                 last_inspection=p.last_inspection.isoformat(),
+                 first_inspection_by_watershed_inspector=False, citation=cite,
+                 detail=f"{j.inspection_cycle_years}-year inspection "
+                        f"{'was due' if status == 'overdue' else 'falls due'} {due.isoformat()}")
+
+
+def _violations(codes: set[str]) -> Callable[[_Parcel, Workspace, date], dict[str, Any] | None]:
+    def pick(p: _Parcel, ws: Workspace, as_of: date) -> dict[str, Any] | None:
+        found = [v for v in p.evaluation.violations if v.code in codes]
+        if not found:
+            return None
+        return _item(p, violations=[{"code": v.code, "citation": v.citation,
+                                     "detail": v.detail,
+                                     "since": None if v.since is None else v.since.isoformat()}
+                                    for v in found])
+    return pick
+
+
+def _notices(p: _Parcel, ws: Workspace, as_of: date) -> dict[str, Any] | None:
+    e = p.evaluation
+    open_matter = e.outcome is Outcome.FAILURE or bool(e.violations)
+    passed = [(name, day) for name, day in (("permit_by", p.permit_by),
+                                            ("complete_by", p.complete_by))
+              if day is not None and as_of > day]
+    if not open_matter or not passed:
+        return None
+    return _item(p, deadlines_passed=[{"deadline": name, "date": day.isoformat()}
+                                      for name, day in passed],
+                 outcome=e.outcome.value, citation=ws.jurisdiction.cite("system_in_failure")
+                 if e.outcome is Outcome.FAILURE else e.violations[0].citation)
+
+
+_PICKERS = {
+    "five-year-inspections": _five_year,
+    "etu-reports": _violations(_ETU_CODES),
+    "holding-tank-records": _violations(_HOLDING_CODES),
+    "notices-past-deadline": _notices,
+}
+
+
+def _parcels(ws: Workspace, as_of: date) -> list[_Parcel]:
+    rows = ws.store.query(
+        "SELECT p.sbl, p.site_address, p.owner_name,"
+        " (SELECT max(date) FROM inspections i WHERE i.parcel_id = p.id AND i.deleted_at IS NULL)"
+        "   AS last_inspection,"
+        " (SELECT stamped_as_built FROM systems s WHERE s.parcel_id = p.id AND"
+        "   s.deleted_at IS NULL) AS stamped_as_built"
+        " FROM parcels p WHERE p.deleted_at IS NULL")
+    out = []
+    for r in sorted(rows, key=lambda r: sbl_sort_key(r["sbl"])):
+        case = ws.load_case(r["sbl"])
+        out.append(_Parcel(
+            sbl=r["sbl"], site_address=r["site_address"], owner_name=r["owner_name"],
+            evaluation=ws.evaluate_case(case, as_of=as_of),
+            last_inspection=None if r["last_inspection"] is None else date.fromisoformat(
+                r["last_inspection"]),
+            stamped_as_built=bool(r["stamped_as_built"]),
+            permit_by=case.notice.permit_by if case.notice else None,
+            complete_by=case.notice.complete_by if case.notice else None))
+    return out
+
+
+def worklists(ws: Workspace, *, as_of: date, names: tuple[str, ...] = WORKLISTS
+              ) -> dict[str, list[dict[str, Any]]]:
+    parcels = _parcels(ws, as_of)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for name in names:
+        pick = _PICKERS[name]
+        out[name] = [item for p in parcels if (item := pick(p, ws, as_of)) is not None]
+    return out
