@@ -134,3 +134,63 @@ def test_environment_selects_the_data_folder(tmp_path: Path) -> None:
                           capture_output=True, text=True, env=env, check=True)
     assert json.loads(done.stdout) == {"parcels": 3, "created": 3}
     assert (tmp_path / "home" / "inspector.sqlite").exists()
+
+
+def test_evaluate_gives_the_contract_example_figures(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
+    case = Path(__file__).parent / "fixtures" / "contract_example_case.json"
+    status, out, err = cli(capsys, "--data-dir", str(tmp_path), "evaluate", str(case),
+                           "--as-of", "2026-11-25")
+    assert status == 0, err
+    assert {k: out["design"][k] for k in ("design_bedrooms", "gpd_per_bedroom",
+                                          "design_load_gpd", "standard",
+                                          "ahj_determination_required", "provisional")} == {
+        "design_bedrooms": 4, "gpd_per_bedroom": 150, "design_load_gpd": 600,
+        "standard": "75-A", "ahj_determination_required": False, "provisional": False}
+    assert {k: out["lake"][k] for k in ("distance_ft", "source", "zone")} == {
+        "distance_ft": 185.0, "source": "field", "zone": "within_200ft"}
+    assert [t["code"] for t in out["inspection_triggers"]] == ["bedroom_increase"]
+    assert out["outcome"] == "substandard"
+    assert out["substandard_components"] == ["septic_tank"]
+    assert "absorption_area_encroachment" in [v["code"] for v in out["violations"]]
+    assert out["letters"] == ["notice_of_violation"]
+    assert all(v["citation"] for v in out["violations"] + out["inspection_triggers"])
+
+
+def test_evaluate_a_stored_parcel_and_decide_a_suggestion(capsys: pytest.CaptureFixture[str],
+                                                          tmp_path: Path,
+                                                          contract_case: dict) -> None:
+    contract_case["components"][0]["capacity_gal"] = 600
+    path = tmp_path / "case.json"
+    path.write_text(json.dumps(contract_case))
+    data = str(tmp_path / "d")
+    cli(capsys, "--data-dir", data, "case", "import", str(path), "--as-of", "2026-11-25")
+    _, out, _ = cli(capsys, "--data-dir", data, "evaluate", "--sbl", "112.09-1-7.2",
+                    "--as-of", "2026-11-25")
+    (suggestion,) = out["suggested_findings"]
+    assert suggestion["status"] == "pending"
+    status, decided, _ = cli(capsys, "--data-dir", data, "suggestion", "reject",
+                             "112.09-1-7.2", suggestion["key"], "--note", "new tank 2024")
+    assert status == 0 and decided["status"] == "rejected"
+    status, _, err = cli(capsys, "--data-dir", data, "evaluate")
+    assert status == 2 and "give either a case file or --sbl" in err
+
+
+def test_worklist_and_jurisdiction_commands(capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    data = str(tmp_path)
+    cli(capsys, "--data-dir", data, "demo", "--as-of", "2026-11-25")
+    status, lists, _ = cli(capsys, "--data-dir", data, "worklist", "--as-of", "2026-11-25")
+    assert status == 0 and set(lists) == {"five-year-inspections", "etu-reports",
+                                          "holding-tank-records", "notices-past-deadline"}
+    status, etu, _ = cli(capsys, "--data-dir", data, "worklist", "etu-reports",
+                         "--as-of", "2026-11-25")
+    assert etu == lists["etu-reports"]
+    status, shown, _ = cli(capsys, "--data-dir", data, "jurisdiction", "show")
+    assert shown["gpd_per_bedroom_within"] == 150
+    assert "system_in_failure" in shown["unconfirmed_citations"]
+    broken = tmp_path / "broken.toml"
+    broken.write_text("format = 'watershed-inspector/jurisdiction/1'\n")
+    status, _, err = cli(capsys, "--data-dir", data, "jurisdiction", "use", str(broken))
+    assert status == 2 and "the table [jurisdiction] is missing" in err
+    assert not (tmp_path / "jurisdiction.toml").exists()

@@ -99,7 +99,8 @@ class _Table:
 
     def _get(self, key: str) -> Any:
         if key not in self.data:
-            raise self.error(f"[{self.name}] {key} is missing")
+            raise self.error(f"[{self.name}] {key} is missing" if self.name
+                             else f"{key} is missing")
         self.used.add(key)
         return self.data[key]
 
@@ -132,7 +133,10 @@ class _Table:
         return tuple(value)
 
     def table(self, key: str) -> _Table:
-        return _Table(self.source, f"{self.name}.{key}" if self.name else key, self._get(key))
+        name = f"{self.name}.{key}" if self.name else key
+        if key not in self.data:
+            raise self.error(f"the table [{name}] is missing")
+        return _Table(self.source, name, self._get(key))
 
     def done(self) -> None:
         extra = sorted(set(self.data) - self.used)

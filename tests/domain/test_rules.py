@@ -1,0 +1,366 @@
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date, timedelta
+
+import pytest
+
+from inspector_app.domain.case import (
+    AhjDetermination,
+    Dwelling,
+    EtuInspection,
+    EtuService,
+    HoldingTankService,
+    Observations,
+    ProposedWork,
+    PumpOut,
+    Site,
+)
+from inspector_app.domain.rules import (
+    LetterKind,
+    MapDistance,
+    Outcome,
+    Separation,
+    SuggestionStatus,
+    Zone,
+    design_load,
+    evaluate,
+    required_tank_gal,
+    zone_for,
+)
+from inspector_app.domain.vocabulary import ComponentKind, LakeDistanceMethod
+from tests.domain.builders import AS_OF, case, component, jurisdiction
+
+J = jurisdiction()
+
+
+def run(c, **kw):
+    return evaluate(c, kw.pop("j", J), as_of=kw.pop("as_of", AS_OF), **kw)
+
+
+# --- design load: the worked examples and every boundary -------------------------------
+
+def test_worked_example_seven_bedrooms_within_200_ft() -> None:
+    d = design_load(bedrooms=7, living_area_sqft=3000, zone=Zone.WITHIN, j=J)
+    assert (d.design_bedrooms, d.design_load_gpd, d.standard) == (7, 970, "75-A")
+    assert d.arithmetic == "5 × 150 gpd + 2 × 110 gpd = 970 gpd"
+
+
+def test_worked_example_eight_bedrooms_within_200_ft() -> None:
+    d = design_load(bedrooms=8, living_area_sqft=3000, zone=Zone.WITHIN, j=J)
+    assert (d.design_load_gpd, d.standard) == (1080, "NYSDEC-intermediate")
+    assert "§ 202-6 B" in d.citations
+
+
+@pytest.mark.parametrize(("living", "expected"), [
+    (0, 2), (1200, 2), (1200.5, 3), (1201, 3), (2250, 3), (2251, 4), (3300, 4), (3301, 5),
+    (4050, 5)])
+def test_floor_area_bands(living: float, expected: int) -> None:
+    assert design_load(bedrooms=1, living_area_sqft=living, zone=Zone.BEYOND,
+                       j=J).design_bedrooms == expected
+
+
+def test_never_below_two_bedrooms() -> None:
+    d = design_load(bedrooms=0, living_area_sqft=400, zone=Zone.BEYOND, j=J)
+    assert (d.design_bedrooms, d.design_load_gpd) == (2, 260)
+
+
+def test_counted_bedrooms_win_over_a_smaller_band() -> None:
+    d = design_load(bedrooms=4, living_area_sqft=1100, zone=Zone.BEYOND, j=J)
+    assert (d.design_bedrooms, d.basis, d.design_load_gpd) == (4, "counted bedrooms", 520)
+
+
+@pytest.mark.parametrize(("distance", "zone", "rate"), [
+    (0, Zone.WITHIN, 150), (199.99, Zone.WITHIN, 150), (200, Zone.WITHIN, 150),
+    (200.01, Zone.BEYOND, 130), (5000, Zone.BEYOND, 130)])
+def test_the_200_ft_line_from_a_field_measurement(distance: float, zone: Zone,
+                                                  rate: int) -> None:
+    e = run(case(lake_ft=distance))
+    assert (e.lake.zone, e.lake.source, e.design.gpd_per_bedroom) == (zone, "field", rate)
+    assert e.design.provisional is False
+
+
+def test_undetermined_zone_computes_at_150_and_is_provisional() -> None:
+    e = run(case(lake_ft=None))
+    assert e.lake.zone is Zone.UNDETERMINED and e.lake.distance_ft is None
+    assert (e.design.gpd_per_bedroom, e.design.provisional) == (150, True)
+    assert "measure" in e.lake.prompt
+
+
+@pytest.mark.parametrize(("threshold", "standard"), [(970, "NYSDEC-intermediate"),
+                                                     (971, "75-A")])
+def test_standard_switches_at_the_threshold_inclusive(threshold: int, standard: str) -> None:
+    d = design_load(bedrooms=7, living_area_sqft=3000, zone=Zone.WITHIN,
+                    j=jurisdiction(intermediate_threshold_gpd=threshold))
+    assert (d.design_load_gpd, d.standard) == (970, standard)
+
+
+def test_large_house_with_few_bedrooms_needs_the_ahj() -> None:
+    e = run(case(bedrooms=4, living=4600))
+    assert e.design.ahj_determination_required
+    assert e.design.design_bedrooms == 5
+    assert "§ 202-6 C(3)(g)" in e.design.citations
+    assert any("AHJ must make the final determination" in p for p in e.prompts)
+    at_limit = run(case(bedrooms=4, living=4050))
+    assert not at_limit.design.ahj_determination_required
+
+
+def test_an_entered_ahj_determination_is_used() -> None:
+    c = case(bedrooms=4, living=4600)
+    c = replace(c, dwelling=replace(c.dwelling, ahj_design_bedrooms=7, ahj_design_by="CEO"))
+    d = run(c).design
+    assert (d.design_bedrooms, d.basis, d.design_load_gpd, d.ahj_determination_required) == (
+        7, "ahj", 970, False)
+
+
+def test_six_counted_bedrooms_in_a_big_house_need_no_ahj() -> None:
+    d = run(case(bedrooms=6, living=5000)).design
+    assert (d.design_bedrooms, d.design_load_gpd, d.ahj_determination_required) == (
+        6, 860, False)
+
+
+# --- lake zone from a map distance ---------------------------------------------------
+
+@pytest.mark.parametrize(("distance", "accuracy", "zone"), [
+    (190, 10, Zone.WITHIN), (190, 10.01, Zone.UNDETERMINED), (210, 10, Zone.UNDETERMINED),
+    (210.01, 10, Zone.BEYOND), (150, 0, Zone.WITHIN), (200, 0, Zone.WITHIN),
+    (200.01, 0, Zone.BEYOND), (400, 1000, Zone.UNDETERMINED)])
+def test_zone_accuracy_rule(distance: float, accuracy: float, zone: Zone) -> None:
+    assert zone_for(distance, accuracy, 200) is zone
+
+
+def test_field_measurement_wins_over_the_map() -> None:
+    with_area = case(lake_ft=None)
+    with_area = replace(with_area, site=Site(
+        absorption_area={"type": "Polygon", "coordinates": [[[-77.3, 42.8], [-77.3, 42.81],
+                                                             [-77.31, 42.8], [-77.3, 42.8]]]}))
+    coarse = MapDistance(distance_ft=450, accuracy_ft=1000, layer_name="Natural Earth",
+                         layer_version=1)
+    e = run(with_area, map_distance=coarse)
+    assert (e.lake.source, e.lake.zone) == ("map", Zone.UNDETERMINED)
+    assert "±1,000 ft" in e.lake.prompt and "measure the distance" in e.lake.prompt
+    fine = MapDistance(distance_ft=450, accuracy_ft=5, layer_name="LiDAR 689.40", layer_version=2)
+    assert run(with_area, map_distance=fine).lake.zone is Zone.BEYOND
+    measured = replace(with_area, site=replace(with_area.site, lake_distance_ft=120.0,
+                                               lake_distance_method=LakeDistanceMethod.TAPE))
+    e = run(measured, map_distance=fine)
+    assert (e.lake.source, e.lake.distance_ft, e.lake.zone) == ("field", 120.0, Zone.WITHIN)
+
+
+# --- triggers ------------------------------------------------------------------------
+
+def _triggers(work: ProposedWork, **kw) -> list[str]:
+    return [t.code for t in run(case(proposed_work=work, **kw)).triggers]
+
+
+def test_each_trigger_and_its_strict_boundary() -> None:
+    assert _triggers(ProposedWork(conveyance=True)) == ["conveyance"]
+    assert _triggers(ProposedWork(change_of_use=True)) == ["change_of_use"]
+    assert _triggers(ProposedWork(bedrooms=4), bedrooms=3) == ["bedroom_increase"]
+    assert _triggers(ProposedWork(bedrooms=3), bedrooms=3) == []
+    assert _triggers(ProposedWork(living_area_sqft=2250), living=1800) == []  # exactly 25 %
+    assert _triggers(ProposedWork(living_area_sqft=2250.01), living=1800) == [
+        "floor_area_increase_over_25_percent"]
+    assert _triggers(ProposedWork(work_area_sqft=1000), living=1800, building=2000) == []
+    assert _triggers(ProposedWork(work_area_sqft=1000.5), living=1800, building=2000) == [
+        "work_area_over_50_percent"]
+    # without a building area, the living area is the building's aggregate area
+    assert _triggers(ProposedWork(work_area_sqft=901), living=1800) == [
+        "work_area_over_50_percent"]
+    assert all(t.citation.startswith("§ 202-5 B") for t in run(case(proposed_work=ProposedWork(
+        conveyance=True, change_of_use=True))).triggers)
+
+
+def test_proposed_design_is_given_when_the_plan_changes_the_house() -> None:
+    e = run(case(bedrooms=3, living=1800, proposed_work=ProposedWork(bedrooms=6)))
+    assert e.proposed_design.design_bedrooms == 6
+    assert e.proposed_design.design_load_gpd == 860
+    assert run(case(proposed_work=ProposedWork(conveyance=True))).proposed_design is None
+
+
+# --- determination and letters --------------------------------------------------------
+
+def test_outcomes() -> None:
+    assert run(case()).outcome is Outcome.ACCEPTABLE
+    sub = run(case(components=(component("septic_tank", "substandard"),)))
+    assert (sub.outcome, sub.substandard_components) == (Outcome.SUBSTANDARD,
+                                                         (ComponentKind.SEPTIC_TANK,))
+    failed = run(case(components=(component("absorption_area", "failed"),
+                                  component("septic_tank", "substandard"))))
+    assert failed.outcome is Outcome.FAILURE
+    assert [v.code for v in failed.violations] == ["system_in_failure"]
+    assert failed.violations[0].since == date(2026, 11, 20)
+    evidence = case()
+    evidence = replace(evidence, inspection=replace(evidence.inspection,
+                                                    failure_evidence=("sewage backup",)))
+    assert run(evidence).outcome is Outcome.FAILURE
+    unlocated = run(case(components=(component("septic_tank"),
+                                     component("distribution_box", "not_located"))))
+    assert (unlocated.outcome, unlocated.unlocated_components) == (
+        Outcome.INCOMPLETE, (ComponentKind.DISTRIBUTION_BOX,))
+
+
+SUBSTANDARD = (component("septic_tank", "substandard"),)
+
+
+def test_letters_follow_the_zone_and_the_ahj() -> None:
+    beyond = run(case(lake_ft=350, components=SUBSTANDARD))
+    assert beyond.letters == (LetterKind.SUBSTANDARD_NOTICE,)
+    assert beyond.substandard_path.citation == "§ 202-7 C(1)"
+    assert not beyond.substandard_path.upgrade_required
+    within = run(case(lake_ft=120, components=SUBSTANDARD))
+    assert within.letters == ()
+    assert within.substandard_path.citation == "§ 202-7 B"
+    assert len(within.substandard_path.waiver_factors) == 5
+    acknowledged = run(case(lake_ft=120, components=SUBSTANDARD,
+                            ahj=AhjDetermination(greatest_extent_possible=True)))
+    assert acknowledged.letters == (LetterKind.LETTER_OF_ACKNOWLEDGEMENT,)
+    unknown = run(case(lake_ft=None, components=SUBSTANDARD))
+    assert unknown.letters == ()
+    assert "measure it in the field" in unknown.substandard_path.summary
+    failed = run(case(lake_ft=350, components=(component("absorption_area", "failed"),)))
+    assert failed.letters == (LetterKind.NOTICE_OF_VIOLATION,)
+    assert failed.substandard_path.upgrade_required
+
+
+def test_site_violations() -> None:
+    e = run(case(observations=Observations(absorption_area_encroachments=("driveway",),
+                                           clear_water_connections=("roof drains",))))
+    assert [(v.code, v.citation) for v in e.violations] == [
+        ("absorption_area_encroachment", "§ 202-5 E (unconfirmed)"),
+        ("clear_water_discharge", "§ 202-5 F (unconfirmed)")]
+    assert e.outcome is Outcome.ACCEPTABLE
+    assert e.letters == (LetterKind.NOTICE_OF_VIOLATION,)
+    assert "driveway" in e.violations[0].detail
+
+
+# --- maintenance duties ----------------------------------------------------------------
+
+def _etu(inspections=(), months=None, contract=True):
+    return case(etu=EtuService(service_contract=contract, manufacturer_interval_months=months,
+                               inspections=tuple(inspections)))
+
+
+def _codes(e) -> list[str]:
+    return [v.code for v in e.violations]
+
+
+def test_etu_report_on_the_10th_day_is_on_time_and_the_11th_late() -> None:
+    done = date(2026, 10, 1)
+    on_time = _etu([EtuInspection(date=done, report_received=date(2026, 10, 11))])
+    late = _etu([EtuInspection(date=done, report_received=date(2026, 10, 12))])
+    assert "etu_report_late" not in _codes(run(on_time))
+    (found,) = [v for v in run(late).violations if v.code == "etu_report_late"]
+    assert found.since == date(2026, 10, 12)
+    missing = _etu([EtuInspection(date=done)])
+    assert "etu_report_late" not in _codes(run(missing, as_of=date(2026, 10, 11)))
+    assert "etu_report_late" in _codes(run(missing, as_of=date(2026, 10, 12)))
+
+
+def test_etu_interval_is_the_stricter_and_overdue_the_day_after() -> None:
+    last = [EtuInspection(date=date(2026, 3, 1), report_received=date(2026, 3, 5))]
+    assert "etu_inspection_overdue" not in _codes(run(_etu(last), as_of=date(2027, 3, 1)))
+    overdue = [v for v in run(_etu(last), as_of=date(2027, 3, 2)).violations
+               if v.code == "etu_inspection_overdue"]
+    assert overdue[0].since == date(2027, 3, 2)
+    six = _etu(last, months=6)
+    assert "etu_inspection_overdue" not in _codes(run(six, as_of=date(2026, 9, 1)))
+    assert "etu_inspection_overdue" in _codes(run(six, as_of=date(2026, 9, 2)))
+    eighteen = _etu(last, months=18)  # a laxer manufacturer interval does not apply
+    assert "etu_inspection_overdue" in _codes(run(eighteen, as_of=date(2027, 3, 2)))
+
+
+def test_etu_without_inspections_or_contract() -> None:
+    assert _codes(run(_etu(contract=False))) == ["etu_no_service_contract",
+                                                 "etu_inspection_overdue"]
+    only_component = case(components=(component("enhanced_treatment_unit"),))
+    assert _codes(run(only_component)) == ["etu_inspection_overdue"]
+    assert _codes(run(_etu(contract=None))) == ["etu_inspection_overdue"]  # not recorded
+
+
+def test_holding_tank_duties() -> None:
+    e = run(case(holding_tank_service=HoldingTankService(
+        hauler_contract=False, pump_outs=(PumpOut(date=date(2026, 6, 1), record_received=True),
+                                          PumpOut(date=date(2026, 9, 1),
+                                                  record_received=False)))))
+    assert [(v.code, v.since) for v in e.violations] == [
+        ("holding_tank_no_hauler_contract", None),
+        ("holding_tank_records_missing", date(2026, 9, 1))]
+    assert all(v.citation == "§ 202-8 B (unconfirmed)" for v in e.violations)
+
+
+# --- suggestions ---------------------------------------------------------------------
+
+@pytest.mark.parametrize(("bedrooms", "grinder", "gallons"), [
+    (2, False, 1000), (3, False, 1000), (3, True, 1250), (4, False, 1250), (5, False, 1500),
+    (6, False, 1750), (7, False, 2000), (8, True, 2500)])
+def test_septic_tank_table(bedrooms: int, grinder: bool, gallons: int) -> None:
+    assert required_tank_gal(bedrooms, grinder, J) == gallons
+
+
+def test_undersized_tank_is_suggested_never_decided() -> None:
+    c = case(bedrooms=4, living=2000, components=(component("septic_tank", capacity_gal=1000),))
+    e = run(c)
+    (s,) = e.suggestions
+    assert s.key == "septic_tank_capacity/septic_tank#1"
+    assert "below the 1,250 gal required for 4 design bedrooms" in s.defect
+    assert s.status is SuggestionStatus.PENDING
+    assert e.outcome is Outcome.ACCEPTABLE  # a suggestion changes nothing by itself
+    grinder = replace(c, dwelling=replace(c.dwelling, garbage_grinder=True),
+                      components=(component("septic_tank", capacity_gal=1250),))
+    assert "plus a garbage grinder" in run(grinder).suggestions[0].defect
+    decided = run(c, decisions={s.key: SuggestionStatus.REJECTED})
+    assert decided.suggestions[0].status is SuggestionStatus.REJECTED
+
+
+def test_setback_shortfalls_are_suggested_only_when_proven() -> None:
+    close = run(case(lake_ft=80))
+    (s,) = close.suggestions
+    assert s.key == "setback/absorption_area#1/lake"
+    assert "requires 100 ft" in s.defect
+    assert not run(case(lake_ft=100)).suggestions
+    well = Separation(component=ComponentKind.ABSORPTION_AREA, ordinal=1, target="well",
+                      distance_ft=85, accuracy_ft=10)
+    assert [x.key for x in run(case(), separations=[well]).suggestions] == [
+        "setback/absorption_area#1/well"]
+    uncertain = replace(well, accuracy_ft=20)
+    assert not run(case(), separations=[uncertain]).suggestions
+
+
+# --- every result carries its section -------------------------------------------------
+
+def test_every_judgement_carries_a_citation() -> None:
+    c = case(bedrooms=6, living=5000, lake_ft=80,
+             components=(component("septic_tank", "substandard", capacity_gal=900),
+                         component("absorption_area", "failed")),
+             proposed_work=ProposedWork(conveyance=True, change_of_use=True, bedrooms=8,
+                                        living_area_sqft=7000, work_area_sqft=4000),
+             observations=Observations(absorption_area_encroachments=("shed",),
+                                       clear_water_connections=("sump",)),
+             etu=EtuService(service_contract=False),
+             holding_tank_service=HoldingTankService(hauler_contract=False, pump_outs=(
+                 PumpOut(date=date(2026, 1, 1), record_received=False),)))
+    e = run(c)
+    assert e.triggers and e.violations and e.suggestions
+    for finding in (*e.triggers, *e.violations, *e.suggestions):
+        assert finding.citation.strip()
+    for d in (e.design, e.proposed_design):
+        assert d.citations and all(x.startswith("§ 202-6") for x in d.citations)
+    assert e.lake.citation and e.outcome_citation and e.substandard_path.citation
+
+
+def test_no_dwelling_means_no_design_and_a_prompt() -> None:
+    e = run(replace(case(), dwelling=None))
+    assert e.design is None
+    assert any("bedrooms and living area" in p for p in e.prompts)
+
+
+def test_a_dwelling_with_no_bedrooms_recorded_is_still_valid() -> None:
+    e = run(case(dwelling=Dwelling(bedrooms=0, living_area_sqft=0)))
+    assert e.design.design_bedrooms == 2
+
+
+def test_dates_move_with_as_of() -> None:
+    c = _etu([EtuInspection(date=AS_OF - timedelta(days=5))])
+    assert "etu_report_late" not in _codes(run(c))
+    assert "etu_report_late" in _codes(run(c, as_of=AS_OF + timedelta(days=6)))
