@@ -23,6 +23,7 @@ from jsonschema.exceptions import ValidationError, best_match
 
 from .domain.case import (
     AhjDetermination,
+    Capture,
     Case,
     Component,
     DetailValue,
@@ -121,8 +122,13 @@ def case_schema() -> dict[str, Any]:
         "condition": _enum([c.value for c in Condition]),
         "defects": _STRINGS,
         "note": _nullable({**_TEXT}),
+        "geometry": _nullable({**_GEOMETRY}),
     }
     component_props.update({spec.name: _detail_schema(spec) for spec in COMPONENT_DETAILS})
+    capture = _nullable(_obj({
+        "method": {"enum": [m.value for m in CaptureMethod] + [None]},
+        "accuracy_ft": _nullable(_num(0, 10_000)),
+    }))
     feature = _obj({
         "kind": _enum([k.value for k in SiteFeatureKind
                        if k not in (SiteFeatureKind.ABSORPTION_AREA,
@@ -176,6 +182,8 @@ def case_schema() -> dict[str, Any]:
             "site": _nullable(_obj({
                 "absorption_area": _nullable({**_GEOMETRY}),
                 "holding_tank": _nullable({**_GEOMETRY}),
+                "absorption_area_capture": capture,
+                "holding_tank_capture": capture,
                 "lake_distance_ft": _nullable(_num(0, MAX_LAKE_DISTANCE_FT)),
                 "lake_distance_method": {"enum": [m.value for m in LakeDistanceMethod] + [None]},
                 "features": {"type": "array", "maxItems": 200, "items": feature},
@@ -458,6 +466,8 @@ class _Reader:
                     f["capture_method"]),
                 capture_accuracy_ft=f.get("capture_accuracy_ft"), note=f.get("note")))
         return Site(
+            absorption_area_capture=_capture(s.get("absorption_area_capture")),
+            holding_tank_capture=_capture(s.get("holding_tank_capture")),
             absorption_area=self.geometry(s.get("absorption_area"), ["site", "absorption_area"],
                                           ("Polygon", "MultiPolygon")),
             holding_tank=self.geometry(s.get("holding_tank"), ["site", "holding_tank"],
@@ -485,7 +495,10 @@ class _Reader:
             details[spec.name] = value
         return Component(kind=kind, condition=Condition(c["condition"]),
                          defects=tuple(c.get("defects", ())), note=c.get("note"),
-                         details=details)
+                         details=details,
+                         geometry=self.geometry(c.get("geometry"), ["components", index,
+                                                                    "geometry"],
+                                                ("Point", "LineString", "Polygon")))
 
     def _etu(self, e: Mapping[str, Any] | None) -> EtuService | None:
         if e is None:
@@ -548,6 +561,19 @@ class _Reader:
         )
 
 
+def _capture(c: Mapping[str, Any] | None) -> Capture | None:
+    if c is None:
+        return None
+    return Capture(method=None if c.get("method") is None else CaptureMethod(c["method"]),
+                   accuracy_ft=c.get("accuracy_ft"))
+
+
+def _capture_json(c: Capture | None) -> dict[str, Any] | None:
+    if c is None:
+        return None
+    return _prune({"method": c.method, "accuracy_ft": c.accuracy_ft})
+
+
 def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
@@ -604,7 +630,8 @@ def read_file(path: Path, *, today: date) -> Case:
 
 # --- writing ---------------------------------------------------------------------------
 
-def _number(value: float | int) -> float | int:
+def plain_number(value: float | int) -> float | int:
+    """Whole numbers without a decimal point, as people write them."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
@@ -621,7 +648,7 @@ def _json_value(value: Any) -> Any:
     if isinstance(value, bool):
         return value
     if isinstance(value, int | float):
-        return _number(value)
+        return plain_number(value)
     return value
 
 
@@ -639,8 +666,8 @@ def to_document(case: Case) -> dict[str, Any]:
     if case.dwelling is not None:
         d = case.dwelling
         doc["dwelling"] = _prune({
-            "bedrooms": d.bedrooms, "living_area_sqft": _number(d.living_area_sqft),
-            "building_area_sqft": None if d.building_area_sqft is None else _number(
+            "bedrooms": d.bedrooms, "living_area_sqft": plain_number(d.living_area_sqft),
+            "building_area_sqft": None if d.building_area_sqft is None else plain_number(
                 d.building_area_sqft),
             "ahj_design_bedrooms": d.ahj_design_bedrooms, "ahj_design_by": d.ahj_design_by,
             "ahj_design_date": _json_value(d.ahj_design_date),
@@ -654,7 +681,9 @@ def to_document(case: Case) -> dict[str, Any]:
         s = case.site
         doc["site"] = _prune({
             "absorption_area": s.absorption_area, "holding_tank": s.holding_tank,
-            "lake_distance_ft": None if s.lake_distance_ft is None else _number(
+            "absorption_area_capture": _capture_json(s.absorption_area_capture),
+            "holding_tank_capture": _capture_json(s.holding_tank_capture),
+            "lake_distance_ft": None if s.lake_distance_ft is None else plain_number(
                 s.lake_distance_ft),
             "lake_distance_method": s.lake_distance_method,
             "features": [_prune({"kind": f.kind.value, "geometry": f.geometry,
@@ -668,7 +697,8 @@ def to_document(case: Case) -> dict[str, Any]:
     doc["components"] = [
         _prune({"kind": c.kind.value, "condition": c.condition.value,
                 "defects": list(c.defects), "note": c.note,
-                **{name: _json_value(value) for name, value in c.details.items()}})
+                **{name: _json_value(value) for name, value in c.details.items()},
+                "geometry": c.geometry})
         for c in case.components]
     if case.etu is not None:
         e = case.etu

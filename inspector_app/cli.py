@@ -39,6 +39,16 @@ def _positive_count(text: str) -> int:
     return value
 
 
+def _feet(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of feet") from None
+    if not 0 <= value <= 100_000:
+        raise argparse.ArgumentTypeError(f"{value:g} ft is not plausible (0 to 100000)")
+    return value
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # one clear sentence, exit status 2
         self.print_usage(sys.stderr)
@@ -123,6 +133,33 @@ def build_parser() -> argparse.ArgumentParser:
                                            "folder's")
     use.add_argument("file", type=Path)
     use.set_defaults(handler=_jurisdiction_use)
+
+    distance = sub.add_parser("distance", help="distance from an area to a shoreline, in feet")
+    distance.add_argument("--shoreline", type=Path, required=True, metavar="FILE")
+    areas = distance.add_mutually_exclusive_group(required=True)
+    areas.add_argument("--area", type=Path, metavar="FILE")
+    areas.add_argument("--areas", type=Path, metavar="FILE")
+    distance.add_argument("--accuracy-ft", type=_feet, default=0.0, metavar="N")
+    distance.set_defaults(handler=_distance)
+
+    shoreline = sub.add_parser("shoreline", help="the data folder's shoreline layers")
+    shoreline_sub = shoreline.add_subparsers(dest="shoreline_command", required=True,
+                                             parser_class=_Parser)
+    shoreline_import = shoreline_sub.add_parser("import", help="store a layer and make it "
+                                                               "active")
+    shoreline_import.add_argument("file", type=Path)
+    shoreline_import.add_argument("--name", required=True)
+    shoreline_import.add_argument("--accuracy-ft", type=_feet, required=True, metavar="N")
+    shoreline_import.add_argument("--source")
+    shoreline_import.set_defaults(handler=_shoreline_import)
+    shoreline_sub.add_parser("list", help="every layer, the active one marked"
+                             ).set_defaults(handler=_shoreline_list)
+
+    measure = sub.add_parser("measure", help="measure parcels on the active shoreline layer "
+                                             "and keep the measurements")
+    measure.add_argument("sbl", nargs="*")
+    measure.add_argument("--as-of", type=_as_of, metavar="DATE")
+    measure.set_defaults(handler=_measure)
 
     backup = sub.add_parser("backup", help="write a backup of the database now")
     backup.set_defaults(handler=_backup)
@@ -256,6 +293,43 @@ def _jurisdiction_use(args: argparse.Namespace) -> Any:
         shutil.copyfile(args.file, temp)
         os.replace(temp, target)
     return {"id": j.id, "name": j.name, "file": str(target)}
+
+
+def _distance(args: argparse.Namespace) -> Any:
+    from .services.distances import distances
+
+    results = distances(args.shoreline, args.areas or args.area, accuracy_ft=args.accuracy_ft,
+                        batch=args.areas is not None)
+    return results if args.areas is not None else results[0]
+
+
+def _shoreline_import(args: argparse.Namespace) -> Any:
+    from .services.shorelines import import_layer, read_layer_file
+
+    read_layer_file(args.file)  # refuse a bad file before the data folder is touched
+    with _workspace(args) as ws:
+        return import_layer(ws, args.file, name=args.name, accuracy_ft=args.accuracy_ft,
+                            source=args.source)
+
+
+def _shoreline_list(args: argparse.Namespace) -> Any:
+    from .services.shorelines import list_layers
+
+    with _workspace(args) as ws:
+        return [{k: layer[k] for k in ("id", "name", "source", "accuracy_ft", "version",
+                                       "active", "imported_at", "kind", "vertices")}
+                for layer in list_layers(ws)]
+
+
+def _measure(args: argparse.Namespace) -> Any:
+    from .services.shorelines import measure_parcels
+
+    def progress(done: int, total: int) -> None:
+        if total >= 500 and (done % 500 == 0 or done == total):
+            print(f"measure: {done} of {total} parcels", file=sys.stderr, flush=True)
+
+    with _workspace(args) as ws:
+        return measure_parcels(ws, args.sbl or None, today=args.as_of, progress=progress)
 
 
 def _backup(args: argparse.Namespace) -> Any:

@@ -80,9 +80,19 @@ class SiteFeature:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Capture:
+    """How a geometry was captured and how well."""
+
+    method: CaptureMethod | None = None
+    accuracy_ft: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class Site:
     absorption_area: GeoJSON | None = None
     holding_tank: GeoJSON | None = None
+    absorption_area_capture: Capture | None = None
+    holding_tank_capture: Capture | None = None
     lake_distance_ft: float | None = None
     lake_distance_method: LakeDistanceMethod | None = None
     features: tuple[SiteFeature, ...] = ()
@@ -105,6 +115,7 @@ class Component:
     defects: tuple[str, ...] = ()
     note: str | None = None
     details: dict[str, DetailValue] = field(default_factory=dict)
+    geometry: GeoJSON | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

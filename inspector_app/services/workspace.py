@@ -20,10 +20,12 @@ from ..domain.rules import Evaluation, Suggestion, SuggestionStatus, evaluate
 from ..domain.sbl import sbl_sort_key
 from ..domain.vocabulary import Condition
 from ..errors import InputError, NotFoundError
+from ..geo.setbacks import separations
 from ..paths import DataFolder
 from ..storage.cases import case_version, load_case, parcel_id_for, save_case
 from ..storage.store import Store
 from .evaluation import jurisdiction_for
+from .shorelines import ensure_default_layer, map_distance, record_map_measurement
 
 USER_ENV = "INSPECTOR_APP_USER"
 MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024
@@ -55,6 +57,7 @@ class Workspace:
         self.clock = clock
         self.store = Store(self.folder, user=user or default_user(), clock=clock)
         self._jurisdiction: Jurisdiction | None = None
+        ensure_default_layer(self)
 
     def close(self) -> None:
         self.store.close()
@@ -75,8 +78,10 @@ class Workspace:
         return self.save_case(case, today=today)
 
     def save_case(self, case: Case, *, today: date | None = None) -> CaseImportResult:
+        day = today or self.today()
         with self.store.transaction() as w:
-            _, created = save_case(w, case, today=today or self.today())
+            parcel_id, created = save_case(w, case, today=day)
+            record_map_measurement(w, self, parcel_id, case, day)
             changes = w.pending_changes
         return CaseImportResult(sbl=case.parcel.sbl, created=created, changes=changes)
 
@@ -103,7 +108,14 @@ class Workspace:
 
     def evaluate_case(self, case: Case, *, as_of: date | None = None) -> Evaluation:
         """Evaluate a case that is not (or not yet) stored."""
-        return evaluate(case, self.jurisdiction, as_of=as_of or self.today())
+        return self._evaluate(case, as_of=as_of, decisions={})
+
+    def _evaluate(self, case: Case, *, as_of: date | None,
+                  decisions: dict[str, SuggestionStatus]) -> Evaluation:
+        found = map_distance(self, case)
+        return evaluate(case, self.jurisdiction, as_of=as_of or self.today(),
+                        map_distance=None if found is None else found[0],
+                        separations=separations(case), decisions=decisions)
 
     def decisions(self, sbl: str) -> dict[str, SuggestionStatus]:
         rows = self.store.query(
@@ -113,8 +125,7 @@ class Workspace:
 
     def evaluate_parcel(self, sbl: str, *, as_of: date | None = None) -> Evaluation:
         """Evaluate a stored parcel, with the inspector's decisions on suggested findings."""
-        return evaluate(self.load_case(sbl), self.jurisdiction, as_of=as_of or self.today(),
-                        decisions=self.decisions(sbl))
+        return self._evaluate(self.load_case(sbl), as_of=as_of, decisions=self.decisions(sbl))
 
     def decide_suggestion(self, sbl: str, key: str, *, accept: bool, note: str | None = None,
                           as_of: date | None = None) -> Suggestion:

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..domain.case import (
     AhjDetermination,
+    Capture,
     Case,
     Component,
     DetailValue,
@@ -190,7 +191,8 @@ def _save_components(w: RecordWriter, parcel_id: str, components: Sequence[Compo
     new = []
     for c in components:
         values: dict[str, Any] = {"system_id": system_id, "kind": c.kind, "condition": c.condition,
-                                  "defects": list(c.defects), "note": c.note}
+                                  "defects": list(c.defects), "note": c.note,
+                                  "geometry": c.geometry}
         values.update({spec.name: c.details.get(spec.name) for spec in COMPONENT_DETAILS})
         new.append(values)
     _many(w, "components", parcel_id, existing, new, key=lambda v: str(v["kind"]))
@@ -200,11 +202,15 @@ def _save_site(w: RecordWriter, parcel_id: str, case: Case, *, today: date) -> N
     site = case.site
     features: list[dict[str, Any]] = []
     if site is not None:
-        if site.absorption_area is not None:
-            features.append({"kind": SiteFeatureKind.ABSORPTION_AREA,
-                             "geometry": site.absorption_area})
-        if site.holding_tank is not None:
-            features.append({"kind": SiteFeatureKind.HOLDING_TANK, "geometry": site.holding_tank})
+        for kind, geometry, capture in (
+                (SiteFeatureKind.ABSORPTION_AREA, site.absorption_area,
+                 site.absorption_area_capture),
+                (SiteFeatureKind.HOLDING_TANK, site.holding_tank, site.holding_tank_capture)):
+            if geometry is not None:
+                features.append({
+                    "kind": kind, "geometry": geometry,
+                    "capture_method": capture.method if capture else None,
+                    "capture_accuracy_ft": capture.accuracy_ft if capture else None})
         features.extend(_flat(f) for f in site.features)
     for f in features:
         f.setdefault("capture_method", None)
@@ -316,7 +322,8 @@ def load_case(conn: sqlite3.Connection, parcel_id: str) -> Case:
             Component(kind=ComponentKind(c["kind"]), condition=Condition(c["condition"]),
                       defects=tuple(json.loads(c["defects"])), note=c["note"],
                       details={spec.name: _detail(spec.type, c[spec.name])
-                               for spec in COMPONENT_DETAILS if c[spec.name] is not None})
+                               for spec in COMPONENT_DETAILS if c[spec.name] is not None},
+                      geometry=None if c["geometry"] is None else json.loads(c["geometry"]))
             for c in _active(conn, "components", parcel_id, order="position")),
         etu=None if e is None else EtuService(
             service_contract=_bool(e["service_contract"]),
@@ -357,13 +364,14 @@ def _load_site(conn: sqlite3.Connection, parcel_id: str) -> Site | None:
                            order="measured_on, created_at")
     if not features and not measurements:
         return None
-    absorption = next((json.loads(f["geometry"]) for f in features
-                       if f["kind"] == SiteFeatureKind.ABSORPTION_AREA), None)
-    holding = next((json.loads(f["geometry"]) for f in features
-                    if f["kind"] == SiteFeatureKind.HOLDING_TANK), None)
+    absorption_row = next((f for f in features if f["kind"] == SiteFeatureKind.ABSORPTION_AREA),
+                          None)
+    holding_row = next((f for f in features if f["kind"] == SiteFeatureKind.HOLDING_TANK), None)
     latest = measurements[-1] if measurements else None
     return Site(
-        absorption_area=absorption, holding_tank=holding,
+        absorption_area=_geometry(absorption_row), holding_tank=_geometry(holding_row),
+        absorption_area_capture=_load_capture(absorption_row),
+        holding_tank_capture=_load_capture(holding_row),
         lake_distance_ft=None if latest is None else latest["distance_ft"],
         lake_distance_method=None if latest is None else LakeDistanceMethod(latest["method"]),
         features=tuple(
@@ -373,6 +381,18 @@ def _load_site(conn: sqlite3.Connection, parcel_id: str) -> Site | None:
                         capture_accuracy_ft=f["capture_accuracy_ft"], note=f["note"])
             for f in features if f["kind"] not in (SiteFeatureKind.ABSORPTION_AREA,
                                                    SiteFeatureKind.HOLDING_TANK)))
+
+
+def _geometry(row: Row | None) -> dict[str, Any] | None:
+    return None if row is None else json.loads(row["geometry"])
+
+
+def _load_capture(row: Row | None) -> Capture | None:
+    if row is None or (row["capture_method"] is None and row["capture_accuracy_ft"] is None):
+        return None
+    return Capture(method=None if row["capture_method"] is None
+                   else CaptureMethod(row["capture_method"]),
+                   accuracy_ft=row["capture_accuracy_ft"])
 
 
 def _load_inspection(conn: sqlite3.Connection, i: Row) -> Inspection:

@@ -45,7 +45,14 @@ def _m0002_finding_decisions(db: sqlite_utils.Database) -> None:
     db.execute("PRAGMA user_version = 2")
 
 
-SCHEMA_VERSION = 2
+@MIGRATIONS(name="0003_component_geometry")
+def _m0003_component_geometry(db: sqlite_utils.Database) -> None:
+    for statement in _split_sql(_sql("0003_component_geometry.sql")):
+        db.execute(statement)
+    db.execute("PRAGMA user_version = 3")
+
+
+SCHEMA_VERSION = 3
 
 
 def _split_sql(script: str) -> list[str]:

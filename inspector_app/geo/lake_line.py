@@ -1,0 +1,110 @@
+"""The lake line and distances to it.
+
+A polygon layer is the water body: all its rings, islands included, are the lake line, and
+an area that overlaps the water is at distance 0. A line layer is the line itself. The
+line is cut into segments held in an STRtree, so that each nearest-distance query touches
+only the few segments near the area instead of the whole shoreline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from ..errors import InputError
+from .vector_files import GeometryFileError, feet_to_lonlat_point
+
+WATER_BODY = "water_body"
+LINE = "line"
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """Shortest horizontal distance, with both nearest points (EPSG:2261 feet)."""
+
+    distance_ft: float
+    area_point: tuple[float, float]
+    shore_point: tuple[float, float]
+
+    def nearest_lonlat(self) -> dict[str, list[float]]:
+        return {"area": feet_to_lonlat_point(*self.area_point),
+                "shoreline": feet_to_lonlat_point(*self.shore_point)}
+
+
+def classify(geoms: list[BaseGeometry], where: str) -> tuple[str, BaseGeometry]:
+    """Decide whether a layer is a water body or a line, and merge it into one geometry."""
+    types = {g.geom_type for g in geoms}
+    polygons = {"Polygon", "MultiPolygon"}
+    lines = {"LineString", "MultiLineString", "LinearRing"}
+    if types <= polygons:
+        merged = shapely.union_all([shapely.make_valid(g) for g in geoms])
+        merged = shapely.get_parts(merged)
+        polys = [g for g in merged if g.geom_type in polygons]
+        return WATER_BODY, shapely.multipolygons(polys) if len(polys) > 1 else polys[0]
+    if types <= lines:
+        return LINE, shapely.multilinestrings(
+            [p for g in geoms for p in shapely.get_parts(g)])
+    found = ", ".join(sorted(types))
+    raise GeometryFileError(
+        f"{where}: holds {found}; a shoreline layer must be all polygons (the water body) or "
+        "all lines (the lake line itself)")
+
+
+class LakeLine:
+    """A shoreline layer ready for distance queries."""
+
+    def __init__(self, kind: str, geometry: BaseGeometry) -> None:
+        self.kind = kind
+        self.geometry = geometry
+        boundary = geometry.boundary if kind == WATER_BODY else geometry
+        parts = shapely.get_parts(shapely.line_merge(boundary) if kind == LINE else boundary)
+        segments = []
+        for part in parts:
+            xy = shapely.get_coordinates(part)
+            if len(xy) >= 2:
+                segments.append(np.stack([xy[:-1], xy[1:]], axis=1))
+        if not segments:
+            raise InputError("The shoreline layer has no line segments.")
+        pairs = np.concatenate(segments)
+        self.segments = shapely.linestrings(pairs)
+        self.tree = shapely.STRtree(self.segments)
+        self.vertex_count = len(shapely.get_coordinates(geometry))
+        self.water = geometry if kind == WATER_BODY else None
+        if self.water is not None:
+            shapely.prepare(self.water)
+
+    @classmethod
+    def from_geojson(cls, kind: str, text: str) -> LakeLine:
+        return cls(kind, shapely.from_geojson(text))
+
+    def to_geojson(self) -> str:
+        return str(shapely.to_geojson(self.geometry))
+
+    def measure_many(self, areas: list[BaseGeometry]) -> list[Measurement]:
+        """Distances from each area (EPSG:2261) to the lake line, in order."""
+        arr = np.asarray(areas, dtype=object)
+        out: list[Measurement | None] = [None] * len(arr)
+        if self.water is not None:
+            inside = shapely.intersects(arr, self.water)
+            for i in np.flatnonzero(inside):
+                p = shapely.intersection(arr[i], self.water).representative_point()
+                out[i] = Measurement(0.0, (p.x, p.y), (p.x, p.y))
+            todo = np.flatnonzero(~inside)
+        else:
+            todo = np.arange(len(arr))
+        if len(todo):
+            (area_idx, seg_idx), dist = self.tree.query_nearest(
+                arr[todo], return_distance=True, all_matches=False)
+            lines = shapely.shortest_line(arr[todo][area_idx], self.segments[seg_idx])
+            starts = shapely.get_point(lines, 0)
+            ends = shapely.get_point(lines, 1)
+            for k, i in enumerate(area_idx):
+                a, b = starts[k], ends[k]
+                out[int(todo[i])] = Measurement(float(dist[k]), (a.x, a.y), (b.x, b.y))
+        return [m for m in out if m is not None]
+
+    def measure(self, area: BaseGeometry) -> Measurement:
+        return self.measure_many([area])[0]

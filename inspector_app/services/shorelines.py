@@ -1,0 +1,195 @@
+"""Shoreline layers: import, versions, the active layer, and distances measured on it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..casefile import plain_number
+from ..domain.case import Case
+from ..domain.rules import MapDistance
+from ..errors import InputError
+from ..geo.lake_line import LakeLine, Measurement, classify
+from ..geo.vector_files import geometry_from_lonlat, read_vector_file
+from ..paths import resource
+from ..storage.records import RecordWriter
+
+if TYPE_CHECKING:
+    from .workspace import Workspace
+
+BUNDLED_FILE = ("shorelines", "canandaigua_lake_ne10m_coarse.geojson")
+BUNDLED_NAME = "Natural Earth 1:10m outline of Canandaigua Lake (coarse)"
+BUNDLED_SOURCE = ("Natural Earth ne_10m_lakes, public domain; a 23-vertex generalisation, off "
+                  "by hundreds of feet: never decides a 200-ft question on its own")
+# Declared accuracy of the bundled outline: at least 1,000 ft. It is placed well beyond the
+# worst generalisation error seen along the outline, so that the coarse layer can only ever
+# say "undetermined" near the 200-ft line.
+BUNDLED_ACCURACY_FT = 1500.0
+
+_CACHE: dict[tuple[str, int], LakeLine] = {}
+
+
+@dataclass(frozen=True)
+class ActiveLayer:
+    id: str
+    name: str
+    accuracy_ft: float
+    version: int
+    lake: LakeLine
+
+    def label(self) -> str:
+        return f"{self.name} v{self.version} (±{self.accuracy_ft:,.0f} ft)"
+
+
+def _layer_json(row: dict[str, Any]) -> dict[str, Any]:
+    return {"id": row["id"], "name": row["name"], "source": row["source"],
+            "accuracy_ft": plain_number(row["accuracy_ft"]), "version": row["layer_version"],
+            "active": bool(row["active"]), "imported_at": row["imported_at"],
+            "imported_by": row["imported_by"], "source_crs": row["source_crs"],
+            "kind": row["geometry_kind"], "vertices": row["vertex_count"]}
+
+
+def list_layers(ws: Workspace) -> list[dict[str, Any]]:
+    rows = ws.store.query("SELECT * FROM shoreline_layers WHERE deleted_at IS NULL "
+                          "ORDER BY imported_at, layer_version")
+    return [_layer_json(r) for r in rows]
+
+
+def _store_layer(w: RecordWriter, *, lake: LakeLine, name: str, source: str,
+                 accuracy_ft: float, source_crs: str) -> str:
+    version = 1 + int(w.conn.execute(
+        "SELECT count(*) FROM shoreline_layers WHERE name = ?", (name,)).fetchone()[0])
+    for (old_id,) in w.conn.execute(
+            "SELECT id FROM shoreline_layers WHERE active = 1 AND deleted_at IS NULL").fetchall():
+        w.update("shoreline_layers", old_id, {"active": 0})
+    return w.insert("shoreline_layers", {
+        "name": name, "source": source, "accuracy_ft": accuracy_ft, "layer_version": version,
+        "active": 1, "imported_at": w.now, "imported_by": w.actor.user,
+        "source_crs": source_crs, "geometry_kind": lake.kind, "geometry": lake.to_geojson(),
+        "vertex_count": lake.vertex_count}, parcel_id=None)
+
+
+def read_layer_file(path: Path) -> tuple[LakeLine, str]:
+    features = read_vector_file(path)
+    kind, geometry = classify(features.geometries, str(path))
+    return LakeLine(kind, geometry), features.source_crs
+
+
+def import_layer(ws: Workspace, path: Path, *, name: str, accuracy_ft: float,
+                 source: str | None = None) -> dict[str, Any]:
+    """Store a layer and make it active; earlier layers and their measurements stay."""
+    if not name.strip():
+        raise InputError("shoreline import: --name is empty; give the layer a name.")
+    if not (0 <= accuracy_ft <= 100_000):
+        raise InputError(f"shoreline import: --accuracy-ft {accuracy_ft:g} is not plausible; "
+                         "give the layer's accuracy in feet (0 to 100000).")
+    lake, source_crs = read_layer_file(path)
+    with ws.store.transaction() as w:
+        layer_id = _store_layer(w, lake=lake, name=name.strip(),
+                                source=(source or str(path.name)).strip(),
+                                accuracy_ft=accuracy_ft, source_crs=source_crs)
+    row = ws.store.query("SELECT * FROM shoreline_layers WHERE id = ?", (layer_id,))[0]
+    return _layer_json(row)
+
+
+def ensure_default_layer(ws: Workspace) -> None:
+    """A new data folder starts with the bundled coarse outline as its active layer."""
+    if ws.store.query("SELECT 1 AS x FROM shoreline_layers LIMIT 1"):
+        return
+    lake, source_crs = read_layer_file(resource(*BUNDLED_FILE))
+    with ws.store.transaction() as w:
+        _store_layer(w, lake=lake, name=BUNDLED_NAME, source=BUNDLED_SOURCE,
+                     accuracy_ft=BUNDLED_ACCURACY_FT, source_crs=source_crs)
+
+
+def active_layer(ws: Workspace) -> ActiveLayer | None:
+    rows = ws.store.query("SELECT id, name, accuracy_ft, layer_version, version, "
+                          "geometry_kind FROM shoreline_layers WHERE active = 1 AND "
+                          "deleted_at IS NULL")
+    if not rows:
+        return None
+    r = rows[0]
+    key = (r["id"], r["version"])
+    if key not in _CACHE:
+        geometry = ws.store.query("SELECT geometry FROM shoreline_layers WHERE id = ?",
+                                  (r["id"],))[0]["geometry"]
+        _CACHE.clear()
+        _CACHE[key] = LakeLine.from_geojson(r["geometry_kind"], geometry)
+    return ActiveLayer(id=r["id"], name=r["name"], accuracy_ft=r["accuracy_ft"],
+                       version=r["layer_version"], lake=_CACHE[key])
+
+
+def measured_geometry(case: Case, where: str) -> Any:
+    """The geometry a lake distance is measured from: the absorption area, else the
+    holding tank (EPSG:2261), or None."""
+    site = case.site
+    if site is None:
+        return None
+    geojson = site.absorption_area or site.holding_tank
+    return None if geojson is None else geometry_from_lonlat(geojson, where)
+
+
+def map_distance(ws: Workspace, case: Case) -> tuple[MapDistance, Measurement] | None:
+    layer = active_layer(ws)
+    geometry = measured_geometry(case, f"parcel {case.parcel.sbl}: site geometry")
+    if layer is None or geometry is None:
+        return None
+    m = layer.lake.measure(geometry)
+    return (MapDistance(distance_ft=round(m.distance_ft, 2), accuracy_ft=layer.accuracy_ft,
+                        layer_name=layer.name, layer_version=layer.version), m)
+
+
+def record_map_measurement(w: RecordWriter, ws: Workspace, parcel_id: str, case: Case,
+                           today: date) -> bool:
+    """Keep the map distance as evidence: layer, version, accuracy, who and when.
+
+    A new row is written only when the distance on the active layer has changed."""
+    found = map_distance(ws, case)
+    if found is None:
+        return False
+    distance, m = found
+    layer = active_layer(ws)
+    assert layer is not None
+    last = w.conn.execute(
+        "SELECT distance_ft FROM lake_measurements WHERE parcel_id = ? AND method = 'map' AND "
+        "shoreline_layer_id = ? AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1",
+        (parcel_id, layer.id)).fetchone()
+    if last is not None and round(float(last[0]), 2) == distance.distance_ft:
+        return False
+    nearest = m.nearest_lonlat()
+    w.insert("lake_measurements", {
+        "distance_ft": distance.distance_ft, "method": "map", "shoreline_layer_id": layer.id,
+        "shoreline_layer_version": layer.version, "accuracy_ft": layer.accuracy_ft,
+        "measured_by": w.actor.user, "measured_on": today,
+        "note": json.dumps({"nearest": nearest}, separators=(",", ":"))}, parcel_id=parcel_id)
+    return True
+
+
+def measure_parcels(ws: Workspace, sbls: list[str] | None, *, today: date | None = None,
+                    progress: Any = None) -> dict[str, Any]:
+    """Measure parcels (all, or those named) on the active layer and keep new distances."""
+    from ..storage.cases import load_case
+
+    layer = active_layer(ws)
+    if layer is None:
+        raise InputError("No shoreline layer is active; import one with `inspector-app "
+                         "shoreline import`.")
+    day = today or ws.today()
+    if sbls is None:
+        ids = [r["id"] for r in ws.store.query(
+            "SELECT DISTINCT p.id FROM parcels p JOIN site_features f ON f.parcel_id = p.id "
+            "WHERE p.deleted_at IS NULL AND f.deleted_at IS NULL AND f.kind IN "
+            "('absorption_area', 'holding_tank')")]
+    else:
+        ids = [ws.parcel_id(s) for s in sbls]
+    recorded = 0
+    with ws.store.transaction() as w:
+        for n, parcel_id in enumerate(ids, start=1):
+            recorded += record_map_measurement(w, ws, parcel_id, load_case(w.conn, parcel_id),
+                                               day)
+            if progress is not None:
+                progress(n, len(ids))
+    return {"layer": layer.label(), "parcels": len(ids), "new_measurements": recorded}
