@@ -161,6 +161,36 @@ def build_parser() -> argparse.ArgumentParser:
     measure.add_argument("--as-of", type=_as_of, metavar="DATE")
     measure.set_defaults(handler=_measure)
 
+    site = sub.add_parser("site", help="record where a site feature or component is")
+    site.add_argument("sbl")
+    site.add_argument("target", metavar="KIND",
+                      help="absorption_area, holding_tank, well, watercourse, dwelling, "
+                           "property_line, water_service_line, other, or component:KIND[#N]")
+    how = site.add_mutually_exclusive_group(required=True)
+    how.add_argument("--lonlat", metavar="PAIRS", help="typed longitude,latitude pairs")
+    how.add_argument("--state-plane", metavar="PAIRS",
+                     help="easting,northing pairs off a survey plan (EPSG:2261, US ft)")
+    how.add_argument("--file", type=Path, help="a GeoJSON, Shapefile or GeoPackage file")
+    how.add_argument("--gps", type=Path, nargs="+", metavar="LOG",
+                     help="NMEA 0183 logs: each is averaged into one point or corner")
+    how.add_argument("--gps-device", metavar="PORT", help="a serial GPS, e.g. /dev/ttyUSB0")
+    site.add_argument("--seconds", type=float, default=10.0,
+                      help="how long to average a GPS device (default 10)")
+    site.add_argument("--baud", type=int, default=4800)
+    site.add_argument("--accuracy-ft", type=_feet, metavar="N",
+                      help="capture accuracy (default: estimated from GPS, else not recorded)")
+    site.add_argument("--note")
+    site.add_argument("--as-of", type=_as_of, metavar="DATE")
+    site.set_defaults(handler=_site)
+
+    gps = sub.add_parser("gps", help="average an NMEA log or a GPS device into one position")
+    gps_source = gps.add_mutually_exclusive_group(required=True)
+    gps_source.add_argument("--log", type=Path)
+    gps_source.add_argument("--device", metavar="PORT")
+    gps.add_argument("--seconds", type=float, default=10.0)
+    gps.add_argument("--baud", type=int, default=4800)
+    gps.set_defaults(handler=_gps)
+
     backup = sub.add_parser("backup", help="write a backup of the database now")
     backup.set_defaults(handler=_backup)
 
@@ -332,16 +362,89 @@ def _measure(args: argparse.Namespace) -> Any:
         return measure_parcels(ws, args.sbl or None, today=args.as_of, progress=progress)
 
 
+def _site(args: argparse.Namespace) -> Any:
+    from .domain.vocabulary import CaptureMethod
+    from .geo import capture
+    from .services.site import SHAPES, parse_target, set_geometry
+
+    feature_kind, _, _ = parse_target(args.target)
+    shape = "point" if feature_kind is None else SHAPES[feature_kind]
+    accuracy = args.accuracy_ft
+    gps_report = None
+    if args.lonlat:
+        pairs = capture.parse_pairs(args.lonlat, "--lonlat")
+        if shape == "point" and len(pairs) >= 3:
+            shape = "polygon"
+        geometry = capture.from_lonlat(pairs, shape, "--lonlat")
+        method = CaptureMethod.TYPED_LONLAT
+    elif args.state_plane:
+        pairs = capture.parse_pairs(args.state_plane, "--state-plane")
+        if shape == "point" and len(pairs) >= 3:
+            shape = "polygon"
+        geometry = capture.from_state_plane(pairs, shape, "--state-plane")
+        method = CaptureMethod.SURVEY_PLAN
+    elif args.file:
+        geometry = capture.from_file(args.file)
+        method = CaptureMethod.FILE
+    else:
+        fixes = ([capture.average_log(log) for log in args.gps] if args.gps else
+                 [capture.average_device(args.gps_device, seconds=args.seconds,
+                                         baud=args.baud)])
+        pairs = [(f.longitude, f.latitude) for f in fixes]
+        if len(pairs) == 1:
+            shape = "point"
+        elif shape == "point":
+            shape = "polygon" if len(pairs) >= 3 else "line"
+        geometry = capture.from_lonlat(pairs, shape, "GPS")
+        method = CaptureMethod.GPS
+        gps_report = [f.as_json() for f in fixes]
+        if accuracy is None:
+            accuracy = round(max(f.accuracy_ft for f in fixes), 1)
+    with _workspace(args) as ws:
+        result = set_geometry(ws, args.sbl, args.target, geometry, method=method,
+                              accuracy_ft=accuracy, note=args.note, today=args.as_of)
+    if gps_report is not None:
+        result["gps"] = gps_report
+    return result
+
+
+def _gps(args: argparse.Namespace) -> Any:
+    from .geo import capture
+
+    fix = (capture.average_log(args.log) if args.log else
+           capture.average_device(args.device, seconds=args.seconds, baud=args.baud))
+    return fix.as_json()
+
+
 def _backup(args: argparse.Namespace) -> Any:
     with _workspace(args) as ws:
         return {"path": str(ws.store.backup_now())}
+
+
+_COORDINATE_OPTIONS = ("--lonlat", "--state-plane")
+
+
+def _attach_coordinates(argv: Sequence[str]) -> list[str]:
+    """`--lonlat -77.3,42.8`: a negative longitude is a value, not an option."""
+    out: list[str] = []
+    args = list(argv)
+    i = 0
+    while i < len(args):
+        if args[i] in _COORDINATE_OPTIONS and i + 1 < len(args) and args[i + 1][:2] in (
+                *(f"-{d}" for d in "0123456789"), "-."):
+            out.append(f"{args[i]}={args[i + 1]}")
+            i += 2
+            continue
+        out.append(args[i])
+        i += 1
+    return out
 
 
 def run(argv: Sequence[str] | None = None) -> int:
     """Run a command; return the exit status. Opens the GUI when no command is given."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(_attach_coordinates(sys.argv[1:] if argv is None else argv))
         handler: Handler | None = getattr(args, "handler", None)
         if handler is None:
             from .ui.app import run_gui

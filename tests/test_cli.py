@@ -194,3 +194,72 @@ def test_worklist_and_jurisdiction_commands(capsys: pytest.CaptureFixture[str],
     status, _, err = cli(capsys, "--data-dir", data, "jurisdiction", "use", str(broken))
     assert status == 2 and "the table [jurisdiction] is missing" in err
     assert not (tmp_path / "jurisdiction.toml").exists()
+
+
+def test_distance_command_matches_the_contract(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    from tests.geo.helpers import box, lake_with_island, write_wgs84
+
+    lake = write_wgs84(tmp_path / "lake.geojson", [lake_with_island()])
+    area = write_wgs84(tmp_path / "area.geojson", [box(10_199.5, 3000, 40, 60)])
+    status, out, err = cli(capsys, "distance", "--shoreline", str(lake), "--area", str(area))
+    assert status == 0, err
+    assert set(out) == {"distance_ft", "zone", "crs", "shoreline_accuracy_ft", "nearest"}
+    assert (out["distance_ft"], out["zone"], out["crs"], out["shoreline_accuracy_ft"]) == (
+        199.5, "within_200ft", "EPSG:2261", 0)
+    assert set(out["nearest"]) == {"area", "shoreline"}
+    status, out, _ = cli(capsys, "distance", "--shoreline", str(lake), "--areas", str(area),
+                         "--accuracy-ft", "1")
+    assert status == 0 and out[0]["id"] == 1 and out[0]["zone"] == "undetermined"
+    status, _, err = cli(capsys, "distance", "--shoreline", str(lake))
+    assert status == 2 and "one of the arguments --area --areas is required" in err
+
+
+def test_shoreline_import_and_list(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from tests.geo.helpers import lake_with_island, write_wgs84
+
+    data = str(tmp_path / "d")
+    lake = write_wgs84(tmp_path / "lake.geojson", [lake_with_island()])
+    status, layer, err = cli(capsys, "--data-dir", data, "shoreline", "import", str(lake),
+                             "--name", "County LiDAR contour", "--accuracy-ft", "3")
+    assert status == 0, err
+    assert {k: layer[k] for k in ("name", "source", "accuracy_ft", "version", "active")} == {
+        "name": "County LiDAR contour", "source": "lake.geojson", "accuracy_ft": 3,
+        "version": 1, "active": True}
+    _, layers, _ = cli(capsys, "--data-dir", data, "shoreline", "list")
+    assert [x["active"] for x in layers] == [False, True]
+    assert layers[0]["accuracy_ft"] >= 1000
+    bad = tmp_path / "bad.geojson"
+    bad.write_text('{"type": "FeatureCollection", "features": []}')
+    status, _, err = cli(capsys, "--data-dir", str(tmp_path / "new"), "shoreline", "import",
+                         str(bad), "--name", "x", "--accuracy-ft", "1")
+    assert status == 2 and "contains no geometry" in err
+    assert not (tmp_path / "new").exists()
+
+
+def test_site_command_with_a_negative_longitude_and_a_gps_log(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, contract_case: dict) -> None:
+    from tests.geo.nmea import noisy_log
+
+    data = str(tmp_path / "d")
+    path = tmp_path / "case.json"
+    path.write_text(json.dumps(contract_case))
+    cli(capsys, "--data-dir", data, "case", "import", str(path), "--as-of", "2026-11-25")
+    status, out, err = cli(capsys, "--data-dir", data, "site", "112.09-1-7.2", "well",
+                           "--lonlat", "-77.30030,42.80005", "--accuracy-ft", "10")
+    assert status == 0, err
+    assert out["geometry"] == {"type": "Point", "coordinates": [-77.3003, 42.80005]}
+    logs = []
+    for i, (lon, lat) in enumerate([(-77.3001, 42.8), (-77.2999, 42.8), (-77.2999, 42.8001)]):
+        log = tmp_path / f"corner{i}.nmea"
+        log.write_text("\n".join(noisy_log(lon, lat, 10, jitter_deg=0.000001)))
+        logs.append(str(log))
+    status, out, err = cli(capsys, "--data-dir", data, "site", "112.09-1-7.2",
+                           "absorption_area", "--gps", *logs)
+    assert status == 0, err
+    assert out["geometry"]["type"] == "Polygon" and len(out["gps"]) == 3
+    assert out["capture"]["method"] == "gps" and out["capture"]["accuracy_ft"] > 0
+    assert out["lake"]["source"] == "field"  # the case's tape measurement still wins
+    _, exported, _ = cli(capsys, "--data-dir", data, "case", "export", "112.09-1-7.2")
+    assert exported["site"]["absorption_area_capture"]["method"] == "gps"
+    assert exported["site"]["features"][0]["kind"] == "well"

@@ -15,6 +15,9 @@ OWNERS = {
     "sqlite_utils": "storage",
     "shapely": "geo",
     "pyproj": "geo",
+    "pyogrio": "geo",
+    "pynmea2": "geo",
+    "serial": "geo",
     "reportlab": "letters",
     "jsonschema": "casefile.py",
 }

@@ -89,8 +89,8 @@ def to_measure_crs(geoms: list[BaseGeometry], crs: CRS, where: str) -> list[Base
             f"{where}: coordinates lie outside the area of use of NY State Plane Central "
             f"(EPSG:2261: longitude {west} to {east}, latitude {south} to {north}); found "
             f"longitude {float(np.nanmin(lon)):.4f} to {float(np.nanmax(lon)):.4f}, latitude "
-            f"{float(np.nanmin(lat)):.4f} to {float(np.nanmax(lat)):.4f}. Check the file's "
-            "coordinate system.")
+            f"{float(np.nanmin(lat)):.4f} to {float(np.nanmax(lat)):.4f}. Check the coordinate "
+            "system the coordinates are in.")
     to_feet = transformer(crs.to_wkt(), MEASURE_CRS)
 
     def project(xy: np.ndarray) -> np.ndarray:
