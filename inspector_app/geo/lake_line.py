@@ -88,9 +88,10 @@ class LakeLine:
         arr = np.asarray(areas, dtype=object)
         out: list[Measurement | None] = [None] * len(arr)
         if self.water is not None:
-            inside = shapely.intersects(arr, self.water)
+            # The prepared water body must come first for GEOS to use its index.
+            inside = shapely.intersects(self.water, arr)
             for i in np.flatnonzero(inside):
-                p = shapely.intersection(arr[i], self.water).representative_point()
+                p = self._point_in_both(arr[i])
                 out[i] = Measurement(0.0, (p.x, p.y), (p.x, p.y))
             todo = np.flatnonzero(~inside)
         else:
@@ -99,12 +100,22 @@ class LakeLine:
             (area_idx, seg_idx), dist = self.tree.query_nearest(
                 arr[todo], return_distance=True, all_matches=False)
             lines = shapely.shortest_line(arr[todo][area_idx], self.segments[seg_idx])
-            starts = shapely.get_point(lines, 0)
-            ends = shapely.get_point(lines, 1)
-            for k, i in enumerate(area_idx):
-                a, b = starts[k], ends[k]
-                out[int(todo[i])] = Measurement(float(dist[k]), (a.x, a.y), (b.x, b.y))
+            xy = shapely.get_coordinates(lines).reshape(-1, 4).tolist()  # ax, ay, sx, sy
+            for k, (i, d) in enumerate(zip(todo[area_idx].tolist(), dist.tolist(),
+                                           strict=True)):
+                ax, ay, sx, sy = xy[k]
+                out[i] = Measurement(d, (ax, ay), (sx, sy))
         return [m for m in out if m is not None]
+
+    def _point_in_both(self, area: BaseGeometry) -> shapely.Point:
+        """A point of an area that overlaps the water: where its edge crosses the lake line,
+        or (for an area wholly in the water) the area's own representative point."""
+        crossing = self.tree.query(area, predicate="intersects")
+        if len(crossing):
+            hit = shapely.intersection(area, self.segments[crossing[0]])
+            return shapely.get_point(shapely.get_parts(hit)[0], 0) if hit.geom_type != (
+                "Point") else hit
+        return area.representative_point()
 
     def measure(self, area: BaseGeometry) -> Measurement:
         return self.measure_many([area])[0]

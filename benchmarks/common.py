@@ -1,0 +1,25 @@
+"""Shared timing for the benchmarks: best of several runs, printed as a table row."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+
+def best_of(fn: Callable[[], Any], repeat: int = 5) -> tuple[float, Any]:
+    """The fastest of `repeat` runs (seconds), and the last result."""
+    best = float("inf")
+    result = None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def report(name: str, rows: list[tuple[str, str]]) -> None:
+    print(f"\n== {name}")
+    width = max(len(k) for k, _ in rows)
+    for key, value in rows:
+        print(f"  {key:<{width}}  {value}")
