@@ -160,7 +160,11 @@ def record_map_measurement(w: RecordWriter, ws: Workspace, parcel_id: str, case:
     if last is not None and round(float(last[0]), 2) == distance.distance_ft:
         return False
     nearest = m.nearest_lonlat()
+    site = case.site
+    capture = None if site is None else (site.absorption_area_capture if site.absorption_area
+                                         else site.holding_tank_capture)
     w.insert("lake_measurements", {
+        "capture_accuracy_ft": None if capture is None else capture.accuracy_ft,
         "distance_ft": distance.distance_ft, "method": "map", "shoreline_layer_id": layer.id,
         "shoreline_layer_version": layer.version, "accuracy_ft": layer.accuracy_ft,
         "measured_by": w.actor.user, "measured_on": today,

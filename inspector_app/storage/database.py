@@ -52,7 +52,14 @@ def _m0003_component_geometry(db: sqlite_utils.Database) -> None:
     db.execute("PRAGMA user_version = 3")
 
 
-SCHEMA_VERSION = 3
+@MIGRATIONS(name="0004_measurement_capture_accuracy")
+def _m0004_measurement_capture_accuracy(db: sqlite_utils.Database) -> None:
+    for statement in _split_sql(_sql("0004_measurement_capture_accuracy.sql")):
+        db.execute(statement)
+    db.execute("PRAGMA user_version = 4")
+
+
+SCHEMA_VERSION = 4
 
 
 def _split_sql(script: str) -> list[str]:

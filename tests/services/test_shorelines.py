@@ -51,7 +51,8 @@ def test_importing_a_layer_keeps_the_old_one_and_its_measurements(workspace: Wor
     first = import_layer(workspace, lake, name="LiDAR 689.40 contour", accuracy_ft=2,
                          source="County GIS 2025")
     assert (first["version"], first["active"]) == (1, True)
-    _save(workspace, _case(box(10_150, 3000, 40, 60)))
+    _save(workspace, _case(box(10_150, 3000, 40, 60),
+                           absorption_area_capture={"method": "gps", "accuracy_ft": 6}))
     second = import_layer(workspace, lake, name="LiDAR 689.40 contour", accuracy_ft=1)
     layers = list_layers(workspace)
     assert [(x["version"], x["active"]) for x in layers[1:]] == [(1, False), (2, True)]
@@ -59,8 +60,10 @@ def test_importing_a_layer_keeps_the_old_one_and_its_measurements(workspace: Wor
     assert measure_parcels(workspace, None, today=TODAY)["new_measurements"] == 1
     rows = workspace.store.query(
         "SELECT distance_ft, shoreline_layer_id, shoreline_layer_version, accuracy_ft, "
-        "measured_by FROM lake_measurements WHERE method = 'map' ORDER BY created_at")
-    assert [(r["shoreline_layer_version"], r["accuracy_ft"]) for r in rows] == [(1, 2), (2, 1)]
+        "capture_accuracy_ft, measured_by FROM lake_measurements WHERE method = 'map' "
+        "ORDER BY created_at")
+    assert [(r["shoreline_layer_version"], r["accuracy_ft"], r["capture_accuracy_ft"])
+            for r in rows] == [(1, 2, 6), (2, 1, 6)]
     assert all(r["distance_ft"] == pytest.approx(150, abs=0.01) for r in rows)
     assert rows[0]["measured_by"] == "k.olmsted"
     assert measure_parcels(workspace, None, today=TODAY)["new_measurements"] == 0
