@@ -30,6 +30,7 @@ from .domain.case import (
     Dwelling,
     EtuInspection,
     EtuService,
+    FactorFinding,
     FieldTest,
     HoldingTankService,
     Inspection,
@@ -214,7 +215,16 @@ def case_schema() -> dict[str, Any]:
                 "absorption_area_encroachments": _STRINGS,
                 "clear_water_connections": _STRINGS,
             })),
-            "ahj": _nullable(_obj({"greatest_extent_possible": _nullable({**_BOOL})})),
+            "ahj": _nullable(_obj({
+                "greatest_extent_possible": _nullable({**_BOOL}),
+                "waiver_granted": _nullable({**_BOOL}),
+                "waiver_description": _nullable({**_TEXT}),
+                "factors_weighed": {"type": "array", "maxItems": 5, "items": _obj({
+                    "factor": _enum(["a", "b", "c", "d", "e"]),
+                    "finding": {**_TEXT, "minLength": 1}}, ["factor", "finding"])},
+                "determined_by": _nullable({**_NAME}),
+                "determined_on": _nullable({**_DATE}),
+            })),
             "notice": _nullable(_obj({"permit_by": _nullable({**_DATE}),
                                       "complete_by": _nullable({**_DATE})})),
             "inspection": _nullable(_obj({
@@ -430,8 +440,7 @@ class _Reader:
                     doc["observations"].get("absorption_area_encroachments", ())),
                 clear_water_connections=tuple(
                     doc["observations"].get("clear_water_connections", ()))),
-            ahj=None if doc.get("ahj") is None else AhjDetermination(
-                greatest_extent_possible=doc["ahj"].get("greatest_extent_possible")),
+            ahj=self._ahj(doc.get("ahj")),
             notice=self._notice(doc.get("notice")),
             inspection=self._inspection(doc.get("inspection")),
         )
@@ -530,6 +539,27 @@ class _Reader:
                                      volume_gal=item.get("volume_gal")))
         return HoldingTankService(hauler_contract=h.get("hauler_contract"),
                                   hauler_name=h.get("hauler_name"), pump_outs=tuple(pump_outs))
+
+    def _ahj(self, a: Mapping[str, Any] | None) -> AhjDetermination | None:
+        if a is None:
+            return None
+        factors = [FactorFinding(factor=f["factor"], finding=f["finding"])
+                   for f in a.get("factors_weighed", ())]
+        letters = [f.factor for f in factors]
+        if len(set(letters)) != len(letters):
+            raise self.fail(["ahj", "factors_weighed"], "names a factor twice; give one "
+                                                        "finding per factor")
+        if a.get("waiver_granted") and not a.get("waiver_description"):
+            raise self.fail(["ahj", "waiver_description"],
+                            "is missing; a granted local waiver must say what it waives")
+        return AhjDetermination(
+            greatest_extent_possible=a.get("greatest_extent_possible"),
+            waiver_granted=a.get("waiver_granted"),
+            waiver_description=a.get("waiver_description"),
+            factors_weighed=tuple(sorted(factors, key=lambda f: f.factor)),
+            determined_by=a.get("determined_by"),
+            determined_on=self.date(a.get("determined_on"), ["ahj", "determined_on"],
+                                    past=True))
 
     def _notice(self, n: Mapping[str, Any] | None) -> NoticeDeadlines | None:
         if n is None:
@@ -723,7 +753,13 @@ def to_document(case: Case) -> dict[str, Any]:
             "absorption_area_encroachments": list(o.absorption_area_encroachments),
             "clear_water_connections": list(o.clear_water_connections)}
     if case.ahj is not None:
-        doc["ahj"] = _prune({"greatest_extent_possible": case.ahj.greatest_extent_possible})
+        a = case.ahj
+        doc["ahj"] = _prune({
+            "greatest_extent_possible": a.greatest_extent_possible,
+            "waiver_granted": a.waiver_granted, "waiver_description": a.waiver_description,
+            "factors_weighed": [{"factor": f.factor, "finding": f.finding}
+                                for f in a.factors_weighed] or None,
+            "determined_by": a.determined_by, "determined_on": _json_value(a.determined_on)})
     if case.notice is not None:
         doc["notice"] = _prune({"permit_by": _json_value(case.notice.permit_by),
                                 "complete_by": _json_value(case.notice.complete_by)})

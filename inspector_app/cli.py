@@ -191,6 +191,46 @@ def build_parser() -> argparse.ArgumentParser:
     gps.add_argument("--baud", type=int, default=4800)
     gps.set_defaults(handler=_gps)
 
+    letters = sub.add_parser("letters", help="draft the letters a case file calls for, as PDFs")
+    letters.add_argument("file", type=Path, metavar="CASE.json")
+    letters.add_argument("--out", type=Path, required=True, metavar="DIR")
+    letters.add_argument("--as-of", type=_as_of, metavar="DATE")
+    letters.set_defaults(handler=_letters)
+
+    from .letters.content import LETTER_KINDS
+
+    reg = sub.add_parser("register", help="the letter register: issue, list, print, reprint")
+    reg_sub = reg.add_subparsers(dest="register_command", required=True, parser_class=_Parser)
+    reg_issue = reg_sub.add_parser("issue", help="issue the letters a stored parcel calls for")
+    reg_issue.add_argument("sbl")
+    reg_issue.add_argument("--kind", action="append", choices=LETTER_KINDS,
+                           help="issue this kind (repeatable; default: what the records "
+                                "call for)")
+    reg_issue.add_argument("--replaces", metavar="LETTER_ID",
+                           help="issue as a correction of this letter")
+    reg_issue.add_argument("--as-of", type=_as_of, metavar="DATE")
+    reg_issue.set_defaults(handler=_register_issue)
+    reg_draft = reg_sub.add_parser("draft", help="a DRAFT of a letter for a stored parcel")
+    reg_draft.add_argument("sbl")
+    reg_draft.add_argument("--kind", required=True, choices=LETTER_KINDS)
+    reg_draft.add_argument("--out", type=Path, required=True, metavar="FILE")
+    reg_draft.add_argument("--as-of", type=_as_of, metavar="DATE")
+    reg_draft.set_defaults(handler=_register_draft)
+    reg_list = reg_sub.add_parser("list", help="issued letters, oldest first")
+    reg_list.add_argument("sbl", nargs="?")
+    reg_list.set_defaults(handler=_register_list)
+    reg_pending = reg_sub.add_parser("pending", help="issued letters not yet printed")
+    reg_pending.set_defaults(handler=_register_pending)
+    reg_print = reg_sub.add_parser("print", help="all letters waiting to be printed, in one PDF")
+    reg_print.add_argument("--out", type=Path, required=True, metavar="FILE")
+    reg_print.add_argument("--labels", type=Path, metavar="FILE",
+                           help="also a sheet of Avery 5160 mailing labels")
+    reg_print.set_defaults(handler=_register_print)
+    reg_show = reg_sub.add_parser("show", help="write an issued letter's PDF (the same bytes)")
+    reg_show.add_argument("letter_id")
+    reg_show.add_argument("--out", type=Path, required=True, metavar="FILE")
+    reg_show.set_defaults(handler=_register_show)
+
     backup = sub.add_parser("backup", help="write a backup of the database now")
     backup.set_defaults(handler=_backup)
 
@@ -414,6 +454,74 @@ def _gps(args: argparse.Namespace) -> Any:
     fix = (capture.average_log(args.log) if args.log else
            capture.average_device(args.device, seconds=args.seconds, baud=args.baud))
     return fix.as_json()
+
+
+def _letters(args: argparse.Namespace) -> Any:
+    from .services.letters import draft_from_case, write_atomically
+
+    today = args.as_of or date.today()
+    case = casefile.read_file(args.file, today=today)
+    with _workspace(args) as ws:
+        drafts = draft_from_case(ws, case, as_of=today)
+    args.out.mkdir(parents=True, exist_ok=True)
+    out = []
+    stem = case.parcel.sbl.replace("/", "_")
+    for kind, pdf in drafts:
+        path = args.out / f"{stem}_{kind}.pdf"
+        write_atomically(path, pdf)
+        out.append({"kind": kind, "path": str(path)})
+    return out
+
+
+def _register_issue(args: argparse.Namespace) -> Any:
+    from .services.letters import issue
+
+    with _workspace(args) as ws:
+        return [x.as_json() for x in issue(ws, args.sbl, args.kind, as_of=args.as_of,
+                                           replaces=args.replaces)]
+
+
+def _register_draft(args: argparse.Namespace) -> Any:
+    from .services.letters import draft_pdf, write_atomically
+
+    with _workspace(args) as ws:
+        pdf = draft_pdf(ws, args.sbl, args.kind, as_of=args.as_of)
+    write_atomically(args.out, pdf)
+    return {"kind": args.kind, "path": str(args.out), "draft": True}
+
+
+def _register_list(args: argparse.Namespace) -> Any:
+    from .services.letters import register
+
+    with _workspace(args) as ws:
+        return register(ws, args.sbl)
+
+
+def _register_pending(args: argparse.Namespace) -> Any:
+    from .services.letters import register
+
+    with _workspace(args) as ws:
+        return [r for r in register(ws) if r["printed_at"] is None]
+
+
+def _register_print(args: argparse.Namespace) -> Any:
+    from .services.letters import print_batch
+
+    def progress(done: int, total: int) -> None:
+        if total >= 50 and (done % 50 == 0 or done == total):
+            print(f"print: {done} of {total} letters", file=sys.stderr, flush=True)
+
+    with _workspace(args) as ws:
+        return print_batch(ws, args.out, labels=args.labels, progress=progress)
+
+
+def _register_show(args: argparse.Namespace) -> Any:
+    from .services.letters import stored_pdf, write_atomically
+
+    with _workspace(args) as ws:
+        pdf = stored_pdf(ws, args.letter_id)
+    write_atomically(args.out, pdf)
+    return {"id": args.letter_id, "path": str(args.out), "bytes": len(pdf)}
 
 
 def _backup(args: argparse.Namespace) -> Any:

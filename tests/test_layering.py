@@ -19,6 +19,7 @@ OWNERS = {
     "pynmea2": "geo",
     "serial": "geo",
     "reportlab": "letters",
+    "pypdf": "letters",
     "jsonschema": "casefile.py",
 }
 

@@ -153,8 +153,21 @@ class Observations:
 
 
 @dataclass(frozen=True, kw_only=True)
+class FactorFinding:
+    """The AHJ's finding on one § 202-7 B(1) factor, (a) to (e)."""
+
+    factor: str
+    finding: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class AhjDetermination:
     greatest_extent_possible: bool | None = None
+    waiver_granted: bool | None = None
+    waiver_description: str | None = None
+    factors_weighed: tuple[FactorFinding, ...] = ()
+    determined_by: str | None = None
+    determined_on: Date | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -43,6 +43,7 @@ from ..domain.vocabulary import (
 from ..geo.placement import PlacedSite, sites_around
 from ..paths import resource
 from ..storage.cases import save_case
+from .shorelines import record_map_measurement
 from .workspace import Workspace
 
 DEFAULT_COUNT = 40
@@ -262,6 +263,7 @@ def install_demo(workspace: Workspace, *, count: int = DEFAULT_COUNT,
         for n, case in enumerate(demo_cases(count, today=day), start=1):
             parcel_id, was_created = save_case(w, case, today=day)
             w.update("parcels", parcel_id, {"is_demo": 1})
+            record_map_measurement(w, workspace, parcel_id, case, day)
             created += was_created
             if progress is not None and (n % 500 == 0 or n == count):
                 progress(n, count)

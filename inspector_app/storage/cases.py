@@ -27,6 +27,7 @@ from ..domain.case import (
     Dwelling,
     EtuInspection,
     EtuService,
+    FactorFinding,
     FieldTest,
     HoldingTankService,
     Inspection,
@@ -160,7 +161,10 @@ def save_case(w: RecordWriter, case: Case, *, today: date) -> tuple[str, bool]:
           key=lambda v: to_text(v["date"]))
     _one(w, "site_observations", parcel_id,
          None if case.observations is None else _flat(case.observations))
-    _one(w, "ahj_determinations", parcel_id, None if case.ahj is None else _flat(case.ahj))
+    _one(w, "ahj_determinations", parcel_id, None if case.ahj is None else {
+        **_flat(case.ahj, skip=("factors_weighed",)),
+        "factors_weighed": [{"factor": f.factor, "finding": f.finding}
+                            for f in case.ahj.factors_weighed]})
     _one(w, "notices", parcel_id, None if case.notice is None else _flat(case.notice))
     _save_components(w, parcel_id, case.components, case.system)
     _save_site(w, parcel_id, case, today=today)
@@ -343,7 +347,12 @@ def load_case(conn: sqlite3.Connection, parcel_id: str) -> Case:
             absorption_area_encroachments=tuple(json.loads(o["absorption_area_encroachments"])),
             clear_water_connections=tuple(json.loads(o["clear_water_connections"]))),
         ahj=None if a is None else AhjDetermination(
-            greatest_extent_possible=_bool(a["greatest_extent_possible"])),
+            greatest_extent_possible=_bool(a["greatest_extent_possible"]),
+            waiver_granted=_bool(a["waiver_granted"]),
+            waiver_description=a["waiver_description"],
+            factors_weighed=tuple(FactorFinding(factor=f["factor"], finding=f["finding"])
+                                  for f in json.loads(a["factors_weighed"])),
+            determined_by=a["determined_by"], determined_on=_date(a["determined_on"])),
         notice=None if n is None else NoticeDeadlines(permit_by=_date(n["permit_by"]),
                                                       complete_by=_date(n["complete_by"])),
         inspection=_load_inspection(conn, inspections[0]) if inspections else None,

@@ -59,7 +59,14 @@ def _m0004_measurement_capture_accuracy(db: sqlite_utils.Database) -> None:
     db.execute("PRAGMA user_version = 4")
 
 
-SCHEMA_VERSION = 4
+@MIGRATIONS(name="0005_ahj_waiver")
+def _m0005_ahj_waiver(db: sqlite_utils.Database) -> None:
+    for statement in _split_sql(_sql("0005_ahj_waiver.sql")):
+        db.execute(statement)
+    db.execute("PRAGMA user_version = 5")
+
+
+SCHEMA_VERSION = 5
 
 
 def _split_sql(script: str) -> list[str]:

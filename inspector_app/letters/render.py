@@ -1,0 +1,328 @@
+"""Laying letters out as PDF with reportlab: US Letter, embedded TrueType fonts.
+
+The recipient's address sits where a #10 window envelope shows it when the letter is
+folded in three; every letter numbers its own pages ("Page 1 of 2"); drafts carry a DRAFT
+mark on every page. Output is byte-stable for the same input (reportlab's invariant
+mode), so a letter can be checked against its stored hash.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import reportlab
+from pypdf import PdfReader, PdfWriter
+from reportlab.graphics.shapes import Circle, Drawing, Line, Polygon, PolyLine, String
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.pagesizes import LETTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import inch
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen import canvas as rl_canvas
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Frame,
+    Image,
+    KeepTogether,
+    PageTemplate,
+    Spacer,
+    TableStyle,
+)
+from reportlab.platypus import Paragraph as RLParagraph
+from reportlab.platypus import Table as RLTable
+
+from .content import Bullets, Heading, Letter, Paragraph, Photo, Sketch, Table
+from .templates import Office
+
+PAGE_W, PAGE_H = LETTER
+MARGIN = 0.875 * inch
+# #10 window envelope: the window is 4.5 x 1.125 in, 7/8 in from the left and 1/2 in from
+# the bottom of the envelope; folded in three, the letter's address block must sit about
+# 2 1/8 in below the top of the page.
+WINDOW_LEFT = 0.875 * inch
+WINDOW_TOP = 2.125 * inch
+WINDOW_W, WINDOW_H = 3.75 * inch, 1.0 * inch
+FIRST_BODY_TOP = 3.45 * inch
+FONT = "Vera"
+
+
+@lru_cache(maxsize=1)
+def register_fonts() -> str:
+    """Register reportlab's bundled Bitstream Vera family (covers § and Latin-1)."""
+    folder = Path(reportlab.__file__).parent / "fonts"
+    for name, file in (("Vera", "Vera.ttf"), ("Vera-Bold", "VeraBd.ttf"),
+                       ("Vera-Italic", "VeraIt.ttf"), ("Vera-BoldItalic", "VeraBI.ttf")):
+        pdfmetrics.registerFont(TTFont(name, str(folder / file)))
+    pdfmetrics.registerFontFamily("Vera", normal="Vera", bold="Vera-Bold",
+                                  italic="Vera-Italic", boldItalic="Vera-BoldItalic")
+    return FONT
+
+
+def _styles() -> dict[str, ParagraphStyle]:
+    register_fonts()
+    body = ParagraphStyle("body", fontName=FONT, fontSize=10.5, leading=14, spaceAfter=7)
+    return {
+        "body": body,
+        "title": ParagraphStyle("title", parent=body, fontName="Vera-Bold", fontSize=13,
+                                alignment=TA_CENTER, spaceAfter=10, leading=16),
+        "subject": ParagraphStyle("subject", parent=body, fontName="Vera-Bold"),
+        "bullet": ParagraphStyle("bullet", parent=body, leftIndent=16, bulletIndent=4,
+                                 spaceAfter=4),
+        "heading": ParagraphStyle("heading", parent=body, fontName="Vera-Bold", fontSize=11,
+                                  spaceBefore=6, spaceAfter=4),
+        "cell": ParagraphStyle("cell", parent=body, fontSize=8.5, leading=10.5, spaceAfter=0),
+        "small": ParagraphStyle("small", parent=body, fontSize=8.5, leading=11),
+    }
+
+
+def _numbered_canvas(letter: Letter, office: Office, draft: bool) -> type[rl_canvas.Canvas]:
+    """A canvas that knows the page count, for "Page 1 of 2", and marks drafts."""
+
+    class NumberedCanvas(rl_canvas.Canvas):  # type: ignore[misc]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._pages: list[dict[str, Any]] = []
+
+        def showPage(self) -> None:
+            self._pages.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self) -> None:
+            total = len(self._pages)
+            for state in self._pages:
+                self.__dict__.update(state)
+                self._decorate(total)
+                super().showPage()
+            super().save()
+
+        def _decorate(self, total: int) -> None:
+            self.setFont(FONT, 8)
+            self.setFillColor(colors.HexColor("#444444"))
+            number = self.getPageNumber()
+            self.drawRightString(PAGE_W - MARGIN, 0.5 * inch, f"Page {number} of {total}")
+            self.drawString(MARGIN, 0.5 * inch,
+                            f"Tax map {letter.sbl}  |  {letter.title.capitalize()}  |  "
+                            f"{letter.letter_date.isoformat()}")
+            if number > 1:
+                self.drawString(MARGIN, PAGE_H - 0.55 * inch,
+                                f"{letter.recipient[0]} - {office.office_name}")
+            if draft:
+                self.saveState()
+                self.setFillColor(colors.Color(0.75, 0.1, 0.1, alpha=0.16))
+                self.setFont("Vera-Bold", 110)
+                self.translate(PAGE_W / 2, PAGE_H / 2)
+                self.rotate(45)
+                self.drawCentredString(0, -40, "DRAFT")
+                self.restoreState()
+                self.setFont("Vera-Bold", 9)
+                self.setFillColor(colors.Color(0.7, 0.1, 0.1))
+                self.drawRightString(PAGE_W - MARGIN, PAGE_H - 0.4 * inch,
+                                     "DRAFT - NOT ISSUED")
+
+    return NumberedCanvas
+
+
+def _first_page(letter: Letter, office: Office) -> Callable[[Any, Any], None]:
+    def draw(c: Any, _doc: Any) -> None:
+        c.saveState()
+        top = PAGE_H - 0.55 * inch
+        c.setFillColor(colors.HexColor("#1f3b57"))
+        c.setFont("Vera-Bold", 14)
+        c.drawString(MARGIN, top, office.office_name)
+        c.setFont(FONT, 9)
+        c.setFillColor(colors.HexColor("#333333"))
+        lines = [office.department, *office.address,
+                 "  ".join(x for x in (office.phone, office.email) if x)]
+        for n, line in enumerate(x for x in lines if x):
+            c.drawString(MARGIN, top - 14 - 11 * n, line)
+        if office.logo is not None:
+            c.drawImage(str(office.logo), PAGE_W - MARGIN - 0.9 * inch, top - 0.75 * inch,
+                        width=0.9 * inch, height=0.9 * inch, preserveAspectRatio=True,
+                        mask="auto")
+        c.setStrokeColor(colors.HexColor("#1f3b57"))
+        c.setLineWidth(0.8)
+        c.line(MARGIN, PAGE_H - 1.55 * inch, PAGE_W - MARGIN, PAGE_H - 1.55 * inch)
+        c.setFillColor(colors.black)
+        c.setFont(FONT, 10.5)
+        y = PAGE_H - WINDOW_TOP - 11
+        for line in letter.recipient[:6]:
+            c.drawString(WINDOW_LEFT, y, line)
+            y -= 13
+        d = letter.letter_date
+        c.drawRightString(PAGE_W - MARGIN, PAGE_H - WINDOW_TOP - 11, f"{d:%B} {d.day}, {d.year}")
+        c.restoreState()
+
+    return draw
+
+
+def _sketch_flowable(s: Sketch, width: float) -> Drawing:
+    height = 3.6 * inch
+    minx, miny, maxx, maxy = s.window
+    scale = min(width / (maxx - minx), (height - 18) / (maxy - miny))
+    ox = (width - (maxx - minx) * scale) / 2
+    d = Drawing(width, height)
+
+    def pts(coords: Sequence[tuple[float, float]]) -> list[float]:
+        out: list[float] = []
+        for x, y in coords:
+            out += [ox + (x - minx) * scale, 14 + (y - miny) * scale]
+        return out
+
+    d.add(Polygon(pts([(minx, miny), (maxx, miny), (maxx, maxy), (minx, maxy)]),
+                  fillColor=colors.white, strokeColor=colors.HexColor("#999999"),
+                  strokeWidth=0.5))
+    for ring in s.water:
+        d.add(Polygon(pts(ring), fillColor=colors.HexColor("#d6e9f8"), strokeColor=None))
+    for ring in s.band:
+        d.add(Polygon(pts(ring), fillColor=colors.Color(1.0, 0.85, 0.5, alpha=0.45),
+                      strokeColor=None))
+    for line in s.shore:
+        d.add(PolyLine(pts(line), strokeColor=colors.HexColor("#1d6fb8"), strokeWidth=1.6))
+    for ring in s.areas:
+        d.add(Polygon(pts(ring), fillColor=colors.Color(0.55, 0.35, 0.15, alpha=0.35),
+                      strokeColor=colors.HexColor("#5a3a1a"), strokeWidth=1))
+    for label, coords in s.features:
+        p = pts(coords)
+        if len(coords) == 1:
+            d.add(Circle(p[0], p[1], 3, fillColor=colors.HexColor("#2b7a3d")))
+        else:
+            d.add(PolyLine(p, strokeColor=colors.HexColor("#2b7a3d"), strokeWidth=0.8,
+                           strokeDashArray=[3, 2]))
+        d.add(String(p[0] + 4, p[1] + 3, label, fontName=FONT, fontSize=6.5,
+                     fillColor=colors.HexColor("#2b7a3d")))
+    if s.nearest is not None:
+        a, b = s.nearest
+        (x1, y1), (x2, y2) = pts([a])[0:2], pts([b])[0:2]
+        d.add(Line(x1, y1, x2, y2, strokeColor=colors.HexColor("#c0392b"), strokeWidth=1.3))
+        d.add(String((x1 + x2) / 2 + 4, (y1 + y2) / 2, s.distance_label, fontName="Vera-Bold",
+                     fontSize=8, fillColor=colors.HexColor("#c0392b")))
+    # scale bar: a round number of feet near a quarter of the window
+    span = (maxx - minx) / 4
+    bar = 10 ** math.floor(math.log10(span))
+    bar = max((b for b in (bar, 2 * bar, 5 * bar) if b <= span), default=bar)
+    d.add(Line(ox + 6, 20, ox + 6 + bar * scale, 20, strokeWidth=2))
+    d.add(String(ox + 6, 24, f"{bar:,.0f} ft", fontName=FONT, fontSize=7))
+    d.add(String(ox + (maxx - minx) * scale - 14, height - 14, "N", fontName="Vera-Bold",
+                 fontSize=9))
+    d.add(String(0, 2, s.caption, fontName=FONT, fontSize=7,
+                 fillColor=colors.HexColor("#444444")))
+    return d
+
+
+def _story(letter: Letter, office: Office, width: float) -> list[Any]:
+    st = _styles()
+    story: list[Any] = [RLParagraph(letter.title, st["title"])]
+    if letter.subject:
+        story.append(RLParagraph(f"Re: {letter.subject}", st["subject"]))
+    if letter.salutation:
+        story.append(RLParagraph(letter.salutation, st["body"]))
+    for block in letter.blocks:
+        if isinstance(block, Paragraph):
+            story.append(RLParagraph(block.text, st["body"]))
+        elif isinstance(block, Heading):
+            story.append(RLParagraph(block.text, st["heading"]))
+            story[-1].keepWithNext = True
+        elif isinstance(block, Bullets):
+            story += [RLParagraph(item, st["bullet"], bulletText="\u2022") for item in block.items]
+            story.append(Spacer(1, 4))
+        elif isinstance(block, Table):
+            data = [[RLParagraph(f"<b>{h}</b>", st["cell"]) for h in block.header]]
+            data += [[RLParagraph(cell, st["cell"]) for cell in row] for row in block.rows]
+            table = RLTable(data, colWidths=[width * f for f in block.widths], repeatRows=1)
+            table.setStyle(TableStyle([
+                ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor("#888888")),
+                ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8eef4")),
+                ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+            story += [table, Spacer(1, 8)]
+        elif isinstance(block, Sketch):
+            story += [KeepTogether([RLParagraph("Site sketch", st["heading"]),
+                                    _sketch_flowable(block, width)]), Spacer(1, 8)]
+        elif isinstance(block, Photo):
+            image = Image(str(block.path))
+            ratio = min(3.2 * inch / image.imageWidth, 2.4 * inch / image.imageHeight)
+            image.drawWidth, image.drawHeight = image.imageWidth * ratio, image.imageHeight * ratio
+            story.append(KeepTogether([image, RLParagraph(block.caption, st["small"])]))
+    for text in letter.closing:
+        story.append(RLParagraph(text, st["body"]))
+    if letter.signed:
+        signature: list[Any] = [Spacer(1, 6), RLParagraph("Sincerely,", st["body"])]
+        if office.signature_image is not None:
+            image = Image(str(office.signature_image), width=1.8 * inch, height=0.6 * inch,
+                          kind="proportional")
+            signature.append(image)
+        else:
+            signature.append(Spacer(1, 0.45 * inch))
+        for line in (office.signer_name, office.signer_title, office.signer_certification):
+            if line:
+                signature.append(RLParagraph(line, ParagraphStyle(
+                    "sig", parent=st["body"], spaceAfter=0)))
+        story.append(KeepTogether(signature))
+    if letter.cc:
+        story += [Spacer(1, 10), RLParagraph("cc: " + "; ".join(letter.cc), st["small"])]
+    return story
+
+
+def render_letter(letter: Letter, office: Office, *, draft: bool) -> bytes:
+    register_fonts()
+    buffer = io.BytesIO()
+    doc = BaseDocTemplate(buffer, pagesize=LETTER, leftMargin=MARGIN, rightMargin=MARGIN,
+                          topMargin=inch, bottomMargin=0.85 * inch, invariant=1,
+                          title=f"{letter.title.capitalize()} - {letter.sbl}",
+                          author=office.office_name,
+                          subject=f"{letter.kind} {letter.letter_date.isoformat()}",
+                          creator="Watershed Inspector")
+    width = PAGE_W - 2 * MARGIN
+    first = Frame(MARGIN, 0.85 * inch, width, PAGE_H - FIRST_BODY_TOP - 0.85 * inch,
+                  id="first", leftPadding=0, rightPadding=0)
+    later = Frame(MARGIN, 0.85 * inch, width, PAGE_H - 1.85 * inch, id="later",
+                  leftPadding=0, rightPadding=0)
+    doc.addPageTemplates([
+        PageTemplate(id="First", frames=[first], onPage=_first_page(letter, office),
+                     autoNextPageTemplate="Later"),
+        PageTemplate(id="Later", frames=[later])])
+    doc.build(_story(letter, office, width),
+              canvasmaker=_numbered_canvas(letter, office, draft))
+    return buffer.getvalue()
+
+
+def merge(pdfs: Sequence[bytes]) -> bytes:
+    """One PDF for the printer; each letter keeps its own page numbers."""
+    writer = PdfWriter()
+    for pdf in pdfs:
+        writer.append(PdfReader(io.BytesIO(pdf)))
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def labels_5160(addresses: Sequence[Sequence[str]]) -> bytes:
+    """Mailing labels on Avery 5160 sheets: 3 x 10 labels of 2 5/8 x 1 in."""
+    register_fonts()
+    buffer = io.BytesIO()
+    c = rl_canvas.Canvas(buffer, pagesize=LETTER, invariant=1)
+    c.setTitle("Mailing labels (Avery 5160)")
+    left, top, pitch_x, pitch_y = 0.1875 * inch, 0.5 * inch, 2.75 * inch, 1.0 * inch
+    for n, lines in enumerate(addresses):
+        if n and n % 30 == 0:
+            c.showPage()
+        col, row = n % 3, (n % 30) // 3
+        x = left + col * pitch_x + 0.15 * inch
+        y = PAGE_H - top - row * pitch_y - 0.22 * inch
+        size = 9 if len(lines) <= 5 else 7.5
+        for line in lines[:6]:
+            c.setFont(FONT, size)
+            text = line
+            while pdfmetrics.stringWidth(text, FONT, size) > 2.35 * inch and len(text) > 4:
+                text = text[:-2] + "\u2026"  # shorten a line too long for the label
+            c.drawString(x, y, text)
+            y -= size + 2
+    c.showPage()
+    c.save()
+    return buffer.getvalue()

@@ -1,0 +1,320 @@
+"""Letters: drafts, the letter register, corrections and batch printing.
+
+An issued letter is a legal record: its PDF bytes, SHA-256, kind, date, recipient, the
+case version it was made from and who issued it are stored once and never change
+(database triggers refuse it). Printing again gives the same bytes. A correction is a new
+letter that names the one it replaces.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from ..domain.case import Case
+from ..domain.rules import Evaluation, LetterKind
+from ..errors import InputError, NotFoundError
+from ..letters.content import (
+    LETTER_KINDS,
+    Letter,
+    LetterInputs,
+    LetterRefused,
+    Photo,
+    build,
+    describe_measurements,
+    recipient,
+)
+from ..letters.render import labels_5160, merge, render_letter
+from ..letters.templates import Office, Wording, load_office, load_wording
+from ..paths import resource
+from ..storage.cases import case_version
+from .sketch import site_sketch
+from .workspace import Workspace
+
+OFFICE_FILE = "office.toml"
+TEMPLATES_FILE = "letter-templates.toml"
+REMINDERS = {"five_year_reminder", "etu_report_reminder", "pump_out_request"}
+
+
+class Cancelled(Exception):
+    """Batch work stopped by the user; nothing was committed."""
+
+
+def wording_for(ws: Workspace) -> Wording:
+    own = ws.folder.root / TEMPLATES_FILE
+    return load_wording(own if own.exists() else resource("letters", "templates.toml"))
+
+
+def office_for(ws: Workspace) -> Office:
+    own = ws.folder.root / OFFICE_FILE
+    return load_office(own if own.exists() else resource("letters", "office.toml"),
+                       base=ws.folder.root)
+
+
+def _last_inspection(ws: Workspace, parcel_id: str) -> date | None:
+    row = ws.store.query("SELECT max(date) AS d FROM inspections WHERE parcel_id = ? AND "
+                         "deleted_at IS NULL", (parcel_id,))[0]
+    return None if row["d"] is None else date.fromisoformat(row["d"])
+
+
+def _measurement_lines(ws: Workspace, parcel_id: str) -> tuple[str, ...]:
+    rows = ws.store.query(
+        "SELECT m.distance_ft, m.method, m.accuracy_ft, m.measured_by, m.measured_on,"
+        " CASE WHEN l.id IS NULL THEN NULL ELSE l.name || ' v' || l.layer_version END AS layer"
+        " FROM lake_measurements m LEFT JOIN shoreline_layers l ON l.id = m.shoreline_layer_id"
+        " WHERE m.parcel_id = ? AND m.deleted_at IS NULL ORDER BY m.measured_on, m.created_at",
+        (parcel_id,))
+    return describe_measurements(rows)
+
+
+def _photos(ws: Workspace, parcel_id: str) -> tuple[Photo, ...]:
+    rows = ws.store.query(
+        "SELECT sha256, filename, caption FROM attachments WHERE parcel_id = ? AND "
+        "deleted_at IS NULL AND media_type IN ('image/jpeg', 'image/png') ORDER BY created_at",
+        (parcel_id,))
+    return tuple(Photo(ws.attachment_path(r["sha256"]), r["caption"] or r["filename"])
+                 for r in rows if ws.attachment_path(r["sha256"]).exists())
+
+
+def _inputs(ws: Workspace, sbl: str, evaluation: Evaluation, case: Case, letter_date: date,
+            kind: str, *, final: bool = False) -> LetterInputs:
+    parcel_id = ws.parcel_id(sbl)
+    last = _last_inspection(ws, parcel_id)
+    extra: dict[str, Any] = {}
+    if last is not None:
+        from dateutil.relativedelta import relativedelta
+
+        extra["due_date"] = last + relativedelta(years=ws.jurisdiction.inspection_cycle_years)
+    report = kind == "report_of_findings"
+    return LetterInputs(
+        case=case, evaluation=evaluation, jurisdiction=ws.jurisdiction,
+        wording=wording_for(ws), office=office_for(ws), letter_date=letter_date,
+        last_inspection=last, extra=extra, mark_unconfirmed=not final,
+        sketch=site_sketch(ws, case) if report else None,
+        photos=_photos(ws, parcel_id) if report else (),
+        measurements=_measurement_lines(ws, parcel_id) if report else (),
+        separations=tuple(
+            f"{s.component.value.replace('_', ' ')} #{s.ordinal} to {s.target.replace('_', ' ')}"
+            f": {s.distance_ft:,.1f} ft ({s.source})" for s in _separations(case))
+        if report else ())
+
+
+def _separations(case: Case) -> list[Any]:
+    from ..geo.setbacks import separations
+
+    return separations(case)
+
+
+def why_not(kind: str, evaluation: Evaluation, ws: Workspace, sbl: str) -> str | None:
+    """None when the parcel's records call for this letter; else the reason they do not."""
+    if kind in {k.value for k in LetterKind}:
+        if LetterKind(kind) in evaluation.letters:
+            return None
+        called = ", ".join(k.value for k in evaluation.letters) or "no letter"
+        return f"the records call for {called}, not a {kind}"
+    codes = {v.code for v in evaluation.violations}
+    if kind == "etu_report_reminder" and codes & {"etu_report_late", "etu_inspection_overdue"}:
+        return None
+    if kind == "pump_out_request" and "holding_tank_records_missing" in codes:
+        return None
+    if kind == "five_year_reminder":
+        from .worklists import worklists
+
+        items = worklists(ws, as_of=evaluation.as_of, names=("five-year-inspections",))
+        if any(i["sbl"] == sbl for i in items["five-year-inspections"]):
+            return None
+        return "the parcel is not due for its five-year inspection"
+    if kind == "report_of_findings":
+        return None if ws.load_case(sbl).inspection else "no inspection is recorded"
+    return f"nothing on record calls for a {kind}"
+
+
+def compose(ws: Workspace, sbl: str, kind: str, *, as_of: date | None = None) -> Letter:
+    if kind not in LETTER_KINDS:
+        raise InputError(f"{kind!r} is not a letter kind; the kinds are "
+                         f"{', '.join(LETTER_KINDS)}.")
+    day = as_of or ws.today()
+    case = ws.load_case(sbl)
+    evaluation = ws.evaluate_parcel(sbl, as_of=day)
+    return build(kind, _inputs(ws, sbl, evaluation, case, day, kind))
+
+
+def draft_pdf(ws: Workspace, sbl: str, kind: str, *, as_of: date | None = None) -> bytes:
+    return render_letter(compose(ws, sbl, kind, as_of=as_of), office_for(ws), draft=True)
+
+
+def draft_from_case(ws: Workspace, case: Case, *, as_of: date) -> list[tuple[str, bytes]]:
+    """Drafts of the letters a case file calls for, without storing anything."""
+    evaluation = ws.evaluate_case(case, as_of=as_of)
+    office = office_for(ws)
+    wording = wording_for(ws)
+    recipient(case)  # refuse an unmailable address before rendering anything
+    out = []
+    for kind in evaluation.letters:
+        inputs = LetterInputs(case=case, evaluation=evaluation, jurisdiction=ws.jurisdiction,
+                              wording=wording, office=office, letter_date=as_of)
+        out.append((kind.value, render_letter(build(kind.value, inputs), office, draft=True)))
+    return out
+
+
+@dataclass(frozen=True)
+class IssuedLetter:
+    id: str
+    sbl: str
+    kind: str
+    letter_date: str
+    sha256: str
+    case_version: int
+    replaces: str | None
+    path: str
+    warnings: tuple[str, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+
+def issue(ws: Workspace, sbl: str, kinds: list[str] | None = None, *,
+          as_of: date | None = None, replaces: str | None = None) -> list[IssuedLetter]:
+    """Issue the letters the parcel's records call for (or those named)."""
+    day = as_of or ws.today()
+    evaluation = ws.evaluate_parcel(sbl, as_of=day)
+    wanted = kinds or [k.value for k in evaluation.letters]
+    if not wanted:
+        raise InputError(f"Parcel {sbl}: the records call for no letter "
+                         f"(outcome {evaluation.outcome.value}, no violations).")
+    for kind in wanted:
+        if kind not in LETTER_KINDS:
+            raise InputError(f"{kind!r} is not a letter kind; the kinds are "
+                             f"{', '.join(LETTER_KINDS)}.")
+        reason = why_not(kind, evaluation, ws, sbl)
+        if reason is not None:
+            raise LetterRefused(f"Parcel {sbl}: no {kind} can be issued: {reason}.")
+    parcel_id = ws.parcel_id(sbl)
+    if replaces is not None:
+        old = ws.store.query("SELECT parcel_id, status FROM letters WHERE id = ?", (replaces,))
+        if not old or old[0]["status"] != "issued" or old[0]["parcel_id"] != parcel_id:
+            raise NotFoundError(f"No issued letter {replaces!r} for parcel {sbl} to correct.")
+    office = office_for(ws)
+    version = case_version(ws.store.conn, parcel_id)
+    rendered = []
+    for kind in wanted:
+        letter = build(kind, _inputs(ws, sbl, evaluation, ws.load_case(sbl), day, kind))
+        final = build(kind, _inputs(ws, sbl, evaluation, ws.load_case(sbl), day, kind,
+                                    final=True))
+        rendered.append((final, render_letter(final, office, draft=False),
+                         unconfirmed_citations(letter)))
+    issued_at = datetime.now(UTC).isoformat(timespec="milliseconds")
+    out = []
+    with ws.store.transaction() as w:
+        for letter, pdf, unconfirmed in rendered:
+            digest = hashlib.sha256(pdf).hexdigest()
+            letter_id = w.insert("letters", {
+                "kind": letter.kind, "status": "issued", "letter_date": day,
+                "recipient": list(letter.recipient), "case_version": version,
+                "issued_by": w.actor.user, "issued_at": issued_at, "sha256": digest,
+                "pdf": pdf, "replaces_letter_id": replaces}, parcel_id=parcel_id)
+            path = _file_copy(ws, sbl, letter.kind, day, letter_id, pdf)
+            warnings = tuple(f"cites {c}, whose section number the jurisdiction file marks "
+                             "unconfirmed" for c in unconfirmed)
+            out.append(IssuedLetter(letter_id, sbl, letter.kind, day.isoformat(), digest,
+                                    version, replaces, str(path), warnings))
+    return out
+
+
+_UNCONFIRMED = re.compile(r"((?:§|10 NYCRR|Chapter)[^<>()]*?(?:\([^<>()]*\)[^<>()]*?)*) "
+                          r"\(unconfirmed\)")
+
+
+def unconfirmed_citations(letter: Letter) -> tuple[str, ...]:
+    """The unconfirmed citations a letter's draft shows, in order, once each."""
+    texts = [letter.subject, *letter.closing]
+    for block in letter.blocks:
+        texts += [*getattr(block, "items", ()), getattr(block, "text", "")]
+    found: dict[str, None] = {}
+    for text in texts:
+        for match in _UNCONFIRMED.finditer(text.replace("<b>", "").replace("</b>", "")):
+            found[match.group(1).strip()] = None
+    return tuple(found)
+
+
+def _file_copy(ws: Workspace, sbl: str, kind: str, day: date, letter_id: str,
+               pdf: bytes) -> Path:
+    """A convenience copy in the data folder's letters/; the register is the record."""
+    folder = ws.folder.letters / sbl.replace("/", "_")
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{day.isoformat()}-{kind}-{letter_id[:8]}.pdf"
+    write_atomically(path, pdf)
+    return path
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    temp = path.with_name(f".{path.name}.tmp")
+    with temp.open("wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(temp, path)
+
+
+def register(ws: Workspace, sbl: str | None = None) -> list[dict[str, Any]]:
+    sql = ("SELECT l.id, p.sbl, l.kind, l.letter_date, l.recipient, l.case_version, "
+           "l.issued_by, l.issued_at, l.sha256, l.replaces_letter_id, l.printed_at "
+           "FROM letters l JOIN parcels p ON p.id = l.parcel_id WHERE l.status = 'issued'")
+    params: tuple[Any, ...] = ()
+    if sbl is not None:
+        sql += " AND l.parcel_id = ?"
+        params = (ws.parcel_id(sbl),)
+    rows = ws.store.query(sql + " ORDER BY l.issued_at, l.id", params)
+    for r in rows:
+        r["recipient"] = json.loads(r["recipient"])
+        r["replaces"] = r.pop("replaces_letter_id")
+    return rows
+
+
+def stored_pdf(ws: Workspace, letter_id: str) -> bytes:
+    """An issued letter's bytes, checked against the hash stored when it was issued."""
+    rows = ws.store.query("SELECT pdf, sha256 FROM letters WHERE id = ? AND status = 'issued'",
+                          (letter_id,))
+    if not rows:
+        raise NotFoundError(f"No issued letter {letter_id!r} in the register.")
+    pdf: bytes = rows[0]["pdf"]
+    if hashlib.sha256(pdf).hexdigest() != rows[0]["sha256"]:
+        raise InputError(f"Letter {letter_id}: its stored bytes no longer match the hash "
+                         "recorded when it was issued; restore the database from a backup.")
+    return pdf
+
+
+def print_batch(ws: Workspace, out: Path, *, labels: Path | None = None,
+                progress: Callable[[int, int], None] | None = None,
+                cancelled: Callable[[], bool] = lambda: False) -> dict[str, Any]:
+    """Every issued letter not yet printed, in one PDF (and a sheet of labels).
+
+    The letters are marked printed only once the files are written; a cancelled batch
+    writes nothing and marks nothing."""
+    pending = [r for r in register(ws) if r["printed_at"] is None]
+    if not pending:
+        return {"letters": 0, "path": None, "labels": None}
+    pdfs = []
+    for n, row in enumerate(pending, start=1):
+        if cancelled():
+            raise Cancelled("Printing was cancelled; no letter was marked printed.")
+        pdfs.append(stored_pdf(ws, row["id"]))
+        if progress is not None:
+            progress(n, len(pending))
+    write_atomically(out, merge(pdfs))
+    if labels is not None:
+        write_atomically(labels, labels_5160([r["recipient"] for r in pending]))
+    stamp = datetime.now(UTC).isoformat(timespec="milliseconds")
+    with ws.store.transaction() as w:
+        for row in pending:
+            w.update("letters", row["id"], {"printed_at": stamp})
+    return {"letters": len(pending), "path": str(out),
+            "labels": None if labels is None else str(labels),
+            "ids": [r["id"] for r in pending]}
