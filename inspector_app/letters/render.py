@@ -67,7 +67,8 @@ def register_fonts() -> str:
 
 def _styles() -> dict[str, ParagraphStyle]:
     register_fonts()
-    body = ParagraphStyle("body", fontName=FONT, fontSize=10.5, leading=14, spaceAfter=7)
+    body = ParagraphStyle("body", fontName=FONT, bulletFontName=FONT, fontSize=10.5, leading=14,
+                          spaceAfter=7)
     return {
         "body": body,
         "title": ParagraphStyle("title", parent=body, fontName="Vera-Bold", fontSize=13,
@@ -87,6 +88,8 @@ def _numbered_canvas(letter: Letter, office: Office, draft: bool) -> type[rl_can
 
     class NumberedCanvas(rl_canvas.Canvas):  # type: ignore[misc]
         def __init__(self, *args: Any, **kwargs: Any) -> None:
+            # Start every page in the embedded font, so no non-embedded base font appears.
+            kwargs["initialFontName"] = FONT
             super().__init__(*args, **kwargs)
             self._pages: list[dict[str, Any]] = []
 
@@ -178,16 +181,20 @@ def _sketch_flowable(s: Sketch, width: float) -> Drawing:
     d.add(Polygon(pts([(minx, miny), (maxx, miny), (maxx, maxy), (minx, maxy)]),
                   fillColor=colors.white, strokeColor=colors.HexColor("#999999"),
                   strokeWidth=0.5))
-    for ring in s.water:
+    for ring in (r for r in s.water if len(r) >= 3):
         d.add(Polygon(pts(ring), fillColor=colors.HexColor("#d6e9f8"), strokeColor=None))
-    for ring in s.band:
+    for ring in (r for r in s.band if len(r) >= 3):
         d.add(Polygon(pts(ring), fillColor=colors.Color(1.0, 0.85, 0.5, alpha=0.45),
                       strokeColor=None))
-    for line in s.shore:
+    for line in (r for r in s.shore if len(r) >= 2):
         d.add(PolyLine(pts(line), strokeColor=colors.HexColor("#1d6fb8"), strokeWidth=1.6))
     for ring in s.areas:
-        d.add(Polygon(pts(ring), fillColor=colors.Color(0.55, 0.35, 0.15, alpha=0.35),
-                      strokeColor=colors.HexColor("#5a3a1a"), strokeWidth=1))
+        if len(ring) >= 3:
+            d.add(Polygon(pts(ring), fillColor=colors.Color(0.55, 0.35, 0.15, alpha=0.35),
+                          strokeColor=colors.HexColor("#5a3a1a"), strokeWidth=1))
+        else:  # a holding tank recorded as a point
+            x, y = pts(ring[:1])
+            d.add(Circle(x, y, 4, fillColor=colors.HexColor("#5a3a1a")))
     for label, coords in s.features:
         p = pts(coords)
         if len(coords) == 1:
