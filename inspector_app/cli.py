@@ -231,6 +231,23 @@ def build_parser() -> argparse.ArgumentParser:
     reg_show.add_argument("--out", type=Path, required=True, metavar="FILE")
     reg_show.set_defaults(handler=_register_show)
 
+    office = sub.add_parser("office", help="the letterhead and signature block in use")
+    office_sub = office.add_subparsers(dest="office_command", required=True,
+                                       parser_class=_Parser)
+    office_sub.add_parser("show", help="the settings in use and where they come from"
+                          ).set_defaults(handler=_office_show)
+    office_use = office_sub.add_parser("use", help="check an office.toml and make it this "
+                                                   "data folder's")
+    office_use.add_argument("file", type=Path)
+    office_use.set_defaults(handler=_office_use)
+    wording = sub.add_parser("wording", help="the letters' wording (templates)")
+    wording_sub = wording.add_subparsers(dest="wording_command", required=True,
+                                         parser_class=_Parser)
+    wording_use = wording_sub.add_parser("use", help="check a templates file and make it this "
+                                                     "data folder's")
+    wording_use.add_argument("file", type=Path)
+    wording_use.set_defaults(handler=_wording_use)
+
     backup = sub.add_parser("backup", help="write a backup of the database now")
     backup.set_defaults(handler=_backup)
 
@@ -522,6 +539,54 @@ def _register_show(args: argparse.Namespace) -> Any:
         pdf = stored_pdf(ws, args.letter_id)
     write_atomically(args.out, pdf)
     return {"id": args.letter_id, "path": str(args.out), "bytes": len(pdf)}
+
+
+def _office_show(args: argparse.Namespace) -> Any:
+    from dataclasses import asdict
+
+    from .services.letters import office_for
+
+    with _workspace(args) as ws:
+        return asdict(office_for(ws))
+
+
+def _install(args: argparse.Namespace, name: str, check: Callable[[Path, Path], Any]) -> Any:
+    """Check a settings file, then copy it atomically into the data folder."""
+    from .services.letters import write_atomically
+
+    check(args.file, args.file.parent)
+    with _workspace(args) as ws:
+        target = ws.folder.root / name
+        check(args.file, ws.folder.root)
+        write_atomically(target, args.file.read_bytes())
+    return {"file": str(target)}
+
+
+def _office_use(args: argparse.Namespace) -> Any:
+    from .letters.templates import load_office
+    from .services.letters import OFFICE_FILE, write_atomically
+
+    office = load_office(args.file, base=args.file.parent)
+    images = [p for p in (office.logo, office.signature_image) if p is not None]
+
+    def check(path: Path, base: Path) -> Any:
+        if base != args.file.parent:  # bring relative images along into the data folder
+            for image in images:
+                relative = image.relative_to(args.file.parent) if image.is_relative_to(
+                    args.file.parent) else None
+                if relative is not None:
+                    (base / relative).parent.mkdir(parents=True, exist_ok=True)
+                    write_atomically(base / relative, image.read_bytes())
+        return load_office(path, base=base)
+
+    return _install(args, OFFICE_FILE, check)
+
+
+def _wording_use(args: argparse.Namespace) -> Any:
+    from .letters.templates import load_wording
+    from .services.letters import TEMPLATES_FILE
+
+    return _install(args, TEMPLATES_FILE, lambda path, base: load_wording(path))
 
 
 def _backup(args: argparse.Namespace) -> Any:

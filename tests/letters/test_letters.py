@@ -273,3 +273,43 @@ def test_office_settings_and_wording_from_the_data_folder(failed: Workspace,
                                      as_of=TODAY))
     assert "Town of Italy" in text and "NYS OTN #4410" in text
     assert "NOTICE OF VIOLATION (ITALY)" in text
+
+
+def test_register_commands_end_to_end(tmp_path: Path, capsys: Any) -> None:
+    from PIL import Image
+
+    from tests.test_cli import cli
+
+    data = str(tmp_path / "d")
+    case = Path(__file__).parents[1] / "fixtures" / "full_case.json"
+    cli(capsys, "--data-dir", data, "case", "import", str(case), "--as-of", "2026-11-25")
+    settings = tmp_path / "mine"
+    settings.mkdir()
+    Image.new("RGB", (90, 90), (30, 60, 90)).save(settings / "seal.png")
+    (settings / "office.toml").write_text(
+        resource("letters", "office.toml").read_text("utf-8")
+        .replace('logo = ""', 'logo = "seal.png"').replace("Town of Canandaigua",
+                                                           "Town of Gorham"))
+    status, out, err = cli(capsys, "--data-dir", data, "office", "use",
+                           str(settings / "office.toml"))
+    assert status == 0, err
+    assert (tmp_path / "d" / "seal.png").exists()
+    status, issued, err = cli(capsys, "--data-dir", data, "register", "issue",
+                              "98.00-1-23.100", "--as-of", "2026-11-25")
+    assert status == 0, err
+    (letter,) = issued
+    assert letter["kind"] == "notice_of_violation" and letter["warnings"]
+    _, pending, _ = cli(capsys, "--data-dir", data, "register", "pending")
+    assert [p["id"] for p in pending] == [letter["id"]]
+    status, printed, _ = cli(capsys, "--data-dir", data, "register", "print", "--out",
+                             str(tmp_path / "batch.pdf"), "--labels", str(tmp_path / "l.pdf"))
+    assert printed["letters"] == 1
+    assert "Town of Gorham" in text_of((tmp_path / "batch.pdf").read_bytes())
+    _, shown, _ = cli(capsys, "--data-dir", data, "register", "show", letter["id"], "--out",
+                      str(tmp_path / "again.pdf"))
+    assert hashlib.sha256((tmp_path / "again.pdf").read_bytes()).hexdigest() == letter["sha256"]
+    _, pending, _ = cli(capsys, "--data-dir", data, "register", "pending")
+    assert pending == []
+    status, _, err = cli(capsys, "--data-dir", data, "register", "issue", "98.00-1-23.100",
+                         "--kind", "letter_of_acknowledgement")
+    assert status == 2 and "no letter_of_acknowledgement can be issued" in err
