@@ -248,6 +248,36 @@ def build_parser() -> argparse.ArgumentParser:
     wording_use.add_argument("file", type=Path)
     wording_use.set_defaults(handler=_wording_use)
 
+    sync = sub.add_parser("sync", help="field <-> office sync by package file")
+    sync_sub = sync.add_subparsers(dest="sync_command", required=True, parser_class=_Parser)
+    enroll = sync_sub.add_parser("enroll", help="(office) enrol a laptop: write its field kit")
+    enroll.add_argument("--device", required=True, metavar="NAME")
+    enroll.add_argument("--out", type=Path, required=True, metavar="FILE")
+    enroll.add_argument("--parcels", metavar="SBL,SBL", help="only these parcels (default: all)")
+    enroll.set_defaults(handler=_sync_enroll)
+    join = sync_sub.add_parser("join", help="(laptop) set up an empty data folder from a kit")
+    join.add_argument("file", type=Path)
+    join.set_defaults(handler=_sync_join)
+    sync_export = sync_sub.add_parser("export", help="write what the other side may not have")
+    sync_export.add_argument("--out", type=Path, required=True, metavar="FILE")
+    sync_export.add_argument("--device", metavar="NAME",
+                             help="(office) for this laptop only: its parcels and acknowledgements")
+    sync_export.set_defaults(handler=_sync_export)
+    sync_import = sync_sub.add_parser("import", help="apply a package from the other side")
+    sync_import.add_argument("file", type=Path)
+    sync_import.set_defaults(handler=_sync_import)
+    sync_sub.add_parser("conflicts", help="unresolved conflicts, both values side by side"
+                        ).set_defaults(handler=_sync_conflicts)
+    resolve = sync_sub.add_parser("resolve", help="resolve a conflict (the choice is synced)")
+    resolve.add_argument("conflict_id")
+    choice = resolve.add_mutually_exclusive_group(required=True)
+    choice.add_argument("--keep-local", action="store_true")
+    choice.add_argument("--take-incoming", action="store_true")
+    choice.add_argument("--value", metavar="JSON", help="enter a value (JSON, e.g. '\"Jane Roe\"')")
+    resolve.set_defaults(handler=_sync_resolve)
+    sync_sub.add_parser("status", help="devices, acknowledgements, gaps, open conflicts"
+                        ).set_defaults(handler=_sync_status)
+
     backup = sub.add_parser("backup", help="write a backup of the database now")
     backup.set_defaults(handler=_backup)
 
@@ -587,6 +617,65 @@ def _wording_use(args: argparse.Namespace) -> Any:
     from .services.letters import TEMPLATES_FILE
 
     return _install(args, TEMPLATES_FILE, lambda path, base: load_wording(path))
+
+
+def _sync_enroll(args: argparse.Namespace) -> Any:
+    from .services.sync import enroll
+
+    parcels = [s.strip() for s in args.parcels.split(",") if s.strip()] if args.parcels else None
+    with _workspace(args) as ws:
+        return enroll(ws, args.device, args.out, parcels)
+
+
+def _sync_join(args: argparse.Namespace) -> Any:
+    from .services.sync import join
+    from .services.workspace import default_user
+
+    return join(resolve_data_dir(args.data_dir), args.file, user=args.user or default_user())
+
+
+def _sync_export(args: argparse.Namespace) -> Any:
+    from .services.sync import export
+
+    with _workspace(args) as ws:
+        return export(ws, args.out, device=args.device)
+
+
+def _sync_import(args: argparse.Namespace) -> Any:
+    from .services.sync import import_package
+
+    with _workspace(args) as ws:
+        return import_package(ws, args.file)
+
+
+def _sync_conflicts(args: argparse.Namespace) -> Any:
+    from .services.sync import conflicts
+
+    with _workspace(args) as ws:
+        return conflicts(ws)
+
+
+def _sync_resolve(args: argparse.Namespace) -> Any:
+    from .services.sync import resolve
+
+    value = None
+    if args.value is not None:
+        try:
+            value = json.loads(args.value)
+        except json.JSONDecodeError:
+            raise InputError(f"sync resolve: --value {args.value!r} is not JSON; quote text "
+                             "values, e.g. '\"Jane Roe\"'.") from None
+    choice = ("keep_local" if args.keep_local else "take_incoming" if args.take_incoming
+              else "enter_value")
+    with _workspace(args) as ws:
+        return resolve(ws, args.conflict_id, choice=choice, value=value)
+
+
+def _sync_status(args: argparse.Namespace) -> Any:
+    from .services.sync import status
+
+    with _workspace(args) as ws:
+        return status(ws)
 
 
 def _backup(args: argparse.Namespace) -> Any:

@@ -21,6 +21,7 @@ OWNERS = {
     "reportlab": "letters",
     "pypdf": "letters",
     "jsonschema": "casefile.py",
+    "fastjsonschema": "sync",
 }
 
 
@@ -40,7 +41,9 @@ def _imports(path: Path) -> set[str]:
 def test_each_library_is_imported_only_by_its_owner(path: Path) -> None:
     part = path.relative_to(PACKAGE).parts[0]
     for library in _imports(path) & set(OWNERS):
-        assert part == OWNERS[library], f"{path.relative_to(PACKAGE)} imports {library}"
+        owners = OWNERS[library]
+        assert part in (owners if isinstance(owners, tuple) else (owners,)), (
+            f"{path.relative_to(PACKAGE)} imports {library}")
 
 
 def test_domain_has_no_io_or_app_layers() -> None:

@@ -184,6 +184,12 @@ def issue(ws: Workspace, sbl: str, kinds: list[str] | None = None, *,
           as_of: date | None = None, replaces: str | None = None) -> list[IssuedLetter]:
     """Issue the letters the parcel's records call for (or those named)."""
     day = as_of or ws.today()
+    parcel_id = ws.parcel_id(sbl)
+    from .sync import open_conflicts
+
+    if open_conflicts(ws, parcel_id):
+        raise LetterRefused(f"Parcel {sbl} has unresolved sync conflicts; resolve them "
+                            "(`inspector-app sync conflicts`) before issuing a letter.")
     evaluation = ws.evaluate_parcel(sbl, as_of=day)
     wanted = kinds or [k.value for k in evaluation.letters]
     if not wanted:
@@ -196,7 +202,6 @@ def issue(ws: Workspace, sbl: str, kinds: list[str] | None = None, *,
         reason = why_not(kind, evaluation, ws, sbl)
         if reason is not None:
             raise LetterRefused(f"Parcel {sbl}: no {kind} can be issued: {reason}.")
-    parcel_id = ws.parcel_id(sbl)
     if replaces is not None:
         old = ws.store.query("SELECT parcel_id, status FROM letters WHERE id = ?", (replaces,))
         if not old or old[0]["status"] != "issued" or old[0]["parcel_id"] != parcel_id:

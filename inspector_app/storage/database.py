@@ -66,7 +66,14 @@ def _m0005_ahj_waiver(db: sqlite_utils.Database) -> None:
     db.execute("PRAGMA user_version = 5")
 
 
-SCHEMA_VERSION = 5
+@MIGRATIONS(name="0006_sync")
+def _m0006_sync(db: sqlite_utils.Database) -> None:
+    for statement in _split_sql(_sql("0006_sync.sql")):
+        db.execute(statement)
+    db.execute("PRAGMA user_version = 6")
+
+
+SCHEMA_VERSION = 6
 
 
 def _split_sql(script: str) -> list[str]:

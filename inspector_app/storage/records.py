@@ -98,7 +98,7 @@ class RecordWriter:
         if unknown or bookkeeping:
             raise KeyError(f"{table}: cannot write {sorted(unknown | bookkeeping)}")
 
-    def _record_log(self, *, table: str, record_id: str, parcel_id: str | None, op: str,
+    def log_change(self, *, table: str, record_id: str, parcel_id: str | None, op: str,
                     field: str | None, old: SqlValue, new: SqlValue, version: int) -> None:
         self._log.append((new_id(), self.now, self.actor.user, self.actor.device_id, table,
                           record_id, parcel_id, op, field, _log_value(old), _log_value(new),
@@ -154,7 +154,7 @@ class RecordWriter:
             "WHERE id = ?",
             [*changes.values(), self.now, self.actor.device_id, version, record_id])
         for name, value in changes.items():
-            self._record_log(table=table, record_id=record_id, parcel_id=parcel_id, op="update",
+            self.log_change(table=table, record_id=record_id, parcel_id=parcel_id, op="update",
                              field=name, old=old[name], new=value, version=version)
         return True
 
@@ -168,7 +168,7 @@ class RecordWriter:
         self.conn.execute(
             f"UPDATE {table} SET deleted_at = ?, updated_at = ?, device_id = ?, version = ? "
             "WHERE id = ?", (self.now, self.now, self.actor.device_id, version, record_id))
-        self._record_log(table=table, record_id=record_id, parcel_id=parcel_id, op="delete",
+        self.log_change(table=table, record_id=record_id, parcel_id=parcel_id, op="delete",
                          field=None, old=None, new=None, version=version)
 
     @property
@@ -177,12 +177,17 @@ class RecordWriter:
         return len(self._log)
 
     def flush(self) -> int:
-        """Append the buffered change-log rows; called before the transaction commits."""
+        """Append the buffered change-log rows; called before the transaction commits.
+
+        Each device numbers its own changes 1, 2, 3... so a receiver can spot a gap."""
         if self._log:
+            last = self.conn.execute("SELECT coalesce(max(device_seq), 0) FROM change_log "
+                                     "WHERE device_id = ?", (self.actor.device_id,)).fetchone()[0]
+            rows = [(*row, last + n) for n, row in enumerate(self._log, start=1)]
             self.conn.executemany(
                 "INSERT INTO change_log (change_id, at, user, device_id, table_name, record_id,"
-                " parcel_id, op, field, old_value, new_value, record_version)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", self._log)
+                " parcel_id, op, field, old_value, new_value, record_version, device_seq)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         count = len(self._log)
         self._log.clear()
         return count

@@ -1,0 +1,522 @@
+"""Field <-> office sync: enrolment, field kits, export, import, conflicts.
+
+The office enrols each laptop, giving it an identity and a signing key in a field kit
+with its parcels, the shoreline layer and the jurisdiction file. Each side exports what
+the other may not have; the receiver checks the whole package, backs up, and applies it
+in one transaction, field by field against the base value. A laptop keeps sending a
+change until the office has acknowledged it; the office reports sequence gaps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import sqlite3
+import zipfile
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError, NotFoundError
+from ..paths import DataFolder, resource
+from ..storage.records import new_id
+from ..storage.store import Store
+from ..storage.sync_apply import (
+    BYTES_REF,
+    SYNCED_TABLES,
+    ApplyCounts,
+    ChangeApplier,
+    resolve_field,
+)
+from ..sync.package import FORMAT, Package, PackageError, read_package, write_package
+from .evaluation import DATA_FOLDER_JURISDICTION, DEFAULT_JURISDICTION
+from .workspace import Workspace
+
+OFFICE, FIELD = "office", "field"
+SECTION = {"parcels": "parcel", "dwellings": "dwelling", "renters": "renter",
+           "components": "component", "inspections": "inspection", "systems": "system"}
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def role(ws: Workspace) -> str | None:
+    return ws.store.get_meta("sync_role")
+
+
+def _device(ws: Workspace, role_name: str) -> dict[str, Any] | None:
+    rows = ws.store.query("SELECT * FROM devices WHERE role = ?", (role_name,))
+    return rows[0] if rows else None
+
+
+def _field_device(ws: Workspace, name: str) -> dict[str, Any]:
+    rows = ws.store.query("SELECT * FROM devices WHERE role = 'field' AND name = ?", (name,))
+    if not rows:
+        raise NotFoundError(f"No laptop named {name!r} is enrolled here; `inspector-app sync "
+                            "status` lists them.")
+    return rows[0]
+
+
+# --- enrolment -------------------------------------------------------------------------
+
+def enroll(ws: Workspace, name: str, out: Path, parcels: list[str] | None) -> dict[str, Any]:
+    if role(ws) == FIELD:
+        raise InputError("This data folder is a field laptop; only the office enrols devices.")
+    name = name.strip()
+    if not name:
+        raise InputError("sync enroll: --device is empty; name the laptop.")
+    if ws.store.query("SELECT 1 AS x FROM devices WHERE name = ? AND role = 'field'", (name,)):
+        raise InputError(f"A laptop named {name!r} is already enrolled; choose another name.")
+    sbls = parcels if parcels else [p["sbl"] for p in ws.parcels()]
+    parcel_ids = [ws.parcel_id(s) for s in sbls]
+    key = secrets.token_hex(32)
+    this = _device(ws, "this")
+    assert this is not None
+    office_key = this["secret"] or secrets.token_hex(32)
+    device_id = new_id()
+    with ws.store.transaction():
+        if not this["secret"]:
+            ws.store.conn.execute("UPDATE devices SET secret = ? WHERE role = 'this'",
+                                  (office_key,))
+        ws.store.conn.execute(
+            "INSERT INTO devices (id, name, role, created_at, secret, parcels) "
+            "VALUES (?, ?, 'field', ?, ?, ?)", (device_id, name, _now(), key, json.dumps(sbls)))
+        ws.store.set_meta("sync_role", OFFICE)
+    _write_kit(ws, out, device={"id": device_id, "name": name, "key": key},
+               office={"id": this["id"], "name": this["name"], "key": office_key},
+               parcel_ids=parcel_ids, sbls=sbls)
+    return {"path": str(out), "device": name}
+
+
+def _jurisdiction_text(ws: Workspace) -> str:
+    own = ws.folder.root / DATA_FOLDER_JURISDICTION
+    return (own if own.exists() else resource(*DEFAULT_JURISDICTION)).read_text("utf-8")
+
+
+def _encode_row(row: dict[str, Any], blobs: dict[str, bytes]) -> dict[str, Any]:
+    out = {}
+    for k, v in row.items():
+        if isinstance(v, bytes):
+            digest = hashlib.sha256(v).hexdigest()
+            blobs[digest] = v
+            v = {BYTES_REF: digest}
+        out[k] = v
+    return out
+
+
+def _write_kit(ws: Workspace, out: Path, *, device: dict[str, str], office: dict[str, str],
+               parcel_ids: list[str], sbls: list[str]) -> None:
+    blobs: dict[str, bytes] = {}
+    records: list[dict[str, Any]] = []
+    marks = ",".join("?" * len(parcel_ids)) or "NULL"
+    for table in sorted(SYNCED_TABLES):
+        if table == "shoreline_layers":
+            rows = ws.store.query("SELECT * FROM shoreline_layers WHERE active = 1")
+        elif table == "parcels":
+            rows = ws.store.query(f"SELECT * FROM parcels WHERE id IN ({marks})", parcel_ids)
+        else:
+            rows = ws.store.query(f"SELECT * FROM {table} WHERE parcel_id IN ({marks})",
+                                  parcel_ids)
+        records += [{"table": table, "row": _encode_row(r, blobs)} for r in rows]
+        if table == "attachments":
+            for r in rows:
+                path = ws.attachment_path(r["sha256"])
+                if path.exists():
+                    blobs[r["sha256"]] = path.read_bytes()
+    layer_ids = [r["row"]["id"] for r in records if r["table"] == "shoreline_layers"]
+    history = ws.store.query(
+        f"SELECT * FROM change_log WHERE parcel_id IN ({marks}) OR record_id IN "
+        f"({','.join('?' * len(layer_ids)) or 'NULL'}) ORDER BY seq", [*parcel_ids, *layer_ids])
+    seq = ws.store.query("SELECT coalesce(max(seq), 0) AS s FROM change_log")[0]["s"]
+    kit = {"device": device, "office": office, "parcels": sbls,
+           "jurisdiction_toml": _jurisdiction_text(ws), "office_seq": seq}
+    members = {
+        "kit.json": json.dumps(kit, indent=2).encode(),
+        "records.jsonl": "\n".join(json.dumps(r, ensure_ascii=False) for r in records).encode(),
+        "history.jsonl": "\n".join(json.dumps(h, ensure_ascii=False) for h in history).encode(),
+        **{f"attachments/{k}": v for k, v in blobs.items()},
+    }
+    manifest = {"format": FORMAT, "kind": "field_kit", "package_id": new_id(),
+                "source_device": office["id"], "source_name": office["name"],
+                "created_at": _now(), "first_seq": None, "last_seq": seq,
+                "counts": {"changes": 0, "attachments": len(blobs)}, "acknowledges": []}
+    write_package(out, manifest, members, office["key"])
+
+
+def _peek_kit(path: Path) -> dict[str, Any] | None:
+    """The kit's own description, read only to find the key that verifies the kit."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            info = z.getinfo("kit.json")
+            if info.file_size > 10 * 1024**2:
+                return None
+            kit: dict[str, Any] = json.loads(z.read(info))
+            return kit
+    except (KeyError, zipfile.BadZipFile, OSError, ValueError):
+        return None
+
+
+def join(root: Path, kit_path: Path, *, user: str) -> dict[str, Any]:
+    """Set up an empty data folder as an enrolled laptop."""
+    peek = _peek_kit(kit_path)
+
+    def key_for(device_id: str) -> str | None:
+        office = (peek or {}).get("office") or {}
+        return office.get("key") if office.get("id") == device_id else None
+
+    package = read_package(kit_path, key_for)
+    if package.manifest["kind"] != "field_kit":
+        raise PackageError(f"{kit_path}: is a change package, not a field kit.")
+    kit = json.loads(package.extra["kit.json"])
+    records = [json.loads(line) for line in package.extra["records.jsonl"].splitlines()
+               if line.strip()]
+    history = [json.loads(line) for line in package.extra["history.jsonl"].splitlines()
+               if line.strip()]
+    folder = DataFolder(root)
+    store = Store(folder, user=user)
+    try:
+        held = store.query("SELECT (SELECT count(*) FROM change_log) + (SELECT count(*) FROM "
+                           "parcels) AS n")[0]["n"]
+        if held:
+            raise InputError(f"{root} already holds records ({held} changes); only an empty "
+                             "data folder can join. Choose a new folder.")
+        for digest, data in package.attachments.items():
+            target = folder.attachments / digest[:2] / digest
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        with store.db.atomic():
+            conn = store.conn
+            # Rows arrive table by table; foreign keys are checked when the whole kit is in.
+            conn.execute("PRAGMA defer_foreign_keys = ON")
+            conn.execute("UPDATE devices SET id = ?, name = ?, secret = ? WHERE role = 'this'",
+                         (kit["device"]["id"], kit["device"]["name"], kit["device"]["key"]))
+            conn.execute("INSERT INTO devices (id, name, role, created_at, secret) VALUES "
+                         "(?, ?, 'office', ?, ?)", (kit["office"]["id"], kit["office"]["name"],
+                                                    _now(), kit["office"]["key"]))
+            for item in sorted(records, key=lambda r: r["table"] != "parcels"):
+                table = item["table"]
+                if table not in SYNCED_TABLES:
+                    raise PackageError(f"{kit_path}: names the table {table!r}.")
+                row = {k: package.attachments[v[BYTES_REF]] if isinstance(v, dict) else v
+                       for k, v in item["row"].items()}
+                names = list(row)
+                conn.execute(f"INSERT INTO {table} ({', '.join(names)}) VALUES "
+                             f"({', '.join('?' * len(names))})", [row[n] for n in names])
+            for h in history:
+                h = {k: v for k, v in h.items() if k != "seq"}
+                names = list(h)
+                conn.execute(f"INSERT INTO change_log ({', '.join(names)}) VALUES "
+                             f"({', '.join('?' * len(names))})", [h[n] for n in names])
+            store.set_meta("sync_role", FIELD)
+            store.set_meta("office_seq_received", str(kit["office_seq"]))
+        (root / DATA_FOLDER_JURISDICTION).write_text(kit["jurisdiction_toml"], "utf-8")
+    finally:
+        store.close()
+    return {"device": kit["device"]["name"], "parcels": len(kit["parcels"])}
+
+
+# --- export ----------------------------------------------------------------------------
+
+def _contiguous_through(ws: Workspace, device_id: str) -> tuple[int, list[int]]:
+    """The highest n such that changes 1..n from a device are all here, and the gaps."""
+    seqs = [r["device_seq"] for r in ws.store.query(
+        "SELECT device_seq FROM sync_received WHERE device_id = ? AND device_seq IS NOT NULL "
+        "UNION SELECT device_seq FROM change_log WHERE device_id = ? AND device_seq IS NOT "
+        "NULL ORDER BY 1", (device_id, device_id))]
+    through = 0
+    for s in seqs:
+        if s == through + 1:
+            through = s
+        elif s > through + 1:
+            break
+    present = set(seqs)
+    gaps = [n for n in range(1, (max(seqs) if seqs else 0) + 1) if n not in present]
+    return through, gaps
+
+
+def _change_line(row: dict[str, Any]) -> dict[str, Any]:
+    return {"change_id": row["change_id"], "at": row["at"], "user": row["user"],
+            "device_id": row["device_id"], "device_seq": row["device_seq"],
+            "table": row["table_name"], "record_id": row["record_id"],
+            "parcel_id": row["parcel_id"], "op": row["op"], "field": row["field"],
+            "old": None if row["old_value"] is None else json.loads(row["old_value"]),
+            "new": None if row["new_value"] is None else json.loads(row["new_value"]),
+            "record_version": row["record_version"], "source_seq": row["seq"]}
+
+
+def _blobs_for(ws: Workspace, changes: list[dict[str, Any]]) -> dict[str, bytes]:
+    """The bytes every change refers to: photos by hash, letters' PDFs."""
+    blobs: dict[str, bytes] = {}
+    for c in changes:
+        values = c["new"] if isinstance(c["new"], dict) else {}
+        if c["table"] == "attachments" and c["op"] == "insert":
+            path = ws.attachment_path(values["sha256"])
+            if not path.exists():
+                raise InputError(f"The photo {values['sha256'][:12]}... of change "
+                                 f"{c['change_id']} is missing from {ws.folder.attachments}; "
+                                 "restore it before exporting.")
+            blobs[values["sha256"]] = path.read_bytes()
+        refs = [v for v in (values.values() if values else [c["new"]])
+                if isinstance(v, dict) and set(v) == {BYTES_REF}]
+        for ref in refs:
+            row = ws.store.query("SELECT pdf FROM letters WHERE id = ?", (c["record_id"],))
+            if row and row[0]["pdf"] is not None:
+                blobs[ref[BYTES_REF]] = row[0]["pdf"]
+    return blobs
+
+
+def export(ws: Workspace, out: Path, *, device: str | None = None) -> dict[str, Any]:
+    this = _device(ws, "this")
+    assert this is not None
+    acks: list[dict[str, Any]] = []
+    if role(ws) == FIELD:
+        office = _device(ws, OFFICE)
+        assert office is not None
+        rows = ws.store.query(
+            "SELECT * FROM change_log WHERE device_id = ? AND device_seq > ? ORDER BY device_seq",
+            (this["id"], office["acknowledged_seq"]))
+        acks = [{"device_id": office["id"],
+                 "through_seq": int(ws.store.get_meta("office_seq_received") or 0)}]
+    else:
+        fields = ws.store.query("SELECT * FROM devices WHERE role = 'field'")
+        targets = ([_field_device(ws, device)] if device else fields)
+        since = min((t["acknowledged_seq"] for t in targets), default=0)
+        rows = ws.store.query("SELECT * FROM change_log WHERE seq > ? ORDER BY seq", (since,))
+        if len(targets) == 1:
+            target = targets[0]
+            ids = _parcels_of(ws, target)
+            rows = [r for r in rows if r["device_id"] != target["id"]
+                    and (r["parcel_id"] is None or r["parcel_id"] in ids)]
+        for t in targets:
+            through, _ = _contiguous_through(ws, t["id"])
+            acks.append({"device_id": t["id"], "through_seq": through})
+    changes = [_change_line(r) for r in rows]
+    blobs = _blobs_for(ws, changes)
+    seq_through = ws.store.query("SELECT coalesce(max(seq), 0) AS s FROM change_log")[0]["s"]
+    seqs = [c["device_seq"] if role(ws) == FIELD else c["source_seq"] for c in changes]
+    manifest = {"format": FORMAT, "kind": "changes", "package_id": new_id(),
+                "source_device": this["id"], "source_name": this["name"],
+                "created_at": _now(), "first_seq": min(seqs) if seqs else None,
+                "last_seq": max(seqs) if seqs else None, "source_seq_through": seq_through,
+                "counts": {"changes": len(changes), "attachments": len(blobs)},
+                "acknowledges": acks}
+    members = {"changes.jsonl": "\n".join(json.dumps(c, ensure_ascii=False)
+                                          for c in changes).encode(),
+               **{f"attachments/{k}": v for k, v in blobs.items()}}
+    write_package(out, manifest, members, this["secret"])
+    return {"path": str(out), "changes": len(changes)}
+
+
+def _parcels_of(ws: Workspace, device: dict[str, Any]) -> set[str]:
+    """A laptop's parcels: those assigned at enrolment and those it created itself."""
+    sbls = json.loads(device["parcels"])
+    marks = ",".join("?" * len(sbls)) or "NULL"
+    assigned = {r["id"] for r in ws.store.query(
+        f"SELECT id FROM parcels WHERE sbl IN ({marks})", sbls)}
+    created = {r["record_id"] for r in ws.store.query(
+        "SELECT record_id FROM change_log WHERE device_id = ? AND table_name = 'parcels' AND "
+        "op = 'insert'", (device["id"],))}
+    return assigned | created
+
+
+# --- import ----------------------------------------------------------------------------
+
+def _key_lookup(ws: Workspace) -> Any:
+    mode = role(ws)
+
+    def key_for(device_id: str) -> str | None:
+        if mode == OFFICE:
+            rows = ws.store.query("SELECT secret FROM devices WHERE id = ? AND role = 'field'",
+                                  (device_id,))
+        elif mode == FIELD:
+            rows = ws.store.query("SELECT secret FROM devices WHERE id = ? AND role = 'office'",
+                                  (device_id,))
+        else:
+            return None
+        return rows[0]["secret"] if rows else None
+
+    return key_for
+
+
+def _check_attachments(ws: Workspace, package: Package, source: Path) -> None:
+    for c in package.changes:
+        values = c["new"] if isinstance(c["new"], dict) else {}
+        if c["table"] == "attachments" and c["op"] == "insert":
+            digest = values.get("sha256")
+            if not isinstance(digest, str) or (digest not in package.attachments
+                                               and not ws.attachment_path(digest).exists()):
+                raise PackageError(
+                    f"{source}: change {c['change_id']} records a photo whose bytes are neither "
+                    "in the package nor on this computer; the package was refused and nothing "
+                    "was changed.")
+        for v in (values.values() if values else [c["new"], c["old"]]):
+            if isinstance(v, dict) and set(v) == {BYTES_REF} and (
+                    v[BYTES_REF] not in package.attachments):
+                raise PackageError(f"{source}: change {c['change_id']} refers to a document "
+                                   "that is not in the package; the package was refused and "
+                                   "nothing was changed.")
+
+
+def import_package(ws: Workspace, path: Path) -> dict[str, Any]:
+    def already(package_id: str) -> bool:
+        return bool(ws.store.query("SELECT 1 AS x FROM sync_packages WHERE package_id = ?",
+                                   (package_id,)))
+
+    package = read_package(path, _key_lookup(ws), already)
+    manifest = package.manifest
+    if manifest["kind"] != "changes":
+        raise PackageError(f"{path}: is a field kit; use `inspector-app sync join` on a new "
+                           "data folder.")
+    if package.already_imported:
+        return {"applied": 0, "already_imported": True, "conflicts": 0}
+    _check_attachments(ws, package, path)
+    ws.store.backup_now("before-sync-import")
+    for digest, data in package.attachments.items():
+        target = ws.attachment_path(digest)
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            temp = target.with_name(f".{digest}.tmp")
+            temp.write_bytes(data)
+            temp.replace(target)
+    this = _device(ws, "this")
+    assert this is not None
+    received_at = _now()
+    try:
+        counts = _apply(ws, package, path, received_at, this)
+    except sqlite3.IntegrityError as exc:
+        raise PackageError(f"{path}: its changes do not fit this data folder's records "
+                           f"({exc}); the package was refused and nothing was changed.") from None
+    result: dict[str, Any] = {"applied": counts.applied, "already_imported": False,
+                              "conflicts": counts.conflicts, "same_value": counts.same_value,
+                              "skipped": counts.skipped, "already_had": counts.already}
+    if role(ws) == OFFICE:
+        _, gaps = _contiguous_through(ws, manifest["source_device"])
+        result["gaps"] = gaps
+    return result
+
+
+def _apply(ws: Workspace, package: Package, path: Path, received_at: str,
+           this: dict[str, Any]) -> ApplyCounts:
+    manifest = package.manifest
+    with ws.store.transaction() as w:
+        w.conn.execute("PRAGMA defer_foreign_keys = ON")
+        applier = ChangeApplier(w.conn, package_id=manifest["package_id"],
+                                received_at=received_at, blobs=package.attachments)
+        try:
+            applier.prepare([c["change_id"] for c in package.changes])
+            for change in package.changes:
+                applier.apply(change)
+            applier.finish()
+        except ValueError as exc:
+            raise PackageError(f"{path}: {exc}; the package was refused and nothing was "
+                               "changed.") from None
+        counts = applier.counts
+        for ack in manifest["acknowledges"]:
+            if role(ws) == OFFICE:
+                w.conn.execute("UPDATE devices SET acknowledged_seq = max(acknowledged_seq, ?) "
+                               "WHERE id = ? AND role = 'field'",
+                               (ack["through_seq"], manifest["source_device"]))
+            elif ack["device_id"] == this["id"]:
+                w.conn.execute("UPDATE devices SET acknowledged_seq = max(acknowledged_seq, ?) "
+                               "WHERE role = 'office'", (ack["through_seq"],))
+        if role(ws) == FIELD and "source_seq_through" in manifest:
+            current = int(ws.store.get_meta("office_seq_received") or 0)
+            ws.store.set_meta("office_seq_received",
+                              str(max(current, manifest["source_seq_through"])))
+        w.conn.execute(
+            "INSERT INTO sync_packages (package_id, device_id, imported_at, imported_by, "
+            "changes, applied, conflicts, sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (manifest["package_id"], manifest["source_device"], received_at, w.actor.user,
+             len(package.changes), counts.applied, counts.conflicts, package.sha256))
+    return counts
+
+
+# --- conflicts -------------------------------------------------------------------------
+
+def _value(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def conflicts(ws: Workspace) -> list[dict[str, Any]]:
+    rows = ws.store.query(
+        "SELECT c.*, p.sbl, d.name AS device FROM sync_conflicts c "
+        "LEFT JOIN parcels p ON p.id = c.parcel_id LEFT JOIN devices d ON d.id = c.device_id "
+        "WHERE c.resolved_at IS NULL ORDER BY c.received_at, c.id")
+    return [{"sbl": r["sbl"], "field": f"{SECTION.get(r['table_name'], r['table_name'])}."
+                                       f"{r['field']}",
+             "local_value": _value(r["local_value"]),
+             "incoming_value": _value(r["incoming_value"]),
+             "id": r["id"], "table": r["table_name"], "record_id": r["record_id"],
+             "base_value": _value(r["base_value"]), "device": r["device"] or r["device_id"],
+             "incoming_user": r["incoming_user"], "incoming_at": r["incoming_at"]}
+            for r in rows]
+
+
+def open_conflicts(ws: Workspace, parcel_id: str) -> int:
+    return int(ws.store.query("SELECT count(*) AS n FROM sync_conflicts WHERE parcel_id = ? "
+                              "AND resolved_at IS NULL", (parcel_id,))[0]["n"])
+
+
+def resolve(ws: Workspace, conflict_id: str, *, choice: str, value: Any = None
+            ) -> dict[str, Any]:
+    rows = ws.store.query("SELECT * FROM sync_conflicts WHERE id = ?", (conflict_id,))
+    if not rows:
+        raise NotFoundError(f"No conflict {conflict_id!r}; `inspector-app sync conflicts` "
+                            "lists them.")
+    c = rows[0]
+    if c["resolved_at"] is not None:
+        raise InputError(f"Conflict {conflict_id} was already resolved by {c['resolved_by']} "
+                         f"at {c['resolved_at']}.")
+    if choice not in ("keep_local", "take_incoming", "enter_value"):
+        raise InputError(f"{choice!r} is not a resolution (keep_local, take_incoming, "
+                         "enter_value).")
+    incoming = _value(c["incoming_value"])
+    with ws.store.transaction() as w:
+        if c["field"] == "(deleted)":
+            if choice == "take_incoming":
+                w.delete(c["table_name"], c["record_id"])
+            elif choice == "enter_value":
+                raise InputError("A deleted-versus-edited conflict is resolved by keeping the "
+                                 "record or deleting it, not by a value.")
+            chosen = "deleted" if choice == "take_incoming" else "kept"
+        elif c["field"] == "(record)":
+            if choice != "keep_local":
+                raise InputError("A record created on both sides keeps the local record; "
+                                 "re-enter anything from the other one by hand.")
+            chosen = "kept"
+        else:
+            current = w.current(c["table_name"], c["record_id"])[c["field"]]
+            chosen = {"keep_local": current, "take_incoming": incoming,
+                      "enter_value": value}[choice]
+            resolve_field(w, table=c["table_name"], record_id=c["record_id"],
+                          field=c["field"], value=chosen, base=incoming)
+        w.conn.execute("UPDATE sync_conflicts SET resolved_at = ?, resolved_by = ?, "
+                       "resolution = ?, resolved_value = ? WHERE id = ?",
+                       (w.now, w.actor.user, choice, json.dumps(chosen), conflict_id))
+    return {"id": conflict_id, "resolution": choice, "value": chosen}
+
+
+def status(ws: Workspace) -> dict[str, Any]:
+    this = _device(ws, "this")
+    assert this is not None
+    out: dict[str, Any] = {"role": role(ws), "device": this["name"], "device_id": this["id"]}
+    if role(ws) == FIELD:
+        office = _device(ws, OFFICE)
+        assert office is not None
+        mine = ws.store.query("SELECT coalesce(max(device_seq), 0) AS n FROM change_log "
+                              "WHERE device_id = ?", (this["id"],))[0]["n"]
+        out.update(office=office["name"], changes_made=mine,
+                   acknowledged_by_office=office["acknowledged_seq"],
+                   waiting_to_send=mine - office["acknowledged_seq"])
+    else:
+        devices = []
+        for d in ws.store.query("SELECT * FROM devices WHERE role = 'field' ORDER BY name"):
+            through, gaps = _contiguous_through(ws, d["id"])
+            devices.append({"device": d["name"], "received_through": through, "gaps": gaps,
+                            "parcels": len(json.loads(d["parcels"])),
+                            "office_changes_acknowledged": d["acknowledged_seq"]})
+        out["devices"] = devices
+    out["open_conflicts"] = len(conflicts(ws))
+    return out

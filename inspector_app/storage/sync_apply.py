@@ -1,0 +1,244 @@
+"""Applying changes received from another device, field by field, against the base.
+
+An incoming update carries the value it replaced on its device (the base). If the local
+value still equals the base, the change is applied; if the local value already equals
+the incoming value, there is nothing to do; otherwise the local value stays and a
+conflict is recorded with both values for a person to resolve. Every change id is
+remembered, so a change is applied at most once however often it arrives.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .records import BOOKKEEPING, RecordWriter, _same, new_id
+
+SYNCED_TABLES = frozenset({
+    "parcels", "renters", "dwellings", "proposed_work", "systems", "components", "inspections",
+    "inspection_tests", "etu_services", "etu_reports", "holding_tank_services", "pump_outs",
+    "site_observations", "ahj_determinations", "notices", "site_features", "shoreline_layers",
+    "lake_measurements", "attachments", "letters", "finding_decisions",
+})
+BYTES_REF = "sha256_of_bytes"
+
+
+@dataclass
+class ApplyCounts:
+    applied: int = 0
+    same_value: int = 0
+    conflicts: int = 0
+    skipped: int = 0
+    already: int = 0
+
+    @property
+    def received(self) -> int:
+        return self.applied + self.same_value + self.conflicts + self.skipped
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    return {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+
+
+def _row(conn: sqlite3.Connection, table: str, record_id: str) -> dict[str, Any] | None:
+    cur = conn.execute(f"SELECT * FROM {table} WHERE id = ?", (record_id,))
+    found = cur.fetchone()
+    return None if found is None else dict(zip([d[0] for d in cur.description], found,
+                                               strict=True))
+
+
+def _resolve_bytes(value: Any, blobs: Mapping[str, bytes]) -> Any:
+    if isinstance(value, dict) and set(value) == {BYTES_REF}:
+        return blobs[value[BYTES_REF]]
+    return value
+
+
+class ChangeApplier:
+    """Applies incoming changes inside a transaction the caller holds open."""
+
+    def __init__(self, conn: sqlite3.Connection, *, package_id: str, received_at: str,
+                 blobs: Mapping[str, bytes]) -> None:
+        self.conn = conn
+        self.package_id = package_id
+        self.received_at = received_at
+        self.blobs = blobs
+        self.counts = ApplyCounts()
+        self._columns: dict[str, set[str]] = {}
+        self._known: set[str] = set()
+        self._log_rows: list[tuple[Any, ...]] = []
+        self._received_rows: list[tuple[Any, ...]] = []
+        self._open = {(r[0], r[1], r[2]) for r in conn.execute(
+            "SELECT table_name, record_id, field FROM sync_conflicts WHERE resolved_at IS NULL")}
+
+    def prepare(self, change_ids: list[str]) -> None:
+        """Look up in bulk which of these changes this data folder already has."""
+        for start in range(0, len(change_ids), 500):
+            chunk = change_ids[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            self._known.update(r[0] for r in self.conn.execute(
+                f"SELECT change_id FROM change_log WHERE change_id IN ({marks}) UNION "
+                f"SELECT change_id FROM sync_received WHERE change_id IN ({marks})",
+                [*chunk, *chunk]))
+
+    def finish(self) -> None:
+        """Write the buffered log rows, in the order the changes were applied."""
+        self.conn.executemany(
+            "INSERT INTO change_log (change_id, at, user, device_id, table_name, record_id,"
+            " parcel_id, op, field, old_value, new_value, record_version, device_seq)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", self._log_rows)
+        self.conn.executemany(
+            "INSERT INTO sync_received (change_id, device_id, device_seq, package_id, outcome)"
+            " VALUES (?, ?, ?, ?, ?)", self._received_rows)
+        self._log_rows.clear()
+        self._received_rows.clear()
+
+    def columns(self, table: str) -> set[str]:
+        if table not in self._columns:
+            self._columns[table] = _columns(self.conn, table)
+        return self._columns[table]
+
+    def _remember(self, c: Mapping[str, Any], outcome: str) -> None:
+        self._received_rows.append(
+            (c["change_id"], c["device_id"], c["device_seq"], self.package_id, outcome))
+        self._known.add(c["change_id"])
+        counter = "conflicts" if outcome == "conflict" else outcome
+        setattr(self.counts, counter, getattr(self.counts, counter) + 1)
+
+    def _log(self, c: Mapping[str, Any], version: int) -> None:
+        """Keep the received change in our change log, under its own id and device."""
+        new = c["new"]
+        self._log_rows.append(
+            (c["change_id"], c["at"], c["user"], c["device_id"], c["table"], c["record_id"],
+             c["parcel_id"], c["op"], c["field"],
+             None if c["old"] is None else json.dumps(c["old"], ensure_ascii=False,
+                                                      separators=(",", ":")),
+             None if new is None else json.dumps(new, ensure_ascii=False,
+                                                 separators=(",", ":")),
+             version, c["device_seq"]))
+
+    def _conflict(self, c: Mapping[str, Any], local: Any, field: str) -> None:
+        self.conn.execute(
+            "INSERT INTO sync_conflicts (id, parcel_id, table_name, record_id, field, "
+            "base_value, local_value, incoming_value, change_id, device_id, incoming_user, "
+            "incoming_at, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (new_id(), c["parcel_id"], c["table"], c["record_id"], field,
+             json.dumps(c["old"]), json.dumps(local), json.dumps(c["new"]), c["change_id"],
+             c["device_id"], c["user"], c["at"], self.received_at))
+        self._open.add((c["table"], c["record_id"], field))
+        self._remember(c, "conflict")
+
+    def apply(self, c: Mapping[str, Any]) -> None:
+        if c["change_id"] in self._known:
+            self.counts.already += 1
+            return
+        table = c["table"]
+        if table not in SYNCED_TABLES:
+            raise ValueError(f"change {c['change_id']} names the table {table!r}, which is "
+                             "not synchronised")
+        row = _row(self.conn, table, c["record_id"])
+        op = c["op"]
+        if op == "insert":
+            self._insert(c, row)
+        elif row is None:
+            self._remember(c, "skipped")  # a record this device never had
+        elif op == "update":
+            self._update(c, row)
+        else:
+            self._delete(c, row)
+
+    def _insert(self, c: Mapping[str, Any], row: dict[str, Any] | None) -> None:
+        if row is not None:
+            self._remember(c, "same_value")
+            return
+        table = c["table"]
+        values = {k: _resolve_bytes(v, self.blobs) for k, v in c["new"].items()}
+        unknown = set(values) - (self.columns(table) - BOOKKEEPING)
+        if unknown:
+            raise ValueError(f"change {c['change_id']} sets unknown fields {sorted(unknown)} "
+                             f"of {table}")
+        values.update(id=c["record_id"], created_at=c["at"], updated_at=c["at"],
+                      device_id=c["device_id"], version=1)
+        if table != "parcels" and "parcel_id" in self.columns(table):
+            values["parcel_id"] = c["parcel_id"]
+        names = list(values)
+        self.conn.execute("SAVEPOINT sync_insert")
+        try:
+            self.conn.execute(f"INSERT INTO {table} ({', '.join(names)}) VALUES "
+                              f"({', '.join('?' * len(names))})", [values[n] for n in names])
+        except sqlite3.IntegrityError:
+            # e.g. the same tax map number created independently on both sides
+            self.conn.execute("ROLLBACK TO sync_insert")
+            self.conn.execute("RELEASE sync_insert")
+            self._conflict(c, None, "(record)")
+            return
+        self.conn.execute("RELEASE sync_insert")
+        self._log(c, 1)
+        self._remember(c, "applied")
+
+    def _update(self, c: Mapping[str, Any], row: dict[str, Any]) -> None:
+        field, table = c["field"], c["table"]
+        if field not in self.columns(table) or field in BOOKKEEPING:
+            raise ValueError(f"change {c['change_id']} sets the unknown field {field!r} of "
+                             f"{table}")
+        local = row[field]
+        incoming = _resolve_bytes(c["new"], self.blobs)
+        if _same(local, incoming):
+            self._remember(c, "same_value")
+            self._settle(c, field, incoming)  # the other side now agrees with our value
+            return
+        if not _same(local, _resolve_bytes(c["old"], self.blobs)):
+            self._conflict(c, local, field)
+            return
+        version = int(row["version"]) + 1
+        self.conn.execute(f"UPDATE {table} SET {field} = ?, updated_at = ?, device_id = ?, "
+                          "version = ? WHERE id = ?",
+                          (incoming, c["at"], c["device_id"], version, c["record_id"]))
+        self._log(c, version)
+        self._remember(c, "applied")
+        self._settle(c, field, incoming)  # made against our value: the other side decided
+
+    def _settle(self, c: Mapping[str, Any], field: str, value: Any) -> None:
+        """Close an open conflict on this field: both sides now hold the same value."""
+        key = (c["table"], c["record_id"], field)
+        if key not in self._open:
+            return
+        self._open.discard(key)
+        self.conn.execute(
+            "UPDATE sync_conflicts SET resolved_at = ?, resolved_by = ?, "
+            "resolution = 'enter_value', resolved_value = ? WHERE table_name = ? AND "
+            "record_id = ? AND field = ? AND resolved_at IS NULL",
+            (self.received_at, f"{c['user']} (on device {c['device_id']})",
+             None if isinstance(value, bytes) else json.dumps(value), c["table"],
+             c["record_id"], field))
+
+    def _delete(self, c: Mapping[str, Any], row: dict[str, Any]) -> None:
+        if row["deleted_at"] is not None:
+            self._remember(c, "same_value")
+            return
+        if int(row["version"]) != int(c["record_version"]) - 1:
+            # edited here since the other side last saw it: a person decides
+            self._conflict(c, "kept", "(deleted)")
+            return
+        version = int(row["version"]) + 1
+        self.conn.execute(f"UPDATE {c['table']} SET deleted_at = ?, updated_at = ?, "
+                          "device_id = ?, version = ? WHERE id = ?",
+                          (c["at"], c["at"], c["device_id"], version, c["record_id"]))
+        self._log(c, version)
+        self._remember(c, "applied")
+
+
+def resolve_field(w: RecordWriter, *, table: str, record_id: str, field: str, value: Any,
+                  base: Any) -> None:
+    """Set a field to a person's chosen value and log it against the *other* side's value,
+    so that the device that sent the conflicting change accepts the resolution."""
+    row = w.current(table, record_id)
+    version = int(row["version"]) + 1
+    w.conn.execute(f"UPDATE {table} SET {field} = ?, updated_at = ?, device_id = ?, "
+                   "version = ? WHERE id = ?",
+                   (value, w.now, w.actor.device_id, version, record_id))
+    parcel_id = record_id if table == "parcels" else row.get("parcel_id")
+    w.log_change(table=table, record_id=record_id, parcel_id=parcel_id, op="update",
+                 field=field, old=base, new=value, version=version)

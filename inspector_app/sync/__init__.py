@@ -1,0 +1,1 @@
+"""Field <-> office sync by package file."""

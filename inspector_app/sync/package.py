@@ -1,0 +1,278 @@
+"""The sync package: one zip file carrying changes (or a field kit) between devices.
+
+Members: `manifest.json` (format, package id, source device, sequence range, counts,
+creation time, the SHA-256 of every other member), `signature` (HMAC-SHA256 of the
+manifest's bytes with the source device's key), `changes.jsonl`, and for a field kit
+`kit.json`, `records.jsonl`, `history.jsonl`; photos and documents as
+`attachments/<sha256>`.
+
+`read_package` checks everything before anyone looks inside: only known member names, no
+paths, no duplicates, caps on entries, sizes and compression ratio, a strict schema for
+the manifest and for every change, every hash, and the signature. Any problem raises
+`PackageError` (exit status 2) and nothing has been touched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import io
+import json
+import os
+import re
+import zipfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from zlib import error as zlib_error
+
+import fastjsonschema
+
+from ..errors import InputError
+
+FORMAT = "watershed-inspector/sync/1"
+MAX_PACKAGE_BYTES = 2 * 1024**3
+MAX_MEMBERS = 50_000
+MAX_MEMBER_BYTES = 200 * 1024**2
+MAX_TOTAL_BYTES = 4 * 1024**3
+MAX_RATIO = 200  # uncompressed / compressed, per member: no zip bombs
+MAX_MANIFEST_BYTES = 4 * 1024**2
+FIXED_MEMBERS = ("manifest.json", "signature", "changes.jsonl", "kit.json", "records.jsonl",
+                 "history.jsonl")
+_ATTACHMENT = re.compile(r"^attachments/([0-9a-f]{64})$")
+_UUIDISH = {"type": "string", "pattern": r"^[0-9A-Za-z-]{8,64}$"}
+_TIME = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?\+00:00$"}
+_TABLE = {"type": "string", "pattern": r"^[a-z_]{2,40}$"}
+
+MANIFEST_SCHEMA = {
+    "type": "object", "additionalProperties": False,
+    "required": ["format", "kind", "package_id", "source_device", "source_name",
+                 "created_at", "first_seq", "last_seq", "counts", "acknowledges", "members"],
+    "properties": {
+        "format": {"const": FORMAT},
+        "kind": {"enum": ["changes", "field_kit"]},
+        "package_id": _UUIDISH, "source_device": _UUIDISH,
+        "source_name": {"type": "string", "maxLength": 200},
+        "created_at": _TIME,
+        "first_seq": {"type": ["integer", "null"], "minimum": 0},
+        "last_seq": {"type": ["integer", "null"], "minimum": 0},
+        "source_seq_through": {"type": "integer", "minimum": 0},
+        "counts": {"type": "object", "additionalProperties": False,
+                   "required": ["changes", "attachments"],
+                   "properties": {"changes": {"type": "integer", "minimum": 0},
+                                  "attachments": {"type": "integer", "minimum": 0}}},
+        "acknowledges": {"type": "array", "maxItems": 1000, "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["device_id", "through_seq"],
+            "properties": {"device_id": _UUIDISH,
+                           "through_seq": {"type": "integer", "minimum": 0}}}},
+        "members": {"type": "object", "maxProperties": MAX_MEMBERS,
+                    "additionalProperties": {"type": "string", "pattern": "^[0-9a-f]{64}$"}},
+    },
+}
+_JSON_VALUE: dict[str, Any] = {}  # any JSON value
+CHANGE_SCHEMA = {
+    "type": "object", "additionalProperties": False,
+    "required": ["change_id", "at", "user", "device_id", "device_seq", "table", "record_id",
+                 "parcel_id", "op", "field", "old", "new", "record_version", "source_seq"],
+    "properties": {
+        "change_id": _UUIDISH, "at": _TIME, "user": {"type": "string", "maxLength": 200},
+        "device_id": _UUIDISH, "device_seq": {"type": ["integer", "null"], "minimum": 1},
+        "table": _TABLE, "record_id": _UUIDISH,
+        "parcel_id": {"anyOf": [_UUIDISH, {"type": "null"}]},
+        "op": {"enum": ["insert", "update", "delete"]},
+        "field": {"anyOf": [{"type": "string", "pattern": r"^[a-z_0-9]{1,60}$"},
+                            {"type": "null"}]},
+        "old": _JSON_VALUE, "new": _JSON_VALUE,
+        "record_version": {"type": "integer", "minimum": 1},
+        "source_seq": {"type": "integer", "minimum": 1},
+    },
+    "allOf": [
+        {"if": {"properties": {"op": {"const": "update"}}},
+         "then": {"properties": {"field": {"type": "string"}}}},
+        {"if": {"properties": {"op": {"const": "insert"}}},
+         "then": {"properties": {"new": {"type": "object"}, "field": {"type": "null"}}}},
+    ],
+}
+# Compiled once to Python code: a package of 10,000 changes is checked change by change.
+_MANIFEST_VALIDATOR = fastjsonschema.compile(MANIFEST_SCHEMA)
+_CHANGE_VALIDATOR = fastjsonschema.compile(CHANGE_SCHEMA)
+
+
+class PackageError(InputError):
+    """A damaged, tampered, foreign or unsafe package. Nothing was changed."""
+
+
+@dataclass
+class Package:
+    manifest: dict[str, Any]
+    changes: list[dict[str, Any]]
+    attachments: dict[str, bytes]
+    extra: dict[str, bytes] = field(default_factory=dict)  # kit members
+    sha256: str = ""
+    already_imported: bool = False
+
+
+def sign(manifest_bytes: bytes, key_hex: str) -> str:
+    return hmac.new(bytes.fromhex(key_hex), manifest_bytes, hashlib.sha256).hexdigest()
+
+
+def write_package(path: Path, manifest: dict[str, Any], members: Mapping[str, bytes],
+                  key_hex: str | None) -> None:
+    """Write a package atomically: members, their hashes in the manifest, the signature."""
+    manifest = {**manifest, "members": {name: hashlib.sha256(data).hexdigest()
+                                        for name, data in sorted(members.items())}}
+    manifest_bytes = json.dumps(manifest, indent=2, sort_keys=True).encode()
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("manifest.json", manifest_bytes)
+        if key_hex is not None:
+            z.writestr("signature", sign(manifest_bytes, key_hex))
+        for name, data in sorted(members.items()):
+            z.writestr(name, data)
+    temp = path.with_name(f".{path.name}.tmp")
+    temp.write_bytes(buffer.getvalue())
+    with temp.open("rb") as f:
+        os.fsync(f.fileno())
+    os.replace(temp, path)
+
+
+def _first_error(validator: Callable[[Any], Any], doc: Any) -> str | None:
+    try:
+        validator(doc)
+    except fastjsonschema.JsonSchemaValueException as error:
+        return error.message[:200]
+    return None
+
+
+def read_package(path: Path, key_for: Callable[[str], str | None],
+                 already: Callable[[str], bool] = lambda package_id: False) -> Package:
+    """Check a package completely; `key_for(device_id)` gives that device's key, or None
+    for a device this data folder does not know.
+
+    A package that `already(package_id)` says was imported is returned once its signature
+    and every member's hash are checked, without its changes: it will change nothing."""
+    source = str(path)
+
+    def refuse(why: str) -> PackageError:
+        return PackageError(f"{source}: {why}; the package was refused and nothing was "
+                            "changed.")
+
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise PackageError(f"{source}: no such package file.") from None
+    if size > MAX_PACKAGE_BYTES:
+        raise refuse(f"it is {size / 1e9:.1f} GB, over the {MAX_PACKAGE_BYTES / 1e9:.0f} GB "
+                     "limit")
+    raw = path.read_bytes()
+    try:
+        z = zipfile.ZipFile(io.BytesIO(raw))
+        infos = z.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        raise refuse("it is not a sync package (not a readable zip file: damaged or "
+                     "truncated)") from None
+    names = [i.filename for i in infos]
+    if len(infos) > MAX_MEMBERS:
+        raise refuse(f"it has {len(infos)} members, over the limit of {MAX_MEMBERS}")
+    if len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise refuse(f"the member {dup!r} appears twice")
+    total = 0
+    for info in infos:
+        name = info.filename
+        if name not in FIXED_MEMBERS and not _ATTACHMENT.match(name):
+            raise refuse(f"it holds {name!r}, which is not a member of a sync package")
+        if info.file_size > MAX_MEMBER_BYTES:
+            raise refuse(f"{name} is {info.file_size / 1e6:.0f} MB, over the member limit")
+        if info.compress_size and info.file_size / info.compress_size > MAX_RATIO:
+            raise refuse(f"{name} expands {info.file_size // info.compress_size}-fold, which "
+                         "is not plausible (a zip bomb?)")
+        if info.flag_bits & 0x1:
+            raise refuse(f"{name} is encrypted")
+        total += info.file_size
+    if total > MAX_TOTAL_BYTES:
+        raise refuse("its contents exceed the total size limit")
+    if "manifest.json" not in names:
+        raise refuse("it has no manifest.json")
+
+    def member(name: str) -> bytes:
+        try:
+            return z.read(name)
+        except (zipfile.BadZipFile, zlib_error, OSError, ValueError, EOFError) as exc:
+            raise refuse(f"{name} cannot be read ({type(exc).__name__}: damaged)") from None
+
+    manifest_bytes = member("manifest.json")
+    if len(manifest_bytes) > MAX_MANIFEST_BYTES:
+        raise refuse("its manifest is too large")
+    try:
+        manifest = json.loads(manifest_bytes)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise refuse("its manifest is not valid JSON") from None
+    problem = _first_error(_MANIFEST_VALIDATOR, manifest)
+    if problem:
+        raise refuse(f"its manifest is not valid ({problem})")
+
+    device = manifest["source_device"]
+    key = key_for(device)
+    if "signature" not in names:
+        raise refuse(f"it is unsigned (from {manifest['source_name']!r}); only packages "
+                     "from enrolled devices are accepted")
+    if key is None:
+        raise refuse(f"it comes from {manifest['source_name']!r} ({device}), a device this "
+                     "data folder has not enrolled")
+    signature = member("signature").decode("ascii", errors="replace").strip()
+    if not hmac.compare_digest(signature, sign(manifest_bytes, key)):
+        raise refuse("its signature does not match (tampered with, or signed with another "
+                     "key)")
+
+    listed = manifest["members"]
+    present = set(names) - {"manifest.json", "signature"}
+    if set(listed) != present:
+        missing = sorted(set(listed) - present)
+        extra = sorted(present - set(listed))
+        raise refuse(f"its members do not match the manifest (missing: {missing[:3]}, "
+                     f"unlisted: {extra[:3]})")
+    data: dict[str, bytes] = {}
+    for name in sorted(present):
+        content = member(name)
+        if hashlib.sha256(content).hexdigest() != listed[name]:
+            raise refuse(f"{name} does not match its hash in the manifest (damaged)")
+        data[name] = content
+    if already(manifest["package_id"]):
+        return Package(manifest=manifest, changes=[], attachments={}, already_imported=True,
+                       sha256=hashlib.sha256(raw).hexdigest())
+    attachments = {}
+    for name, content in data.items():
+        m = _ATTACHMENT.match(name)
+        if m:
+            if hashlib.sha256(content).hexdigest() != m.group(1):
+                raise refuse(f"{name} does not hold the file its name promises")
+            attachments[m.group(1)] = content
+
+    changes = []
+    for n, line in enumerate(data.get("changes.jsonl", b"").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            change = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise refuse(f"changes.jsonl line {n} is not valid JSON") from None
+        problem = _first_error(_CHANGE_VALIDATOR, change)
+        if problem:
+            raise refuse(f"changes.jsonl line {n} is not a valid change ({problem})")
+        changes.append(change)
+    counts = manifest["counts"]
+    if counts["changes"] != len(changes) or counts["attachments"] != len(attachments):
+        raise refuse(f"it holds {len(changes)} changes and {len(attachments)} attachments, "
+                     f"but its manifest says {counts['changes']} and {counts['attachments']}")
+    ids = [c["change_id"] for c in changes]
+    if len(set(ids)) != len(ids):
+        raise refuse("it lists the same change twice")
+    extra_members = {k: v for k, v in data.items() if k in ("kit.json", "records.jsonl",
+                                                            "history.jsonl")}
+    if (manifest["kind"] == "field_kit") != bool(extra_members):
+        raise refuse("its kind does not match its members")
+    return Package(manifest=manifest, changes=changes, attachments=attachments,
+                   extra=extra_members, sha256=hashlib.sha256(raw).hexdigest())
