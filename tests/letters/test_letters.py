@@ -293,6 +293,7 @@ def test_register_commands_end_to_end(tmp_path: Path, capsys: Any) -> None:
     status, out, err = cli(capsys, "--data-dir", data, "office", "use",
                            str(settings / "office.toml"))
     assert status == 0, err
+    assert out == {"file": str(tmp_path / "d" / "office.toml")}
     assert (tmp_path / "d" / "seal.png").exists()
     status, issued, err = cli(capsys, "--data-dir", data, "register", "issue",
                               "98.00-1-23.100", "--as-of", "2026-11-25")
@@ -307,6 +308,7 @@ def test_register_commands_end_to_end(tmp_path: Path, capsys: Any) -> None:
     assert "Town of Gorham" in text_of((tmp_path / "batch.pdf").read_bytes())
     _, shown, _ = cli(capsys, "--data-dir", data, "register", "show", letter["id"], "--out",
                       str(tmp_path / "again.pdf"))
+    assert shown["bytes"] == (tmp_path / "again.pdf").stat().st_size
     assert hashlib.sha256((tmp_path / "again.pdf").read_bytes()).hexdigest() == letter["sha256"]
     _, pending, _ = cli(capsys, "--data-dir", data, "register", "pending")
     assert pending == []
