@@ -20,6 +20,7 @@ OWNERS = {
     "serial": "geo",
     "reportlab": "letters",
     "pypdf": "letters",
+    "pypdfium2": "letters",
     "jsonschema": "casefile.py",
     "fastjsonschema": "sync",
 }

@@ -39,7 +39,10 @@ def _coords(g: BaseGeometry) -> list[Ring]:
 
 def sketch_geometry(case: Case, lake: LakeLine, setback_ft: float) -> SketchGeometry | None:
     site = case.site
-    assert site is not None
+    if site is None:
+        from ..domain.case import Site
+
+        site = Site()
     where = f"parcel {case.parcel.sbl}"
     area = None
     if site.absorption_area or site.holding_tank:
@@ -48,6 +51,9 @@ def sketch_geometry(case: Case, lake: LakeLine, setback_ft: float) -> SketchGeom
                 for f in site.features]
     located = [geometry_from_lonlat(c.geometry, where) for c in case.components if c.geometry]
     shapes = [g for g in (area, *located, *(g for _, g in features)) if g is not None]
+    if not shapes and case.parcel.longitude is not None and case.parcel.latitude is not None:
+        shapes = [geometry_from_lonlat({"type": "Point", "coordinates": [
+            case.parcel.longitude, case.parcel.latitude]}, where)]
     if not shapes:
         return None
     m = lake.measure(area) if area is not None else None

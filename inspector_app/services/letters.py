@@ -323,3 +323,19 @@ def print_batch(ws: Workspace, out: Path, *, labels: Path | None = None,
     return {"letters": len(pending), "path": str(out),
             "labels": None if labels is None else str(labels),
             "ids": [r["id"] for r in pending]}
+
+
+def preview_pages(pdf: bytes, *, dpi: float = 96) -> list[Any]:
+    """Pages of a letter as pictures, for a preview window or a printer."""
+    from ..letters.preview import render_pages
+
+    return render_pages(pdf, dpi=dpi)
+
+
+def issued_copy(ws: Workspace, letter_id: str) -> Path:
+    """A file of an issued letter (the register's bytes) for the system's PDF viewer."""
+    pdf = stored_pdf(ws, letter_id)
+    row = ws.store.query("SELECT l.kind, l.letter_date, p.sbl FROM letters l JOIN parcels p "
+                         "ON p.id = l.parcel_id WHERE l.id = ?", (letter_id,))[0]
+    return _file_copy(ws, row["sbl"], row["kind"], date.fromisoformat(row["letter_date"]),
+                      letter_id, pdf)

@@ -20,6 +20,52 @@ SHAPES = {
 }
 
 
+def set_from_state_plane(ws: Workspace, sbl: str, target: str,
+                         points_ft: list[tuple[float, float]], *,
+                         method: CaptureMethod = CaptureMethod.SKETCH) -> dict[str, Any]:
+    """Points drawn on the site map or read off a survey plan (EPSG:2261 feet)."""
+    from ..geo.capture import from_state_plane
+
+    feature_kind, _, _ = parse_target(target)
+    shape = "point" if feature_kind is None else SHAPES[feature_kind]
+    if shape == "point" and len(points_ft) >= 3:
+        shape = "polygon"
+    return set_geometry(ws, sbl, target, from_state_plane(points_ft, shape, "the site map"),
+                        method=method, accuracy_ft=None)
+
+
+def set_from_lonlat(ws: Workspace, sbl: str, target: str, text: str) -> dict[str, Any]:
+    """Typed longitude,latitude pairs."""
+    from ..geo.capture import from_lonlat, parse_pairs
+
+    feature_kind, _, _ = parse_target(target)
+    pairs = parse_pairs(text, "typed coordinates")
+    shape = "point" if feature_kind is None else SHAPES[feature_kind]
+    if shape == "point" and len(pairs) >= 3:
+        shape = "polygon"
+    return set_geometry(ws, sbl, target, from_lonlat(pairs, shape, "typed coordinates"),
+                        method=CaptureMethod.TYPED_LONLAT, accuracy_ft=None)
+
+
+def set_from_gps_logs(ws: Workspace, sbl: str, target: str, logs: list[Any]) -> dict[str, Any]:
+    """One averaged position per NMEA log: a point, or the corners of an area."""
+    from ..geo.capture import average_log, from_lonlat
+
+    fixes = [average_log(log) for log in logs]
+    feature_kind, _, _ = parse_target(target)
+    shape = "point" if feature_kind is None else SHAPES[feature_kind]
+    pairs = [(f.longitude, f.latitude) for f in fixes]
+    if len(pairs) == 1:
+        shape = "point"
+    elif shape == "point":
+        shape = "polygon" if len(pairs) >= 3 else "line"
+    result = set_geometry(ws, sbl, target, from_lonlat(pairs, shape, "GPS"),
+                          method=CaptureMethod.GPS,
+                          accuracy_ft=round(max(f.accuracy_ft for f in fixes), 1))
+    result["gps"] = [f.as_json() for f in fixes]
+    return result
+
+
 def parse_target(text: str) -> tuple[SiteFeatureKind | None, ComponentKind | None, int]:
     """`well`, `absorption_area`, ... or `component:septic_tank#2`."""
     if text.startswith("component:"):

@@ -13,6 +13,15 @@ if TYPE_CHECKING:
     from .workspace import Workspace
 
 
+def site_map(ws: Workspace, case: Case) -> tuple[SketchGeometry | None, str, float]:
+    """Geometry for the on-screen site map, the active layer's label and accuracy."""
+    layer = active_layer(ws)
+    if layer is None:
+        return None, "No shoreline layer is active", 0.0
+    return (sketch_geometry(case, layer.lake, ws.jurisdiction.lake_setback_ft),
+            f"Shoreline: {layer.label()}", layer.accuracy_ft)
+
+
 def site_sketch(ws: Workspace, case: Case) -> Sketch | None:
     layer = active_layer(ws)
     if layer is None or case.site is None:

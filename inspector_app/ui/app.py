@@ -38,6 +38,7 @@ def run_gui(data_dir: Path, *, user: str | None = None) -> int:
     _install_error_hook()
     window = MainWindow(workspace)
     window.show()
+    app.aboutToQuit.connect(window.runner.stop)
     try:
         return int(app.exec())
     finally:

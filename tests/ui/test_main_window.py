@@ -41,6 +41,7 @@ def test_parcel_list_shows_and_filters_demo_parcels(qtbot: QtBot, workspace: Wor
 def test_empty_data_folder_says_how_to_start(qtbot: QtBot, workspace: Workspace) -> None:
     window = MainWindow(workspace)
     qtbot.addWidget(window)
-    assert "inspector-app demo" in window.count.text()
+    assert "load the demo parcels" in window.count.text()
+    assert window.load_demo.isVisibleTo(window)
     assert not window.demo_banner.isVisibleTo(window)
     qtbot.keyClick(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)

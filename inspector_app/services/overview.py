@@ -1,0 +1,77 @@
+"""One row per parcel with what the work lists filter on, computed as of a date."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+from dateutil.relativedelta import relativedelta
+
+from ..domain.rules import Outcome, Zone
+from ..domain.sbl import sbl_sort_key
+from .workspace import Workspace
+
+FILTERS = {
+    "all": "All parcels",
+    "five_year": "Five-year inspection due or overdue",
+    "within": "Within 200 ft of the lake",
+    "undetermined": "Lake distance undetermined",
+    "failure": "Failures",
+    "substandard": "Substandard",
+    "etu": "ETU records missing or late",
+    "holding": "Holding-tank records missing",
+    "conflicts": "Sync conflicts",
+    "letters": "Letters pending",
+}
+
+
+def overview(ws: Workspace, *, as_of: date,
+             progress: Callable[[int, int], None] | None = None,
+             cancelled: Callable[[], bool] = lambda: False) -> list[dict[str, Any]]:
+    rows = ws.store.query(
+        "SELECT p.id, p.sbl, p.site_address, p.owner_name, p.municipality, p.is_demo,"
+        " (SELECT max(date) FROM inspections i WHERE i.parcel_id = p.id AND"
+        "  i.deleted_at IS NULL) AS last_inspection,"
+        " (SELECT count(*) FROM sync_conflicts c WHERE c.parcel_id = p.id AND"
+        "  c.resolved_at IS NULL) AS conflicts"
+        " FROM parcels p WHERE p.deleted_at IS NULL")
+    rows.sort(key=lambda r: sbl_sort_key(r["sbl"]))
+    issued = {}
+    for r in ws.store.query("SELECT parcel_id, kind, max(letter_date) AS d FROM letters "
+                            "WHERE status = 'issued' GROUP BY parcel_id, kind"):
+        issued[(r["parcel_id"], r["kind"])] = r["d"]
+    years = ws.jurisdiction.inspection_cycle_years
+    out = []
+    for n, r in enumerate(rows, start=1):
+        if cancelled():
+            break
+        e = ws.evaluate_case(ws.load_case(r["sbl"]), as_of=as_of)
+        last = r["last_inspection"]
+        due = (date.fromisoformat(last) + relativedelta(years=years)) if last else None
+        codes = {v.code for v in e.violations}
+        pending = [k.value for k in e.letters
+                   if not issued.get((r["id"], k.value)) or (last and issued[(r["id"], k.value)]
+                                                             < last)]
+        flags = {
+            "five_year": e.lake.zone is Zone.WITHIN and (due is None or (due - as_of).days <=
+                                                         ws.jurisdiction.due_soon_days),
+            "within": e.lake.zone is Zone.WITHIN,
+            "undetermined": e.lake.zone is Zone.UNDETERMINED,
+            "failure": e.outcome is Outcome.FAILURE,
+            "substandard": e.outcome is Outcome.SUBSTANDARD,
+            "etu": bool(codes & {"etu_no_service_contract", "etu_inspection_overdue",
+                                 "etu_report_late"}),
+            "holding": bool(codes & {"holding_tank_no_hauler_contract",
+                                     "holding_tank_records_missing"}),
+            "conflicts": bool(r["conflicts"]),
+            "letters": bool(pending),
+        }
+        out.append({"sbl": r["sbl"], "site_address": r["site_address"],
+                    "owner_name": r["owner_name"], "municipality": r["municipality"],
+                    "is_demo": bool(r["is_demo"]), "outcome": e.outcome.value,
+                    "zone": e.lake.zone.value, "distance_ft": e.lake.distance_ft,
+                    "due": None if due is None else due.isoformat(), "flags": flags})
+        if progress is not None and (n % 200 == 0 or n == len(rows)):
+            progress(n, len(rows))
+    return out

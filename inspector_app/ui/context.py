@@ -1,0 +1,42 @@
+"""What every screen of the app shares: the data folder, the worker, messages."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from ..errors import InspectorError
+from ..services.workspace import Workspace
+from .tasks import TaskRunner
+
+
+class AppContext(QObject):
+    status = Signal(str)
+    changed = Signal(str)  # an SBL whose records changed
+
+    def __init__(self, workspace: Workspace, runner: TaskRunner) -> None:
+        super().__init__()
+        self.ws = workspace
+        self.runner = runner
+        self.window: QWidget | None = None
+        self.as_of: date | None = None
+
+    def today(self) -> date:
+        return self.as_of or self.ws.today()
+
+    def error(self, exc: BaseException) -> None:
+        """Tell the user what went wrong in plain words; nothing was committed."""
+        text = str(exc) if isinstance(exc, InspectorError) else (
+            f"{type(exc).__name__}: {exc}\n\nNothing was saved by the step that failed.")
+        self.status.emit(text.splitlines()[0])
+        if self.window is not None and not self.runner.synchronous:
+            QMessageBox.warning(self.window, "Watershed Inspector", text)
+        else:
+            self.last_error = text
+
+    def run(self, fn: Callable[[], Any], done: Callable[[Any], None] | None = None) -> None:
+        self.runner.run(fn, done, on_error=self.error)

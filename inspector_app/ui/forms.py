@@ -1,0 +1,550 @@
+"""The inspection form: a parcel's case, edited field by field.
+
+Every edit is checked as a case file would be (same messages, naming the field) and
+saved through the normal edit path as soon as the field is finished: there is no Save
+button to forget. Each save is one step on the undo stack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import date
+from typing import Any
+
+from PySide6.QtCore import QDate, Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDateEdit,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..domain.case import (
+    Case,
+    Component,
+    Dwelling,
+    EtuInspection,
+    EtuService,
+    FieldTest,
+    HoldingTankService,
+    Inspection,
+    Observations,
+    PumpOut,
+    Site,
+)
+from ..domain.fields import DetailField, FieldType, details_for
+from ..domain.vocabulary import (
+    ComponentKind,
+    Condition,
+    InspectionReason,
+    LakeDistanceMethod,
+    Occupancy,
+    TestKind,
+    TestResult,
+)
+
+NOT_RECORDED = "(not recorded)"
+
+
+def _label(value: str) -> str:
+    return value.replace("_", " ")
+
+
+def _combo(values: list[str], *, blank: bool = False) -> QComboBox:
+    combo = QComboBox()
+    if blank:
+        combo.addItem(NOT_RECORDED, None)
+    for v in values:
+        combo.addItem(_label(v), v)
+    return combo
+
+
+def _set_combo(combo: QComboBox, value: Any) -> None:
+    index = combo.findData(value)
+    combo.setCurrentIndex(max(index, 0))
+
+
+def _g(value: float | None) -> str:
+    return "" if value is None else f"{value:g}"
+
+
+def _iso(value: date | None) -> str:
+    return "" if value is None else value.isoformat()
+
+
+def _lines(text: str) -> tuple[str, ...]:
+    return tuple(line.strip() for line in text.splitlines() if line.strip())
+
+
+class _Editors:
+    """Connect every editor's "finished" signal to one callback."""
+
+    def __init__(self, finished: Callable[[], None]) -> None:
+        self.finished = finished
+        self.loading = False
+
+    def _fire(self, *_: Any) -> None:
+        if not self.loading:
+            self.finished()
+
+    def watch(self, widget: QWidget) -> QWidget:
+        if isinstance(widget, QLineEdit | QSpinBox | QDoubleSpinBox | QDateEdit):
+            widget.editingFinished.connect(self._fire)
+        elif isinstance(widget, QComboBox):
+            widget.activated.connect(self._fire)
+        elif isinstance(widget, QCheckBox):
+            widget.toggled.connect(self._fire)
+        elif isinstance(widget, FinishedTextEdit):
+            widget.finished.connect(self._fire)
+        return widget
+
+
+class FinishedTextEdit(QPlainTextEdit):
+    """A multi-line editor that reports when the user leaves it."""
+
+    finished = Signal()
+
+    def __init__(self, placeholder: str = "", rows: int = 3) -> None:
+        super().__init__()
+        self.setPlaceholderText(placeholder)
+        self.setTabChangesFocus(True)
+        self.setFixedHeight(22 + 18 * rows)
+        self._before = ""
+
+    def focusInEvent(self, event: Any) -> None:
+        self._before = self.toPlainText()
+        super().focusInEvent(event)
+
+    def focusOutEvent(self, event: Any) -> None:
+        super().focusOutEvent(event)
+        if self.toPlainText() != self._before:
+            self.finished.emit()
+
+
+def _spin(maximum: int) -> QSpinBox:
+    box = QSpinBox()
+    box.setRange(0, maximum)
+    return box
+
+
+def _number(maximum: float, suffix: str) -> QDoubleSpinBox:
+    box = QDoubleSpinBox()
+    box.setRange(-1, maximum)  # -1 shows as "not recorded"
+    box.setDecimals(1)
+    box.setSuffix(f" {suffix}")
+    box.setSpecialValueText(NOT_RECORDED)
+    box.setValue(-1)
+    return box
+
+
+def _opt(box: QDoubleSpinBox) -> float | None:
+    return None if box.value() < 0 else box.value()
+
+
+def _set_opt(box: QDoubleSpinBox, value: float | None) -> None:
+    box.setValue(-1 if value is None else value)
+
+
+class CaseForm(QWidget):
+    """Owner, dwelling, system, inspection and maintenance records of one parcel."""
+
+    edited = Signal(object)  # the edited Case
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.case: Case | None = None
+        self.ed = _Editors(self._emit)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self._owner_box())
+        layout.addWidget(self._dwelling_box())
+        layout.addWidget(self._system_box())
+        layout.addWidget(self._inspection_box())
+        layout.addWidget(self._maintenance_box())
+        layout.addStretch()
+
+    # --- building the form ---------------------------------------------------------
+
+    def _owner_box(self) -> QGroupBox:
+        box = QGroupBox("Parcel and owner")
+        form = QFormLayout(box)
+        self.sbl = QLabel()
+        self.sbl.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.municipality = self.ed.watch(QLineEdit())
+        self.site_address = self.ed.watch(QLineEdit())
+        self.owner_name = self.ed.watch(QLineEdit())
+        self.mailing = self.ed.watch(FinishedTextEdit("street\ncity, state ZIP"))
+        self.phone = self.ed.watch(QLineEdit())
+        self.email = self.ed.watch(QLineEdit())
+        form.addRow("SBL (tax map)", self.sbl)
+        form.addRow("&Municipality", self.municipality)
+        form.addRow("Site &address", self.site_address)
+        form.addRow("&Owner", self.owner_name)
+        form.addRow("Owner's mailing address", self.mailing)
+        form.addRow("Phone", self.phone)
+        form.addRow("E-mail", self.email)
+        return box
+
+    def _dwelling_box(self) -> QGroupBox:
+        box = QGroupBox("Dwelling")
+        form = QFormLayout(box)
+        self.bedrooms = self.ed.watch(_spin(50))
+        self.living = self.ed.watch(_number(100_000, "sq ft"))
+        self.building = self.ed.watch(_number(100_000, "sq ft"))
+        self.grinder = self.ed.watch(QCheckBox("Garbage grinder"))
+        form.addRow("&Bedrooms and equivalents", self.bedrooms)
+        form.addRow("&Living area", self.living)
+        form.addRow("Building area", self.building)
+        form.addRow("", self.grinder)
+        return box
+
+    def _system_box(self) -> QGroupBox:
+        box = QGroupBox("System components")
+        layout = QVBoxLayout(box)
+        self.components = QTableWidget(0, 3)
+        self.components.setHorizontalHeaderLabels(["Component", "Condition", "Defects"])
+        self.components.horizontalHeader().setSectionResizeMode(
+            2, QHeaderView.ResizeMode.Stretch)
+        self.components.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.components.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
+        self.components.itemSelectionChanged.connect(self._show_component)
+        self.components.setMinimumHeight(130)
+        layout.addWidget(self.components)
+        buttons = QHBoxLayout()
+        self.new_kind = _combo([k.value for k in ComponentKind])
+        add = QPushButton("&Add component")
+        add.clicked.connect(self._add_component)
+        remove = QPushButton("&Remove selected")
+        remove.clicked.connect(self._remove_component)
+        buttons.addWidget(self.new_kind)
+        buttons.addWidget(add)
+        buttons.addWidget(remove)
+        buttons.addStretch()
+        layout.addLayout(buttons)
+        self.detail_box = QGroupBox("Selected component")
+        self.detail_form = QFormLayout(self.detail_box)
+        layout.addWidget(self.detail_box)
+        self.detail_widgets: dict[str, QWidget] = {}
+        return box
+
+    def _inspection_box(self) -> QGroupBox:
+        box = QGroupBox("Inspection")
+        form = QFormLayout(box)
+        self.inspection_date = self.ed.watch(QDateEdit(calendarPopup=True))
+        self.inspection_date.setDisplayFormat("yyyy-MM-dd")
+        self.inspector = self.ed.watch(QLineEdit())
+        self.certification = self.ed.watch(QLineEdit())
+        self.reason = self.ed.watch(_combo([r.value for r in InspectionReason]))
+        self.weather = self.ed.watch(QLineEdit())
+        self.occupancy = self.ed.watch(_combo([o.value for o in Occupancy], blank=True))
+        self.evidence = self.ed.watch(FinishedTextEdit("one piece of evidence of failure per "
+                                                       "line"))
+        self.tests = self.ed.watch(FinishedTextEdit(
+            "one test per line: dye|hydraulic_load, pass|fail|inconclusive, gallons, minutes"))
+        self.lake_ft = self.ed.watch(_number(100_000, "ft"))
+        self.lake_method = self.ed.watch(_combo([m.value for m in LakeDistanceMethod],
+                                                blank=True))
+        self.encroachments = self.ed.watch(FinishedTextEdit("anything on the absorption area, "
+                                                            "one per line", 2))
+        self.clear_water = self.ed.watch(FinishedTextEdit("roof drains, sump pump...", 2))
+        form.addRow("&Date", self.inspection_date)
+        form.addRow("&Inspector", self.inspector)
+        form.addRow("Certification", self.certification)
+        form.addRow("Reason", self.reason)
+        form.addRow("Weather", self.weather)
+        form.addRow("Occupancy", self.occupancy)
+        form.addRow("Failure evidence", self.evidence)
+        form.addRow("Tests", self.tests)
+        form.addRow("Measured distance to lake line", self.lake_ft)
+        form.addRow("Measured by", self.lake_method)
+        form.addRow("On the absorption area (§ 202-5 E)", self.encroachments)
+        form.addRow("Clear-water connections (§ 202-5 F)", self.clear_water)
+        return box
+
+    def _maintenance_box(self) -> QGroupBox:
+        box = QGroupBox("Maintenance records")
+        form = QFormLayout(box)
+        self.etu_contract = self.ed.watch(QCheckBox("ETU service contract on file"))
+        self.etu_interval = self.ed.watch(_spin(60))
+        self.etu_interval.setSpecialValueText(NOT_RECORDED)
+        self.etu_interval.setSuffix(" months")
+        self.etu_inspections = self.ed.watch(FinishedTextEdit(
+            "one ETU inspection per line: inspection date, report received date (blank if "
+            "none)"))
+        self.hauler = self.ed.watch(QCheckBox("Holding-tank hauler contract on file"))
+        self.pump_outs = self.ed.watch(FinishedTextEdit(
+            "one pump-out per line: date, record received yes/no"))
+        form.addRow("", self.etu_contract)
+        form.addRow("Manufacturer's interval", self.etu_interval)
+        form.addRow("ETU inspections", self.etu_inspections)
+        form.addRow("", self.hauler)
+        form.addRow("Pump-outs", self.pump_outs)
+        return box
+
+    # --- case -> form ---------------------------------------------------------------
+
+    def load(self, case: Case) -> None:
+        self.case = case
+        self.ed.loading = True
+        try:
+            p = case.parcel
+            self.sbl.setText(p.sbl)
+            self.municipality.setText(p.municipality)
+            self.site_address.setText(p.site_address)
+            self.owner_name.setText(p.owner_name)
+            self.mailing.setPlainText("\n".join(p.owner_mailing_address))
+            self.phone.setText(p.owner_phone or "")
+            self.email.setText(p.owner_email or "")
+            d = case.dwelling
+            self.bedrooms.setValue(d.bedrooms if d else 0)
+            _set_opt(self.living, d.living_area_sqft if d else None)
+            _set_opt(self.building, d.building_area_sqft if d else None)
+            self.grinder.setChecked(bool(d and d.garbage_grinder))
+            self._load_components(case.components)
+            i = case.inspection
+            self.inspection_date.setDate(QDate.fromString((i.date if i else date.today())
+                                                          .isoformat(), "yyyy-MM-dd"))
+            self.inspector.setText(i.inspector if i else "")
+            self.certification.setText((i.inspector_certification or "") if i else "")
+            _set_combo(self.reason, i.reason.value if i else InspectionReason.OTHER.value)
+            self.weather.setText((i.weather or "") if i else "")
+            _set_combo(self.occupancy, i.occupancy.value if i and i.occupancy else None)
+            self.evidence.setPlainText("\n".join(i.failure_evidence) if i else "")
+            self.tests.setPlainText("\n".join(
+                f"{t.kind.value}, {t.result.value}, {_g(t.volume_gal)}, {_g(t.duration_min)}"
+                for t in (i.tests if i else ())))
+            s = case.site
+            _set_opt(self.lake_ft, s.lake_distance_ft if s else None)
+            _set_combo(self.lake_method, s.lake_distance_method.value
+                       if s and s.lake_distance_method else None)
+            o = case.observations
+            self.encroachments.setPlainText("\n".join(o.absorption_area_encroachments)
+                                            if o else "")
+            self.clear_water.setPlainText("\n".join(o.clear_water_connections) if o else "")
+            e = case.etu
+            self.etu_contract.setChecked(bool(e and e.service_contract))
+            self.etu_interval.setValue((e.manufacturer_interval_months or 0) if e else 0)
+            self.etu_inspections.setPlainText("\n".join(
+                f"{x.date.isoformat()}, {_iso(x.report_received)}"
+                for x in (e.inspections if e else ())))
+            h = case.holding_tank_service
+            self.hauler.setChecked(bool(h and h.hauler_contract))
+            self.pump_outs.setPlainText("\n".join(
+                f"{x.date.isoformat()}, {'yes' if x.record_received else 'no'}"
+                for x in (h.pump_outs if h else ())))
+        finally:
+            self.ed.loading = False
+
+    def _load_components(self, components: tuple[Component, ...]) -> None:
+        selected = self.components.currentRow()
+        self.components.setRowCount(len(components))
+        for row, c in enumerate(components):
+            for col, text in enumerate((_label(c.kind.value), _label(c.condition.value),
+                                        "; ".join(c.defects))):
+                item = QTableWidgetItem(text)
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+                self.components.setItem(row, col, item)
+        if components:
+            self.components.selectRow(min(max(selected, 0), len(components) - 1))
+        self._show_component()
+
+    def _show_component(self) -> None:
+        while self.detail_form.rowCount():
+            self.detail_form.removeRow(0)
+        self.detail_widgets = {}
+        row = self.components.currentRow()
+        if self.case is None or not 0 <= row < len(self.case.components):
+            self.detail_box.setTitle("Selected component: none")
+            return
+        c = self.case.components[row]
+        self.detail_box.setTitle(f"Selected component: {_label(c.kind.value)}")
+        was_loading = self.ed.loading
+        self.ed.loading = True
+        condition = self.ed.watch(_combo([x.value for x in Condition]))
+        _set_combo(condition, c.condition.value)
+        defects = self.ed.watch(FinishedTextEdit("one defect per line", 2))
+        defects.setPlainText("\n".join(c.defects))
+        self.detail_widgets = {"condition": condition, "defects": defects}
+        self.detail_form.addRow("Condition", condition)
+        self.detail_form.addRow("Defects", defects)
+        for spec in details_for(c.kind):
+            widget = self._detail_widget(spec, c.details.get(spec.name))
+            self.detail_widgets[spec.name] = widget
+            self.detail_form.addRow(spec.label + (f" ({spec.unit})" if spec.unit else ""),
+                                    widget)
+        self.ed.loading = was_loading
+
+    def _detail_widget(self, spec: DetailField, value: Any) -> QWidget:
+        if spec.type is FieldType.CHOICE:
+            w: QWidget = _combo(list(spec.choices), blank=True)
+            _set_combo(w, value)  # type: ignore[arg-type]
+        elif spec.type is FieldType.BOOLEAN:
+            w = _combo(["yes", "no"], blank=True)
+            _set_combo(w, None if value is None else ("yes" if value else "no"))  # type: ignore[arg-type]
+        elif spec.type in (FieldType.NUMBER, FieldType.INTEGER):
+            w = _number(spec.maximum or 1e6, spec.unit or "")
+            if spec.type is FieldType.INTEGER:
+                w.setDecimals(0)  # type: ignore[attr-defined]
+            _set_opt(w, value)  # type: ignore[arg-type]
+        else:
+            w = QLineEdit("" if value is None else str(value))
+            w.setPlaceholderText("YYYY-MM-DD" if spec.type is FieldType.DATE else "")
+        return self.ed.watch(w)
+
+    # --- form -> case ---------------------------------------------------------------
+
+    def _component_from_widgets(self, c: Component) -> Component:
+        w = self.detail_widgets
+        details: dict[str, Any] = {}
+        for spec in details_for(c.kind):
+            widget = w.get(spec.name)
+            if isinstance(widget, QComboBox):
+                data = widget.currentData()
+                if data is not None:
+                    details[spec.name] = (data == "yes") if spec.type is FieldType.BOOLEAN \
+                        else data
+            elif isinstance(widget, QDoubleSpinBox):
+                value = _opt(widget)
+                if value is not None:
+                    details[spec.name] = int(value) if spec.type is FieldType.INTEGER else value
+            elif isinstance(widget, QLineEdit) and widget.text().strip():
+                text = widget.text().strip()
+                details[spec.name] = (date.fromisoformat(text) if spec.type is FieldType.DATE
+                                      else text)
+        condition = w["condition"].currentData()  # type: ignore[attr-defined]
+        return replace(c, condition=Condition(condition),
+                       defects=_lines(w["defects"].toPlainText()),  # type: ignore[attr-defined]
+                       details=details)
+
+    def current_case(self) -> Case:
+        """The case as the form shows it. Raises ValueError naming a field it cannot read."""
+        assert self.case is not None
+        case = self.case
+        parcel = replace(case.parcel, municipality=self.municipality.text().strip(),
+                         site_address=self.site_address.text().strip(),
+                         owner_name=self.owner_name.text().strip(),
+                         owner_mailing_address=_lines(self.mailing.toPlainText()),
+                         owner_phone=self.phone.text().strip() or None,
+                         owner_email=self.email.text().strip() or None)
+        dwelling = Dwelling(bedrooms=self.bedrooms.value(),
+                            living_area_sqft=_opt(self.living) or 0,
+                            building_area_sqft=_opt(self.building),
+                            garbage_grinder=self.grinder.isChecked() or None,
+                            ahj_design_bedrooms=case.dwelling.ahj_design_bedrooms
+                            if case.dwelling else None,
+                            ahj_design_by=case.dwelling.ahj_design_by if case.dwelling else None,
+                            ahj_design_date=case.dwelling.ahj_design_date
+                            if case.dwelling else None,
+                            ahj_design_reason=case.dwelling.ahj_design_reason
+                            if case.dwelling else None)
+        components = list(case.components)
+        row = self.components.currentRow()
+        if self.detail_widgets and 0 <= row < len(components):
+            try:
+                components[row] = self._component_from_widgets(components[row])
+            except ValueError as exc:
+                raise ValueError(f"components[{row}]: {exc}") from None
+        tests = []
+        for n, line in enumerate(_lines(self.tests.toPlainText()), start=1):
+            parts = [x.strip() for x in line.split(",")] + ["", "", "", ""]
+            try:
+                tests.append(FieldTest(kind=TestKind(parts[0]), result=TestResult(parts[1]),
+                                       volume_gal=float(parts[2]) if parts[2] else None,
+                                       duration_min=float(parts[3]) if parts[3] else None))
+            except ValueError:
+                raise ValueError(f"inspection.tests line {n} ({line!r}) must read: dye or "
+                                 "hydraulic_load, pass/fail/inconclusive, gallons, minutes"
+                                 ) from None
+        inspector = self.inspector.text().strip()
+        inspection = None if not inspector else Inspection(
+            date=date.fromisoformat(self.inspection_date.date().toString("yyyy-MM-dd")),
+            inspector=inspector, reason=InspectionReason(self.reason.currentData()),
+            failure_evidence=_lines(self.evidence.toPlainText()),
+            inspector_certification=self.certification.text().strip() or None,
+            weather=self.weather.text().strip() or None,
+            occupancy=None if self.occupancy.currentData() is None
+            else Occupancy(self.occupancy.currentData()),
+            tests=tuple(tests), note=case.inspection.note if case.inspection else None)
+        site = case.site or Site()
+        site = replace(site, lake_distance_ft=_opt(self.lake_ft),
+                       lake_distance_method=None if self.lake_method.currentData() is None
+                       else LakeDistanceMethod(self.lake_method.currentData()))
+        if site == Site():
+            site = None  # type: ignore[assignment]
+        encroach, clear = (_lines(self.encroachments.toPlainText()),
+                           _lines(self.clear_water.toPlainText()))
+        observations = (Observations(absorption_area_encroachments=encroach,
+                                     clear_water_connections=clear)
+                        if encroach or clear or case.observations else None)
+        etu_rows = []
+        for n, line in enumerate(_lines(self.etu_inspections.toPlainText()), start=1):
+            parts = [x.strip() for x in line.split(",")] + [""]
+            try:
+                etu_rows.append(EtuInspection(date=date.fromisoformat(parts[0]),
+                                              report_received=date.fromisoformat(parts[1])
+                                              if parts[1] else None))
+            except ValueError:
+                raise ValueError(f"etu.inspections line {n} ({line!r}) must read: YYYY-MM-DD, "
+                                 "YYYY-MM-DD (or blank)") from None
+        has_etu = (etu_rows or self.etu_contract.isChecked() or case.etu is not None)
+        etu = EtuService(service_contract=self.etu_contract.isChecked(),
+                         manufacturer_interval_months=self.etu_interval.value() or None,
+                         provider=case.etu.provider if case.etu else None,
+                         inspections=tuple(etu_rows)) if has_etu else None
+        pump_rows = []
+        for n, line in enumerate(_lines(self.pump_outs.toPlainText()), start=1):
+            parts = [x.strip() for x in line.split(",")] + [""]
+            try:
+                pump_rows.append(PumpOut(date=date.fromisoformat(parts[0]),
+                                         record_received=parts[1].lower() in ("yes", "y", "true")))
+            except ValueError:
+                raise ValueError(f"holding_tank_service.pump_outs line {n} ({line!r}) must "
+                                 "read: YYYY-MM-DD, yes/no") from None
+        has_tank = pump_rows or self.hauler.isChecked() or case.holding_tank_service is not None
+        holding = HoldingTankService(
+            hauler_contract=self.hauler.isChecked(),
+            hauler_name=case.holding_tank_service.hauler_name
+            if case.holding_tank_service else None,
+            pump_outs=tuple(pump_rows)) if has_tank else None
+        return replace(case, parcel=parcel, dwelling=dwelling, components=tuple(components),
+                       inspection=inspection or case.inspection, site=site,
+                       observations=observations, etu=etu, holding_tank_service=holding)
+
+    def _emit(self) -> None:
+        self.edited.emit(self)
+
+    def _add_component(self) -> None:
+        if self.case is None:
+            return
+        kind = ComponentKind(self.new_kind.currentData())
+        new = Component(kind=kind, condition=Condition.ACCEPTABLE)
+        self.case = replace(self.case, components=(*self.case.components, new))
+        self._load_components(self.case.components)
+        self.components.selectRow(len(self.case.components) - 1)
+        self._emit()
+
+    def _remove_component(self) -> None:
+        row = self.components.currentRow()
+        if self.case is None or not 0 <= row < len(self.case.components):
+            return
+        components = list(self.case.components)
+        del components[row]
+        self.case = replace(self.case, components=tuple(components))
+        self.detail_widgets = {}
+        self._load_components(self.case.components)
+        self._emit()
+
+

@@ -1,0 +1,169 @@
+"""The site map: shoreline, 200-ft band, absorption area, features, the distance line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import (
+    QGraphicsScene,
+    QGraphicsView,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+Ring = tuple[tuple[float, float], ...]
+
+
+def _poly(ring: Ring) -> QPolygonF:
+    return QPolygonF([QPointF(x, -y) for x, y in ring])  # scene y grows downward
+
+
+class MapView(QGraphicsView):
+    clicked = Signal(float, float)        # feet (EPSG:2261)
+    finished = Signal()
+
+    def __init__(self, scene: QGraphicsScene) -> None:
+        super().__init__(scene)
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.drawing = False
+
+    def wheelEvent(self, event: Any) -> None:
+        factor = 1.25 if event.angleDelta().y() > 0 else 0.8
+        self.scale(factor, factor)
+
+    def mousePressEvent(self, event: Any) -> None:
+        if self.drawing and event.button() == Qt.MouseButton.LeftButton:
+            p = self.mapToScene(event.position().toPoint())
+            self.clicked.emit(p.x(), -p.y())
+            return
+        super().mousePressEvent(event)
+
+    def mouseDoubleClickEvent(self, event: Any) -> None:
+        if self.drawing:
+            self.finished.emit()
+            return
+        super().mouseDoubleClickEvent(event)
+
+
+class SiteMap(QWidget):
+    area_drawn = Signal(list)       # [(x_ft, y_ft), ...]
+    type_coordinates = Signal()
+    gps_requested = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scene = QGraphicsScene()
+        self.view = MapView(self.scene)
+        self.layer = QLabel()
+        self.layer.setStyleSheet("font-weight: bold; padding: 2px;")
+        self.hint = QLabel()
+        self.draw = QPushButton("&Draw absorption area")
+        self.draw.setCheckable(True)
+        self.draw.toggled.connect(self._toggle_draw)
+        typed = QPushButton("&Type coordinates...")
+        typed.clicked.connect(self.type_coordinates.emit)
+        gps = QPushButton("From &GPS log...")
+        gps.clicked.connect(self.gps_requested.emit)
+        fit = QPushButton("&Fit")
+        fit.clicked.connect(self.fit)
+        buttons = QHBoxLayout()
+        for b in (self.draw, typed, gps, fit):
+            buttons.addWidget(b)
+        buttons.addStretch()
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.layer)
+        layout.addLayout(buttons)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.hint)
+        self.points: list[tuple[float, float]] = []
+        self.view.clicked.connect(self._add_point)
+        self.view.finished.connect(self._finish)
+        self.distance_label = ""
+
+    def show_site(self, geometry: Any, layer_label: str, accuracy_ft: float = 0.0) -> None:
+        self.layer.setText(layer_label)
+        self.scene.clear()
+        self.points = []
+        if geometry is None:
+            self.hint.setText("Nothing to draw yet: the parcel has no coordinates or site "
+                              "features. Type coordinates or use a GPS log.")
+            return
+        minx, miny, maxx, maxy = geometry.window
+        self.scene.setSceneRect(minx, -maxy, maxx - minx, maxy - miny)
+        width = (maxx - minx) / 400
+        self.scene.addRect(minx, -maxy, maxx - minx, maxy - miny, QPen(QColor("#999999"), 0),
+                           QBrush(QColor("#fbfbf7")))
+        for ring in geometry.water:
+            if len(ring) >= 3:
+                self.scene.addPolygon(_poly(ring), QPen(Qt.PenStyle.NoPen),
+                                      QBrush(QColor("#d6e9f8")))
+        for ring in geometry.band:
+            if len(ring) >= 3:
+                self.scene.addPolygon(_poly(ring), QPen(Qt.PenStyle.NoPen),
+                                      QBrush(QColor(255, 200, 110, 110)))
+        for line in geometry.shore:
+            path = QPainterPath()
+            path.addPolygon(_poly(line))
+            self.scene.addPath(path, QPen(QColor("#1d6fb8"), width * 2))
+        for ring in geometry.areas:
+            if len(ring) >= 3:
+                self.scene.addPolygon(_poly(ring), QPen(QColor("#5a3a1a"), width),
+                                      QBrush(QColor(140, 90, 40, 120)))
+        font = QFont()
+        font.setPointSizeF(max(width * 9, 1))
+        for label, coords in geometry.features:
+            if len(coords) == 1:
+                x, y = coords[0]
+                self.scene.addEllipse(x - width * 4, -y - width * 4, width * 8, width * 8,
+                                      QPen(QColor("#2b7a3d"), width), QBrush(QColor("#2b7a3d")))
+            else:
+                path = QPainterPath()
+                path.addPolygon(_poly(coords))
+                self.scene.addPath(path, QPen(QColor("#2b7a3d"), width, Qt.PenStyle.DashLine))
+            text = self.scene.addText(label, font)
+            text.setDefaultTextColor(QColor("#2b7a3d"))
+            text.setPos(coords[0][0], -coords[0][1])
+        if geometry.nearest is not None:
+            (ax, ay), (sx, sy) = geometry.nearest
+            self.scene.addLine(ax, -ay, sx, -sy, QPen(QColor("#c0392b"), width * 2))
+            self.distance_label = (f"{geometry.distance_ft:,.1f} ft to the lake line (map, "
+                                   f"±{accuracy_ft:,.0f} ft)")
+            text = self.scene.addText(self.distance_label, font)
+            text.setDefaultTextColor(QColor("#c0392b"))
+            text.setPos((ax + sx) / 2, -(ay + sy) / 2)
+        self.hint.setText("Shaded orange: within 200 ft of the lake line. Wheel to zoom, drag "
+                          "to pan.")
+        self.fit()
+
+    def fit(self) -> None:
+        self.view.fitInView(self.scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+
+    def _toggle_draw(self, on: bool) -> None:
+        self.view.drawing = on
+        self.view.setDragMode(QGraphicsView.DragMode.NoDrag if on
+                              else QGraphicsView.DragMode.ScrollHandDrag)
+        self.points = []
+        self.hint.setText("Click each corner of the absorption area in turn; double-click to "
+                          "finish." if on else "")
+
+    def _add_point(self, x: float, y: float) -> None:
+        self.points.append((x, y))
+        r = self.scene.sceneRect().width() / 200
+        self.scene.addEllipse(x - r, -y - r, 2 * r, 2 * r, QPen(QColor("#5a3a1a"), 0),
+                              QBrush(QColor("#5a3a1a")))
+        self.hint.setText(f"{len(self.points)} corner(s); double-click to finish.")
+
+    def _finish(self) -> None:
+        points = list(self.points)
+        self.draw.setChecked(False)
+        if len(points) >= 3:
+            self.area_drawn.emit(points)
+        else:
+            self.hint.setText("An area needs at least three corners; nothing was saved.")

@@ -1,0 +1,139 @@
+"""Running work off the GUI thread.
+
+One worker thread runs every job that touches the data folder, one at a time, so all
+SQLite work goes through a single writer and the window never freezes. A job may report
+progress and check for cancellation; its result (or error) comes back to the GUI thread
+through a signal. Tests use `synchronous=True`, which runs jobs at once in the caller.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QObject, QThread, Signal
+
+
+@dataclass
+class Job:
+    fn: Callable[..., Any]
+    on_done: Callable[[Any], None] | None = None
+    on_error: Callable[[BaseException], None] | None = None
+    on_progress: Callable[[int, int], None] | None = None
+    cancel: threading.Event = field(default_factory=threading.Event)
+    wants_progress: bool = False
+
+
+class _Worker(QObject):
+    finished = Signal(object, object)      # job, result
+    failed = Signal(object, object)        # job, exception
+    progressed = Signal(object, int, int)  # job, done, total
+
+    def __init__(self, jobs: queue.Queue[Job | None]) -> None:
+        super().__init__()
+        self.jobs = jobs
+
+    def run(self) -> None:
+        while True:
+            job = self.jobs.get()
+            if job is None:
+                return
+            try:
+                if job.wants_progress:
+                    result = job.fn(lambda d, t, j=job: self.progressed.emit(j, d, t),
+                                    job.cancel.is_set)
+                else:
+                    result = job.fn()
+            except BaseException as exc:
+                self.failed.emit(job, exc)
+            else:
+                self.finished.emit(job, result)
+
+
+class TaskRunner(QObject):
+    busy_changed = Signal(bool)
+
+    def __init__(self, *, synchronous: bool = False) -> None:
+        super().__init__()
+        self.synchronous = synchronous
+        self.pending = 0
+        if not synchronous:
+            self.jobs: queue.Queue[Job | None] = queue.Queue()
+            self.thread = QThread()
+            self.worker = _Worker(self.jobs)
+            self.worker.moveToThread(self.thread)
+            self.thread.started.connect(self.worker.run)
+            self.worker.finished.connect(self._finished)
+            self.worker.failed.connect(self._failed)
+            self.worker.progressed.connect(self._progressed)
+            self.thread.start()
+
+    def run(self, fn: Callable[..., Any], on_done: Callable[[Any], None] | None = None, *,
+            on_error: Callable[[BaseException], None] | None = None,
+            on_progress: Callable[[int, int], None] | None = None) -> Job:
+        """Queue `fn()` (or `fn(progress, cancelled)` when on_progress is given)."""
+        job = Job(fn, on_done, on_error, on_progress, wants_progress=on_progress is not None)
+        self.pending += 1
+        self.busy_changed.emit(True)
+        if self.synchronous:
+            try:
+                result = (fn(lambda d, t: self._progressed(job, d, t), job.cancel.is_set)
+                          if job.wants_progress else fn())
+            except BaseException as exc:
+                self._failed(job, exc)
+            else:
+                self._finished(job, result)
+        else:
+            self.jobs.put(job)
+        return job
+
+    def wait(self, fn: Callable[[], Any]) -> Any:
+        """Run a short job and wait for its result (reads the GUI needs at once)."""
+        if self.synchronous:
+            return fn()
+        box: dict[str, Any] = {}
+        done = threading.Event()
+
+        def job() -> None:
+            try:
+                box["result"] = fn()
+            except BaseException as exc:
+                box["error"] = exc
+            finally:
+                done.set()
+
+        self.jobs.put(Job(job))
+        done.wait()
+        if "error" in box:
+            raise box["error"]
+        return box.get("result")
+
+    def _finished(self, job: Job, result: Any) -> None:
+        self._settle()
+        if job.on_done is not None:
+            job.on_done(result)
+
+    def _failed(self, job: Job, exc: BaseException) -> None:
+        self._settle()
+        if job.on_error is not None:
+            job.on_error(exc)
+        else:
+            raise exc
+
+    def _progressed(self, job: Job, done: int, total: int) -> None:
+        if job.on_progress is not None:
+            job.on_progress(done, total)
+
+    def _settle(self) -> None:
+        self.pending = max(self.pending - 1, 0)
+        if not self.pending:
+            self.busy_changed.emit(False)
+
+    def stop(self) -> None:
+        if not self.synchronous:
+            self.jobs.put(None)
+            self.thread.quit()
+            self.thread.wait(5000)
