@@ -45,6 +45,7 @@ from .domain.case import (
     SystemRecord,
 )
 from .domain.fields import COMPONENT_DETAILS, DetailField, FieldType
+from .domain.units import plain_number
 from .domain.vocabulary import (
     CaptureMethod,
     ComponentKind,
@@ -659,13 +660,6 @@ def read_file(path: Path, *, today: date) -> Case:
 
 
 # --- writing ---------------------------------------------------------------------------
-
-def plain_number(value: float | int) -> float | int:
-    """Whole numbers without a decimal point, as people write them."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
 
 def _prune(obj: dict[str, Any]) -> dict[str, Any]:
     """Drop the keys that are not recorded (None); lists stay, empty or not."""

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyogrio
 import shapely
 from pyproj import CRS
 from pyproj.exceptions import CRSError
@@ -107,6 +106,8 @@ def read_vector_file(path: Path) -> Features:
     """Read a Shapefile, GeoPackage or GeoJSON layer and project it to EPSG:2261."""
     if not path.exists():
         raise GeometryFileError(f"{path}: no such file.")
+    import pyogrio  # GDAL is loaded only when a file is actually read
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

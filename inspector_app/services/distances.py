@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..casefile import plain_number
 from ..domain.rules import zone_for
+from ..domain.units import plain_number
 from ..errors import InputError
 from ..geo.crs import MEASURE_CRS
 from ..geo.vector_files import read_geojson_areas

@@ -31,7 +31,6 @@ from ..letters.content import (
     describe_measurements,
     recipient,
 )
-from ..letters.render import labels_5160, merge, render_letter
 from ..letters.templates import Office, Wording, load_office, load_wording
 from ..paths import resource
 from ..storage.cases import case_version
@@ -147,11 +146,15 @@ def compose(ws: Workspace, sbl: str, kind: str, *, as_of: date | None = None) ->
 
 
 def draft_pdf(ws: Workspace, sbl: str, kind: str, *, as_of: date | None = None) -> bytes:
+    from ..letters.render import render_letter
+
     return render_letter(compose(ws, sbl, kind, as_of=as_of), office_for(ws), draft=True)
 
 
 def draft_from_case(ws: Workspace, case: Case, *, as_of: date) -> list[tuple[str, bytes]]:
     """Drafts of the letters a case file calls for, without storing anything."""
+    from ..letters.render import render_letter
+
     evaluation = ws.evaluate_case(case, as_of=as_of)
     office = office_for(ws)
     wording = wording_for(ws)
@@ -183,6 +186,8 @@ class IssuedLetter:
 def issue(ws: Workspace, sbl: str, kinds: list[str] | None = None, *,
           as_of: date | None = None, replaces: str | None = None) -> list[IssuedLetter]:
     """Issue the letters the parcel's records call for (or those named)."""
+    from ..letters.render import render_letter
+
     day = as_of or ws.today()
     parcel_id = ws.parcel_id(sbl)
     from .sync import open_conflicts
@@ -303,6 +308,8 @@ def print_batch(ws: Workspace, out: Path, *, labels: Path | None = None,
 
     The letters are marked printed only once the files are written; a cancelled batch
     writes nothing and marks nothing."""
+    from ..letters.render import labels_5160, merge
+
     pending = [r for r in register(ws) if r["printed_at"] is None]
     if not pending:
         return {"letters": 0, "path": None, "labels": None}

@@ -8,9 +8,9 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..casefile import plain_number
 from ..domain.case import Case
 from ..domain.rules import MapDistance
+from ..domain.units import plain_number
 from ..errors import InputError
 from ..geo.lake_line import LakeLine, Measurement, classify
 from ..geo.vector_files import geometry_from_lonlat, read_vector_file
@@ -173,7 +173,7 @@ def record_map_measurement(w: RecordWriter, ws: Workspace, parcel_id: str, case:
 
 
 def measure_parcels(ws: Workspace, sbls: list[str] | None, *, today: date | None = None,
-                    progress: Any = None) -> dict[str, Any]:
+                    progress: Any = None, cancelled: Any = None) -> dict[str, Any]:
     """Measure parcels (all, or those named) on the active layer and keep new distances."""
     from ..storage.cases import load_case
 
@@ -192,6 +192,8 @@ def measure_parcels(ws: Workspace, sbls: list[str] | None, *, today: date | None
     recorded = 0
     with ws.store.transaction() as w:
         for n, parcel_id in enumerate(ids, start=1):
+            if cancelled is not None and cancelled():
+                raise InputError("Measuring was cancelled; no measurement was kept.")
             recorded += record_map_measurement(w, ws, parcel_id, load_case(w.conn, parcel_id),
                                                day)
             if progress is not None:

@@ -13,7 +13,6 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from .. import casefile
 from ..domain.case import Case
 from ..domain.jurisdiction import Jurisdiction
 from ..domain.rules import Evaluation, Suggestion, SuggestionStatus, evaluate
@@ -74,6 +73,8 @@ class Workspace:
     # --- cases -------------------------------------------------------------------------
 
     def import_case_file(self, path: Path, *, today: date | None = None) -> CaseImportResult:
+        from .. import casefile
+
         case = casefile.read_file(path, today=today or self.today())
         return self.save_case(case, today=today)
 

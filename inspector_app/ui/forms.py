@@ -44,6 +44,7 @@ from ..domain.case import (
     Inspection,
     Observations,
     PumpOut,
+    Renter,
     Site,
 )
 from ..domain.fields import DetailField, FieldType, details_for
@@ -189,6 +190,8 @@ class CaseForm(QWidget):
         self.mailing = self.ed.watch(FinishedTextEdit("street\ncity, state ZIP"))
         self.phone = self.ed.watch(QLineEdit())
         self.email = self.ed.watch(QLineEdit())
+        self.renters = self.ed.watch(FinishedTextEdit(
+            "one renter per line: name | address line | address line", 2))
         form.addRow("SBL (tax map)", self.sbl)
         form.addRow("&Municipality", self.municipality)
         form.addRow("Site &address", self.site_address)
@@ -196,6 +199,7 @@ class CaseForm(QWidget):
         form.addRow("Owner's mailing address", self.mailing)
         form.addRow("Phone", self.phone)
         form.addRow("E-mail", self.email)
+        form.addRow("Renters to notify", self.renters)
         return box
 
     def _dwelling_box(self) -> QGroupBox:
@@ -308,6 +312,8 @@ class CaseForm(QWidget):
             self.mailing.setPlainText("\n".join(p.owner_mailing_address))
             self.phone.setText(p.owner_phone or "")
             self.email.setText(p.owner_email or "")
+            self.renters.setPlainText("\n".join(" | ".join((r.name, *r.mailing_address))
+                                                for r in p.renters))
             d = case.dwelling
             self.bedrooms.setValue(d.bedrooms if d else 0)
             _set_opt(self.living, d.living_area_sqft if d else None)
@@ -438,7 +444,12 @@ class CaseForm(QWidget):
                          owner_name=self.owner_name.text().strip(),
                          owner_mailing_address=_lines(self.mailing.toPlainText()),
                          owner_phone=self.phone.text().strip() or None,
-                         owner_email=self.email.text().strip() or None)
+                         owner_email=self.email.text().strip() or None,
+                         renters=tuple(
+                             Renter(name=parts[0], mailing_address=tuple(parts[1:]))
+                             for parts in ([x.strip() for x in line.split("|") if x.strip()]
+                                           for line in _lines(self.renters.toPlainText()))
+                             if parts))
         dwelling = Dwelling(bedrooms=self.bedrooms.value(),
                             living_area_sqft=_opt(self.living) or 0,
                             building_area_sqft=_opt(self.building),

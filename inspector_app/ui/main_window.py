@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .. import __version__, casefile
+from .. import __version__
 from ..domain.case import Case
 from ..domain.sbl import sbl_sort_key
 from ..errors import InputError
@@ -70,6 +70,9 @@ class ParcelTableModel(QAbstractTableModel):
         self.rows = rows
 
     def replace(self, rows: list[dict[str, Any]]) -> None:
+        for r in rows:  # worked out once, not on every keystroke or comparison
+            r["_search"] = f"{r['sbl']}|{r['site_address']}|{r['owner_name']}".casefold()
+            r["_key"] = sbl_sort_key(r["sbl"])
         self.beginResetModel()
         self.rows = rows
         self.endResetModel()
@@ -88,7 +91,7 @@ class ParcelTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return str(value).replace("_", " ")
         if role == SORT_ROLE:
-            return sbl_sort_key(str(value))
+            return row["_key"] if index.column() == 0 else str(value).casefold()
         if role == ROW_ROLE:
             return row
         return None
@@ -124,10 +127,7 @@ class ParcelFilter(QSortFilterProxyModel):
         r = model.rows[row]
         if self.work_list != "all" and not r.get("flags", {}).get(self.work_list):
             return False
-        if self.text:
-            return (self.text in r["sbl"].casefold() or self.text in r["site_address"].casefold()
-                    or self.text in r["owner_name"].casefold())
-        return True
+        return not self.text or self.text in r["_search"]
 
 
 class SaveCase(QUndoCommand):
@@ -198,6 +198,10 @@ class MainWindow(QMainWindow):
                                   "not town records.")
         self.demo_banner.setStyleSheet("background: #fff4ce; color: #4a3b00; padding: 6px; "
                                        "border: 1px solid #e0c870;")
+        self.layer_warning = QLabel()
+        self.layer_warning.setWordWrap(True)
+        self.layer_warning.setStyleSheet("background: #ffe3c2; color: #5a2d00; padding: 6px; "
+                                         "border: 1px solid #e0a060;")
         self.work_list = QComboBox()
         for key, label in FILTERS.items():
             self.work_list.addItem(label, key)
@@ -206,14 +210,18 @@ class MainWindow(QMainWindow):
         self.search = QLineEdit(placeholderText="Search by SBL, address or owner  (Ctrl+F)")
         self.search.setClearButtonEnabled(True)
         self.model = ParcelTableModel([])
+        self.table_sorted = False
         self.proxy = ParcelFilter()
         self.proxy.setSourceModel(self.model)
         self.proxy.setSortRole(SORT_ROLE)
         self.search.textChanged.connect(lambda t: self.proxy.set_text(t) or self._count())
         self.table = QTableView()
         self.table.setModel(self.proxy)
+        # Rows arrive in tax-map order; the proxy sorts only when a header is clicked, so
+        # filtering 20,000 parcels never re-sorts them.
         self.table.setSortingEnabled(True)
-        self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        self.table.horizontalHeader().setSortIndicatorShown(False)
+        self.proxy.sort(-1)
         self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -230,6 +238,7 @@ class MainWindow(QMainWindow):
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.addWidget(self.demo_banner)
+        left_layout.addWidget(self.layer_warning)
         left_layout.addWidget(QLabel("Work list"))
         left_layout.addWidget(self.work_list)
         left_layout.addWidget(self.search)
@@ -318,6 +327,9 @@ class MainWindow(QMainWindow):
         file = bar.addMenu("&File")
         self._action(file, "&Import case file...", self.import_case, "Ctrl+O")
         self._action(file, "&Export case file...", self.export_case, "Ctrl+S")
+        self._action(file, "Import shoreline &layer...", self.import_layer)
+        self._action(file, "&Measure all parcels on the active layer", self.measure_all)
+        self._action(file, "Set up this laptop from a field &kit...", self.join_kit)
         self._action(file, "Back up the database now", self.backup)
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
@@ -355,11 +367,28 @@ class MainWindow(QMainWindow):
         self.load_demo.setVisible(not rows)
         self._count()
         self.layer_label.setText(self.runner.wait(self._layer_text))
+        self._warn_about_layer()
         last = self.settings.value("sbl")
         if last:
             self.select(str(last))
         self.tabs.setCurrentIndex(int(self.settings.value("tab", 0)))
         self.refresh_overview()
+
+    def _warn_about_layer(self) -> None:
+        from ..services.shorelines import active_layer
+
+        layer = self.runner.wait(lambda: active_layer(self.workspace))
+        coarse = layer is None or layer.accuracy_ft >= 1000
+        self.layer_warning.setVisible(coarse)
+        if layer is None:
+            self.layer_warning.setText("No shoreline layer is active: import one (File > "
+                                       "Import shoreline layer).")
+        elif coarse:
+            self.layer_warning.setText(
+                f"The shoreline layer is {layer.name}, accurate only to "
+                f"±{layer.accuracy_ft:,.0f} ft: map distances cannot settle the 200-ft "
+                "question. Import the office's layer (File > Import shoreline layer) or "
+                "measure in the field.")
 
     def _layer_text(self) -> str:
         from ..services.shorelines import active_layer
@@ -471,6 +500,8 @@ class MainWindow(QMainWindow):
     def _form_edited(self, form: CaseForm) -> None:
         if self.case is None:
             return
+        from .. import casefile
+
         try:
             after = form.current_case()
             after = casefile.parse_document(casefile.to_document(after), source="The form",
@@ -509,8 +540,9 @@ class MainWindow(QMainWindow):
         sbl = self.sbl
         if sbl is None:
             return
-        self.ctx.run(lambda: site_service.set_from_state_plane(self.workspace, sbl,
-                                                               "absorption_area", points),
+        target = self.site.target.currentData()
+        self.ctx.run(lambda: site_service.set_from_state_plane(self.workspace, sbl, target,
+                                                               points),
                      lambda result: self._site_saved(sbl, result))
 
     def _site_saved(self, sbl: str, result: dict[str, Any]) -> None:
@@ -524,23 +556,24 @@ class MainWindow(QMainWindow):
         sbl = self.sbl
         if sbl is None:
             return
+        target, label = self.site.target.currentData(), self.site.target.currentText()
         text, ok = QInputDialog.getMultiLineText(
-            self, "Absorption area corners", "Longitude,latitude of each corner, one per line "
+            self, f"{label}: coordinates", "Longitude,latitude of each point, one per line "
             "(e.g. -77.3001,42.8001):")
         if ok and text.strip():
-            self.ctx.run(lambda: site_service.set_from_lonlat(self.workspace, sbl,
-                                                              "absorption_area", text),
+            self.ctx.run(lambda: site_service.set_from_lonlat(self.workspace, sbl, target, text),
                          lambda result: self._site_saved(sbl, result))
 
     def _gps_log(self) -> None:
         sbl = self.sbl
         if sbl is None:
             return
-        files, _ = QFileDialog.getOpenFileNames(self, "NMEA logs, one per corner", "",
+        target = self.site.target.currentData()
+        files, _ = QFileDialog.getOpenFileNames(self, "NMEA logs, one per point", "",
                                                 "NMEA logs (*.nmea *.txt *.log);;All files (*)")
         if files:
             self.ctx.run(lambda: site_service.set_from_gps_logs(
-                self.workspace, sbl, "absorption_area", [Path(f) for f in files]),
+                self.workspace, sbl, target, [Path(f) for f in files]),
                 lambda result: self._site_saved(sbl, result))
 
     def _pick_photos(self) -> None:
@@ -579,8 +612,69 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getSaveFileName(self, "Export the case file",
                                               f"{self.case.parcel.sbl}.json", "Case files (*.json)")
         if path:
+            from .. import casefile
+
             Path(path).write_text(casefile.dumps(self.case), "utf-8")
             self.message.setText(f"Exported {path}")
+
+    def import_layer(self) -> None:
+        from ..services.shorelines import import_layer
+
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Shoreline layer", "", "Shoreline layers (*.geojson *.json *.shp *.gpkg)")
+        if not path:
+            return
+        name, ok = QInputDialog.getText(self, "Shoreline layer", "Name of the layer:",
+                                        QLineEdit.EchoMode.Normal, Path(path).stem)
+        if not ok or not name.strip():
+            return
+        accuracy, ok = QInputDialog.getDouble(self, "Shoreline layer",
+                                              "Declared horizontal accuracy (feet):", 5, 0,
+                                              100_000, 1)
+        if not ok:
+            return
+
+        def done(layer: dict[str, Any]) -> None:
+            self.message.setText(f"{layer['name']} v{layer['version']} (±{layer['accuracy_ft']}"
+                                 " ft) is now the active shoreline layer; earlier layers and "
+                                 "their measurements are kept.")
+            self.layer_label.setText(self.runner.wait(self._layer_text))
+            self._warn_about_layer()
+            if self.sbl:
+                self.open_parcel(self.sbl)
+            self.refresh_overview()
+
+        self.ctx.run(lambda: import_layer(self.workspace, Path(path), name=name,
+                                          accuracy_ft=accuracy), done)
+
+    def measure_all(self) -> None:
+        from ..services.shorelines import measure_parcels
+
+        run_with_progress(self.ctx, self, "Measuring every parcel on the active layer...",
+                          lambda progress, cancelled: measure_parcels(
+                              self.workspace, None, today=self.ctx.today(), progress=progress,
+                              cancelled=cancelled),
+                          lambda r: self.message.setText(
+                              f"Measured {r['parcels']} parcel(s) on {r['layer']}: "
+                              f"{r['new_measurements']} new distance(s) kept"))
+
+    def join_kit(self) -> None:
+        kit, _ = QFileDialog.getOpenFileName(self, "Field kit from the office", "",
+                                             "Field kits (*.zip)")
+        if not kit:
+            return
+        folder = QFileDialog.getExistingDirectory(self, "An empty folder for this laptop's "
+                                                  "records")
+        if not folder:
+            return
+        try:
+            result = sync.join(Path(folder), Path(kit), user=self.workspace.store.actor.user)
+        except InputError as exc:
+            self.ctx.error(exc)
+            return
+        self.message.setText(f"This laptop is set up as {result['device']} with "
+                             f"{result['parcels']} parcel(s) in {folder}; open it with "
+                             f"inspector-app --data-dir \"{folder}\".")
 
     def backup(self) -> None:
         self.ctx.run(lambda: self.workspace.store.backup_now(),

@@ -7,6 +7,7 @@ from typing import Any
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (
+    QComboBox,
     QGraphicsScene,
     QGraphicsView,
     QHBoxLayout,
@@ -53,7 +54,13 @@ class MapView(QGraphicsView):
 
 
 class SiteMap(QWidget):
-    area_drawn = Signal(list)       # [(x_ft, y_ft), ...]
+    area_drawn = Signal(list)       # [(x_ft, y_ft), ...] for the chosen target
+    TARGETS = (("absorption_area", "Absorption area", 3), ("holding_tank", "Holding tank", 1),
+               ("well", "Well", 1), ("dwelling", "Dwelling", 3),
+               ("property_line", "Property line", 2), ("watercourse", "Watercourse", 2),
+               ("water_service_line", "Water service line", 2),
+               ("component:septic_tank#1", "Septic tank", 1),
+               ("component:distribution_box#1", "Distribution box", 1))
     type_coordinates = Signal()
     gps_requested = Signal()
 
@@ -64,7 +71,10 @@ class SiteMap(QWidget):
         self.layer = QLabel()
         self.layer.setStyleSheet("font-weight: bold; padding: 2px;")
         self.hint = QLabel()
-        self.draw = QPushButton("&Draw absorption area")
+        self.target = QComboBox()
+        for key, label, _ in self.TARGETS:
+            self.target.addItem(label, key)
+        self.draw = QPushButton("&Draw")
         self.draw.setCheckable(True)
         self.draw.toggled.connect(self._toggle_draw)
         typed = QPushButton("&Type coordinates...")
@@ -74,7 +84,7 @@ class SiteMap(QWidget):
         fit = QPushButton("&Fit")
         fit.clicked.connect(self.fit)
         buttons = QHBoxLayout()
-        for b in (self.draw, typed, gps, fit):
+        for b in (self.target, self.draw, typed, gps, fit):
             buttons.addWidget(b)
         buttons.addStretch()
         layout = QVBoxLayout(self)
@@ -145,25 +155,35 @@ class SiteMap(QWidget):
     def fit(self) -> None:
         self.view.fitInView(self.scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
 
+    def needed(self) -> int:
+        return next(n for key, _, n in self.TARGETS if key == self.target.currentData())
+
     def _toggle_draw(self, on: bool) -> None:
         self.view.drawing = on
         self.view.setDragMode(QGraphicsView.DragMode.NoDrag if on
                               else QGraphicsView.DragMode.ScrollHandDrag)
         self.points = []
-        self.hint.setText("Click each corner of the absorption area in turn; double-click to "
-                          "finish." if on else "")
+        label = self.target.currentText().lower()
+        if not on:
+            return
+        self.hint.setText(f"Click where the {label} is." if self.needed() == 1 else
+                          f"Click each point of the {label} in turn; double-click to finish.")
 
     def _add_point(self, x: float, y: float) -> None:
         self.points.append((x, y))
         r = self.scene.sceneRect().width() / 200
         self.scene.addEllipse(x - r, -y - r, 2 * r, 2 * r, QPen(QColor("#5a3a1a"), 0),
                               QBrush(QColor("#5a3a1a")))
-        self.hint.setText(f"{len(self.points)} corner(s); double-click to finish.")
+        self.hint.setText(f"{len(self.points)} point(s); double-click to finish.")
+        if self.needed() == 1:
+            self._finish()
 
     def _finish(self) -> None:
         points = list(self.points)
+        needed = self.needed()
         self.draw.setChecked(False)
-        if len(points) >= 3:
+        if len(points) >= needed:
             self.area_drawn.emit(points)
         else:
-            self.hint.setText("An area needs at least three corners; nothing was saved.")
+            self.hint.setText(f"The {self.target.currentText().lower()} needs at least {needed} "
+                              "points; nothing was saved.")

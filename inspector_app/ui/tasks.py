@@ -60,6 +60,7 @@ class TaskRunner(QObject):
         super().__init__()
         self.synchronous = synchronous
         self.pending = 0
+        self._jobs_by_id: dict[int, Job] = {}
         if not synchronous:
             self.jobs: queue.Queue[Job | None] = queue.Queue()
             self.thread = QThread()
@@ -76,6 +77,7 @@ class TaskRunner(QObject):
             on_progress: Callable[[int, int], None] | None = None) -> Job:
         """Queue `fn()` (or `fn(progress, cancelled)` when on_progress is given)."""
         job = Job(fn, on_done, on_error, on_progress, wants_progress=on_progress is not None)
+        self._jobs_by_id[id(job)] = job
         self.pending += 1
         self.busy_changed.emit(True)
         if self.synchronous:
@@ -112,11 +114,13 @@ class TaskRunner(QObject):
         return box.get("result")
 
     def _finished(self, job: Job, result: Any) -> None:
+        self._forget(job)
         self._settle()
         if job.on_done is not None:
             job.on_done(result)
 
     def _failed(self, job: Job, exc: BaseException) -> None:
+        self._forget(job)
         self._settle()
         if job.on_error is not None:
             job.on_error(exc)
@@ -127,13 +131,22 @@ class TaskRunner(QObject):
         if job.on_progress is not None:
             job.on_progress(done, total)
 
+    def _forget(self, job: Job) -> None:
+        self._jobs_by_id.pop(id(job), None)
+
     def _settle(self) -> None:
         self.pending = max(self.pending - 1, 0)
         if not self.pending:
             self.busy_changed.emit(False)
 
     def stop(self) -> None:
-        if not self.synchronous:
-            self.jobs.put(None)
-            self.thread.quit()
-            self.thread.wait(5000)
+        """Cancel what is still queued or running, then let the worker finish cleanly.
+
+        A cancelled job rolls back whatever it had not committed."""
+        if self.synchronous or not self.thread.isRunning():
+            return
+        for job in list(self._jobs_by_id.values()):
+            job.cancel.set()
+        self.jobs.put(None)
+        self.thread.quit()
+        self.thread.wait()

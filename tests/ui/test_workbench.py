@@ -196,3 +196,43 @@ def test_screenshots_of_the_main_screens(window: MainWindow, qtbot: QtBot) -> No
         image = window.grab()
         assert image.width() > 800
         image.save(str(SHOTS / f"{name}.png"))
+
+
+def test_importing_a_shoreline_layer_replaces_the_coarse_warning(
+        window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QInputDialog
+
+    from tests.geo.helpers import lake_with_island, write_wgs84
+
+    assert window.layer_warning.isVisibleTo(window)
+    assert "±1,500 ft" in window.layer_warning.text()
+    lake = write_wgs84(tmp_path / "lake.geojson", [lake_with_island()])
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(lake), ""))
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("County contour", True))
+    monkeypatch.setattr(QInputDialog, "getDouble", lambda *a, **k: (3.0, True))
+    window.import_layer()
+    assert not window.layer_warning.isVisibleTo(window)
+    assert "County contour v1 (±3 ft)" in window.layer_label.text()
+    window.measure_all()
+    assert "Measured" in window.message.text()
+
+
+def test_renters_and_a_well_drawn_on_the_map(window: MainWindow) -> None:
+    window.select("900.01-1-5")
+    window.form.renters.setPlainText("Maria Castellano | 12 Shore Lane | Naples, NY 14512")
+    window.form.renters.finished.emit()
+    (renter,) = window.workspace.load_case("900.01-1-5").parcel.renters
+    assert (renter.name, renter.mailing_address) == ("Maria Castellano",
+                                                    ("12 Shore Lane", "Naples, NY 14512"))
+    window.tabs.setCurrentIndex(1)
+    window.site.target.setCurrentIndex(window.site.target.findData("well"))
+    area = window.workspace.load_case("900.01-1-5").site.absorption_area
+    from inspector_app.geo.vector_files import geometry_from_lonlat
+
+    box = geometry_from_lonlat(area, "test")
+    window.site.draw.setChecked(True)
+    window.site._add_point(box.bounds[2] + 60, box.bounds[1])  # one click places a well
+    wells = [f for f in window.workspace.load_case("900.01-1-5").site.features
+             if f.kind.value == "well"]
+    assert len(wells) == 1
+    assert "absorption area: 60.0 ft from the well" in window.evaluation.toPlainText()
