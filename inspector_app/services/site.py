@@ -66,6 +66,19 @@ def set_from_gps_logs(ws: Workspace, sbl: str, target: str, logs: list[Any]) -> 
     return result
 
 
+def set_from_gps_device(ws: Workspace, sbl: str, target: str, port: str, *,
+                        seconds: float = 10.0, baud: int = 4800) -> dict[str, Any]:
+    """Average a serial GPS's fixes for some seconds into one position."""
+    from ..geo.capture import average_device, from_lonlat
+
+    fix = average_device(port, seconds=seconds, baud=baud)
+    result = set_geometry(ws, sbl, target, from_lonlat([(fix.longitude, fix.latitude)],
+                                                      "point", "GPS"),
+                          method=CaptureMethod.GPS, accuracy_ft=round(fix.accuracy_ft, 1))
+    result["gps"] = [fix.as_json()]
+    return result
+
+
 def parse_target(text: str) -> tuple[SiteFeatureKind | None, ComponentKind | None, int]:
     """`well`, `absorption_area`, ... or `component:septic_tank#2`."""
     if text.startswith("component:"):

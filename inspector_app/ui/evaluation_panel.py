@@ -81,7 +81,7 @@ class EvaluationPanel(QTextBrowser):
         super().__init__()
         self.setOpenLinks(False)
         self.anchorClicked.connect(self._clicked)
-        self.setMinimumWidth(340)
+        self.setMinimumWidth(240)
         self.setPlaceholderText("Select a parcel to see what Chapter 202 makes of it.")
 
     def show_evaluation(self, e: Evaluation | None) -> None:

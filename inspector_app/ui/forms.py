@@ -226,6 +226,7 @@ class CaseForm(QWidget):
         self.components.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
         self.components.itemSelectionChanged.connect(self._show_component)
         self.components.setMinimumHeight(130)
+        self.components.setColumnWidth(0, 150)
         layout.addWidget(self.components)
         buttons = QHBoxLayout()
         self.new_kind = _combo([k.value for k in ComponentKind])

@@ -181,8 +181,10 @@ class MainWindow(QMainWindow):
         self.sbl: str | None = None
         self.undo_stack = QUndoStack(self)
         self.setWindowTitle(f"Watershed Inspector - {workspace.folder.root}")
-        self.resize(1400, 860)
+        screen = QApplication.primaryScreen().availableGeometry()
+        self.resize(min(1400, screen.width()), min(860, screen.height()))
         self._build()
+        self.tabs.setEnabled(False)  # until a parcel is chosen
         self.ctx.status.connect(self.message.setText)
         self.ctx.changed.connect(self._record_changed)
         self.runner.busy_changed.connect(lambda busy: self.busy.setText(
@@ -196,6 +198,7 @@ class MainWindow(QMainWindow):
     def _build(self) -> None:
         self.demo_banner = QLabel("Demo data: the parcels marked (demo) are invented examples, "
                                   "not town records.")
+        self.demo_banner.setWordWrap(True)
         self.demo_banner.setStyleSheet("background: #fff4ce; color: #4a3b00; padding: 6px; "
                                        "border: 1px solid #e0c870;")
         self.layer_warning = QLabel()
@@ -263,6 +266,7 @@ class MainWindow(QMainWindow):
         self.site.area_drawn.connect(self._area_drawn)
         self.site.type_coordinates.connect(self._type_coordinates)
         self.site.gps_requested.connect(self._gps_log)
+        self.site.gps_device_requested.connect(self._gps_device)
         self.letters = LettersTab(self.ctx)
         self.photos = PhotoList(self.add_photos)
         photo_page = QWidget()
@@ -296,12 +300,19 @@ class MainWindow(QMainWindow):
         inner.addWidget(self.evaluation)
         inner.setStretchFactor(0, 3)
         inner.setStretchFactor(1, 2)
+        inner.setChildrenCollapsible(False)
+        self.inner_split = inner
         right_layout.addWidget(inner, 1)
         split = QSplitter()
         split.addWidget(left)
         split.addWidget(right)
         split.setStretchFactor(1, 3)
-        split.setSizes([430, 970])
+        split.setChildrenCollapsible(False)
+        left.setMinimumWidth(280)
+        self.tabs.setMinimumWidth(420)
+        width = self.width()
+        split.setSizes([int(width * 0.3), int(width * 0.7)])
+        inner.setSizes([int(width * 0.42), int(width * 0.28)])
         self.setCentralWidget(split)
 
         self.message = QLabel()
@@ -449,6 +460,7 @@ class MainWindow(QMainWindow):
 
     def show_case(self, case: Case) -> None:
         self.case = case
+        self.tabs.setEnabled(True)
         self.problem.hide()
         p = case.parcel
         self.heading.setText(f"{p.sbl}  ·  {p.site_address}  ·  {p.owner_name}")
@@ -575,6 +587,22 @@ class MainWindow(QMainWindow):
             self.ctx.run(lambda: site_service.set_from_gps_logs(
                 self.workspace, sbl, target, [Path(f) for f in files]),
                 lambda result: self._site_saved(sbl, result))
+
+    def _gps_device(self) -> None:
+        sbl = self.sbl
+        if sbl is None:
+            return
+        target, label = self.site.target.currentData(), self.site.target.currentText()
+        port, ok = QInputDialog.getText(self, "GPS device", f"Serial port of the GPS (stand at "
+                                        f"the {label.lower()}):", QLineEdit.EchoMode.Normal,
+                                        str(self.settings.value("gps_port", "/dev/ttyUSB0")))
+        if not ok or not port.strip():
+            return
+        self.settings.setValue("gps_port", port.strip())
+        self.message.setText(f"Averaging GPS fixes from {port} for 10 seconds...")
+        self.ctx.run(lambda: site_service.set_from_gps_device(self.workspace, sbl, target,
+                                                              port.strip()),
+                     lambda result: self._site_saved(sbl, result))
 
     def _pick_photos(self) -> None:
         files, _ = QFileDialog.getOpenFileNames(self, "Photos", "",

@@ -63,6 +63,7 @@ class SiteMap(QWidget):
                ("component:distribution_box#1", "Distribution box", 1))
     type_coordinates = Signal()
     gps_requested = Signal()
+    gps_device_requested = Signal()
 
     def __init__(self) -> None:
         super().__init__()
@@ -81,10 +82,12 @@ class SiteMap(QWidget):
         typed.clicked.connect(self.type_coordinates.emit)
         gps = QPushButton("From &GPS log...")
         gps.clicked.connect(self.gps_requested.emit)
+        device = QPushButton("From GPS &device...")
+        device.clicked.connect(self.gps_device_requested.emit)
         fit = QPushButton("&Fit")
         fit.clicked.connect(self.fit)
         buttons = QHBoxLayout()
-        for b in (self.target, self.draw, typed, gps, fit):
+        for b in (self.target, self.draw, typed, gps, device, fit):
             buttons.addWidget(b)
         buttons.addStretch()
         layout = QVBoxLayout(self)

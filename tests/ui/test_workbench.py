@@ -236,3 +236,40 @@ def test_renters_and_a_well_drawn_on_the_map(window: MainWindow) -> None:
              if f.kind.value == "well"]
     assert len(wells) == 1
     assert "absorption area: 60.0 ft from the well" in window.evaluation.toPlainText()
+
+
+def test_a_gps_device_places_a_well(window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import threading
+    import time
+
+    from PySide6.QtWidgets import QInputDialog
+
+    from tests.geo.nmea import noisy_log
+
+    window.select("900.01-1-6")
+    case = window.workspace.load_case("900.01-1-6")
+    lon, lat = case.parcel.longitude, case.parcel.latitude
+    controller, device = os.openpty()
+    lines = noisy_log(lon, lat, 40, jitter_deg=0.000002)
+
+    def feed() -> None:
+        for line in lines:
+            os.write(controller, (line + "\r\n").encode())
+            time.sleep(0.01)
+
+    threading.Thread(target=feed, daemon=True).start()
+    window.site.target.setCurrentIndex(window.site.target.findData("well"))
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: (os.ttyname(device), True))
+    from inspector_app.services import site as site_service
+
+    original = site_service.set_from_gps_device
+    monkeypatch.setattr(site_service, "set_from_gps_device",
+                        lambda *a, **k: original(*a, **{**k, "seconds": 0.6}))
+    window._gps_device()
+    os.close(controller)
+    os.close(device)
+    wells = [f for f in window.workspace.load_case("900.01-1-6").site.features
+             if f.kind.value == "well"]
+    assert len(wells) == 1 and wells[0].capture_method.value == "gps"
+    assert wells[0].capture_accuracy_ft is not None
