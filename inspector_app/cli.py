@@ -450,49 +450,26 @@ def _measure(args: argparse.Namespace) -> Any:
 
 
 def _site(args: argparse.Namespace) -> Any:
-    from .domain.vocabulary import CaptureMethod
-    from .geo import capture
-    from .services.site import SHAPES, parse_target, set_geometry
+    from .services import site
 
-    feature_kind, _, _ = parse_target(args.target)
-    shape = "point" if feature_kind is None else SHAPES[feature_kind]
-    accuracy = args.accuracy_ft
-    gps_report = None
-    if args.lonlat:
-        pairs = capture.parse_pairs(args.lonlat, "--lonlat")
-        if shape == "point" and len(pairs) >= 3:
-            shape = "polygon"
-        geometry = capture.from_lonlat(pairs, shape, "--lonlat")
-        method = CaptureMethod.TYPED_LONLAT
-    elif args.state_plane:
-        pairs = capture.parse_pairs(args.state_plane, "--state-plane")
-        if shape == "point" and len(pairs) >= 3:
-            shape = "polygon"
-        geometry = capture.from_state_plane(pairs, shape, "--state-plane")
-        method = CaptureMethod.SURVEY_PLAN
-    elif args.file:
-        geometry = capture.from_file(args.file)
-        method = CaptureMethod.FILE
-    else:
-        fixes = ([capture.average_log(log) for log in args.gps] if args.gps else
-                 [capture.average_device(args.gps_device, seconds=args.seconds,
-                                         baud=args.baud)])
-        pairs = [(f.longitude, f.latitude) for f in fixes]
-        if len(pairs) == 1:
-            shape = "point"
-        elif shape == "point":
-            shape = "polygon" if len(pairs) >= 3 else "line"
-        geometry = capture.from_lonlat(pairs, shape, "GPS")
-        method = CaptureMethod.GPS
-        gps_report = [f.as_json() for f in fixes]
-        if accuracy is None:
-            accuracy = round(max(f.accuracy_ft for f in fixes), 1)
+    site.parse_target(args.target)  # refuse a bad target before the data folder is opened
+    common = {"accuracy_ft": args.accuracy_ft, "note": args.note, "today": args.as_of}
     with _workspace(args) as ws:
-        result = set_geometry(ws, args.sbl, args.target, geometry, method=method,
-                              accuracy_ft=accuracy, note=args.note, today=args.as_of)
-    if gps_report is not None:
-        result["gps"] = gps_report
-    return result
+        if args.lonlat:
+            return site.set_from_lonlat(ws, args.sbl, args.target, args.lonlat, **common)
+        if args.state_plane:
+            from .domain.vocabulary import CaptureMethod
+            from .geo.capture import parse_pairs
+
+            return site.set_from_state_plane(ws, args.sbl, args.target,
+                                             parse_pairs(args.state_plane, "--state-plane"),
+                                             method=CaptureMethod.SURVEY_PLAN, **common)
+        if args.file:
+            return site.set_from_file(ws, args.sbl, args.target, args.file, **common)
+        if args.gps:
+            return site.set_from_gps_logs(ws, args.sbl, args.target, args.gps, **common)
+        return site.set_from_gps_device(ws, args.sbl, args.target, args.gps_device,
+                                        seconds=args.seconds, baud=args.baud, **common)
 
 
 def _gps(args: argparse.Namespace) -> Any:
@@ -504,7 +481,8 @@ def _gps(args: argparse.Namespace) -> Any:
 
 
 def _letters(args: argparse.Namespace) -> Any:
-    from .services.letters import draft_from_case, write_atomically
+    from .paths import write_atomically
+    from .services.letters import draft_from_case
 
     today = args.as_of or date.today()
     case = casefile.read_file(args.file, today=today)
@@ -529,7 +507,8 @@ def _register_issue(args: argparse.Namespace) -> Any:
 
 
 def _register_draft(args: argparse.Namespace) -> Any:
-    from .services.letters import draft_pdf, write_atomically
+    from .paths import write_atomically
+    from .services.letters import draft_pdf
 
     with _workspace(args) as ws:
         pdf = draft_pdf(ws, args.sbl, args.kind, as_of=args.as_of)
@@ -563,7 +542,8 @@ def _register_print(args: argparse.Namespace) -> Any:
 
 
 def _register_show(args: argparse.Namespace) -> Any:
-    from .services.letters import stored_pdf, write_atomically
+    from .paths import write_atomically
+    from .services.letters import stored_pdf
 
     with _workspace(args) as ws:
         pdf = stored_pdf(ws, args.letter_id)
@@ -582,7 +562,7 @@ def _office_show(args: argparse.Namespace) -> Any:
 
 def _install(args: argparse.Namespace, name: str, check: Callable[[Path, Path], Any]) -> Any:
     """Check a settings file, then copy it atomically into the data folder."""
-    from .services.letters import write_atomically
+    from .paths import write_atomically
 
     check(args.file, args.file.parent)
     with _workspace(args) as ws:
@@ -594,7 +574,8 @@ def _install(args: argparse.Namespace, name: str, check: Callable[[Path, Path], 
 
 def _office_use(args: argparse.Namespace) -> Any:
     from .letters.templates import load_office
-    from .services.letters import OFFICE_FILE, write_atomically
+    from .paths import write_atomically
+    from .services.letters import OFFICE_FILE
 
     office = load_office(args.file, base=args.file.parent)
     images = [p for p in (office.logo, office.signature_image) if p is not None]

@@ -51,6 +51,16 @@ def resolve_data_dir(explicit: str | os.PathLike[str] | None) -> Path:
     return default_data_dir()
 
 
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write a file so that a crash leaves either the old file or the whole new one."""
+    temp = path.with_name(f".{path.name}.tmp")
+    with temp.open("wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(temp, path)
+
+
 class DataFolder:
     """The layout of one data folder: database, attachments, backups, issued letters."""
 

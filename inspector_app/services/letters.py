@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,7 +31,7 @@ from ..letters.content import (
     recipient,
 )
 from ..letters.templates import Office, Wording, load_office, load_wording
-from ..paths import resource
+from ..paths import resource, write_atomically
 from ..storage.cases import case_version
 from .sketch import site_sketch
 from .workspace import Workspace
@@ -262,15 +261,6 @@ def _file_copy(ws: Workspace, sbl: str, kind: str, day: date, letter_id: str,
     path = folder / f"{day.isoformat()}-{kind}-{letter_id[:8]}.pdf"
     write_atomically(path, pdf)
     return path
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    temp = path.with_name(f".{path.name}.tmp")
-    with temp.open("wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(temp, path)
 
 
 def register(ws: Workspace, sbl: str | None = None) -> list[dict[str, Any]]:

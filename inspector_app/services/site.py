@@ -20,63 +20,95 @@ SHAPES = {
 }
 
 
+def _shape(target: str, points: int) -> str:
+    """The shape a list of points makes for a target: a point, a line or an area."""
+    feature_kind, _, _ = parse_target(target)
+    shape = "point" if feature_kind is None else SHAPES[feature_kind]
+    if points == 1:
+        return "point"
+    if shape == "point":
+        return "polygon" if points >= 3 else "line"
+    return shape
+
+
+def parse_points(text: str, where: str) -> list[tuple[float, float]]:
+    """'x,y x,y ...' as typed or copied off a plan."""
+    from ..geo.capture import parse_pairs
+
+    return parse_pairs(text, where)
+
+
 def set_from_state_plane(ws: Workspace, sbl: str, target: str,
                          points_ft: list[tuple[float, float]], *,
-                         method: CaptureMethod = CaptureMethod.SKETCH) -> dict[str, Any]:
+                         method: CaptureMethod = CaptureMethod.SKETCH,
+                         accuracy_ft: float | None = None, note: str | None = None,
+                         today: date | None = None) -> dict[str, Any]:
     """Points drawn on the site map or read off a survey plan (EPSG:2261 feet)."""
     from ..geo.capture import from_state_plane
 
-    feature_kind, _, _ = parse_target(target)
-    shape = "point" if feature_kind is None else SHAPES[feature_kind]
-    if shape == "point" and len(points_ft) >= 3:
-        shape = "polygon"
-    return set_geometry(ws, sbl, target, from_state_plane(points_ft, shape, "the site map"),
-                        method=method, accuracy_ft=None)
+    geometry = from_state_plane(points_ft, _shape(target, len(points_ft)), "State Plane "
+                                "coordinates")
+    return set_geometry(ws, sbl, target, geometry, method=method, accuracy_ft=accuracy_ft,
+                        note=note, today=today)
 
 
-def set_from_lonlat(ws: Workspace, sbl: str, target: str, text: str) -> dict[str, Any]:
+def set_from_lonlat(ws: Workspace, sbl: str, target: str, text: str, *,
+                    accuracy_ft: float | None = None, note: str | None = None,
+                    today: date | None = None) -> dict[str, Any]:
     """Typed longitude,latitude pairs."""
     from ..geo.capture import from_lonlat, parse_pairs
 
-    feature_kind, _, _ = parse_target(target)
     pairs = parse_pairs(text, "typed coordinates")
-    shape = "point" if feature_kind is None else SHAPES[feature_kind]
-    if shape == "point" and len(pairs) >= 3:
-        shape = "polygon"
-    return set_geometry(ws, sbl, target, from_lonlat(pairs, shape, "typed coordinates"),
-                        method=CaptureMethod.TYPED_LONLAT, accuracy_ft=None)
+    return set_geometry(ws, sbl, target, from_lonlat(pairs, _shape(target, len(pairs)),
+                                                     "typed coordinates"),
+                        method=CaptureMethod.TYPED_LONLAT, accuracy_ft=accuracy_ft, note=note,
+                        today=today)
 
 
-def set_from_gps_logs(ws: Workspace, sbl: str, target: str, logs: list[Any]) -> dict[str, Any]:
-    """One averaged position per NMEA log: a point, or the corners of an area."""
-    from ..geo.capture import average_log, from_lonlat
+def set_from_file(ws: Workspace, sbl: str, target: str, path: Any, *,
+                  accuracy_ft: float | None = None, note: str | None = None,
+                  today: date | None = None) -> dict[str, Any]:
+    """One geometry from a GeoJSON, Shapefile or GeoPackage file."""
+    from ..geo.capture import from_file
 
-    fixes = [average_log(log) for log in logs]
-    feature_kind, _, _ = parse_target(target)
-    shape = "point" if feature_kind is None else SHAPES[feature_kind]
+    return set_geometry(ws, sbl, target, from_file(path), method=CaptureMethod.FILE,
+                        accuracy_ft=accuracy_ft, note=note, today=today)
+
+
+def _from_fixes(ws: Workspace, sbl: str, target: str, fixes: list[Any], *,
+                accuracy_ft: float | None, note: str | None,
+                today: date | None) -> dict[str, Any]:
+    from ..geo.capture import from_lonlat
+
     pairs = [(f.longitude, f.latitude) for f in fixes]
-    if len(pairs) == 1:
-        shape = "point"
-    elif shape == "point":
-        shape = "polygon" if len(pairs) >= 3 else "line"
-    result = set_geometry(ws, sbl, target, from_lonlat(pairs, shape, "GPS"),
+    result = set_geometry(ws, sbl, target, from_lonlat(pairs, _shape(target, len(pairs)), "GPS"),
                           method=CaptureMethod.GPS,
-                          accuracy_ft=round(max(f.accuracy_ft for f in fixes), 1))
+                          accuracy_ft=accuracy_ft if accuracy_ft is not None
+                          else round(max(f.accuracy_ft for f in fixes), 1),
+                          note=note, today=today)
     result["gps"] = [f.as_json() for f in fixes]
     return result
 
 
-def set_from_gps_device(ws: Workspace, sbl: str, target: str, port: str, *,
-                        seconds: float = 10.0, baud: int = 4800) -> dict[str, Any]:
-    """Average a serial GPS's fixes for some seconds into one position."""
-    from ..geo.capture import average_device, from_lonlat
+def set_from_gps_logs(ws: Workspace, sbl: str, target: str, logs: list[Any], *,
+                      accuracy_ft: float | None = None, note: str | None = None,
+                      today: date | None = None) -> dict[str, Any]:
+    """One averaged position per NMEA log: a point, or the corners of an area."""
+    from ..geo.capture import average_log
 
-    fix = average_device(port, seconds=seconds, baud=baud)
-    result = set_geometry(ws, sbl, target, from_lonlat([(fix.longitude, fix.latitude)],
-                                                      "point", "GPS"),
-                          method=CaptureMethod.GPS, accuracy_ft=round(fix.accuracy_ft, 1))
-    result["gps"] = [fix.as_json()]
-    return result
+    return _from_fixes(ws, sbl, target, [average_log(log) for log in logs],
+                       accuracy_ft=accuracy_ft, note=note, today=today)
+
+
+def set_from_gps_device(ws: Workspace, sbl: str, target: str, port: str, *,
+                        seconds: float = 10.0, baud: int = 4800,
+                        accuracy_ft: float | None = None, note: str | None = None,
+                        today: date | None = None) -> dict[str, Any]:
+    """Average a serial GPS's fixes for some seconds into one position."""
+    from ..geo.capture import average_device
+
+    return _from_fixes(ws, sbl, target, [average_device(port, seconds=seconds, baud=baud)],
+                       accuracy_ft=accuracy_ft, note=note, today=today)
 
 
 def parse_target(text: str) -> tuple[SiteFeatureKind | None, ComponentKind | None, int]:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, NotFoundError
-from ..paths import DataFolder, resource
+from ..paths import DataFolder, resource, write_atomically
 from ..storage.records import new_id
 from ..storage.store import Store
 from ..storage.sync_apply import (
@@ -377,9 +377,7 @@ def import_package(ws: Workspace, path: Path) -> dict[str, Any]:
         target = ws.attachment_path(digest)
         if not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)
-            temp = target.with_name(f".{digest}.tmp")
-            temp.write_bytes(data)
-            temp.replace(target)
+            write_atomically(target, data)
     this = _device(ws, "this")
     assert this is not None
     received_at = _now()

@@ -20,7 +20,7 @@ from ..domain.sbl import sbl_sort_key
 from ..domain.vocabulary import Condition
 from ..errors import InputError, NotFoundError
 from ..geo.setbacks import separations
-from ..paths import DataFolder
+from ..paths import DataFolder, write_atomically
 from ..storage.cases import case_version, load_case, parcel_id_for, save_case
 from ..storage.store import Store
 from .evaluation import jurisdiction_for
@@ -214,12 +214,7 @@ class Workspace:
         target = self.attachment_path(digest)
         if not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)
-            temp = target.with_name(f".{digest}.tmp")
-            with temp.open("wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(temp, target)
+            write_atomically(target, data)
         media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         with self.store.transaction() as w:
             attachment_id = w.insert("attachments", {

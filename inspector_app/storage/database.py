@@ -29,51 +29,27 @@ def _sql(name: str) -> str:
     return (Path(__file__).parent / "migrations" / name).read_text("utf-8")
 
 
-@MIGRATIONS(name="0001_initial")
-def _m0001_initial(db: sqlite_utils.Database) -> None:
-    # executescript() would commit the open transaction; run statement by statement so
-    # the whole schema lands in the migration's transaction or not at all.
-    for statement in _split_sql(_sql("0001_initial.sql")):
-        db.execute(statement)
-    db.execute("PRAGMA user_version = 1")
+# The schema, one frozen SQL file per version; a new version is a new file at the end.
+SQL_MIGRATIONS = ("0001_initial", "0002_finding_decisions", "0003_component_geometry",
+                  "0004_measurement_capture_accuracy", "0005_ahj_waiver", "0006_sync")
 
 
-@MIGRATIONS(name="0002_finding_decisions")
-def _m0002_finding_decisions(db: sqlite_utils.Database) -> None:
-    for statement in _split_sql(_sql("0002_finding_decisions.sql")):
-        db.execute(statement)
-    db.execute("PRAGMA user_version = 2")
+def _sql_migration(name: str, version: int) -> Callable[[sqlite_utils.Database], None]:
+    def migrate(db: sqlite_utils.Database) -> None:
+        # executescript() would commit the open transaction; run statement by statement so
+        # the whole step lands in the migration's transaction or not at all.
+        for statement in _split_sql(_sql(f"{name}.sql")):
+            db.execute(statement)
+        db.execute(f"PRAGMA user_version = {version}")
+
+    migrate.__name__ = f"migrate_{name}"
+    return migrate
 
 
-@MIGRATIONS(name="0003_component_geometry")
-def _m0003_component_geometry(db: sqlite_utils.Database) -> None:
-    for statement in _split_sql(_sql("0003_component_geometry.sql")):
-        db.execute(statement)
-    db.execute("PRAGMA user_version = 3")
+for _version, _name in enumerate(SQL_MIGRATIONS, start=1):
+    MIGRATIONS(name=_name)(_sql_migration(_name, _version))
 
-
-@MIGRATIONS(name="0004_measurement_capture_accuracy")
-def _m0004_measurement_capture_accuracy(db: sqlite_utils.Database) -> None:
-    for statement in _split_sql(_sql("0004_measurement_capture_accuracy.sql")):
-        db.execute(statement)
-    db.execute("PRAGMA user_version = 4")
-
-
-@MIGRATIONS(name="0005_ahj_waiver")
-def _m0005_ahj_waiver(db: sqlite_utils.Database) -> None:
-    for statement in _split_sql(_sql("0005_ahj_waiver.sql")):
-        db.execute(statement)
-    db.execute("PRAGMA user_version = 5")
-
-
-@MIGRATIONS(name="0006_sync")
-def _m0006_sync(db: sqlite_utils.Database) -> None:
-    for statement in _split_sql(_sql("0006_sync.sql")):
-        db.execute(statement)
-    db.execute("PRAGMA user_version = 6")
-
-
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = len(SQL_MIGRATIONS)
 
 
 def _split_sql(script: str) -> list[str]:
