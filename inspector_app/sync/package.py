@@ -100,6 +100,12 @@ _MANIFEST_VALIDATOR = fastjsonschema.compile(MANIFEST_SCHEMA)
 _CHANGE_VALIDATOR = fastjsonschema.compile(CHANGE_SCHEMA)
 
 
+# What zipfile raises for damaged archives: a bad header, a bad deflate stream, a
+# compression method damaged into one it does not know, a truncated member...
+_UNREADABLE = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib_error, OSError, ValueError,
+               EOFError, NotImplementedError, RuntimeError, KeyError)
+
+
 class PackageError(InputError):
     """A damaged, tampered, foreign or unsafe package. Nothing was changed."""
 
@@ -170,7 +176,7 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
     try:
         z = zipfile.ZipFile(io.BytesIO(raw))
         infos = z.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+    except _UNREADABLE:
         raise refuse("it is not a sync package (not a readable zip file: damaged or "
                      "truncated)") from None
     names = [i.filename for i in infos]
@@ -200,7 +206,7 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
     def member(name: str) -> bytes:
         try:
             return z.read(name)
-        except (zipfile.BadZipFile, zlib_error, OSError, ValueError, EOFError) as exc:
+        except _UNREADABLE as exc:
             raise refuse(f"{name} cannot be read ({type(exc).__name__}: damaged)") from None
 
     manifest_bytes = member("manifest.json")

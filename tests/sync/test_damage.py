@@ -167,3 +167,15 @@ def test_the_good_package_imports(setup: Setup, tmp_path: Path) -> None:
         assert result["applied"] == 2 and result["conflicts"] == 0
     finally:
         ws.close()
+
+
+def test_an_unknown_compression_method_is_refused(setup: Setup) -> None:
+    data = bytearray(setup.good)
+    central = data.find(b"PK\x01\x02")  # first central-directory entry
+    data[central + 10:central + 12] = (99).to_bytes(2, "little")
+    local = data.find(b"PK\x03\x04")
+    data[local + 8:local + 10] = (99).to_bytes(2, "little")
+    bad = setup.root / "method.zip"
+    bad.write_bytes(bytes(data))
+    with pytest.raises(PackageError, match="damaged"):
+        read_package(bad, setup.key_for)
