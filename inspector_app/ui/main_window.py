@@ -264,6 +264,7 @@ class MainWindow(QMainWindow):
         form_layout.addWidget(form_scroll)
         self.site = SiteMap()
         self.site.area_drawn.connect(self._area_drawn)
+        self.site.area_edited.connect(self._area_edited)
         self.site.type_coordinates.connect(self._type_coordinates)
         self.site.gps_requested.connect(self._gps_log)
         self.site.gps_device_requested.connect(self._gps_device)
@@ -555,6 +556,14 @@ class MainWindow(QMainWindow):
         target = self.site.target.currentData()
         self.ctx.run(lambda: site_service.set_from_state_plane(self.workspace, sbl, target,
                                                                points),
+                     lambda result: self._site_saved(sbl, result))
+
+    def _area_edited(self, corners: list[tuple[float, float]]) -> None:
+        sbl = self.sbl
+        if sbl is None:
+            return
+        self.ctx.run(lambda: site_service.set_from_state_plane(self.workspace, sbl,
+                                                               "absorption_area", corners),
                      lambda result: self._site_saved(sbl, result))
 
     def _site_saved(self, sbl: str, result: dict[str, Any]) -> None:

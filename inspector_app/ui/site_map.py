@@ -8,6 +8,7 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QComboBox,
+    QGraphicsEllipseItem,
     QGraphicsScene,
     QGraphicsView,
     QHBoxLayout,
@@ -53,8 +54,28 @@ class MapView(QGraphicsView):
         super().mouseDoubleClickEvent(event)
 
 
+class Handle(QGraphicsEllipseItem):
+    """A corner of the absorption area that can be dragged to a new place."""
+
+    def __init__(self, owner: SiteMap, index: int, x: float, y: float, r: float) -> None:
+        super().__init__(-r, -r, 2 * r, 2 * r)
+        self.owner, self.index = owner, index
+        self.setPos(x, -y)
+        self.setBrush(QBrush(QColor("#ffffff")))
+        self.setPen(QPen(QColor("#5a3a1a"), r / 3))
+        self.setFlag(QGraphicsEllipseItem.GraphicsItemFlag.ItemIsMovable)
+        self.setCursor(Qt.CursorShape.SizeAllCursor)
+        self.setToolTip("Drag to move this corner of the absorption area")
+        self.setZValue(10)
+
+    def mouseReleaseEvent(self, event: Any) -> None:
+        super().mouseReleaseEvent(event)
+        self.owner.corner_moved(self.index, self.pos().x(), -self.pos().y())
+
+
 class SiteMap(QWidget):
     area_drawn = Signal(list)       # [(x_ft, y_ft), ...] for the chosen target
+    area_edited = Signal(list)      # the absorption area's corners after a drag
     TARGETS = (("absorption_area", "Absorption area", 3), ("holding_tank", "Holding tank", 1),
                ("well", "Well", 1), ("dwelling", "Dwelling", 3),
                ("property_line", "Property line", 2), ("watercourse", "Watercourse", 2),
@@ -125,10 +146,15 @@ class SiteMap(QWidget):
             path = QPainterPath()
             path.addPolygon(_poly(line))
             self.scene.addPath(path, QPen(QColor("#1d6fb8"), width * 2))
+        self.corners: list[tuple[float, float]] = []
         for ring in geometry.areas:
             if len(ring) >= 3:
                 self.scene.addPolygon(_poly(ring), QPen(QColor("#5a3a1a"), width),
                                       QBrush(QColor(140, 90, 40, 120)))
+        if geometry.areas and len(geometry.areas[0]) >= 4:
+            self.corners = list(geometry.areas[0][:-1])  # the ring without its closing point
+            for i, (x, y) in enumerate(self.corners):
+                self.scene.addItem(Handle(self, i, x, y, width * 5))
         font = QFont()
         font.setPointSizeF(max(width * 9, 1))
         for label, coords in geometry.features:
@@ -154,6 +180,12 @@ class SiteMap(QWidget):
         self.hint.setText("Shaded orange: within 200 ft of the lake line. Wheel to zoom, drag "
                           "to pan.")
         self.fit()
+
+    def corner_moved(self, index: int, x: float, y: float) -> None:
+        if not 0 <= index < len(self.corners) or self.corners[index] == (x, y):
+            return
+        self.corners[index] = (x, y)
+        self.area_edited.emit(list(self.corners))
 
     def fit(self) -> None:
         self.view.fitInView(self.scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)

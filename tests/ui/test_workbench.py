@@ -273,3 +273,23 @@ def test_a_gps_device_places_a_well(window: MainWindow, monkeypatch: pytest.Monk
              if f.kind.value == "well"]
     assert len(wells) == 1 and wells[0].capture_method.value == "gps"
     assert wells[0].capture_accuracy_ft is not None
+
+
+def test_dragging_a_corner_edits_the_absorption_area(window: MainWindow) -> None:
+    from inspector_app.geo.vector_files import geometry_from_lonlat
+    from inspector_app.ui.site_map import Handle
+
+    window.select("900.01-1-3")
+    before = geometry_from_lonlat(window.workspace.load_case("900.01-1-3").site.absorption_area,
+                                  "test")
+    handles = [i for i in window.site.scene.items() if isinstance(i, Handle)]
+    assert len(handles) == 4
+    corner = next(h for h in handles if h.index == 0)
+    x, y = corner.pos().x(), -corner.pos().y()
+    window.site.corner_moved(0, x - 25, y)  # as a drag of 25 ft westward ends
+    after = geometry_from_lonlat(window.workspace.load_case("900.01-1-3").site.absorption_area,
+                                 "test")
+    assert after.area != pytest.approx(before.area, abs=1)
+    history = window.workspace.history("900.01-1-3")
+    assert any(h["table_name"] == "site_features" and h["field"] == "geometry"
+               for h in history)
