@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape
 
 from ..domain.case import Case, Component
 from ..domain.fields import COMPONENT_DETAILS
@@ -20,7 +19,7 @@ from ..domain.jurisdiction import Jurisdiction
 from ..domain.rules import Evaluation, Finding
 from ..domain.vocabulary import Condition
 from ..errors import InputError
-from .templates import Office, Wording, fill
+from .templates import Office, Wording, escape, fill
 
 DETAILS = {spec.name: spec for spec in COMPONENT_DETAILS}
 LETTER_KINDS = ("notice_of_violation", "substandard_notice", "letter_of_acknowledgement",

@@ -7,15 +7,20 @@ key or a misspelt one is refused when the file is read, never printed on a lette
 
 from __future__ import annotations
 
+import html
 import string
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape
 
 from ..errors import InputError
+
+
+def escape(text: str) -> str:
+    """Escape text for reportlab's paragraph markup (&, <, >)."""
+    return html.escape(text, quote=False)
 
 TEMPLATES_FORMAT = "watershed-inspector/letters/1"
 OFFICE_FORMAT = "watershed-inspector/office/1"

@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
 
 from ..domain.case import (
     AhjDetermination,
@@ -40,10 +41,12 @@ from ..domain.vocabulary import (
     LakeDistanceMethod,
     Occupancy,
 )
-from ..geo.placement import PlacedSite, sites_around
 from ..paths import resource
 from ..storage.cases import save_case
 from .shorelines import record_map_measurement
+
+if TYPE_CHECKING:
+    from ..geo.placement import PlacedSite
 from .workspace import Workspace
 
 DEFAULT_COUNT = 40
@@ -114,6 +117,8 @@ def _standard_system(tank: Component, field: C = C.ACCEPTABLE,
 
 
 def demo_cases(count: int, *, today: date, seed: int = 202) -> Iterator[Case]:
+    from ..geo.placement import sites_around
+
     rng = random.Random(seed)
     with resource("shorelines", "canandaigua_lake_ne10m_coarse.geojson").open() as f:
         lake = json.load(f)["features"][0]["geometry"]

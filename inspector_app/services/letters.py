@@ -33,7 +33,6 @@ from ..letters.content import (
 from ..letters.templates import Office, Wording, load_office, load_wording
 from ..paths import resource, write_atomically
 from ..storage.cases import case_version
-from .sketch import site_sketch
 from .workspace import Workspace
 
 OFFICE_FILE = "office.toml"
@@ -91,6 +90,8 @@ def _inputs(ws: Workspace, sbl: str, evaluation: Evaluation, case: Case, letter_
 
         extra["due_date"] = last + relativedelta(years=ws.jurisdiction.inspection_cycle_years)
     report = kind == "report_of_findings"
+    from .sketch import site_sketch
+
     return LetterInputs(
         case=case, evaluation=evaluation, jurisdiction=ws.jurisdiction,
         wording=wording_for(ws), office=office_for(ws), letter_date=letter_date,

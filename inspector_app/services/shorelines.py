@@ -12,12 +12,11 @@ from ..domain.case import Case
 from ..domain.rules import MapDistance
 from ..domain.units import plain_number
 from ..errors import InputError
-from ..geo.lake_line import LakeLine, Measurement, classify
-from ..geo.vector_files import geometry_from_lonlat, read_vector_file
 from ..paths import resource
 from ..storage.records import RecordWriter
 
 if TYPE_CHECKING:
+    from ..geo.lake_line import LakeLine, Measurement
     from .workspace import Workspace
 
 BUNDLED_FILE = ("shorelines", "canandaigua_lake_ne10m_coarse.geojson")
@@ -73,6 +72,10 @@ def _store_layer(w: RecordWriter, *, lake: LakeLine, name: str, source: str,
 
 
 def read_layer_file(path: Path) -> tuple[LakeLine, str]:
+    # The geometry stack (numpy, shapely, pyproj, GDAL) loads on first use, not at start-up.
+    from ..geo.lake_line import LakeLine, classify
+    from ..geo.vector_files import read_vector_file
+
     features = read_vector_file(path)
     kind, geometry = classify(features.geometries, str(path))
     return LakeLine(kind, geometry), features.source_crs
@@ -114,6 +117,8 @@ def active_layer(ws: Workspace) -> ActiveLayer | None:
     r = rows[0]
     key = (r["id"], r["version"])
     if key not in _CACHE:
+        from ..geo.lake_line import LakeLine
+
         geometry = ws.store.query("SELECT geometry FROM shoreline_layers WHERE id = ?",
                                   (r["id"],))[0]["geometry"]
         _CACHE.clear()
@@ -129,7 +134,11 @@ def measured_geometry(case: Case, where: str) -> Any:
     if site is None:
         return None
     geojson = site.absorption_area or site.holding_tank
-    return None if geojson is None else geometry_from_lonlat(geojson, where)
+    if geojson is None:
+        return None
+    from ..geo.vector_files import geometry_from_lonlat
+
+    return geometry_from_lonlat(geojson, where)
 
 
 def map_distance(ws: Workspace, case: Case) -> tuple[MapDistance, Measurement] | None:

@@ -5,16 +5,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..domain.case import Case
-from ..geo.sketch import SketchGeometry, sketch_geometry
 from ..letters.content import Sketch
 from .shorelines import active_layer
 
 if TYPE_CHECKING:
+    from ..geo.sketch import SketchGeometry
     from .workspace import Workspace
 
 
 def site_map(ws: Workspace, case: Case) -> tuple[SketchGeometry | None, str, float]:
     """Geometry for the on-screen site map, the active layer's label and accuracy."""
+    from ..geo.sketch import sketch_geometry
+
     layer = active_layer(ws)
     if layer is None:
         return None, "No shoreline layer is active", 0.0
@@ -23,6 +25,8 @@ def site_map(ws: Workspace, case: Case) -> tuple[SketchGeometry | None, str, flo
 
 
 def site_sketch(ws: Workspace, case: Case) -> Sketch | None:
+    from ..geo.sketch import sketch_geometry
+
     layer = active_layer(ws)
     if layer is None or case.site is None:
         return None

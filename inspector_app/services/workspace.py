@@ -19,7 +19,6 @@ from ..domain.rules import Evaluation, Suggestion, SuggestionStatus, evaluate
 from ..domain.sbl import sbl_sort_key
 from ..domain.vocabulary import Condition
 from ..errors import InputError, NotFoundError
-from ..geo.setbacks import separations
 from ..paths import DataFolder, write_atomically
 from ..storage.cases import case_version, load_case, parcel_id_for, save_case
 from ..storage.store import Store
@@ -113,6 +112,8 @@ class Workspace:
 
     def _evaluate(self, case: Case, *, as_of: date | None,
                   decisions: dict[str, SuggestionStatus]) -> Evaluation:
+        from ..geo.setbacks import separations
+
         found = map_distance(self, case)
         return evaluate(case, self.jurisdiction, as_of=as_of or self.today(),
                         map_distance=None if found is None else found[0],
