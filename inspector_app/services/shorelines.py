@@ -108,6 +108,17 @@ def ensure_default_layer(ws: Workspace) -> None:
                      accuracy_ft=BUNDLED_ACCURACY_FT, source_crs=source_crs)
 
 
+def active_layer_info(ws: Workspace) -> dict[str, Any] | None:
+    """The active layer's name, version and accuracy, without loading its geometry."""
+    rows = ws.store.query("SELECT name, layer_version, accuracy_ft FROM shoreline_layers "
+                          "WHERE active = 1 AND deleted_at IS NULL")
+    if not rows:
+        return None
+    r = rows[0]
+    return {"name": r["name"], "version": r["layer_version"], "accuracy_ft": r["accuracy_ft"],
+            "label": f"{r['name']} v{r['layer_version']} (±{r['accuracy_ft']:,.0f} ft)"}
+
+
 def active_layer(ws: Workspace) -> ActiveLayer | None:
     rows = ws.store.query("SELECT id, name, accuracy_ft, layer_version, version, "
                           "geometry_kind FROM shoreline_layers WHERE active = 1 AND "

@@ -13,6 +13,7 @@ from PySide6.QtCore import (
     QSize,
     QSortFilterProxyModel,
     Qt,
+    QTimer,
 )
 from PySide6.QtGui import QAction, QIcon, QKeySequence, QPalette, QPixmap, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
@@ -384,29 +385,30 @@ class MainWindow(QMainWindow):
         if last:
             self.select(str(last))
         self.tabs.setCurrentIndex(int(self.settings.value("tab", 0)))
-        self.refresh_overview()
+        # The work lists are worked out once the window is up, not before it shows.
+        QTimer.singleShot(0, self.refresh_overview)
 
     def _warn_about_layer(self) -> None:
-        from ..services.shorelines import active_layer
+        from ..services.shorelines import active_layer_info
 
-        layer = self.runner.wait(lambda: active_layer(self.workspace))
-        coarse = layer is None or layer.accuracy_ft >= 1000
+        layer = self.runner.wait(lambda: active_layer_info(self.workspace))
+        coarse = layer is None or layer["accuracy_ft"] >= 1000
         self.layer_warning.setVisible(coarse)
         if layer is None:
             self.layer_warning.setText("No shoreline layer is active: import one (File > "
                                        "Import shoreline layer).")
         elif coarse:
             self.layer_warning.setText(
-                f"The shoreline layer is {layer.name}, accurate only to "
-                f"±{layer.accuracy_ft:,.0f} ft: map distances cannot settle the 200-ft "
+                f"The shoreline layer is {layer['name']}, accurate only to "
+                f"±{layer['accuracy_ft']:,.0f} ft: map distances cannot settle the 200-ft "
                 "question. Import the office's layer (File > Import shoreline layer) or "
                 "measure in the field.")
 
     def _layer_text(self) -> str:
-        from ..services.shorelines import active_layer
+        from ..services.shorelines import active_layer_info
 
-        layer = active_layer(self.workspace)
-        return "No shoreline layer" if layer is None else f"Shoreline: {layer.label()}"
+        layer = active_layer_info(self.workspace)
+        return "No shoreline layer" if layer is None else f"Shoreline: {layer['label']}"
 
     def refresh_overview(self) -> None:
         """Work-list flags for every parcel, computed on the worker as of today."""
