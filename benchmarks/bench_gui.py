@@ -32,20 +32,21 @@ import sys, time; t0 = time.perf_counter()
 from pathlib import Path
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
-from inspector_app.services.workspace import Workspace
 from inspector_app.ui.main_window import MainWindow
 app = QApplication([])
-ws = Workspace(Path(sys.argv[1]), user="benchmark")
 settings = QSettings(sys.argv[1] + "/bench.ini", QSettings.Format.IniFormat)
-w = MainWindow(ws, settings=settings); w.show()
+w = MainWindow(root=Path(sys.argv[1]), user="benchmark", settings=settings); w.show()
 app.processEvents()
 shown = time.perf_counter() - t0
+while not w.model.rowCount():   # the worker opens the folder and lists the parcels
+    app.processEvents(); time.sleep(0.005)
+listed = time.perf_counter() - t0
 rows = w.model.rowCount()
 times = []
 for text in ("west lake", "900.05-3", "demo", "zzz-no-match", ""):
     start = time.perf_counter(); w.proxy.set_text(text); times.append(time.perf_counter() - start)
 w.runner.stop()
-print(shown, rows, max(times))
+print(shown, rows, max(times), listed)
 """
 
 
@@ -70,11 +71,12 @@ def main() -> None:
                         "--parcels", str(PARCELS)], check=True, capture_output=True)
         built = time.perf_counter() - start
         (bare,) = _best(BARE)
-        ours, rows, filter_s = _best(OURS, str(folder))
+        ours, rows, filter_s, listed = _best(OURS, str(folder))
         report(f"desktop app: {int(rows):,} parcels (data folder built in {built:.0f} s)", [
             ("bare PySide6 window shown", f"{bare:8.2f} s"),
             ("main window shown", f"{ours:8.2f} s"),
             ("ratio ours / bare", f"{ours / bare:8.2f}   (goal <= 2)"),
+            ("parcels listed", f"{listed:8.2f} s  (the data folder opens behind the window)"),
             ("text filter, worst of 5", f"{filter_s * 1000:8.1f} ms  (goal < 50 ms)"),
         ])
 

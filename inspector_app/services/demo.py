@@ -47,7 +47,7 @@ from .shorelines import record_map_measurement
 
 if TYPE_CHECKING:
     from ..geo.placement import PlacedSite
-from .workspace import Workspace
+    from .workspace import Workspace
 
 DEFAULT_COUNT = 40
 _FIRST = ("Jane", "Robert", "Maria", "David", "Susan", "Thomas", "Linda", "James", "Karen",

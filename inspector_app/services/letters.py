@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..domain.case import Case
 from ..domain.rules import Evaluation, LetterKind
@@ -33,7 +33,9 @@ from ..letters.content import (
 from ..letters.templates import Office, Wording, load_office, load_wording
 from ..paths import resource, write_atomically
 from ..storage.cases import case_version
-from .workspace import Workspace
+
+if TYPE_CHECKING:
+    from .workspace import Workspace
 
 OFFICE_FILE = "office.toml"
 TEMPLATES_FILE = "letter-templates.toml"

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..domain.case import Capture, Site, SiteFeature
 from ..domain.vocabulary import CaptureMethod, ComponentKind, SiteFeatureKind
 from ..errors import InputError
-from .workspace import Workspace
+
+if TYPE_CHECKING:
+    from .workspace import Workspace
 
 # What shape each kind of thing takes when captured from a list of points.
 SHAPES = {

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dateutil.relativedelta import relativedelta
 
 from ..domain.rules import Evaluation, Outcome, Zone
 from ..domain.sbl import sbl_sort_key
-from .workspace import Workspace
+
+if TYPE_CHECKING:
+    from .workspace import Workspace
 
 WORKLISTS = ("five-year-inspections", "etu-reports", "holding-tank-records",
              "notices-past-deadline")

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from .. import __version__
 from ..errors import InspectorError
-from ..services.workspace import Workspace
 from .main_window import MainWindow
 
 
@@ -30,16 +29,15 @@ def run_gui(data_dir: Path, *, user: str | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv)
     app.setApplicationName("Watershed Inspector")
     app.setApplicationVersion(__version__)
-    try:
-        workspace = Workspace(data_dir, user=user)
-    except InspectorError as exc:
-        QMessageBox.critical(None, "Watershed Inspector", str(exc))
-        return exc.exit_status
     _install_error_hook()
-    window = MainWindow(workspace)
+    # The window shows at once; the worker opens the data folder behind it (a refused
+    # folder is reported there and the app exits with its status).
+    window = MainWindow(root=data_dir, user=user)
     window.show()
     app.aboutToQuit.connect(window.runner.stop)
     try:
-        return int(app.exec())
+        status = int(app.exec())
+        return window.exit_status or status
     finally:
-        workspace.close()
+        if window.workspace is not None:
+            window.workspace.close()

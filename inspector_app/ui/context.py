@@ -4,21 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from ..errors import InspectorError
-from ..services.workspace import Workspace
 from .tasks import TaskRunner
+
+if TYPE_CHECKING:
+    from ..services.workspace import Workspace
 
 
 class AppContext(QObject):
     status = Signal(str)
     changed = Signal(str)  # an SBL whose records changed
 
-    def __init__(self, workspace: Workspace, runner: TaskRunner) -> None:
+    def __init__(self, workspace: Workspace | None, runner: TaskRunner) -> None:
         super().__init__()
         self.ws = workspace
         self.runner = runner
@@ -26,7 +28,9 @@ class AppContext(QObject):
         self.as_of: date | None = None
 
     def today(self) -> date:
-        return self.as_of or self.ws.today()
+        from datetime import date as _date
+
+        return self.as_of or (self.ws.today() if self.ws is not None else _date.today())
 
     def error(self, exc: BaseException) -> None:
         """Tell the user what went wrong in plain words; nothing was committed."""

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..services import sync
 from .context import AppContext
 
 
@@ -72,6 +71,8 @@ class ConflictsDialog(QDialog):
         self.refresh()
 
     def refresh(self) -> None:
+        from ..services import sync
+
         self.rows = self.ctx.runner.wait(lambda: sync.conflicts(self.ctx.ws))
         self.table.setRowCount(len(self.rows))
         for r, c in enumerate(self.rows):
@@ -94,6 +95,8 @@ class ConflictsDialog(QDialog):
             if not ok:
                 return
             value = text
+        from ..services import sync
+
         self.ctx.runner.wait(lambda: sync.resolve(self.ctx.ws, conflict["id"], choice=choice,
                                                   value=value))
         self.ctx.status.emit(f"Resolved {conflict['field']} of {conflict['sbl']}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -45,11 +45,8 @@ from ..domain.sbl import sbl_sort_key
 from ..errors import InputError
 from ..services import letters as letter_service
 from ..services import site as site_service
-from ..services import sync
-from ..services.demo import install_demo
 from ..services.overview import FILTERS, overview
 from ..services.sketch import site_map
-from ..services.workspace import Workspace
 from .context import AppContext
 from .dialogs import ConflictsDialog, EnrollDialog, run_with_progress
 from .evaluation_panel import EvaluationPanel
@@ -57,6 +54,9 @@ from .forms import CaseForm
 from .letters_tab import LettersTab
 from .site_map import SiteMap
 from .tasks import TaskRunner
+
+if TYPE_CHECKING:
+    from ..services.workspace import Workspace
 
 COLUMNS = (("sbl", "SBL"), ("site_address", "Site address"), ("owner_name", "Owner"),
            ("municipality", "Municipality"), ("outcome", "Outcome"), ("zone", "Lake"))
@@ -170,18 +170,23 @@ class PhotoList(QListWidget):
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, workspace: Workspace, *, runner: TaskRunner | None = None,
+    def __init__(self, workspace: Workspace | None = None, *, root: Path | None = None,
+                 user: str | None = None, runner: TaskRunner | None = None,
                  settings: QSettings | None = None) -> None:
+        """Open on a workspace, or on a data folder (`root`) that the worker opens while
+        the window is already showing."""
         super().__init__()
-        self.workspace = workspace
+        self.workspace: Workspace = workspace  # type: ignore[assignment]  # set on attach
         self.runner = runner or TaskRunner()
         self.ctx = AppContext(workspace, self.runner)
         self.ctx.window = self
         self.settings = settings or QSettings("Watershed Inspector", "inspector-app")
         self.case: Case | None = None
         self.sbl: str | None = None
+        self.exit_status = 0
         self.undo_stack = QUndoStack(self)
-        self.setWindowTitle(f"Watershed Inspector - {workspace.folder.root}")
+        folder = workspace.folder.root if workspace is not None else root
+        self.setWindowTitle(f"Watershed Inspector - {folder}")
         screen = QApplication.primaryScreen().availableGeometry()
         self.resize(min(1400, screen.width()), min(860, screen.height()))
         self._build()
@@ -190,9 +195,41 @@ class MainWindow(QMainWindow):
         self.ctx.changed.connect(self._record_changed)
         self.runner.busy_changed.connect(lambda busy: self.busy.setText(
             "Working..." if busy else ""))
-        self.load_parcels()
         if self.settings.value("high_contrast", False, type=bool):
             self.contrast.setChecked(True)
+        if workspace is not None:
+            self.attach(workspace)
+        else:
+            assert root is not None
+            self.centralWidget().setEnabled(False)
+            self.menuBar().setEnabled(False)
+            self.demo_banner.hide()
+            self.layer_warning.hide()
+            self.load_demo.hide()
+            self.count.setText(f"Opening {root}...")
+
+            def open_folder() -> Workspace:
+                from ..services.workspace import Workspace
+
+                return Workspace(root, user=user)
+
+            self.runner.run(open_folder, self.attach, on_error=self._open_failed)
+
+    def attach(self, workspace: Workspace) -> None:
+        """The data folder is open: fill the window."""
+        self.workspace = workspace
+        self.ctx.ws = workspace
+        self.centralWidget().setEnabled(True)
+        self.menuBar().setEnabled(True)
+        self.message.setText("")
+        self.load_parcels()
+
+    def _open_failed(self, exc: BaseException) -> None:
+        from ..errors import InspectorError
+
+        self.exit_status = exc.exit_status if isinstance(exc, InspectorError) else 1
+        self.ctx.error(exc)
+        QApplication.exit(self.exit_status)
 
     # --- layout ---------------------------------------------------------------------
 
@@ -706,6 +743,8 @@ class MainWindow(QMainWindow):
                                                   "records")
         if not folder:
             return
+        from ..services import sync
+
         try:
             result = sync.join(Path(folder), Path(kit), user=self.workspace.store.actor.user)
         except InputError as exc:
@@ -739,11 +778,15 @@ class MainWindow(QMainWindow):
                                               "shared folder)", "inspector-package.zip",
                                               "Sync packages (*.zip)")
         if path:
+            from ..services import sync
+
             self.ctx.run(lambda: sync.export(self.workspace, Path(path)),
                          lambda r: self.message.setText(f"Exported {r['changes']} change(s) "
                                                         f"to {r['path']}"))
 
     def import_package(self) -> None:
+        from ..services import sync
+
         path, _ = QFileDialog.getOpenFileName(self, "Import a sync package", "",
                                               "Sync packages (*.zip)")
         if path:
@@ -776,6 +819,8 @@ class MainWindow(QMainWindow):
         dialog = EnrollDialog(self)
         if dialog.exec() != EnrollDialog.DialogCode.Accepted:
             return
+        from ..services import sync
+
         name, parcels = dialog.values()
         path, _ = QFileDialog.getSaveFileName(self, "Save the field kit", f"{name}-kit.zip",
                                               "Field kits (*.zip)")
@@ -785,6 +830,8 @@ class MainWindow(QMainWindow):
                                                         f"to {r['path']}"))
 
     def install_demo(self) -> None:
+        from ..services.demo import install_demo
+
         run_with_progress(self.ctx, self, "Loading the demo parcels...",
                           lambda progress, cancelled: install_demo(
                               self.workspace, today=self.ctx.today(), progress=progress),

@@ -299,3 +299,25 @@ def test_dragging_a_corner_edits_the_absorption_area(window: MainWindow) -> None
     history = window.workspace.history("900.01-1-3")
     assert any(h["table_name"] == "site_features" and h["field"] == "geometry"
                for h in history)
+
+
+def test_the_window_opens_its_data_folder_behind_itself(qtbot: QtBot, tmp_path: Path) -> None:
+    ws = Workspace(tmp_path / "data", user="k.olmsted")
+    install_demo(ws, count=4, today=TODAY)
+    ws.close()
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(root=tmp_path / "data", user="k.olmsted",
+                   runner=TaskRunner(synchronous=True), settings=settings)
+    qtbot.addWidget(w)
+    assert w.model.rowCount() == 4 and w.centralWidget().isEnabled()
+    assert w.workspace.store.actor.user == "k.olmsted"
+    w.workspace.close()
+
+    (tmp_path / "foreign").mkdir()
+    (tmp_path / "foreign" / "inspector.sqlite").write_bytes(b"not a database" * 20)
+    refused = MainWindow(root=tmp_path / "foreign", runner=TaskRunner(synchronous=True),
+                         settings=settings)
+    qtbot.addWidget(refused)
+    assert refused.exit_status == 1
+    assert "is not a Watershed Inspector database" in refused.message.text()
+    assert not refused.centralWidget().isEnabled()

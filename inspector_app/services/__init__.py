@@ -1,0 +1,1 @@
+"""Use cases: the API that the command line and the desktop app both call."""
