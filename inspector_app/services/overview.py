@@ -30,14 +30,20 @@ FILTERS = {
 
 def overview(ws: Workspace, *, as_of: date,
              progress: Callable[[int, int], None] | None = None,
-             cancelled: Callable[[], bool] = lambda: False) -> list[dict[str, Any]]:
+             cancelled: Callable[[], bool] = lambda: False,
+             sbls: list[str] | None = None) -> list[dict[str, Any]]:
+    """Rows for every parcel, or for the SBLs given (so a caller can work in chunks)."""
+    where, params = "", []
+    if sbls is not None:
+        where = f" AND p.sbl IN ({','.join('?' * len(sbls)) or 'NULL'})"
+        params = list(sbls)
     rows = ws.store.query(
         "SELECT p.id, p.sbl, p.site_address, p.owner_name, p.municipality, p.is_demo,"
         " (SELECT max(date) FROM inspections i WHERE i.parcel_id = p.id AND"
         "  i.deleted_at IS NULL) AS last_inspection,"
         " (SELECT count(*) FROM sync_conflicts c WHERE c.parcel_id = p.id AND"
         "  c.resolved_at IS NULL) AS conflicts"
-        " FROM parcels p WHERE p.deleted_at IS NULL")
+        " FROM parcels p WHERE p.deleted_at IS NULL" + where, params)
     rows.sort(key=lambda r: sbl_sort_key(r["sbl"]))
     issued = {}
     for r in ws.store.query("SELECT parcel_id, kind, max(letter_date) AS d FROM letters "

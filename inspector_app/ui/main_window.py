@@ -447,24 +447,46 @@ class MainWindow(QMainWindow):
         layer = active_layer_info(self.workspace)
         return "No shoreline layer" if layer is None else f"Shoreline: {layer['label']}"
 
+    OVERVIEW_CHUNK = 100
+
     def refresh_overview(self) -> None:
-        """Work-list flags for every parcel, computed on the worker as of today."""
+        """Work-list flags for every parcel, as of today, worked out on the worker in small
+        chunks: whatever the user asks for meanwhile runs between two chunks."""
         day = self.ctx.today()
+        sbls = [r["sbl"] for r in self.model.rows]
+        self._row_of = {sbl: i for i, sbl in enumerate(sbls)}
+        total = len(sbls)
+        self._overview_round = getattr(self, "_overview_round", 0) + 1
+        round_ = self._overview_round
 
-        def done(rows: list[dict[str, Any]]) -> None:
-            if rows:
-                self.model.replace(rows)
+        def chunk(start: int) -> None:
+            if round_ != self._overview_round:
+                return  # a newer refresh has started
+            part = sbls[start:start + self.OVERVIEW_CHUNK]
+            if not part:
+                self.lists_state.setText("Work lists up to date")
+                self.proxy.set_work_list(self.work_list.currentData())
                 self._count()
-                if self.sbl:
-                    self.select(self.sbl, load=False)
-            self.lists_state.setText("Work lists up to date")
+                return
+            self.lists_state.setText(f"Work lists: {start} of {total} parcels")
 
-        self.lists_state.setText("Working out the work lists...")
-        self.runner.run(lambda progress, cancelled: overview(
-            self.workspace, as_of=day, progress=progress, cancelled=cancelled), done,
-            on_error=self.ctx.error,
-            on_progress=lambda n, t: self.lists_state.setText(f"Work lists: {n} of {t} "
-                                                              "parcels"))
+            def done(rows: list[dict[str, Any]]) -> None:
+                self._merge_overview(rows)
+                chunk(start + len(part))
+
+            self.runner.run(lambda: overview(self.workspace, as_of=day, sbls=part), done,
+                            on_error=self.ctx.error)
+
+        chunk(0)
+
+    def _merge_overview(self, rows: list[dict[str, Any]]) -> None:
+        for new in rows:
+            index = self._row_of.get(new["sbl"])
+            if index is None or index >= len(self.model.rows):
+                continue
+            self.model.rows[index].update(new)
+            self.model.dataChanged.emit(self.model.index(index, 0),
+                                        self.model.index(index, len(COLUMNS) - 1))
 
     def _count(self) -> None:
         total, shown = self.model.rowCount(), self.proxy.rowCount()
