@@ -14,18 +14,6 @@ from ..domain.sbl import sbl_sort_key
 if TYPE_CHECKING:
     from .workspace import Workspace
 
-FILTERS = {
-    "all": "All parcels",
-    "five_year": "Five-year inspection due or overdue",
-    "within": "Within 200 ft of the lake",
-    "undetermined": "Lake distance undetermined",
-    "failure": "Failures",
-    "substandard": "Substandard",
-    "etu": "ETU records missing or late",
-    "holding": "Holding-tank records missing",
-    "conflicts": "Sync conflicts",
-    "letters": "Letters pending",
-}
 
 
 def overview(ws: Workspace, *, as_of: date,

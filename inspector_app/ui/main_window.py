@@ -40,23 +40,47 @@ from PySide6.QtWidgets import (
 )
 
 from .. import __version__
-from ..domain.case import Case
 from ..domain.sbl import sbl_sort_key
 from ..errors import InputError
-from ..services import letters as letter_service
-from ..services import site as site_service
-from ..services.overview import FILTERS, overview
-from ..services.sketch import site_map
 from .context import AppContext
-from .dialogs import ConflictsDialog, EnrollDialog, run_with_progress
-from .evaluation_panel import EvaluationPanel
-from .forms import CaseForm
-from .letters_tab import LettersTab
-from .site_map import SiteMap
 from .tasks import TaskRunner
 
+# The window is built and shown before the parcel workbench (form, site map, letters)
+# and the services behind it are imported: those load just after, while the worker is
+# still opening the data folder.
 if TYPE_CHECKING:
+    from ..domain.case import Case
     from ..services.workspace import Workspace
+    from .dialogs import ConflictsDialog
+    from .forms import CaseForm
+
+def _services() -> Any:
+    """The services, imported on first use (see above)."""
+    from types import SimpleNamespace
+
+    from ..services import letters, site
+
+    return SimpleNamespace(letters=letters, site=site)
+
+
+def _dialogs() -> Any:
+    from . import dialogs
+
+    return dialogs
+
+
+WORK_LISTS = {
+    "all": "All parcels",
+    "five_year": "Five-year inspection due or overdue",
+    "within": "Within 200 ft of the lake",
+    "undetermined": "Lake distance undetermined",
+    "failure": "Failures",
+    "substandard": "Substandard",
+    "etu": "ETU records missing or late",
+    "holding": "Holding-tank records missing",
+    "conflicts": "Sync conflicts",
+    "letters": "Letters pending",
+}
 
 COLUMNS = (("sbl", "SBL"), ("site_address", "Site address"), ("owner_name", "Owner"),
            ("municipality", "Municipality"), ("outcome", "Outcome"), ("zone", "Lake"))
@@ -190,7 +214,6 @@ class MainWindow(QMainWindow):
         screen = QApplication.primaryScreen().availableGeometry()
         self.resize(min(1400, screen.width()), min(860, screen.height()))
         self._build()
-        self.tabs.setEnabled(False)  # until a parcel is chosen
         self.ctx.status.connect(self.message.setText)
         self.ctx.changed.connect(self._record_changed)
         self.runner.busy_changed.connect(lambda busy: self.busy.setText(
@@ -198,8 +221,12 @@ class MainWindow(QMainWindow):
         if self.settings.value("high_contrast", False, type=bool):
             self.contrast.setChecked(True)
         if workspace is not None:
+            self._build_workbench()
             self.attach(workspace)
         else:
+            # Let the first frame paint, then build the workbench while the worker opens
+            # the data folder.
+            QTimer.singleShot(30, self._build_workbench)
             assert root is not None
             self.centralWidget().setEnabled(False)
             self.menuBar().setEnabled(False)
@@ -217,6 +244,7 @@ class MainWindow(QMainWindow):
 
     def attach(self, workspace: Workspace) -> None:
         """The data folder is open: fill the window."""
+        self._build_workbench()
         self.workspace = workspace
         self.ctx.ws = workspace
         self.centralWidget().setEnabled(True)
@@ -244,7 +272,7 @@ class MainWindow(QMainWindow):
         self.layer_warning.setStyleSheet("background: #ffe3c2; color: #5a2d00; padding: 6px; "
                                          "border: 1px solid #e0a060;")
         self.work_list = QComboBox()
-        for key, label in FILTERS.items():
+        for key, label in WORK_LISTS.items():
             self.work_list.addItem(label, key)
         self.work_list.currentIndexChanged.connect(
             lambda: self.proxy.set_work_list(self.work_list.currentData()) or self._count())
@@ -286,6 +314,42 @@ class MainWindow(QMainWindow):
         left_layout.addWidget(self.table, 1)
         left_layout.addWidget(self.count)
         left_layout.addWidget(self.load_demo)
+
+        self.heading = QLabel("Select a parcel")
+        self.heading.setStyleSheet("font-size: 15px; font-weight: bold; padding: 4px;")
+        right = QWidget()
+        self.right_layout = QVBoxLayout(right)
+        self.right_layout.addWidget(self.heading)
+        self.workbench_built = False
+        split = QSplitter()
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setStretchFactor(1, 3)
+        split.setChildrenCollapsible(False)
+        left.setMinimumWidth(280)
+        width = self.width()
+        split.setSizes([int(width * 0.3), int(width * 0.7)])
+        self.setCentralWidget(split)
+
+        self.message = QLabel()
+        self.layer_label = QLabel()
+        self.busy = QLabel()
+        self.lists_state = QLabel()
+        self.statusBar().addWidget(self.message, 1)
+        self.statusBar().addPermanentWidget(self.busy)
+        self.statusBar().addPermanentWidget(self.lists_state)
+        self.statusBar().addPermanentWidget(self.layer_label)
+        self._menus()
+
+    def _build_workbench(self) -> None:
+        """The parcel's form, site map, letters, photos, history and evaluation."""
+        if self.workbench_built:
+            return
+        self.workbench_built = True
+        from .evaluation_panel import EvaluationPanel
+        from .forms import CaseForm
+        from .letters_tab import LettersTab
+        from .site_map import SiteMap
 
         self.form = CaseForm()
         self.form.edited.connect(self._form_edited)
@@ -329,11 +393,6 @@ class MainWindow(QMainWindow):
         self.tabs.currentChanged.connect(lambda i: self.settings.setValue("tab", i))
         self.evaluation = EvaluationPanel()
         self.evaluation.decided.connect(self._decide)
-        self.heading = QLabel("Select a parcel")
-        self.heading.setStyleSheet("font-size: 15px; font-weight: bold; padding: 4px;")
-        right = QWidget()
-        right_layout = QVBoxLayout(right)
-        right_layout.addWidget(self.heading)
         inner = QSplitter()
         inner.addWidget(self.tabs)
         inner.addWidget(self.evaluation)
@@ -341,28 +400,11 @@ class MainWindow(QMainWindow):
         inner.setStretchFactor(1, 2)
         inner.setChildrenCollapsible(False)
         self.inner_split = inner
-        right_layout.addWidget(inner, 1)
-        split = QSplitter()
-        split.addWidget(left)
-        split.addWidget(right)
-        split.setStretchFactor(1, 3)
-        split.setChildrenCollapsible(False)
-        left.setMinimumWidth(280)
+        self.right_layout.addWidget(inner, 1)
         self.tabs.setMinimumWidth(420)
+        self.tabs.setEnabled(False)  # until a parcel is chosen
         width = self.width()
-        split.setSizes([int(width * 0.3), int(width * 0.7)])
         inner.setSizes([int(width * 0.42), int(width * 0.28)])
-        self.setCentralWidget(split)
-
-        self.message = QLabel()
-        self.layer_label = QLabel()
-        self.busy = QLabel()
-        self.lists_state = QLabel()
-        self.statusBar().addWidget(self.message, 1)
-        self.statusBar().addPermanentWidget(self.busy)
-        self.statusBar().addPermanentWidget(self.lists_state)
-        self.statusBar().addPermanentWidget(self.layer_label)
-        self._menus()
 
     def _action(self, menu: Any, text: str, slot: Any, shortcut: Any = None) -> QAction:
         action = QAction(text, self)
@@ -452,6 +494,8 @@ class MainWindow(QMainWindow):
     def refresh_overview(self) -> None:
         """Work-list flags for every parcel, as of today, worked out on the worker in small
         chunks: whatever the user asks for meanwhile runs between two chunks."""
+        from ..services.overview import overview
+
         day = self.ctx.today()
         sbls = [r["sbl"] for r in self.model.rows]
         self._row_of = {sbl: i for i, sbl in enumerate(sbls)}
@@ -529,6 +573,8 @@ class MainWindow(QMainWindow):
         self.form.load(case)
         sbl = p.sbl
         day = self.ctx.today()
+
+        from ..services.sketch import site_map
 
         def details() -> tuple[Any, ...]:
             ws = self.workspace
@@ -615,7 +661,7 @@ class MainWindow(QMainWindow):
         if sbl is None:
             return
         target = self.site.target.currentData()
-        self.ctx.run(lambda: site_service.set_from_state_plane(self.workspace, sbl, target,
+        self.ctx.run(lambda: _services().site.set_from_state_plane(self.workspace, sbl, target,
                                                                points),
                      lambda result: self._site_saved(sbl, result))
 
@@ -623,7 +669,7 @@ class MainWindow(QMainWindow):
         sbl = self.sbl
         if sbl is None:
             return
-        self.ctx.run(lambda: site_service.set_from_state_plane(self.workspace, sbl,
+        self.ctx.run(lambda: _services().site.set_from_state_plane(self.workspace, sbl,
                                                                "absorption_area", corners),
                      lambda result: self._site_saved(sbl, result))
 
@@ -643,7 +689,8 @@ class MainWindow(QMainWindow):
             self, f"{label}: coordinates", "Longitude,latitude of each point, one per line "
             "(e.g. -77.3001,42.8001):")
         if ok and text.strip():
-            self.ctx.run(lambda: site_service.set_from_lonlat(self.workspace, sbl, target, text),
+            self.ctx.run(lambda: _services().site.set_from_lonlat(self.workspace, sbl, target,
+                                                                  text),
                          lambda result: self._site_saved(sbl, result))
 
     def _gps_log(self) -> None:
@@ -654,7 +701,7 @@ class MainWindow(QMainWindow):
         files, _ = QFileDialog.getOpenFileNames(self, "NMEA logs, one per point", "",
                                                 "NMEA logs (*.nmea *.txt *.log);;All files (*)")
         if files:
-            self.ctx.run(lambda: site_service.set_from_gps_logs(
+            self.ctx.run(lambda: _services().site.set_from_gps_logs(
                 self.workspace, sbl, target, [Path(f) for f in files]),
                 lambda result: self._site_saved(sbl, result))
 
@@ -670,7 +717,7 @@ class MainWindow(QMainWindow):
             return
         self.settings.setValue("gps_port", port.strip())
         self.message.setText(f"Averaging GPS fixes from {port} for 10 seconds...")
-        self.ctx.run(lambda: site_service.set_from_gps_device(self.workspace, sbl, target,
+        self.ctx.run(lambda: _services().site.set_from_gps_device(self.workspace, sbl, target,
                                                               port.strip()),
                      lambda result: self._site_saved(sbl, result))
 
@@ -748,7 +795,7 @@ class MainWindow(QMainWindow):
     def measure_all(self) -> None:
         from ..services.shorelines import measure_parcels
 
-        run_with_progress(self.ctx, self, "Measuring every parcel on the active layer...",
+        _dialogs().run_with_progress(self.ctx, self, "Measuring every parcel on the layer...",
                           lambda progress, cancelled: measure_parcels(
                               self.workspace, None, today=self.ctx.today(), progress=progress,
                               cancelled=cancelled),
@@ -786,8 +833,8 @@ class MainWindow(QMainWindow):
         if not path:
             return
         labels = str(Path(path).with_name(Path(path).stem + "-labels.pdf"))
-        run_with_progress(self.ctx, self, "Putting the pending letters together...",
-                          lambda progress, cancelled: letter_service.print_batch(
+        _dialogs().run_with_progress(self.ctx, self, "Putting the pending letters together...",
+                          lambda progress, cancelled: _services().letters.print_batch(
                               self.workspace, Path(path), labels=Path(labels),
                               progress=progress, cancelled=cancelled),
                           lambda r: self.message.setText(
@@ -812,7 +859,7 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getOpenFileName(self, "Import a sync package", "",
                                               "Sync packages (*.zip)")
         if path:
-            run_with_progress(self.ctx, self, "Checking and applying the package...",
+            _dialogs().run_with_progress(self.ctx, self, "Checking and applying the package...",
                               lambda progress, cancelled: sync.import_package(self.workspace,
                                                                               Path(path)),
                               self._imported)
@@ -832,14 +879,14 @@ class MainWindow(QMainWindow):
             self.show_conflicts()
 
     def show_conflicts(self) -> ConflictsDialog:
-        dialog = ConflictsDialog(self.ctx, self)
+        dialog = _dialogs().ConflictsDialog(self.ctx, self)
         if not self.runner.synchronous:
             dialog.exec()
         return dialog
 
     def enroll(self) -> None:
-        dialog = EnrollDialog(self)
-        if dialog.exec() != EnrollDialog.DialogCode.Accepted:
+        dialog = _dialogs().EnrollDialog(self)
+        if dialog.exec() != dialog.DialogCode.Accepted:
             return
         from ..services import sync
 
@@ -854,7 +901,7 @@ class MainWindow(QMainWindow):
     def install_demo(self) -> None:
         from ..services.demo import install_demo
 
-        run_with_progress(self.ctx, self, "Loading the demo parcels...",
+        _dialogs().run_with_progress(self.ctx, self, "Loading the demo parcels...",
                           lambda progress, cancelled: install_demo(
                               self.workspace, today=self.ctx.today(), progress=progress),
                           lambda _: self.load_parcels())
