@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
-from benchmarks.common import best_of, report
+from benchmarks.common import Goal, best_of, report
 from inspector_app.geo.lake_line import LakeLine, classify
 
 VERTICES = 20_000
@@ -41,7 +41,7 @@ def areas(rng: np.random.Generator, lake: shapely.Polygon) -> list[shapely.Polyg
     return out
 
 
-def main() -> None:
+def main() -> list[Goal]:
     rng = np.random.default_rng(2026)
     lake_polygon = shoreline(rng)
     sites = areas(rng, lake_polygon)
@@ -73,6 +73,10 @@ def main() -> None:
         ("max |ours - plain|", f"{worst:8.4f} ft  (goal <= 0.01 ft)"),
         ("areas overlapping water", f"{sum(d == 0 for d in got):8d}"),
     ])
+    return [Goal("distance", "time per area, ratio to bare STRtree", f"{ratio:.2f}",
+                 f"<= {GOAL_RATIO}", ratio <= GOAL_RATIO),
+            Goal("distance", "largest difference to plain shapely", f"{worst:.4f} ft",
+                 "<= 0.01 ft", worst <= 0.01)]
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from reportlab.lib.pagesizes import LETTER
 from reportlab.platypus import Paragraph as RLParagraph
 from reportlab.platypus import SimpleDocTemplate
 
-from benchmarks.common import report
+from benchmarks.common import Goal, report
 from inspector_app.letters.content import Bullets, Letter, Paragraph
 from inspector_app.letters.render import _styles, merge, render_letter
 from inspector_app.services.demo import install_demo
@@ -51,7 +51,7 @@ def bare(letter: Letter) -> bytes:
     return buffer.getvalue()
 
 
-def main() -> None:
+def main() -> list[Goal]:
     with tempfile.TemporaryDirectory() as tmp:
         ws = Workspace(Path(tmp), user="benchmark")
         install_demo(ws, count=LETTERS * 3, today=AS_OF)
@@ -93,6 +93,11 @@ def main() -> None:
         ("end to end", f"{len(contents) / (t_compose + best_ours):8.1f} letters/s"),
         ("merge into one PDF", f"{t_merge:8.2f} s, {len(merged) / 1e6:.1f} MB"),
     ])
+    rate, ratio = len(contents) / best_ours, best_ours / best_bare
+    return [Goal("letters", "letters per second (500 in a batch)", f"{rate:.0f}/s",
+                 f">= {GOAL_RATE:g}/s", rate >= GOAL_RATE),
+            Goal("letters", "ratio to bare reportlab", f"{ratio:.2f}", f"<= {GOAL_RATIO}",
+                 ratio <= GOAL_RATIO)]
 
 
 if __name__ == "__main__":

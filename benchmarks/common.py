@@ -4,7 +4,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
+
+
+@dataclass(frozen=True)
+class Goal:
+    """One figure a benchmark measured against the goal set for it."""
+
+    benchmark: str
+    measure: str
+    value: str
+    goal: str
+    met: bool
 
 
 def best_of(fn: Callable[[], Any], repeat: int = 5) -> tuple[float, Any]:

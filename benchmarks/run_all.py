@@ -1,0 +1,29 @@
+"""Every benchmark, one after the other, then one table of figures against their goals.
+
+Run by hand (not in CI): python -m benchmarks.run_all   (about two minutes)
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from benchmarks import bench_distance, bench_gui, bench_letters, bench_sync
+from benchmarks.common import Goal
+
+
+def main() -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    goals: list[Goal] = []
+    for bench in (bench_distance, bench_letters, bench_sync, bench_gui):
+        goals += bench.main()
+    print("\n== summary")
+    width = max(len(f"{g.benchmark}: {g.measure}") for g in goals)
+    for g in goals:
+        print(f"  {f'{g.benchmark}: {g.measure}':<{width}}  {g.value:>10}  goal {g.goal:<10}"
+              f"  {'met' if g.met else 'NOT MET'}")
+    return 0 if all(g.met for g in goals) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
