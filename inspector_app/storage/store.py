@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -11,9 +12,22 @@ from typing import Any
 
 import sqlite_utils
 
+from ..errors import InspectorError
 from ..paths import DataFolder
 from .database import backup, open_database
 from .records import Actor, RecordWriter, new_id
+
+
+class DiskFull(InspectorError):
+    """The disk (or the database's size limit) is full; nothing of the step was saved."""
+
+
+def _disk_full(exc: sqlite3.OperationalError, where: Path) -> Exception:
+    if "full" in str(exc).lower():
+        return DiskFull(f"The disk holding {where} is full: nothing of this step was saved "
+                        "and everything saved before is intact. Free some space and try "
+                        "again.")
+    return exc
 
 
 def utc_now_text(moment: datetime) -> str:
@@ -70,9 +84,12 @@ class Store:
     def transaction(self, actor: Actor | None = None) -> Iterator[RecordWriter]:
         """One atomic unit of work: the records and their change log commit together."""
         writer = RecordWriter(self.conn, actor or self.actor, utc_now_text(self.clock()))
-        with self.db.atomic():
-            yield writer
-            writer.flush()
+        try:
+            with self.db.atomic():
+                yield writer
+                writer.flush()
+        except sqlite3.OperationalError as exc:
+            raise _disk_full(exc, self.folder.root) from None
 
     def query(self, sql: str, params: Any = ()) -> list[dict[str, Any]]:
         cur = self.conn.execute(sql, params)
@@ -80,7 +97,10 @@ class Store:
         return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
 
     def backup_now(self, reason: str = "manual") -> Path:
-        return backup(self.conn, self.folder.backups, reason=reason, now=self.clock())
+        try:
+            return backup(self.conn, self.folder.backups, reason=reason, now=self.clock())
+        except sqlite3.OperationalError as exc:
+            raise _disk_full(exc, self.folder.backups) from None
 
     def integrity_ok(self) -> bool:
         return bool(self.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok")

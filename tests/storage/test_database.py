@@ -94,11 +94,14 @@ def test_database_from_a_newer_version_is_refused_untouched(tmp_path: Path) -> N
     assert _digest(path) == before
 
 
-def test_first_schema_fixture_opens_with_its_data(tmp_path: Path) -> None:
-    """A database written by schema version 1 (the first release) opens with data intact."""
+@pytest.mark.parametrize("version", range(1, SCHEMA_VERSION + 1))
+def test_every_schema_version_migrates_with_its_data(tmp_path: Path, version: int) -> None:
+    """A database written by each released schema version opens, migrated, data intact."""
+    fixture = FIXTURES / f"schema_v{version}.sql"
+    assert fixture.exists(), f"schema version {version} has no fixture"
     path = tmp_path / "inspector.sqlite"
     conn = sqlite3.connect(path)
-    conn.executescript((FIXTURES / "schema_v1.sql").read_text("utf-8"))
+    conn.executescript(fixture.read_text("utf-8"))
     conn.close()
     db = _open(path)
     assert db.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
@@ -107,10 +110,10 @@ def test_first_schema_fixture_opens_with_its_data(tmp_path: Path) -> None:
     assert db.conn.execute("SELECT count(*) FROM change_log").fetchone()[0] == 3
     assert db.conn.execute("SELECT count(*) FROM finding_decisions").fetchone()[0] == 0
     assert db.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    migrated_from_v1 = [p for p in list_backups(tmp_path / "backups")
-                        if "before-migration-from-v1" in p.name]
-    assert len(migrated_from_v1) == 1
     assert db.conn.execute("PRAGMA foreign_key_check").fetchall() == []
+    migrated = [p for p in list_backups(tmp_path / "backups")
+                if f"before-migration-from-v{version}" in p.name]
+    assert len(migrated) == (1 if version < SCHEMA_VERSION else 0)
 
 
 def test_pending_migration_is_preceded_by_a_backup(tmp_path: Path,
