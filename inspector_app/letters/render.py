@@ -17,7 +17,15 @@ from typing import Any
 
 import reportlab
 from pypdf import PdfReader, PdfWriter
-from reportlab.graphics.shapes import Circle, Drawing, Line, Polygon, PolyLine, String
+from reportlab.graphics.shapes import (
+    STATE_DEFAULTS,
+    Circle,
+    Drawing,
+    Line,
+    Polygon,
+    PolyLine,
+    String,
+)
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.pagesizes import LETTER
@@ -62,6 +70,9 @@ def register_fonts() -> str:
         pdfmetrics.registerFont(TTFont(name, str(folder / file)))
     pdfmetrics.registerFontFamily("Vera", normal="Vera", bold="Vera-Bold",
                                   italic="Vera-Italic", boldItalic="Vera-BoldItalic")
+    # Drawings (the site sketch) start from reportlab's default font; make it ours so no
+    # non-embedded font is ever referenced.
+    STATE_DEFAULTS["fontName"] = FONT
     return FONT
 
 
@@ -244,6 +255,7 @@ def _story(letter: Letter, office: Office, width: float) -> list[Any]:
             data += [[RLParagraph(cell, st["cell"]) for cell in row] for row in block.rows]
             table = RLTable(data, colWidths=[width * f for f in block.widths], repeatRows=1)
             table.setStyle(TableStyle([
+                ("FONTNAME", (0, 0), (-1, -1), FONT),  # tables default to Helvetica
                 ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor("#888888")),
                 ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8eef4")),
                 ("VALIGN", (0, 0), (-1, -1), "TOP")]))
@@ -313,7 +325,7 @@ def labels_5160(addresses: Sequence[Sequence[str]]) -> bytes:
     """Mailing labels on Avery 5160 sheets: 3 x 10 labels of 2 5/8 x 1 in."""
     register_fonts()
     buffer = io.BytesIO()
-    c = rl_canvas.Canvas(buffer, pagesize=LETTER, invariant=1)
+    c = rl_canvas.Canvas(buffer, pagesize=LETTER, invariant=1, initialFontName=FONT)
     c.setTitle("Mailing labels (Avery 5160)")
     left, top, pitch_x, pitch_y = 0.1875 * inch, 0.5 * inch, 2.75 * inch, 1.0 * inch
     for n, lines in enumerate(addresses):

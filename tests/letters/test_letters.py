@@ -114,6 +114,25 @@ def test_reminders(failed: Workspace) -> None:
     assert "every 5 years" in five and "due by November 20, 2031" in five
 
 
+def embedded_fonts_only(pdf: bytes) -> bool:
+    names = set()
+    for page in pages(pdf):
+        fonts = page["/Resources"].get("/Font", {})
+        for key in fonts:
+            font = fonts[key].get_object()
+            names.add(str(font["/BaseFont"]))
+            if "/FontFile2" not in font["/FontDescriptor"].get_object():
+                return False
+    return bool(names) and all("Vera" in n for n in names)
+
+
+@pytest.mark.parametrize("kind", ["notice_of_violation", "etu_report_reminder",
+                                  "pump_out_request", "five_year_reminder",
+                                  "report_of_findings"])
+def test_every_kind_embeds_its_fonts(failed: Workspace, kind: str) -> None:
+    assert embedded_fonts_only(letters.draft_pdf(failed, "98.00-1-23.100", kind, as_of=TODAY))
+
+
 def test_report_of_findings(failed: Workspace, tmp_path: Path) -> None:
     photo = tmp_path / "outlet.png"
     from PIL import Image
@@ -221,6 +240,7 @@ def test_batch_printing_keeps_each_letters_numbering(failed: Workspace, full_cas
     assert len(pages(merged)) == sum(len(pages(p)) for p in singles)
     first_pages = [p.extract_text() for p in pages(merged)]
     assert sum("Page 1 of" in t for t in first_pages) == 3
+    assert embedded_fonts_only((tmp_path / "labels.pdf").read_bytes())
     label_text = text_of((tmp_path / "labels.pdf").read_bytes())
     assert label_text.count("Sarasota, FL 34236") == 3
     assert "Linda Abbott" in label_text
