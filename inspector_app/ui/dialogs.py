@@ -44,7 +44,10 @@ class ConflictsDialog(QDialog):
         self.table = QTableWidget(0, 6)
         self.table.setHorizontalHeaderLabels(["Parcel", "Field", "Value here",
                                               "Value from the other side", "From", "When"])
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        for column in (2, 3):  # the two values get the room
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         keep = QPushButton("&Keep the value here")
@@ -78,7 +81,8 @@ class ConflictsDialog(QDialog):
         for r, c in enumerate(self.rows):
             for col, text in enumerate((c["sbl"] or "", c["field"], _shown(c["local_value"]),
                                         _shown(c["incoming_value"]), f"{c['incoming_user']} on "
-                                        f"{c['device']}", c["incoming_at"][:16])):
+                                        f"{c['device']}",
+                                        c["incoming_at"][:16].replace("T", " ") + " UTC")):
                 self.table.setItem(r, col, QTableWidgetItem(text))
         if self.rows:
             self.table.selectRow(0)

@@ -158,6 +158,11 @@ def test_sync_export_import_and_conflict_resolution(window: MainWindow, tmp_path
     assert "1 conflict(s) need a decision" in window.message.text()
     dialog = ConflictsDialog(window.ctx, window)
     assert dialog.table.rowCount() == 1
+    import os
+
+    if os.environ.get(SHOTS_ENV):  # the user guide's picture of this screen
+        dialog.resize(900, 300)
+        dialog.grab().save(str(Path(os.environ[SHOTS_ENV]) / "sync-conflicts.png"))
     assert (dialog.table.item(0, 2).text(), dialog.table.item(0, 3).text()) == (
         "From the office", "From the field")
     dialog.resolve("take_incoming")
