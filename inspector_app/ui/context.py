@@ -37,10 +37,10 @@ class AppContext(QObject):
         text = str(exc) if isinstance(exc, InspectorError) else (
             f"{type(exc).__name__}: {exc}\n\nNothing was saved by the step that failed.")
         self.status.emit(text.splitlines()[0])
+        # A modal box needs a running event loop; with the synchronous runner (tests,
+        # scripted use) the status bar carries the message alone.
         if self.window is not None and not self.runner.synchronous:
             QMessageBox.warning(self.window, "Watershed Inspector", text)
-        else:
-            self.last_error = text
 
     def run(self, fn: Callable[[], Any], done: Callable[[Any], None] | None = None) -> None:
         self.runner.run(fn, done, on_error=self.error)
