@@ -512,6 +512,13 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
         prompts=tuple(prompts))
 
 
+def next_inspection_due(last_inspection: date, j: Jurisdiction) -> date:
+    """Article III: the next inspection of a lakefront system falls due one cycle after
+    the last."""
+    due: date = last_inspection + relativedelta(years=j.inspection_cycle_years)
+    return due
+
+
 def _substandard_path(outcome: Outcome, zone: Zone, greatest_extent: bool,
                       j: Jurisdiction) -> SubstandardPath | None:
     if outcome not in (Outcome.SUBSTANDARD, Outcome.FAILURE):

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..domain.case import Case
-from ..domain.rules import Evaluation, LetterKind
+from ..domain.rules import Evaluation, LetterKind, next_inspection_due
 from ..errors import InputError, NotFoundError
 from ..letters.content import (
     LETTER_KINDS,
@@ -88,10 +88,9 @@ def _inputs(ws: Workspace, sbl: str, evaluation: Evaluation, case: Case, letter_
     last = _last_inspection(ws, parcel_id)
     extra: dict[str, Any] = {}
     if last is not None:
-        from dateutil.relativedelta import relativedelta
-
-        extra["due_date"] = last + relativedelta(years=ws.jurisdiction.inspection_cycle_years)
+        extra["due_date"] = next_inspection_due(last, ws.jurisdiction)
     report = kind == "report_of_findings"
+    from ..geo.setbacks import separations
     from .sketch import site_sketch
 
     return LetterInputs(
@@ -103,14 +102,8 @@ def _inputs(ws: Workspace, sbl: str, evaluation: Evaluation, case: Case, letter_
         measurements=_measurement_lines(ws, parcel_id) if report else (),
         separations=tuple(
             f"{s.component.value.replace('_', ' ')} #{s.ordinal} to {s.target.replace('_', ' ')}"
-            f": {s.distance_ft:,.1f} ft ({s.source})" for s in _separations(case))
+            f": {s.distance_ft:,.1f} ft ({s.source})" for s in separations(case))
         if report else ())
-
-
-def _separations(case: Case) -> list[Any]:
-    from ..geo.setbacks import separations
-
-    return separations(case)
 
 
 def why_not(kind: str, evaluation: Evaluation, ws: Workspace, sbl: str) -> str | None:

@@ -6,9 +6,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from dateutil.relativedelta import relativedelta
-
-from ..domain.rules import Outcome, Zone
+from ..domain.rules import Outcome, Zone, next_inspection_due
 from ..domain.sbl import sbl_sort_key
 
 if TYPE_CHECKING:
@@ -37,14 +35,13 @@ def overview(ws: Workspace, *, as_of: date,
     for r in ws.store.query("SELECT parcel_id, kind, max(letter_date) AS d FROM letters "
                             "WHERE status = 'issued' GROUP BY parcel_id, kind"):
         issued[(r["parcel_id"], r["kind"])] = r["d"]
-    years = ws.jurisdiction.inspection_cycle_years
     out = []
     for n, r in enumerate(rows, start=1):
         if cancelled():
             break
         e = ws.evaluate_case(ws.load_case(r["sbl"]), as_of=as_of)
         last = r["last_inspection"]
-        due = (date.fromisoformat(last) + relativedelta(years=years)) if last else None
+        due = next_inspection_due(date.fromisoformat(last), ws.jurisdiction) if last else None
         codes = {v.code for v in e.violations}
         pending = [k.value for k in e.letters
                    if not issued.get((r["id"], k.value)) or (last and issued[(r["id"], k.value)]

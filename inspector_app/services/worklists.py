@@ -7,9 +7,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
-from dateutil.relativedelta import relativedelta
-
-from ..domain.rules import Evaluation, Outcome, Zone
+from ..domain.rules import Evaluation, Outcome, Zone, next_inspection_due
 from ..domain.sbl import sbl_sort_key
 
 if TYPE_CHECKING:
@@ -51,7 +49,7 @@ def _five_year(p: _Parcel, ws: Workspace, as_of: date) -> dict[str, Any] | None:
                      detail="no inspection on record" + (
                          "; no stamped as-built on file, so the Watershed Inspector makes the "
                          "first inspection" if first_by_wi else ""))
-    due = p.last_inspection + relativedelta(years=j.inspection_cycle_years)
+    due = next_inspection_due(p.last_inspection, j)
     if as_of > due:
         status = "overdue"
     elif due - as_of <= timedelta(days=j.due_soon_days):

@@ -22,6 +22,13 @@ BOOKKEEPING = frozenset({"id", "parcel_id", "created_at", "updated_at", "device_
 
 SqlValue = str | int | float | bytes | None
 
+# Every row of the change log is written by this one statement (local edits and changes
+# received from another device alike).
+CHANGE_LOG_INSERT = (
+    "INSERT INTO change_log (change_id, at, user, device_id, table_name, record_id,"
+    " parcel_id, op, field, old_value, new_value, record_version, device_seq)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+
 
 @dataclass(frozen=True)
 class Actor:
@@ -184,10 +191,7 @@ class RecordWriter:
             last = self.conn.execute("SELECT coalesce(max(device_seq), 0) FROM change_log "
                                      "WHERE device_id = ?", (self.actor.device_id,)).fetchone()[0]
             rows = [(*row, last + n) for n, row in enumerate(self._log, start=1)]
-            self.conn.executemany(
-                "INSERT INTO change_log (change_id, at, user, device_id, table_name, record_id,"
-                " parcel_id, op, field, old_value, new_value, record_version, device_seq)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            self.conn.executemany(CHANGE_LOG_INSERT, rows)
         count = len(self._log)
         self._log.clear()
         return count

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .records import BOOKKEEPING, RecordWriter, _same, new_id
+from .records import BOOKKEEPING, CHANGE_LOG_INSERT, RecordWriter, _same, new_id
 
 SYNCED_TABLES = frozenset({
     "parcels", "renters", "dwellings", "proposed_work", "systems", "components", "inspections",
@@ -85,10 +85,7 @@ class ChangeApplier:
 
     def finish(self) -> None:
         """Write the buffered log rows, in the order the changes were applied."""
-        self.conn.executemany(
-            "INSERT INTO change_log (change_id, at, user, device_id, table_name, record_id,"
-            " parcel_id, op, field, old_value, new_value, record_version, device_seq)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", self._log_rows)
+        self.conn.executemany(CHANGE_LOG_INSERT, self._log_rows)
         self.conn.executemany(
             "INSERT INTO sync_received (change_id, device_id, device_seq, package_id, outcome)"
             " VALUES (?, ?, ?, ?, ?)", self._received_rows)

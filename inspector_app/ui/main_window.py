@@ -279,7 +279,6 @@ class MainWindow(QMainWindow):
         self.search = QLineEdit(placeholderText="Search by SBL, address or owner  (Ctrl+F)")
         self.search.setClearButtonEnabled(True)
         self.model = ParcelTableModel([])
-        self.table_sorted = False
         self.proxy = ParcelFilter()
         self.proxy.setSourceModel(self.model)
         self.proxy.setSortRole(SORT_ROLE)
