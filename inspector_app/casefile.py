@@ -644,6 +644,24 @@ def parse_document(doc: Any, *, source: str, today: date) -> Case:
     return _Reader(source, today).read(doc)
 
 
+def field_problem(schema: Mapping[str, Any], value: Any, name: str) -> str | None:
+    """The reader's words for one value checked against its field's part of the schema
+    (type, range, vocabulary, form, a real calendar date), naming the field `name`; None
+    if it passes. The rules of a whole case (dates after today, cross-field) are
+    `parse_document`'s."""
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(value))
+    if errors:
+        first = best_match(errors)
+        assert first is not None
+        return name + _schema_message(first).removeprefix(field_path([]))
+    if schema.get("pattern") == _DATE_PATTERN and isinstance(value, str):
+        try:
+            date.fromisoformat(value)
+        except ValueError:
+            return f"{name} is {json.dumps(value)}, which is not a real calendar date"
+    return None
+
+
 def read_file(path: Path, *, today: date) -> Case:
     try:
         raw = path.read_bytes()

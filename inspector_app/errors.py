@@ -4,9 +4,23 @@ from __future__ import annotations
 
 
 class InspectorError(Exception):
-    """A failure the user is told about in plain words (exit status 1)."""
+    """A failure the user is told about in plain words (exit status 1).
+
+    `str(exc)` is the message as the command line prints it. A message that sends the
+    user to a command also says, as `in_app`, where the same thing is in the desktop app
+    (a menu item, the parcel list's search box); the app shows that one.
+    """
 
     exit_status = 1
+
+    def __init__(self, *args: object, in_app: str | None = None) -> None:
+        super().__init__(*args)
+        self._in_app = in_app
+
+    @property
+    def in_app(self) -> str:
+        """The message as the desktop app shows it."""
+        return str(self) if self._in_app is None else self._in_app
 
 
 class InputError(InspectorError):

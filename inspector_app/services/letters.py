@@ -189,7 +189,9 @@ def issue(ws: Workspace, sbl: str, kinds: list[str] | None = None, *,
 
     if open_conflicts(ws, parcel_id):
         raise LetterRefused(f"Parcel {sbl} has unresolved sync conflicts; resolve them "
-                            "(`inspector-app sync conflicts`) before issuing a letter.")
+                            "(`inspector-app sync conflicts`) before issuing a letter.",
+                            in_app=f"Parcel {sbl} has unresolved sync conflicts; resolve them "
+                                   "(Sync > Conflicts...) before issuing a letter.")
     evaluation = ws.evaluate_parcel(sbl, as_of=day)
     wanted = kinds or [k.value for k in evaluation.letters]
     if not wanted:

@@ -200,7 +200,9 @@ def measure_parcels(ws: Workspace, sbls: list[str] | None, *, today: date | None
     layer = active_layer(ws)
     if layer is None:
         raise InputError("No shoreline layer is active; import one with `inspector-app "
-                         "shoreline import`.")
+                         "shoreline import`.",
+                         in_app="No shoreline layer is active; import one with File > "
+                                "Import shoreline layer...")
     day = today or ws.today()
     if sbls is None:
         ids = [r["id"] for r in ws.store.query(

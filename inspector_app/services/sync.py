@@ -20,17 +20,20 @@ from typing import Any
 
 from ..errors import InputError, NotFoundError
 from ..paths import DataFolder, resource, write_atomically
-from ..storage.records import new_id
-from ..storage.store import Store
+from ..storage.records import RecordWriter, new_id
+from ..storage.store import Store, utc_now_text
 from ..storage.sync_apply import (
     BYTES_REF,
     SYNCED_TABLES,
     ApplyCounts,
     ChangeApplier,
+    resolution_bases,
     resolve_field,
 )
 from ..sync.package import FORMAT, Package, PackageError, read_package, write_package
+from . import resolution
 from .evaluation import DATA_FOLDER_JURISDICTION, DEFAULT_JURISDICTION
+from .shorelines import BUNDLED_ACCURACY_FT, BUNDLED_NAME, BUNDLED_SOURCE
 from .workspace import Workspace
 
 OFFICE, FIELD = "office", "field"
@@ -55,7 +58,9 @@ def _field_device(ws: Workspace, name: str) -> dict[str, Any]:
     rows = ws.store.query("SELECT * FROM devices WHERE role = 'field' AND name = ?", (name,))
     if not rows:
         raise NotFoundError(f"No laptop named {name!r} is enrolled here; `inspector-app sync "
-                            "status` lists them.")
+                            "status` lists them.",
+                            in_app=f"No laptop named {name!r} is enrolled here; enrol it with "
+                                   "Sync > Enrol a laptop (field kit)...")
     return rows[0]
 
 
@@ -158,8 +163,54 @@ def _peek_kit(path: Path) -> dict[str, Any] | None:
         return None
 
 
+def _only_what_opening_wrote(store: Store) -> str | None:
+    """The id of the bundled shoreline layer, if opening the folder is all that ever
+    happened to it: that layer, created here and never changed, is its one change; no
+    other record of any kind; never enrolled, joined or synced. Otherwise None."""
+    changes = store.query("SELECT * FROM change_log")
+    layers = store.query("SELECT * FROM shoreline_layers")
+    if len(changes) != 1 or len(layers) != 1:
+        return None
+    change, layer = changes[0], layers[0]
+    if not (layer["name"] == BUNDLED_NAME and layer["source"] == BUNDLED_SOURCE
+            and layer["accuracy_ft"] == BUNDLED_ACCURACY_FT and layer["active"] == 1
+            and layer["layer_version"] == 1 and layer["version"] == 1
+            and layer["deleted_at"] is None and layer["device_id"] == store.device_id):
+        return None
+    if not (change["table_name"] == "shoreline_layers" and change["op"] == "insert"
+            and change["record_id"] == layer["id"] and change["parcel_id"] is None
+            and change["device_id"] == store.device_id):
+        return None
+    devices = store.query("SELECT role, secret FROM devices")
+    if devices != [{"role": "this", "secret": None}]:
+        return None
+    if store.get_meta("sync_role") is not None or store.get_meta("office_seq_received"):
+        return None
+    # Every other table, records and sync bookkeeping alike (and any a later schema adds),
+    # must be empty.
+    own = {"devices", "meta", "change_log", "shoreline_layers", "_sqlite_migrations"}
+    for (table,) in store.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
+            "'sqlite_%'").fetchall():
+        if table not in own and store.conn.execute(
+                f'SELECT EXISTS (SELECT 1 FROM "{table}")').fetchone()[0]:
+            return None
+    return str(layer["id"])
+
+
+def holds_nothing_yet(store: Store) -> bool:
+    """Whether a field kit may be joined into this folder: nothing recorded in it, or only
+    what opening it wrote (see `_only_what_opening_wrote`)."""
+    held = store.query("SELECT (SELECT count(*) FROM change_log) + (SELECT count(*) FROM "
+                       "parcels) AS n")[0]["n"]
+    return not held or _only_what_opening_wrote(store) is not None
+
+
 def join(root: Path, kit_path: Path, *, user: str) -> dict[str, Any]:
-    """Set up an empty data folder as an enrolled laptop."""
+    """Set up an empty data folder as an enrolled laptop.
+
+    A folder that has only been opened (the app writes the bundled shoreline outline into
+    a new folder) counts as empty; one with anything else in it is refused."""
     peek = _peek_kit(kit_path)
 
     def key_for(device_id: str) -> str | None:
@@ -179,9 +230,13 @@ def join(root: Path, kit_path: Path, *, user: str) -> dict[str, Any]:
     try:
         held = store.query("SELECT (SELECT count(*) FROM change_log) + (SELECT count(*) FROM "
                            "parcels) AS n")[0]["n"]
-        if held:
+        opening_layer = _only_what_opening_wrote(store) if held else None
+        if held and opening_layer is None:
             raise InputError(f"{root} already holds records ({held} changes); only an empty "
-                             "data folder can join. Choose a new folder.")
+                             "data folder can join. Choose a new folder.",
+                             in_app=f"{root} already holds records ({held} changes); only an "
+                                    "empty data folder can join. Make one with File > New "
+                                    "data folder..., then set up the laptop again.")
         for digest, data in package.attachments.items():
             target = folder.attachments / digest[:2] / digest
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -190,6 +245,15 @@ def join(root: Path, kit_path: Path, *, user: str) -> dict[str, Any]:
             conn = store.conn
             # Rows arrive table by table; foreign keys are checked when the whole kit is in.
             conn.execute("PRAGMA defer_foreign_keys = ON")
+            if opening_layer is not None and any(
+                    r["table"] == "shoreline_layers" and r["row"].get("active")
+                    for r in records):
+                # The office's active layer takes over from the outline this folder was
+                # opened with; that layer stays, inactive, and the change log says who
+                # retired it, as this computer was before it joined.
+                retire = RecordWriter(conn, store.actor, utc_now_text(store.clock()))
+                retire.update("shoreline_layers", opening_layer, {"active": 0})
+                retire.flush()
             conn.execute("UPDATE devices SET id = ?, name = ?, secret = ? WHERE role = 'this'",
                          (kit["device"]["id"], kit["device"]["name"], kit["device"]["key"]))
             conn.execute("INSERT INTO devices (id, name, role, created_at, secret) VALUES "
@@ -293,6 +357,13 @@ def export(ws: Workspace, out: Path, *, device: str | None = None) -> dict[str, 
             through, _ = _contiguous_through(ws, t["id"])
             acks.append({"device_id": t["id"], "through_seq": through})
     changes = [_change_line(r) for r in rows]
+    # A resolution goes out against the value the other side sent, so that side takes it
+    # as the decision on its change; the change log here keeps the value it replaced.
+    bases = resolution_bases(ws.store.conn, [c["change_id"] for c in changes
+                                             if c["op"] == "update"])
+    for c in changes:
+        if c["change_id"] in bases:
+            c["old"] = bases[c["change_id"]]
     blobs = _blobs_for(ws, changes)
     seq_through = ws.store.query("SELECT coalesce(max(seq), 0) AS s FROM change_log")[0]["s"]
     seqs = [c["device_seq"] if role(ws) == FIELD else c["source_seq"] for c in changes]
@@ -368,7 +439,10 @@ def import_package(ws: Workspace, path: Path) -> dict[str, Any]:
     manifest = package.manifest
     if manifest["kind"] != "changes":
         raise PackageError(f"{path}: is a field kit; use `inspector-app sync join` on a new "
-                           "data folder.")
+                           "data folder.",
+                           in_app=f"{path}: is a field kit, not a sync package; set up a new "
+                                  "laptop from it with File > Set up this laptop from a field "
+                                  "kit...")
     if package.already_imported:
         return {"applied": 0, "already_imported": True, "conflicts": 0}
     _check_attachments(ws, package, path)
@@ -386,8 +460,12 @@ def import_package(ws: Workspace, path: Path) -> dict[str, Any]:
     except sqlite3.IntegrityError as exc:
         raise PackageError(f"{path}: its changes do not fit this data folder's records "
                            f"({exc}); the package was refused and nothing was changed.") from None
+    # "conflicts": received changes that met a conflict; "open_conflicts": those conflicts
+    # that still need a person's decision once the whole package is in
     result: dict[str, Any] = {"applied": counts.applied, "already_imported": False,
-                              "conflicts": counts.conflicts, "same_value": counts.same_value,
+                              "conflicts": counts.conflicts,
+                              "open_conflicts": counts.open_conflicts,
+                              "same_value": counts.same_value,
                               "skipped": counts.skipped, "already_had": counts.already}
     if role(ws) == OFFICE:
         _, gaps = _contiguous_through(ws, manifest["source_device"])
@@ -457,12 +535,36 @@ def open_conflicts(ws: Workspace, parcel_id: str) -> int:
                               "AND resolved_at IS NULL", (parcel_id,))[0]["n"])
 
 
-def resolve(ws: Workspace, conflict_id: str, *, choice: str, value: Any = None
-            ) -> dict[str, Any]:
+def field_label(conflict: dict[str, Any]) -> str:
+    """A conflict's field in words, as a `conflicts` entry names it: "Bedrooms"."""
+    return resolution.label(conflict["table"], resolution.column_of(conflict["field"]))
+
+
+def value_text(conflict: dict[str, Any], which: str = "local_value") -> str:
+    """One of a conflict's values as a person would type it ("1 Main St; Naples NY")."""
+    return resolution.as_text(conflict["table"], resolution.column_of(conflict["field"]),
+                              conflict[which])
+
+
+def _shown(value: Any) -> Any:
+    if isinstance(value, bytes):
+        return {BYTES_REF: hashlib.sha256(value).hexdigest()}
+    return value
+
+
+def resolve(ws: Workspace, conflict_id: str, *, choice: str, value: Any = None,
+            text: str | None = None) -> dict[str, Any]:
+    """Settle a conflict: keep the value here, take the other side's, or enter one.
+
+    A value entered (`value`, or `text` as typed, read as the field's type) or taken from
+    the other side must be one a case file could hold (`resolution`); one that is not is
+    refused in words and changes nothing."""
     rows = ws.store.query("SELECT * FROM sync_conflicts WHERE id = ?", (conflict_id,))
     if not rows:
         raise NotFoundError(f"No conflict {conflict_id!r}; `inspector-app sync conflicts` "
-                            "lists them.")
+                            "lists them.",
+                            in_app=f"No conflict {conflict_id!r}; Sync > Conflicts... lists "
+                                   "the open ones.")
     c = rows[0]
     if c["resolved_at"] is not None:
         raise InputError(f"Conflict {conflict_id} was already resolved by {c['resolved_by']} "
@@ -470,26 +572,38 @@ def resolve(ws: Workspace, conflict_id: str, *, choice: str, value: Any = None
     if choice not in ("keep_local", "take_incoming", "enter_value"):
         raise InputError(f"{choice!r} is not a resolution (keep_local, take_incoming, "
                          "enter_value).")
+    table, field = c["table_name"], c["field"]
+    if choice == "enter_value" and text is not None and not field.startswith("("):
+        value = resolution.from_text(table, field, text)
     incoming = _value(c["incoming_value"])
+    today = ws.today()
     with ws.store.transaction() as w:
-        if c["field"] == "(deleted)":
+        if field == "(deleted)":
             if choice == "take_incoming":
-                w.delete(c["table_name"], c["record_id"])
+                resolution.delete(w, table=table, record_id=c["record_id"], today=today)
             elif choice == "enter_value":
                 raise InputError("A deleted-versus-edited conflict is resolved by keeping the "
                                  "record or deleting it, not by a value.")
-            chosen = "deleted" if choice == "take_incoming" else "kept"
-        elif c["field"] == "(record)":
+            chosen: Any = "deleted" if choice == "take_incoming" else "kept"
+        elif field == "(record)":
             if choice != "keep_local":
                 raise InputError("A record created on both sides keeps the local record; "
                                  "re-enter anything from the other one by hand.")
             chosen = "kept"
         else:
-            current = w.current(c["table_name"], c["record_id"])[c["field"]]
-            chosen = {"keep_local": current, "take_incoming": incoming,
-                      "enter_value": value}[choice]
-            resolve_field(w, table=c["table_name"], record_id=c["record_id"],
-                          field=c["field"], value=chosen, base=incoming)
+            def write(stored: Any) -> None:
+                resolve_field(w, table=table, record_id=c["record_id"], field=field,
+                              value=stored, conflict_id=conflict_id)
+
+            if choice == "keep_local":
+                chosen = w.current(table, c["record_id"])[field]
+                write(chosen)
+            else:
+                chosen = resolution.put(
+                    w, table=table, record_id=c["record_id"], column=field,
+                    value=incoming if choice == "take_incoming" else value, today=today,
+                    write=write)
+        chosen = _shown(chosen)
         w.conn.execute("UPDATE sync_conflicts SET resolved_at = ?, resolved_by = ?, "
                        "resolution = ?, resolved_value = ? WHERE id = ?",
                        (w.now, w.actor.user, choice, json.dumps(chosen), conflict_id))

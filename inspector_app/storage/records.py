@@ -106,8 +106,10 @@ class RecordWriter:
             raise KeyError(f"{table}: cannot write {sorted(unknown | bookkeeping)}")
 
     def log_change(self, *, table: str, record_id: str, parcel_id: str | None, op: str,
-                    field: str | None, old: SqlValue, new: SqlValue, version: int) -> None:
-        self._log.append((new_id(), self.now, self.actor.user, self.actor.device_id, table,
+                    field: str | None, old: SqlValue, new: SqlValue, version: int,
+                    change_id: str | None = None) -> None:
+        self._log.append((change_id or new_id(), self.now, self.actor.user,
+                          self.actor.device_id, table,
                           record_id, parcel_id, op, field, _log_value(old), _log_value(new),
                           version))
         if parcel_id is not None:

@@ -30,9 +30,13 @@ BYTES_REF = "sha256_of_bytes"
 class ApplyCounts:
     applied: int = 0
     same_value: int = 0
-    conflicts: int = 0
+    conflicts: int = 0  # received changes that met a conflict
     skipped: int = 0
     already: int = 0
+    # the conflicts raised that still wait for a person when the package is in: one that a
+    # later change of the same package settled (the other side resolved it, or came round
+    # to our value) needs no decision
+    open_conflicts: int = 0
 
     @property
     def received(self) -> int:
@@ -72,6 +76,7 @@ class ChangeApplier:
         self._received_rows: list[tuple[Any, ...]] = []
         self._open = {(r[0], r[1], r[2]) for r in conn.execute(
             "SELECT table_name, record_id, field FROM sync_conflicts WHERE resolved_at IS NULL")}
+        self._raised: list[tuple[str, str, str]] = []
 
     def prepare(self, change_ids: list[str]) -> None:
         """Look up in bulk which of these changes this data folder already has."""
@@ -91,6 +96,7 @@ class ChangeApplier:
             " VALUES (?, ?, ?, ?, ?)", self._received_rows)
         self._log_rows.clear()
         self._received_rows.clear()
+        self.counts.open_conflicts = sum(key in self._open for key in self._raised)
 
     def columns(self, table: str) -> set[str]:
         if table not in self._columns:
@@ -125,6 +131,7 @@ class ChangeApplier:
              json.dumps(c["old"]), json.dumps(local), json.dumps(c["new"]), c["change_id"],
              c["device_id"], c["user"], c["at"], self.received_at))
         self._open.add((c["table"], c["record_id"], field))
+        self._raised.append((c["table"], c["record_id"], field))
         self._remember(c, "conflict")
 
     def apply(self, c: Mapping[str, Any]) -> None:
@@ -228,9 +235,13 @@ class ChangeApplier:
 
 
 def resolve_field(w: RecordWriter, *, table: str, record_id: str, field: str, value: Any,
-                  base: Any) -> None:
-    """Set a field to a person's chosen value and log it against the *other* side's value,
-    so that the device that sent the conflicting change accepts the resolution."""
+                  conflict_id: str) -> None:
+    """Set a field to a person's chosen value.
+
+    The change-log entry records what the field held before, as every change does. It
+    carries the conflict's id as its change id: an export sends it against the value the
+    other side sent (`resolution_bases`), so the device that sent the conflicting change
+    takes the resolution as a decision, not as a new conflict."""
     row = w.current(table, record_id)
     version = int(row["version"]) + 1
     w.conn.execute(f"UPDATE {table} SET {field} = ?, updated_at = ?, device_id = ?, "
@@ -238,4 +249,18 @@ def resolve_field(w: RecordWriter, *, table: str, record_id: str, field: str, va
                    (value, w.now, w.actor.device_id, version, record_id))
     parcel_id = record_id if table == "parcels" else row.get("parcel_id")
     w.log_change(table=table, record_id=record_id, parcel_id=parcel_id, op="update",
-                 field=field, old=base, new=value, version=version)
+                 field=field, old=row[field], new=value, version=version,
+                 change_id=conflict_id)
+
+
+def resolution_bases(conn: sqlite3.Connection, change_ids: list[str]) -> dict[str, Any]:
+    """For the changes among these that resolved a conflict: the value the other side
+    sent, which the resolution is sent against."""
+    bases: dict[str, Any] = {}
+    for start in range(0, len(change_ids), 500):
+        chunk = change_ids[start:start + 500]
+        for conflict_id, incoming in conn.execute(
+                f"SELECT id, incoming_value FROM sync_conflicts WHERE id IN "
+                f"({','.join('?' * len(chunk))}) AND resolution IS NOT NULL", chunk):
+            bases[conflict_id] = None if incoming is None else json.loads(incoming)
+    return bases

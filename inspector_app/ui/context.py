@@ -33,8 +33,10 @@ class AppContext(QObject):
         return self.as_of or (self.ws.today() if self.ws is not None else _date.today())
 
     def error(self, exc: BaseException) -> None:
-        """Tell the user what went wrong in plain words; nothing was committed."""
-        text = str(exc) if isinstance(exc, InspectorError) else (
+        """Tell the user what went wrong in plain words; nothing was committed. A message
+        that names a command on the command line is shown as the app says it (the menu
+        item instead)."""
+        text = exc.in_app if isinstance(exc, InspectorError) else (
             f"{type(exc).__name__}: {exc}\n\nNothing was saved by the step that failed.")
         self.status.emit(text.splitlines()[0])
         # A modal box needs a running event loop; with the synchronous runner (tests,

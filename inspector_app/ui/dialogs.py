@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..errors import InspectorError
 from .context import AppContext
 
 
@@ -34,7 +35,11 @@ def _shown(value: Any) -> str:
 
 
 class ConflictsDialog(QDialog):
-    """Both values side by side; a person decides, and the decision is synced."""
+    """Both values side by side; a person decides, and the decision is synced.
+
+    A value entered (typed as the field's type: 5 for bedrooms, yes or no, lines separated
+    by semicolons) or taken from the other side must be one a case file could hold; a
+    refusal is shown here in words and nothing changes."""
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -50,63 +55,111 @@ class ConflictsDialog(QDialog):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        keep = QPushButton("&Keep the value here")
-        take = QPushButton("&Take the other value")
-        enter = QPushButton("&Enter a value...")
-        keep.clicked.connect(lambda: self.resolve("keep_local"))
-        take.clicked.connect(lambda: self.resolve("take_incoming"))
-        enter.clicked.connect(lambda: self.resolve("enter_value"))
+        self.keep = QPushButton("&Keep the value here")
+        self.take = QPushButton("&Take the other value")
+        self.enter = QPushButton("&Enter a value...")
+        self.keep.clicked.connect(lambda: self.resolve("keep_local"))
+        self.take.clicked.connect(lambda: self.resolve("take_incoming"))
+        self.enter.clicked.connect(lambda: self.resolve("enter_value"))
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         close.rejected.connect(self.reject)
         buttons = QHBoxLayout()
-        for b in (keep, take, enter):
+        for b in (self.keep, self.take, self.enter):
             buttons.addWidget(b)
         buttons.addStretch()
         buttons.addWidget(close)
         self.note = QLabel("Until a conflict is resolved the value here stays, neither value "
                            "is lost, and no letter is issued for the parcel.")
         self.note.setWordWrap(True)
+        self.problem = QLabel()
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("background: #fde2e2; color: #7a0010; padding: 6px;")
+        self.problem.hide()
         layout = QVBoxLayout(self)
         layout.addWidget(self.note)
+        layout.addWidget(self.problem)
         layout.addWidget(self.table)
         layout.addLayout(buttons)
         self.rows: list[dict[str, Any]] = []
+        self.busy = False
         self.refresh()
 
+    def _set_busy(self, busy: bool) -> None:
+        self.busy = busy
+        for b in (self.keep, self.take, self.enter):
+            b.setEnabled(not busy)
+
     def refresh(self) -> None:
+        """Read the open conflicts on the worker; the table fills when they are in."""
         from ..services import sync
 
-        self.rows = self.ctx.runner.wait(lambda: sync.conflicts(self.ctx.ws))
-        self.table.setRowCount(len(self.rows))
-        for r, c in enumerate(self.rows):
-            for col, text in enumerate((c["sbl"] or "", c["field"], _shown(c["local_value"]),
-                                        _shown(c["incoming_value"]), f"{c['incoming_user']} on "
-                                        f"{c['device']}",
+        self._set_busy(True)
+        self.ctx.runner.run(lambda: sync.conflicts(self.ctx.ws), self._show,
+                            on_error=self._failed)
+
+    @staticmethod
+    def _words(c: dict[str, Any]) -> tuple[str, str, str]:
+        """The field and both values as a person reads and types them."""
+        from ..services import sync
+
+        if c["field"].endswith(")"):  # a record deleted, or created on both sides
+            return c["field"], _shown(c["local_value"]), _shown(c["incoming_value"])
+        return (sync.field_label(c), sync.value_text(c, "local_value"),
+                sync.value_text(c, "incoming_value"))
+
+    def _show(self, rows: list[dict[str, Any]]) -> None:
+        self.rows = rows
+        self.table.setRowCount(len(rows))
+        for r, c in enumerate(rows):
+            field, here, there = self._words(c)
+            for col, text in enumerate((c["sbl"] or "", field, here, there,
+                                        f"{c['incoming_user']} on {c['device']}",
                                         c["incoming_at"][:16].replace("T", " ") + " UTC")):
-                self.table.setItem(r, col, QTableWidgetItem(text))
-        if self.rows:
+                item = QTableWidgetItem(text)
+                if col == 1:
+                    item.setToolTip(c["field"])
+                self.table.setItem(r, col, item)
+        if rows:
             self.table.selectRow(0)
+        self._set_busy(False)
 
     def resolve(self, choice: str, value: Any = None) -> None:
         row = self.table.currentRow()
-        if not 0 <= row < len(self.rows):
+        if self.busy or not 0 <= row < len(self.rows):
             return
         conflict = self.rows[row]
+        field, here, _ = self._words(conflict)
+        text: str | None = None
         if choice == "enter_value" and value is None:
-            text, ok = QInputDialog.getText(self, "Enter a value", f"{conflict['field']}:",
-                                            QLineEdit.EchoMode.Normal,
-                                            _shown(conflict["local_value"]))
+            typed, ok = QInputDialog.getText(self, "Enter a value", f"{field}:",
+                                             QLineEdit.EchoMode.Normal, here)
             if not ok:
                 return
-            value = text
+            text = typed
         from ..services import sync
 
-        self.ctx.runner.wait(lambda: sync.resolve(self.ctx.ws, conflict["id"], choice=choice,
-                                                  value=value))
-        self.ctx.status.emit(f"Resolved {conflict['field']} of {conflict['sbl']}")
+        self.problem.hide()
+        self._set_busy(True)
+        self.ctx.runner.run(
+            lambda: sync.resolve(self.ctx.ws, conflict["id"], choice=choice, value=value,
+                                 text=text),
+            lambda _result: self._resolved(conflict, field), on_error=self._failed)
+
+    def _resolved(self, conflict: dict[str, Any], field: str) -> None:
+        self.ctx.status.emit(f"Resolved {field} of {conflict['sbl']}")
         if conflict["sbl"]:
             self.ctx.changed.emit(conflict["sbl"])
         self.refresh()
+
+    def _failed(self, exc: BaseException) -> None:
+        self._set_busy(False)
+        if not isinstance(exc, InspectorError):
+            self.ctx.error(exc)
+            return
+        text = exc.in_app
+        self.problem.setText(f"Not resolved: {text}")
+        self.problem.show()
+        self.ctx.status.emit(text.splitlines()[0])
 
 
 class EnrollDialog(QDialog):
