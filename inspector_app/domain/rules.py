@@ -105,13 +105,37 @@ class Finding:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Decision:
+    """An inspector's decision on a suggested finding: what, who, when and why."""
+
+    status: SuggestionStatus
+    decided_by: str
+    decided_on: date
+    note: str | None = None
+    defect: str = ""  # the defect as it read when decided (or last brought up to date)
+    citation: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
 class Suggestion:
     key: str
     component: ComponentKind | None
     ordinal: int | None
     defect: str
-    citation: str
+    citation: str  # as a draft shows it, "(unconfirmed)" included
+    section: str = ""  # the section alone, as the record states it
     status: SuggestionStatus = SuggestionStatus.PENDING
+    decision: Decision | None = None
+
+    @property
+    def record_text(self) -> str:
+        """The defect as an accepted finding puts it on the component: the finding and its
+        section, without draft marks."""
+        return finding_text(self.defect, self.section or self.citation)
+
+
+def finding_text(defect: str, section: str) -> str:
+    return f"{defect} ({section})" if section else defect
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -142,6 +166,23 @@ class Evaluation:
     substandard_path: SubstandardPath | None
     suggestions: tuple[Suggestion, ...] = field(default=())
     prompts: tuple[str, ...] = field(default=())
+    # No inspection on record: an "acceptable" outcome then only means nothing recorded
+    # says otherwise (the contract's outcome is unchanged; `standing` says so).
+    inspected: bool = True
+    # Accepted findings the case no longer bears out; each stays on its component until a
+    # person undoes the decision.
+    unsupported: tuple[Suggestion, ...] = field(default=())
+
+    @property
+    def standing(self) -> str:
+        """What to show as the outcome: the outcome, or "not_inspected" when no inspection
+        is on record and nothing recorded makes the system substandard or failed."""
+        if not self.inspected and self.outcome in (Outcome.ACCEPTABLE, Outcome.INCOMPLETE):
+            return NOT_INSPECTED
+        return self.outcome.value
+
+
+NOT_INSPECTED = "not_inspected"
 
 
 # --- lake zone -------------------------------------------------------------------------
@@ -396,7 +437,8 @@ def _ordinals(components: Sequence[Component]) -> list[int]:
 
 def suggestions(case: Case, design: Design | None, lake: LakeFinding,
                 separations: Sequence[Separation], j: Jurisdiction,
-                decisions: Mapping[str, SuggestionStatus]) -> tuple[Suggestion, ...]:
+                decisions: Mapping[str, SuggestionStatus | Decision]
+                ) -> tuple[Suggestion, ...]:
     out: list[Suggestion] = []
     dwelling: Dwelling | None = case.dwelling
     if design is not None and dwelling is not None:
@@ -411,7 +453,8 @@ def suggestions(case: Case, design: Design | None, lake: LakeFinding,
                     defect=f"capacity {capacity:,g} gal is below the {required:,} gal required "
                            f"for {design.design_bedrooms} design bedrooms"
                            + (" plus a garbage grinder" if grinder else ""),
-                    citation=j.cite("septic_tank_capacity")))
+                    citation=j.cite("septic_tank_capacity"),
+                    section=j.citations["septic_tank_capacity"]))
     measured = list(separations)
     if lake.distance_ft is not None and lake.accuracy_ft is not None and case.site:
         kind = (ComponentKind.ABSORPTION_AREA if case.site.absorption_area is not None
@@ -430,15 +473,37 @@ def suggestions(case: Case, design: Design | None, lake: LakeFinding,
             ordinal=s.ordinal,
             defect=f"{s.distance_ft:,.1f} ft from the {target} ({s.source}); the separation "
                    f"table requires {required_ft:g} ft",
-            citation=j.cite("setbacks")))
-    return tuple(replace(s, status=decisions.get(s.key, SuggestionStatus.PENDING)) for s in out)
+            citation=j.cite("setbacks"), section=j.citations["setbacks"]))
+    return tuple(_decided(s, decisions.get(s.key)) for s in out)
+
+
+def _decided(s: Suggestion, decision: SuggestionStatus | Decision | None) -> Suggestion:
+    if decision is None:
+        return s
+    if isinstance(decision, Decision):
+        return replace(s, status=decision.status, decision=decision)
+    return replace(s, status=decision)
+
+
+def unsupported_findings(current: Sequence[Suggestion],
+                         decisions: Mapping[str, SuggestionStatus | Decision],
+                         ) -> tuple[Suggestion, ...]:
+    """Accepted decisions whose suggestion the case no longer makes."""
+    offered = {s.key for s in current}
+    return tuple(
+        Suggestion(key=key, component=None, ordinal=None, defect=d.defect, citation=d.citation,
+                   section=d.citation, status=d.status, decision=d)
+        for key, d in sorted(decisions.items())
+        if key not in offered and isinstance(d, Decision)
+        and d.status is SuggestionStatus.ACCEPTED)
 
 
 # --- the whole evaluation --------------------------------------------------------------
 
 def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
              map_distance: MapDistance | None = None, separations: Sequence[Separation] = (),
-             decisions: Mapping[str, SuggestionStatus] | None = None) -> Evaluation:
+             decisions: Mapping[str, SuggestionStatus | Decision] | None = None
+             ) -> Evaluation:
     lake = lake_finding(case, j, map_distance)
     design, proposed = _designs(case, lake.zone, j)
     kinds = [c.kind for c in case.components]
@@ -501,6 +566,7 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
         prompts.append("Locate " + ", ".join(k.value.replace("_", " ") for k in unlocated)
                        + " to complete the determination.")
 
+    offered = suggestions(case, design, lake, separations, j, decisions or {})
     return Evaluation(
         as_of=as_of, design=design, proposed_design=proposed, lake=lake,
         triggers=inspection_triggers(case, j), outcome=outcome,
@@ -508,8 +574,8 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
         failed_components=failed, unlocated_components=unlocated,
         violations=tuple(violations), letters=tuple(letters),
         substandard_path=_substandard_path(outcome, lake.zone, greatest_extent, j),
-        suggestions=suggestions(case, design, lake, separations, j, decisions or {}),
-        prompts=tuple(prompts))
+        suggestions=offered, prompts=tuple(prompts), inspected=case.inspection is not None,
+        unsupported=unsupported_findings(offered, decisions or {}))
 
 
 def next_inspection_due(last_inspection: date, j: Jurisdiction) -> date:

@@ -86,6 +86,8 @@ def evaluation_json(e: Evaluation, j: Jurisdiction) -> dict[str, Any]:
             "citation": p.citation, "zone": p.zone.value, "summary": p.summary,
             "upgrade_required": p.upgrade_required, "waiver_factors": list(p.waiver_factors),
             "holding_tank_option": p.holding_tank_option, "acknowledgement": p.acknowledgement}
+    # False when no inspection is on record: "acceptable" then rests on no inspection.
+    out["inspected"] = e.inspected
     out["suggested_findings"] = [_suggestion(s) for s in e.suggestions]
     out["prompts"] = list(e.prompts)
     out["as_of"] = e.as_of.isoformat()

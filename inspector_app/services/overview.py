@@ -62,7 +62,7 @@ def overview(ws: Workspace, *, as_of: date,
         }
         out.append({"sbl": r["sbl"], "site_address": r["site_address"],
                     "owner_name": r["owner_name"], "municipality": r["municipality"],
-                    "is_demo": bool(r["is_demo"]), "outcome": e.outcome.value,
+                    "is_demo": bool(r["is_demo"]), "outcome": e.standing,
                     "zone": e.lake.zone.value, "distance_ft": e.lake.distance_ft,
                     "due": None if due is None else due.isoformat(), "flags": flags})
         if progress is not None and (n % 200 == 0 or n == len(rows)):

@@ -3,25 +3,55 @@
 from __future__ import annotations
 
 from html import escape
+from urllib.parse import quote, unquote
 
 from PySide6.QtCore import QUrl, Signal
-from PySide6.QtWidgets import QTextBrowser
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QTextBrowser
 
-from ..domain.rules import Evaluation, SuggestionStatus
-
-
-def _cite(text: str) -> str:
-    return f' <span style="color:#555">({escape(text)})</span>'
+from ..domain.rules import NOT_INSPECTED, Evaluation, Suggestion, SuggestionStatus
+from . import theme as themes
+from .theme import Theme
 
 
-def evaluation_html(e: Evaluation) -> str:
+def _link(t: Theme, action: str, key: str, text: str) -> str:
+    return (f"<a href='{action}:{quote(key, safe='')}' style='color:{t.link}'>"
+            f"{escape(text)}</a>")
+
+
+def _decision_html(t: Theme, s: Suggestion) -> str:
+    d = s.decision
+    if d is None:  # decided, but who and when are not known here
+        return f" <i>{escape(s.status.value)}</i> " + _link(t, "undo", s.key, "Undo decision")
+    line = (f"<br><b>{escape(d.status.value.capitalize())}</b> by {escape(d.decided_by)} on "
+            f"{d.decided_on.isoformat()}")
+    if d.note:
+        line += f": \u201c{escape(d.note)}\u201d"
+    line += " \u00b7 " + _link(t, "undo", s.key, "Undo decision")
+    if d.status is SuggestionStatus.ACCEPTED and d.defect and d.defect != s.defect:
+        line += (f"<br><span style='color:{t.muted}'>The record states it as \u201c"
+                 f"{escape(d.defect)}\u201d.</span> "
+                 + _link(t, "reword", s.key, "Record the current wording"))
+    return line
+
+
+def evaluation_html(e: Evaluation, t: Theme | None = None) -> str:
+    t = t or themes.active()
+
+    def cite(text: str) -> str:
+        return f" <span style='color:{t.muted}'>({escape(text)})</span>"
+
     parts = ["<h3 style='margin:0'>Evaluation</h3>",
-             f"<p style='color:#555;margin-top:0'>as of {e.as_of.isoformat()}</p>"]
-    outcome_color = {"failure": "#b00020", "substandard": "#9a5b00", "incomplete": "#555",
-                     "acceptable": "#1b6e20"}[e.outcome.value]
-    parts.append(f"<p><b>Outcome: <span style='color:{outcome_color}'>"
-                 f"{escape(e.outcome.value.upper())}</span></b>"
-                 + (_cite(e.outcome_citation) if e.outcome_citation else "") + "</p>")
+             f"<p style='color:{t.muted};margin-top:0'>as of {e.as_of.isoformat()}</p>"]
+    standing = e.standing
+    shown = "not inspected" if standing == NOT_INSPECTED else standing
+    parts.append(f"<p><b>Outcome: <span style='color:{t.outcome_colour(standing)}'>"
+                 f"{escape(shown.upper())}</span></b>"
+                 + (cite(e.outcome_citation) if e.outcome_citation else "") + "</p>")
+    if not e.inspected:
+        parts.append(f"<p style='color:{t.muted}'>No inspection is on record"
+                     + (": nothing here says whether the system is acceptable."
+                        if standing == NOT_INSPECTED else
+                        "; the outcome rests on the component records alone.") + "</p>")
     lake = e.lake
     if lake.distance_ft is None:
         lake_text = "distance not known"
@@ -30,52 +60,60 @@ def evaluation_html(e: Evaluation) -> str:
                      + (f" on {escape(lake.layer)}" if lake.layer else "")
                      + (f", ±{lake.accuracy_ft:,.0f} ft" if lake.accuracy_ft else ""))
     zone = lake.zone.value.replace("_", " ").replace("200ft", "200 ft")
-    parts.append(f"<p><b>Lake:</b> {escape(zone)}: {lake_text}"
-                 f"{_cite(lake.citation)}</p>")
+    parts.append(f"<p><b>Lake:</b> {escape(zone)}: {lake_text}{cite(lake.citation)}</p>")
     for title, d in (("Design load", e.design), ("Proposed design", e.proposed_design)):
         if d is None:
             continue
         flags = []
         if d.provisional:
-            flags.append("<b style='color:#9a5b00'>provisional</b> (lake zone undetermined)")
+            flags.append(f"<b style='color:{t.substandard}'>provisional</b> (lake zone "
+                         "undetermined)")
         if d.ahj_determination_required:
-            flags.append("<b style='color:#9a5b00'>AHJ determination required</b>")
+            flags.append(f"<b style='color:{t.substandard}'>AHJ determination required</b>")
         parts.append(f"<p><b>{title}:</b> {escape(d.arithmetic)}: {d.design_bedrooms} design "
                      f"bedrooms ({escape(d.basis)}), {escape(d.standard)}"
                      + (f"; {'; '.join(flags)}" if flags else "")
-                     + _cite(", ".join(d.citations)) + "</p>")
+                     + cite(", ".join(d.citations)) + "</p>")
     if e.triggers:
         parts.append("<p><b>Inspection triggers</b></p><ul>" + "".join(
-            f"<li>{escape(t.code.replace('_', ' '))}: {escape(t.detail)}{_cite(t.citation)}"
-            "</li>" for t in e.triggers) + "</ul>")
+            f"<li>{escape(tr.code.replace('_', ' '))}: {escape(tr.detail)}{cite(tr.citation)}"
+            "</li>" for tr in e.triggers) + "</ul>")
     if e.violations:
         parts.append("<p><b>Violations</b></p><ul>" + "".join(
             f"<li>{escape(v.code.replace('_', ' '))}: {escape(v.detail)}"
-            + (f", since {v.since.isoformat()}" if v.since else "") + _cite(v.citation)
+            + (f", since {v.since.isoformat()}" if v.since else "") + cite(v.citation)
             + "</li>" for v in e.violations) + "</ul>")
     if e.substandard_path is not None:
         p = e.substandard_path
-        parts.append(f"<p><b>Substandard system:</b> {escape(p.summary)}{_cite(p.citation)}</p>")
+        parts.append(f"<p><b>Substandard system:</b> {escape(p.summary)}{cite(p.citation)}</p>")
     if e.suggestions:
         items = []
         for s in e.suggestions:
             if s.status is SuggestionStatus.PENDING:
-                actions = (f" <a href='accept:{escape(s.key)}'>Accept</a> | "
-                           f"<a href='reject:{escape(s.key)}'>Reject</a>")
+                actions = (" " + _link(t, "accept", s.key, "Accept") + " | "
+                           + _link(t, "reject", s.key, "Reject"))
             else:
-                actions = f" <i>{s.status.value}</i>"
-            items.append(f"<li>{escape(s.component.value.replace('_', ' ') if s.component else '')}"
-                         f": {escape(s.defect)}{_cite(s.citation)}{actions}</li>")
+                actions = _decision_html(t, s)
+            component = s.component.value.replace("_", " ") if s.component else ""
+            items.append(f"<li>{escape(component)}: {escape(s.defect)}{cite(s.citation)}"
+                         f"{actions}</li>")
         parts.append("<p><b>Suggested findings</b></p><ul>" + "".join(items) + "</ul>")
+    if e.unsupported:
+        parts.append("<p><b>Accepted findings the record no longer bears out</b></p><ul>"
+                     + "".join(f"<li>{escape(s.defect)}{cite(s.citation)}"
+                               f"{_decision_html(t, s)}</li>" for s in e.unsupported)
+                     + "</ul>")
     letters = ", ".join(k.value.replace("_", " ") for k in e.letters) or "none"
     parts.append(f"<p><b>Letters called for:</b> {escape(letters)}</p>")
     for prompt in e.prompts:
-        parts.append(f"<p style='background:#fff4ce;padding:4px'>{escape(prompt)}</p>")
+        parts.append(f"<p style='background:{t.prompt.background};color:{t.prompt.text};"
+                     f"padding:4px'>{escape(prompt)}</p>")
     return "".join(parts)
 
 
 class EvaluationPanel(QTextBrowser):
-    decided = Signal(str, bool)  # suggestion key, accepted
+    decided = Signal(str, bool, str)  # suggestion key, accepted, note ("" for none)
+    undone = Signal(str)  # suggestion key whose decision is to be undone
 
     def __init__(self) -> None:
         super().__init__()
@@ -83,11 +121,35 @@ class EvaluationPanel(QTextBrowser):
         self.anchorClicked.connect(self._clicked)
         self.setMinimumWidth(240)
         self.setPlaceholderText("Select a parcel to see what Chapter 202 makes of it.")
+        self.evaluation: Evaluation | None = None
 
     def show_evaluation(self, e: Evaluation | None) -> None:
+        self.evaluation = e
         self.setHtml("" if e is None else evaluation_html(e))
 
+    def restyle(self) -> None:
+        """Render again in the active theme's colours."""
+        self.show_evaluation(self.evaluation)
+
+    def _suggestion(self, key: str) -> Suggestion | None:
+        e = self.evaluation
+        found = [s for s in (*e.suggestions, *e.unsupported) if s.key == key] if e else []
+        return found[0] if found else None
+
     def _clicked(self, url: QUrl) -> None:
-        action, _, key = url.toString().partition(":")
+        action, _, quoted = url.toString().partition(":")
+        key = unquote(quoted)
         if action in ("accept", "reject"):
-            self.decided.emit(key, action == "accept")
+            accept = action == "accept"
+            note, ok = QInputDialog.getText(
+                self, "Accept the finding" if accept else "Reject the finding",
+                "Note for the record (optional), e.g. how it was confirmed:",
+                QLineEdit.EchoMode.Normal, "")
+            if ok:
+                self.decided.emit(key, accept, note.strip())
+        elif action == "reword":
+            s = self._suggestion(key)
+            note = s.decision.note if s is not None and s.decision is not None else None
+            self.decided.emit(key, True, note or "")
+        elif action == "undo":
+            self.undone.emit(key)

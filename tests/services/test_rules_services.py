@@ -39,7 +39,7 @@ def test_accepting_a_suggestion_records_it_and_marks_the_component(
     case = workspace.load_case("112.09-1-7.2")
     (tank,) = case.components
     assert tank.condition.value == "substandard"
-    assert tank.defects == (f"{s.defect} ({s.citation})",)
+    assert tank.defects == (s.record_text,)  # the finding and its section, no draft marks
     e = workspace.evaluate_parcel("112.09-1-7.2", as_of=TODAY)
     assert e.outcome.value == "substandard"
     assert e.suggestions[0].status.value == "accepted"
