@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -54,17 +56,195 @@ def set_from_state_plane(ws: Workspace, sbl: str, target: str,
                         note=note, today=today)
 
 
-def set_from_lonlat(ws: Workspace, sbl: str, target: str, text: str, *,
+def set_from_lonlat(ws: Workspace, sbl: str, target: str,
+                    text: str | Sequence[tuple[float, float]], *,
                     accuracy_ft: float | None = None, note: str | None = None,
                     today: date | None = None) -> dict[str, Any]:
-    """Typed longitude,latitude pairs."""
+    """Typed longitude,latitude pairs (as text, or as pairs already checked)."""
     from ..geo.capture import from_lonlat, parse_pairs
 
-    pairs = parse_pairs(text, "typed coordinates")
+    pairs = parse_pairs(text, "typed coordinates") if isinstance(text, str) else list(text)
     return set_geometry(ws, sbl, target, from_lonlat(pairs, _shape(target, len(pairs)),
                                                      "typed coordinates"),
                         method=CaptureMethod.TYPED_LONLAT, accuracy_ft=accuracy_ft, note=note,
                         today=today)
+
+
+# --- typed coordinates, in either coordinate system ------------------------------------
+
+COORDINATE_SYSTEMS = {
+    "lonlat": "Longitude, latitude (WGS84 degrees, as GPS and web maps give them)",
+    "state_plane": "NY State Plane Central easting, northing (US survey feet, EPSG:2261)",
+}
+_ORDER = {"lonlat": "longitude,latitude", "state_plane": "easting,northing"}
+_EXAMPLE = {"lonlat": "-77.3001,42.8001", "state_plane": "628400.25,1021000.50"}
+# Canandaigua Lake's extent in EPSG:2261 feet (about the bundled outline's bounds), and how
+# far from it a typed point may lie before it is taken for a slip: a generous margin for
+# parcels anywhere in the lake's watershed.
+LAKE_EXTENT_FT = (609_780.0, 979_979.0, 641_565.0, 1_055_151.0)
+NEAR_LAKE_MI = 15.0
+_FT_PER_MI = 5280.0
+_US_FT_PER_M = 1 / 0.3048006096
+_NY_LAT = (40.0, 46.0)
+_NY_LON = (-80.5, -71.0)
+_SHOWN_PROBLEMS = 5
+
+
+def target_label(target: str) -> str:
+    """`absorption_area` -> "Absorption area"; `component:septic_tank#2` -> "Septic tank #2"."""
+    feature_kind, component_kind, ordinal = parse_target(target)
+    if component_kind is not None:
+        words = component_kind.value.replace("_", " ")
+        return f"{words.capitalize()}{f' #{ordinal}' if ordinal > 1 else ''}"
+    assert feature_kind is not None
+    return feature_kind.value.replace("_", " ").capitalize()
+
+
+def points_needed(target: str) -> tuple[int, str]:
+    """The fewest points a target takes, and what they are called."""
+    feature_kind, _, _ = parse_target(target)
+    shape = "point" if feature_kind is None else SHAPES[feature_kind]
+    return {"point": (1, "point"), "line": (2, "points"), "polygon": (3, "corners")}[shape]
+
+
+def _miles_from_lake(x_ft: float, y_ft: float) -> float:
+    if not (math.isfinite(x_ft) and math.isfinite(y_ft)):
+        return math.inf
+    minx, miny, maxx, maxy = LAKE_EXTENT_FT
+    dx = max(minx - x_ft, 0.0, x_ft - maxx)
+    dy = max(miny - y_ft, 0.0, y_ft - maxy)
+    return math.hypot(dx, dy) / _FT_PER_MI
+
+
+def _near_lake(x_ft: float, y_ft: float) -> bool:
+    return _miles_from_lake(x_ft, y_ft) <= NEAR_LAKE_MI
+
+
+def _in(value: float, bounds: tuple[float, float]) -> bool:
+    return bounds[0] <= value <= bounds[1]
+
+
+def _point_problem(x: float, y: float, tx: str, ty: str, system: str) -> str | None:
+    """Why a typed pair cannot be a point near the lake in the chosen system, or None."""
+    from ..geo.crs import lonlat_to_feet
+
+    pair = f"{tx}, {ty}"
+    degrees = -180 <= x <= 180 and -90 <= y <= 90
+    if system == "lonlat":
+        if not degrees:
+            if _near_lake(x, y):
+                return (f"{pair} look like State Plane feet (easting, northing), not degrees: "
+                        f"choose “{COORDINATE_SYSTEMS['state_plane']}” as the "
+                        f"coordinate system, or type longitude,latitude such as "
+                        f"{_EXAMPLE['lonlat']}.")
+            return (f"{pair} are not degrees (longitude -180 to 180, latitude -90 to 90): "
+                    f"type longitude,latitude such as {_EXAMPLE['lonlat']}.")
+        if _in(x, _NY_LAT) and _in(y, _NY_LON):
+            return (f"latitude and longitude look swapped ({pair}): put the longitude first: "
+                    f"{ty},{tx}.")
+        if _in(-x, _NY_LON) and _in(y, _NY_LAT):
+            return (f"longitude {tx} is east of Greenwich; at the lake longitudes are "
+                    f"negative: write -{tx.lstrip('+')}.")
+        fx, fy = (float(v) for v in lonlat_to_feet(x, y))
+        miles = _miles_from_lake(fx, fy)
+        if miles > NEAR_LAKE_MI:
+            return (f"{pair} is {_far(miles)} from Canandaigua Lake: check the numbers (at "
+                    "the lake, longitude is about -77.3 and latitude about 42.8).")
+        return None
+    if degrees:
+        return (f"{pair} look like longitude,latitude in degrees, not feet: choose "
+                f"“{COORDINATE_SYSTEMS['lonlat']}” as the coordinate system, or "
+                f"type easting,northing in feet such as {_EXAMPLE['state_plane']}.")
+    miles = _miles_from_lake(x, y)
+    if miles <= NEAR_LAKE_MI:
+        return None
+    if _near_lake(y, x):
+        return (f"easting and northing look swapped ({pair}): put the easting first: "
+                f"{ty},{tx}.")
+    if _near_lake(x * _US_FT_PER_M, y * _US_FT_PER_M):
+        return (f"{pair} look like metres: this coordinate system takes US survey feet "
+                "(multiply metres by 3.2808333).")
+    return (f"{pair} is {_far(miles)} from Canandaigua Lake: check the numbers (at the lake, "
+            "easting is about 610,000 to 640,000 ft and northing about 980,000 to "
+            "1,055,000 ft).")
+
+
+def _far(miles: float) -> str:
+    """How far off a point is, said against the margin it is outside of."""
+    distance = "very far" if not math.isfinite(miles) else (
+        f"about {miles:,.1f} mi" if miles < 100 else f"about {miles:,.0f} mi")
+    return f"{distance} (more than {NEAR_LAKE_MI:g} mi)"
+
+
+def typed_points(text: str, system: str, target: str) -> list[tuple[float, float]]:
+    """Coordinates typed one point per line, checked line by line: numbers, pairs, the
+    chosen coordinate system and the Canandaigua Lake area. Raises InputError naming each
+    bad line and its fix."""
+    if system not in COORDINATE_SYSTEMS:
+        choices = " or ".join(repr(k) for k in COORDINATE_SYSTEMS)
+        raise InputError(f"{system!r} is not a coordinate system this app takes; use "
+                         f"{choices}.")
+    order, example = _ORDER[system], _EXAMPLE[system]
+    points: list[tuple[float, float]] = []
+    problems: list[str] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        cleaned = line.replace("\u2212", "-").replace("\u00b0", " ")
+        tokens = cleaned.replace(",", " ").replace(";", " ").split()
+        if not tokens:
+            continue
+        values: list[float] = []
+        for token in tokens:
+            try:
+                value = float(token)
+            except ValueError:
+                value = math.nan
+            if not math.isfinite(value):
+                problems.append(f"Line {number}: {token!r} is not a number; write each point "
+                                f"as {order}, e.g. {example}.")
+                break
+            values.append(value)
+        else:
+            if len(values) % 2:
+                fix = (" Write feet without thousands separators (628400.25, not 628,400.25)."
+                       if system == "state_plane" else "")
+                problems.append(f"Line {number}: {len(values)} numbers; each point takes two, "
+                                f"{order}, e.g. {example}.{fix}")
+                continue
+            for i in range(0, len(values), 2):
+                problem = _point_problem(values[i], values[i + 1], tokens[i], tokens[i + 1],
+                                         system)
+                if problem is None:
+                    points.append((values[i], values[i + 1]))
+                else:
+                    problems.append(f"Line {number}: {problem}")
+    if problems:
+        shown = problems[:_SHOWN_PROBLEMS]
+        if len(problems) > len(shown):
+            shown.append(f"... and {len(problems) - len(shown)} more lines like these.")
+        raise InputError("\n".join([*shown, "Nothing was saved."]))
+    needed, called = points_needed(target)
+    label = target_label(target).lower()
+    if not points:
+        raise InputError(f"No coordinates were typed: write {order} of each point on its own "
+                         f"line, e.g. {example}. Nothing was saved.")
+    if len(points) < needed:
+        typed = f"{len(points)} {'was' if len(points) == 1 else 'were'} typed"
+        raise InputError(f"The {label} needs at least {needed} {called}, one per line; only "
+                         f"{typed}. Nothing was saved.")
+    return points
+
+
+def set_from_typed(ws: Workspace, sbl: str, target: str, text: str, system: str, *,
+                   accuracy_ft: float | None = None, note: str | None = None,
+                   today: date | None = None) -> dict[str, Any]:
+    """Coordinates typed in the chosen system (`lonlat` or `state_plane`), checked line by
+    line before anything is saved."""
+    points = typed_points(text, system, target)
+    if system == "state_plane":
+        return set_from_state_plane(ws, sbl, target, points, method=CaptureMethod.SURVEY_PLAN,
+                                    accuracy_ft=accuracy_ft, note=note, today=today)
+    return set_from_lonlat(ws, sbl, target, points, accuracy_ft=accuracy_ft, note=note,
+                           today=today)
 
 
 def set_from_file(ws: Workspace, sbl: str, target: str, path: Any, *,
@@ -168,5 +348,6 @@ def set_geometry(ws: Workspace, sbl: str, target: str, geometry: dict[str, Any],
         lake = ws.evaluate_parcel(sbl, as_of=today).lake
         out["lake"] = {"distance_ft": lake.distance_ft, "source": lake.source,
                        "zone": lake.zone.value, "layer": lake.layer,
-                       "accuracy_ft": lake.accuracy_ft}
+                       "accuracy_ft": lake.accuracy_ft, "method": lake.method,
+                       "citation": lake.citation}
     return out

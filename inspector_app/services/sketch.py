@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..domain.case import Case
+from ..domain.rules import LakeFinding, Zone
 from ..letters.content import Sketch
 from .shorelines import active_layer
 
@@ -13,15 +14,65 @@ if TYPE_CHECKING:
     from .workspace import Workspace
 
 
-def site_map(ws: Workspace, case: Case) -> tuple[SketchGeometry | None, str, float]:
-    """Geometry for the on-screen site map, the active layer's label and accuracy."""
+class SiteMapData(NamedTuple):
+    geometry: SketchGeometry | None
+    label: str  # "Shoreline: NAME vN (±A ft)"
+    accuracy_ft: float
+    layer: str | None = None  # "NAME vN", as the evaluation names a layer
+
+
+def site_map(ws: Workspace, case: Case) -> SiteMapData:
+    """Geometry for the on-screen site map, the active layer's label, accuracy and name."""
     from ..geo.sketch import sketch_geometry
 
     layer = active_layer(ws)
     if layer is None:
-        return None, "No shoreline layer is active", 0.0
-    return (sketch_geometry(case, layer.lake, ws.jurisdiction.lake_setback_ft),
-            f"Shoreline: {layer.label()}", layer.accuracy_ft)
+        return SiteMapData(None, "No shoreline layer is active", 0.0)
+    return SiteMapData(sketch_geometry(case, layer.lake, ws.jurisdiction.lake_setback_ft),
+                       f"Shoreline: {layer.label()}", layer.accuracy_ft,
+                       f"{layer.name} v{layer.version}")
+
+
+FIELD_METHODS = {"tape": "Tape", "survey": "Survey", "rangefinder": "Rangefinder"}
+FIELD_FORM = "the inspection form's “Measured distance to lake line” and “Measured by”"
+
+
+def zone_words(zone: Zone) -> str:
+    return zone.value.replace("_", " ").replace("200ft", "200 ft")
+
+
+def lake_caption(lake: LakeFinding, map_ft: float | None, map_accuracy_ft: float,
+                 layer: str | None) -> str:
+    """Both distances to the lake line and which one the evaluation went by.
+
+    `lake` is the evaluation's finding; `map_ft` the distance measured on the active layer
+    for the sketch (None if nothing could be measured there)."""
+    if lake.source == "map" and lake.distance_ft is not None:
+        shown = (f"Map: {lake.distance_ft:,.1f} ft (±{lake.accuracy_ft or 0:,.0f} ft, "
+                 f"{lake.layer})")
+    elif map_ft is not None and layer is not None:
+        shown = f"Map: {map_ft:,.1f} ft (±{map_accuracy_ft:,.0f} ft, {layer})"
+    elif layer is None:
+        shown = "Map: no shoreline layer is active"
+    else:
+        shown = "Map: not measured (no absorption area or holding tank drawn)"
+    if lake.source == "field" and lake.distance_ft is not None:
+        method = FIELD_METHODS.get(lake.method or "", "Measured")
+        field = f"{method}: {lake.distance_ft:,.1f} ft"
+        decides = (f"Decides: {method.lower() if lake.method else 'the measured distance'}, "
+                   f"{zone_words(lake.zone)}, {lake.citation}")
+    else:
+        field = "Measured: none recorded"
+        if lake.source == "map" and lake.zone is not Zone.UNDETERMINED:
+            decides = f"Decides: map, {zone_words(lake.zone)}, {lake.citation}"
+        elif lake.source == "map":
+            decides = (f"Decides: nothing yet, {lake.citation}: the map (±"
+                       f"{lake.accuracy_ft or 0:,.0f} ft) cannot settle it; enter the distance "
+                       f"measured in the field in {FIELD_FORM}")
+        else:
+            decides = (f"Decides: nothing yet, {lake.citation}: "
+                       f"{lake.prompt or 'the distance to the lake line is not known.'}")
+    return "  ·  ".join((shown, field, decides))
 
 
 def site_sketch(ws: Workspace, case: Case) -> Sketch | None:

@@ -18,6 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from . import theme as themes
+
 Ring = tuple[tuple[float, float], ...]
 
 
@@ -35,9 +37,20 @@ class MapView(QGraphicsView):
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.drawing = False
+        self.fitted = True  # the whole sketch is shown, until the user zooms
+
+    def fit(self) -> None:
+        self.fitted = True
+        self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        if self.fitted:  # keep the whole sketch in view as the window or the font changes
+            self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
 
     def wheelEvent(self, event: Any) -> None:
         factor = 1.25 if event.angleDelta().y() > 0 else 0.8
+        self.fitted = False
         self.scale(factor, factor)
 
     def mousePressEvent(self, event: Any) -> None:
@@ -61,8 +74,8 @@ class Handle(QGraphicsEllipseItem):
         super().__init__(-r, -r, 2 * r, 2 * r)
         self.owner, self.index = owner, index
         self.setPos(x, -y)
-        self.setBrush(QBrush(QColor("#ffffff")))
-        self.setPen(QPen(QColor("#5a3a1a"), r / 3))
+        self.setBrush(QBrush(QColor(themes.active().map_handle)))
+        self.setPen(QPen(QColor(themes.active().map_area_line), r / 3))
         self.setFlag(QGraphicsEllipseItem.GraphicsItemFlag.ItemIsMovable)
         self.setCursor(Qt.CursorShape.SizeAllCursor)
         self.setToolTip("Drag to move this corner of the absorption area")
@@ -90,10 +103,19 @@ class SiteMap(QWidget):
         super().__init__()
         self.scene = QGraphicsScene()
         self.view = MapView(self.scene)
+        bold = QFont()
+        bold.setBold(True)
+        # Plain labels (no style sheet), so they follow the palette of either theme.
         self.layer = QLabel()
-        self.layer.setStyleSheet("font-weight: bold; padding: 2px;")
+        self.layer.setFont(bold)
         self.layer.setWordWrap(True)
+        self.layer.setMargin(2)
+        self.distances = QLabel()  # map and field distances, and which one decides
+        self.distances.setWordWrap(True)
+        self.distances.setMargin(2)
+        self.distances.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.hint = QLabel()
+        self.hint.setWordWrap(True)
         self.target = QComboBox()
         for key, label, _ in self.TARGETS:
             self.target.addItem(label, key)
@@ -102,8 +124,8 @@ class SiteMap(QWidget):
         self.draw.setToolTip("Click the points of the chosen feature on the map")
         self.target.setMinimumContentsLength(15)
         self.draw.toggled.connect(self._toggle_draw)
-        typed = QPushButton("&Type...")
-        typed.setToolTip("Type longitude,latitude coordinates")
+        typed = QPushButton("&Type coordinates...")
+        typed.setToolTip("Type longitude,latitude or NY State Plane Central (feet) coordinates")
         typed.clicked.connect(self.type_coordinates.emit)
         gps = QPushButton("&GPS log...")
         gps.setToolTip("Average an NMEA 0183 log (one log per point)")
@@ -112,25 +134,55 @@ class SiteMap(QWidget):
         device.setToolTip("Average a serial GPS's fixes where you stand")
         device.clicked.connect(self.gps_device_requested.emit)
         fit = QPushButton("&Fit")
+        fit.setToolTip("Show the whole sketch")
         fit.clicked.connect(self.fit)
-        buttons = QHBoxLayout()
-        for b in (self.target, self.draw, typed, gps, device, fit):
-            buttons.addWidget(b)
-        buttons.addStretch()
+        # Two short rows fit beside the evaluation on a 1280-pixel screen.
+        choose = QHBoxLayout()
+        for w in (QLabel("Feature:"), self.target, self.draw, fit):
+            choose.addWidget(w)
+        choose.addStretch()
+        enter = QHBoxLayout()
+        for w in (QLabel("Or enter it:"), typed, gps, device):
+            enter.addWidget(w)
+        enter.addStretch()
+        self.buttons = (self.target, self.draw, fit, typed, gps, device)
         layout = QVBoxLayout(self)
         layout.addWidget(self.layer)
-        layout.addLayout(buttons)
+        layout.addLayout(choose)
+        layout.addLayout(enter)
         layout.addWidget(self.view, 1)
+        layout.addWidget(self.distances)
         layout.addWidget(self.hint)
         self.points: list[tuple[float, float]] = []
         self.view.clicked.connect(self._add_point)
         self.view.finished.connect(self._finish)
         self.distance_label = ""
+        self.map_distance_ft: float | None = None  # on the active layer, for the sketch
+        self._shown: tuple[Any, ...] | None = None
 
-    def show_site(self, geometry: Any, layer_label: str, accuracy_ft: float = 0.0) -> None:
+    def restyle(self) -> None:
+        """Draw the site again in the active theme's colours."""
+        if self._shown is not None:
+            geometry, layer_label, accuracy_ft, layer_name, lake = self._shown
+            self.show_site(geometry, layer_label, accuracy_ft, layer_name, lake=lake)
+
+    def show_site(self, geometry: Any, layer_label: str, accuracy_ft: float = 0.0,
+                  layer_name: str | None = None, *, lake: Any = None) -> None:
+        """Draw the sketch; `lake` is the evaluation's lake finding, shown as it decided."""
+        from ..services.sketch import lake_caption
+
+        self._shown = (geometry, layer_label, accuracy_ft, layer_name, lake)
+        t = themes.active()
         self.layer.setText(layer_label)
         self.scene.clear()
         self.points = []
+        self.distance_label = ""
+        measured = geometry is not None and geometry.nearest is not None
+        self.map_distance_ft: float | None = geometry.distance_ft if measured else None
+        if lake is not None:
+            self.distances.setText(lake_caption(lake, self.map_distance_ft, accuracy_ft,
+                                                layer_name))
+        self.distances.setVisible(lake is not None)
         if geometry is None:
             self.hint.setText("Nothing to draw yet: the parcel has no coordinates or site "
                               "features. Type coordinates or use a GPS log.")
@@ -138,25 +190,30 @@ class SiteMap(QWidget):
         minx, miny, maxx, maxy = geometry.window
         self.scene.setSceneRect(minx, -maxy, maxx - minx, maxy - miny)
         width = (maxx - minx) / 400
-        self.scene.addRect(minx, -maxy, maxx - minx, maxy - miny, QPen(QColor("#999999"), 0),
-                           QBrush(QColor("#fbfbf7")))
+        self.scene.addRect(minx, -maxy, maxx - minx, maxy - miny, QPen(QColor(t.map_frame), 0),
+                           QBrush(QColor(t.map_paper)))
         for ring in geometry.water:
             if len(ring) >= 3:
                 self.scene.addPolygon(_poly(ring), QPen(Qt.PenStyle.NoPen),
-                                      QBrush(QColor("#d6e9f8")))
+                                      QBrush(QColor(t.map_water)))
         for ring in geometry.band:
             if len(ring) >= 3:
                 self.scene.addPolygon(_poly(ring), QPen(Qt.PenStyle.NoPen),
-                                      QBrush(QColor(255, 200, 110, 110)))
+                                      QBrush(t.map_band))
         for line in geometry.shore:
             path = QPainterPath()
             path.addPolygon(_poly(line))
-            self.scene.addPath(path, QPen(QColor("#1d6fb8"), width * 2))
+            self.scene.addPath(path, QPen(QColor(t.map_shore), width * 2))
         self.corners: list[tuple[float, float]] = []
         for ring in geometry.areas:
             if len(ring) >= 3:
-                self.scene.addPolygon(_poly(ring), QPen(QColor("#5a3a1a"), width),
-                                      QBrush(QColor(140, 90, 40, 120)))
+                self.scene.addPolygon(_poly(ring), QPen(QColor(t.map_area_line), width),
+                                      QBrush(t.map_area_fill))
+            elif len(ring) == 1:  # a holding tank located by one point: where the line starts
+                x, y = ring[0]
+                self.scene.addRect(x - width * 5, -y - width * 5, width * 10, width * 10,
+                                   QPen(QColor(t.map_area_line), width),
+                                   QBrush(t.map_area_fill))
         if geometry.areas and len(geometry.areas[0]) >= 4:
             self.corners = list(geometry.areas[0][:-1])  # the ring without its closing point
             for i, (x, y) in enumerate(self.corners):
@@ -167,25 +224,35 @@ class SiteMap(QWidget):
             if len(coords) == 1:
                 x, y = coords[0]
                 self.scene.addEllipse(x - width * 4, -y - width * 4, width * 8, width * 8,
-                                      QPen(QColor("#2b7a3d"), width), QBrush(QColor("#2b7a3d")))
+                                      QPen(QColor(t.map_feature), width),
+                                      QBrush(QColor(t.map_feature)))
             else:
                 path = QPainterPath()
                 path.addPolygon(_poly(coords))
-                self.scene.addPath(path, QPen(QColor("#2b7a3d"), width, Qt.PenStyle.DashLine))
+                self.scene.addPath(path, QPen(QColor(t.map_feature), width,
+                                                       Qt.PenStyle.DashLine))
             text = self.scene.addText(label, font)
-            text.setDefaultTextColor(QColor("#2b7a3d"))
-            text.setPos(coords[0][0], -coords[0][1])
+            text.setDefaultTextColor(QColor(t.map_feature))
+            self._place(text, coords[0][0], -coords[0][1])
         if geometry.nearest is not None:
             (ax, ay), (sx, sy) = geometry.nearest
-            self.scene.addLine(ax, -ay, sx, -sy, QPen(QColor("#c0392b"), width * 2))
+            self.scene.addLine(ax, -ay, sx, -sy, QPen(QColor(t.map_distance), width * 2))
             self.distance_label = (f"{geometry.distance_ft:,.1f} ft to the lake line (map, "
                                    f"±{accuracy_ft:,.0f} ft)")
-            text = self.scene.addText(self.distance_label, font)
-            text.setDefaultTextColor(QColor("#c0392b"))
-            text.setPos((ax + sx) / 2, -(ay + sy) / 2)
+            # On the map a short label; the whole story is in the caption below it.
+            text = self.scene.addText(f"{geometry.distance_ft:,.1f} ft (map)", font)
+            text.setDefaultTextColor(QColor(t.map_distance))
+            text.setToolTip(self.distance_label)
+            self._place(text, (ax + sx) / 2, -(ay + sy) / 2)
         self.hint.setText("Shaded orange: within 200 ft of the lake line. Wheel to zoom, drag "
                           "to pan.")
         self.fit()
+
+    def _place(self, item: Any, x: float, y: float) -> None:
+        """Put a label at (x, y) in the scene, moved just enough to stay inside the sketch."""
+        rect, box = self.scene.sceneRect(), item.boundingRect()
+        item.setPos(max(rect.left(), min(x, rect.right() - box.width())),
+                    max(rect.top(), min(y, rect.bottom() - box.height())))
 
     def corner_moved(self, index: int, x: float, y: float) -> None:
         if not 0 <= index < len(self.corners) or self.corners[index] == (x, y):
@@ -194,7 +261,7 @@ class SiteMap(QWidget):
         self.area_edited.emit(list(self.corners))
 
     def fit(self) -> None:
-        self.view.fitInView(self.scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        self.view.fit()
 
     def needed(self) -> int:
         return next(n for key, _, n in self.TARGETS if key == self.target.currentData())
@@ -213,8 +280,8 @@ class SiteMap(QWidget):
     def _add_point(self, x: float, y: float) -> None:
         self.points.append((x, y))
         r = self.scene.sceneRect().width() / 200
-        self.scene.addEllipse(x - r, -y - r, 2 * r, 2 * r, QPen(QColor("#5a3a1a"), 0),
-                              QBrush(QColor("#5a3a1a")))
+        colour = QColor(themes.active().map_area_line)
+        self.scene.addEllipse(x - r, -y - r, 2 * r, 2 * r, QPen(colour, 0), QBrush(colour))
         self.hint.setText(f"{len(self.points)} point(s); double-click to finish.")
         if self.needed() == 1:
             self._finish()

@@ -1,0 +1,261 @@
+"""The site map: both lake distances and which one decides, a layout that fits a laptop
+screen, and coordinates typed in longitude/latitude or State Plane feet."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPoint, QRect, QSettings
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QDialog, QGraphicsTextItem, QLabel, QMessageBox, QPushButton
+from pytestqt.qtbot import QtBot
+
+from inspector_app.domain.vocabulary import LakeDistanceMethod
+from inspector_app.services.demo import install_demo
+from inspector_app.services.workspace import Workspace
+from inspector_app.ui.main_window import MainWindow
+from inspector_app.ui.tasks import TaskRunner
+
+TODAY = date(2026, 11, 25)
+SHOTS_ENV = "INSPECTOR_APP_SCREENSHOTS"
+BUNDLED = (Path(__file__).parents[2] / "resources" / "shorelines" /
+           "canandaigua_lake_ne10m_coarse.geojson")
+# Demo parcel 900.01-1-9: taped at 60 ft, about 270 ft on the coarse map outline.
+TAPED = "900.01-1-9"
+# Demo parcel 900.01-1-13: no distance measured in the field.
+UNMEASURED = "900.01-1-13"
+CORNERS_FT = "628400,1021000\n628440,1021000\n628440,1021060\n628400,1021060"
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Iterator[Workspace]:
+    workspace = Workspace(tmp_path / "data", user="k.olmsted")
+    install_demo(workspace, today=TODAY)
+    yield workspace
+    workspace.close()
+
+
+def _window(qtbot: QtBot, ws: Workspace, tmp_path: Path, runner: TaskRunner) -> MainWindow:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(ws, runner=runner, settings=settings)
+    w.ctx.as_of = TODAY
+    qtbot.addWidget(w)
+    w.show()
+    return w
+
+
+@pytest.fixture
+def threaded(qtbot: QtBot, ws: Workspace, tmp_path: Path) -> Iterator[MainWindow]:
+    """The window as users run it: every job on the worker thread."""
+    w = _window(qtbot, ws, tmp_path, TaskRunner())
+    yield w
+    qtbot.waitUntil(lambda: w.runner.pending == 0, timeout=20_000)
+    w.close()  # stops the worker before the data folder closes
+
+
+@pytest.fixture
+def window(qtbot: QtBot, ws: Workspace, tmp_path: Path) -> MainWindow:
+    return _window(qtbot, ws, tmp_path, TaskRunner(synchronous=True))
+
+
+def _open(w: MainWindow, qtbot: QtBot, sbl: str) -> None:
+    w.open_parcel(sbl)
+    w.tabs.setCurrentIndex(w.tabs.indexOf(w.site))
+    qtbot.waitUntil(lambda: w.runner.pending == 0 and "Decides:" in w.site.distances.text(),
+                    timeout=20_000)
+
+
+# --- both distances, and the one that decides ----------------------------------------
+
+def test_the_map_shows_the_map_and_the_tape_distance_and_which_decides(
+        threaded: MainWindow, qtbot: QtBot, ws: Workspace) -> None:
+    _open(threaded, qtbot, TAPED)
+    lake = ws.evaluate_parcel(TAPED, as_of=TODAY).lake
+    assert (lake.source, lake.method, lake.distance_ft) == ("field", "tape", 60.0)
+    caption = threaded.site.distances.text()
+    map_ft = threaded.site.map_distance_ft
+    assert map_ft is not None and map_ft > 200  # the two really differ here
+    assert f"Map: {map_ft:,.1f} ft (±1,500 ft, Natural Earth" in caption
+    assert "Tape: 60.0 ft" in caption
+    assert f"Decides: tape, within 200 ft, {lake.citation}" in caption
+    assert "§ 202-5 D" in caption
+    assert isinstance(threaded.site.distances, QLabel) and threaded.site.distances.isVisible()
+
+
+def test_a_new_tape_distance_takes_over_from_the_map(window: MainWindow, qtbot: QtBot,
+                                                    ws: Workspace) -> None:
+    _open(window, qtbot, UNMEASURED)
+    caption = window.site.distances.text()
+    assert "Measured: none recorded" in caption
+    assert "Decides: nothing yet" in caption and "(±1,500 ft) cannot settle it" in caption
+    assert "“Measured distance to lake line”" in caption
+    case = ws.load_case(UNMEASURED)
+    assert case.site is not None
+    ws.save_case(replace(case, site=replace(case.site, lake_distance_ft=187.0,
+                                            lake_distance_method=LakeDistanceMethod.SURVEY)),
+                 today=TODAY)
+    _open(window, qtbot, UNMEASURED)
+    caption = window.site.distances.text()
+    assert "Survey: 187.0 ft" in caption
+    assert "Decides: survey, within 200 ft, § 202-5 D" in caption
+
+
+def test_an_accurate_layer_lets_the_map_decide(window: MainWindow, qtbot: QtBot,
+                                               ws: Workspace) -> None:
+    from inspector_app.services.shorelines import import_layer
+
+    import_layer(ws, BUNDLED, name="Office contour", accuracy_ft=2)
+    _open(window, qtbot, UNMEASURED)
+    lake = ws.evaluate_parcel(UNMEASURED, as_of=TODAY).lake
+    assert lake.source == "map" and lake.distance_ft is not None
+    caption = window.site.distances.text()
+    assert f"Map: {lake.distance_ft:,.1f} ft (±2 ft, Office contour v1)" in caption
+    assert f"Decides: map, beyond 200 ft, {lake.citation}" in caption
+
+
+# --- the layout at 1280 x 800 -----------------------------------------------------------
+
+def _fits(label: QLabel) -> bool:
+    """The whole text is shown: the label is as tall as its wrapped text needs."""
+    return label.isVisible() and label.height() >= label.heightForWidth(label.width())
+
+
+def _readable(w: MainWindow, label: QLabel) -> bool:
+    """Some of the label's pixels, as the window shows them, stand out clearly from the
+    background behind it."""
+    area = QRect(label.mapTo(w, QPoint(0, 0)), label.size())
+    image = w.grab(area).toImage().convertToFormat(QImage.Format.Format_RGB32)
+
+    def lum(x: int, y: int) -> float:
+        c = image.pixelColor(x, y)
+        return 0.299 * c.red() + 0.587 * c.green() + 0.114 * c.blue()
+
+    background = lum(0, 0)
+    step = 2
+    strong = sum(1 for x in range(0, image.width(), step) for y in range(0, image.height(), step)
+                 if abs(lum(x, y) - background) > 110)
+    return strong >= 10
+
+
+def _laptop_screen(w: MainWindow, qtbot: QtBot) -> None:
+    """The window filling a 1280 x 800 screen, with the panes it gives itself there."""
+    w.resize(1280, 800)
+    w.centralWidget().setSizes([int(1280 * 0.3), int(1280 * 0.7)])  # type: ignore[attr-defined]
+    w.inner_split.setSizes([int(1280 * 0.42), int(1280 * 0.28)])
+    qtbot.wait(50)
+
+
+@pytest.mark.parametrize("theme", ["normal", "high-contrast"])
+def test_the_site_map_fits_a_1280_by_800_screen(window: MainWindow, qtbot: QtBot,
+                                                tmp_path: Path, theme: str) -> None:
+    shots = Path(os.environ.get(SHOTS_ENV) or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    if theme == "high-contrast":
+        qtbot.wait(10)  # windows of earlier tests are gone before the whole app restyles
+        window.contrast.trigger()
+    try:
+        _laptop_screen(window, qtbot)
+        site = window.site
+        for n in range(1, 13):
+            _open(window, qtbot, f"900.01-1-{n}")
+            qtbot.wait(20)
+            controls: list[Any] = [site.target, *site.findChildren(QPushButton)]
+            for c in controls:
+                assert c.isVisible()
+                assert c.width() >= c.sizeHint().width(), (theme, n, c)
+                assert c.mapTo(site, QPoint(c.width(), 0)).x() <= site.width(), (theme, n, c)
+            viewport = site.view.viewport().rect()
+            texts = [i for i in site.scene.items() if isinstance(i, QGraphicsTextItem)]
+            assert any("ft (map)" in t.toPlainText() for t in texts)
+            for t in texts:
+                box = site.view.mapFromScene(t.sceneBoundingRect()).boundingRect()
+                assert viewport.contains(box), (theme, n, t.toPlainText())
+            for label in (site.layer, site.distances, site.hint):
+                assert _fits(label), (theme, n, label.text())
+            assert _readable(window, site.layer) and _readable(window, site.distances), (
+                theme, n)
+            if n == 7:
+                assert window.grab().save(str(shots / f"site-map-1280x800-{theme}.png"))
+    finally:
+        if theme == "high-contrast":
+            window.contrast.trigger()
+            qtbot.wait(50)  # let the widgets settle into the normal theme again
+
+
+# --- typed coordinates ------------------------------------------------------------------
+
+def test_typed_state_plane_corners_are_saved_through_the_worker(
+        threaded: MainWindow, qtbot: QtBot, ws: Workspace,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspector_app.ui.coordinates import CoordinatesDialog
+
+    asked: list[tuple[Any, ...]] = []
+
+    def ask(*args: Any) -> tuple[str, str]:
+        asked.append(args)
+        return "state_plane", CORNERS_FT
+
+    monkeypatch.setattr(CoordinatesDialog, "ask", ask)
+    _open(threaded, qtbot, UNMEASURED)
+    before = ws.load_case(UNMEASURED).site
+    threaded.site.target.setCurrentIndex(threaded.site.target.findData("absorption_area"))
+    threaded.site.type_coordinates.emit()
+    qtbot.waitUntil(lambda: "Absorption area saved" in threaded.message.text(), timeout=20_000)
+    qtbot.waitUntil(lambda: threaded.runner.pending == 0, timeout=20_000)
+    assert asked and asked[0][1:3] == ("Absorption area", "absorption_area")
+    stored = ws.load_case(UNMEASURED).site
+    assert stored is not None and before is not None
+    assert stored.absorption_area != before.absorption_area
+    assert stored.absorption_area_capture is not None
+    assert stored.absorption_area_capture.method.value == "survey_plan"
+    assert "The lake distance goes by the map" in threaded.message.text()
+    assert threaded.settings.value("coordinate_system") == "state_plane"
+    assert "Decides:" in threaded.site.distances.text()
+
+
+def test_bad_typed_coordinates_are_refused_by_line_and_nothing_is_saved(
+        threaded: MainWindow, qtbot: QtBot, ws: Workspace,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspector_app.ui.coordinates import CoordinatesDialog
+
+    warnings: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _parent, _title, text: warnings.append(
+        text))
+    monkeypatch.setattr(CoordinatesDialog, "ask", lambda *a: ("lonlat", CORNERS_FT))
+    _open(threaded, qtbot, UNMEASURED)
+    before, history = ws.load_case(UNMEASURED), len(ws.history(UNMEASURED))
+    threaded.site.type_coordinates.emit()
+    qtbot.waitUntil(lambda: bool(warnings), timeout=20_000)
+    assert warnings[0].startswith("Line 1: 628400, 1021000 look like State Plane feet")
+    assert "Nothing was saved." in warnings[0]
+    assert threaded.message.text().startswith("Line 1:")
+    assert ws.load_case(UNMEASURED) == before
+    assert len(ws.history(UNMEASURED)) == history
+
+
+def test_the_dialog_keeps_what_was_typed_until_it_is_right(qtbot: QtBot) -> None:
+    from inspector_app.ui.coordinates import CoordinatesDialog
+
+    dialog = CoordinatesDialog(None, "Absorption area", "absorption_area")
+    qtbot.addWidget(dialog)
+    assert "Longitude,latitude" in dialog.how.text() and "at least 3 corners" in dialog.how.text()
+    dialog.system.setCurrentIndex(dialog.system.findData("state_plane"))
+    assert "US survey feet" in dialog.how.text()
+    typed = "628400,1021000\n1021000,628440\n628440,1021060"
+    dialog.text.setPlainText(typed)
+    dialog.show()
+    dialog.accept()
+    assert dialog.isVisible() and dialog.result() != QDialog.DialogCode.Accepted
+    assert dialog.problem.isVisible()
+    assert dialog.problem.text().startswith("Line 2: easting and northing look swapped")
+    assert dialog.text.toPlainText() == typed
+    dialog.text.setPlainText(CORNERS_FT)
+    dialog.accept()
+    assert not dialog.isVisible() and dialog.result() == QDialog.DialogCode.Accepted
+    assert dialog.chosen() == ("state_plane", CORNERS_FT)
