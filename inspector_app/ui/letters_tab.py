@@ -2,27 +2,44 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QRectF, Qt, QUrl
-from PySide6.QtGui import QDesktopServices, QImage, QPainter, QPixmap
+from PySide6.QtCore import QEvent, QObject, QRectF, QSizeF, Qt, QTimer, QUrl
+from PySide6.QtGui import QDesktopServices, QImage, QPageSize, QPainter, QPixmap
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
 from PySide6.QtWidgets import (
+    QButtonGroup,
     QComboBox,
+    QDialog,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSplitter,
     QVBoxLayout,
     QWidget,
 )
 
+from ..errors import InspectorError
 from ..letters.content import LETTER_KINDS
 from ..services import letters as letter_service
 from .context import AppContext
+
+# Pages are drawn sharper than the screen needs, so a page scaled to a wide window stays crisp.
+PREVIEW_DPI = 144
+PAGE_MARGIN = 6  # around each page in the preview, in pixels
+IDLE_TEXT = "Preview a draft, or pick an issued letter."
+LETTER_ROLE = Qt.ItemDataRole.UserRole
+DETAILS_ROLE = Qt.ItemDataRole.UserRole + 1  # (kind, letter date)
+
+
+def words(kind: str) -> str:
+    return kind.replace("_", " ")
 
 
 def to_images(pages: list[Any]) -> list[QImage]:
@@ -30,21 +47,35 @@ def to_images(pages: list[Any]) -> list[QImage]:
             for p in pages]
 
 
-def print_images(images: list[QImage], printer: QPrinter) -> None:
-    painter = QPainter(printer)
+def print_images(images: list[QImage], printer: QPrinter) -> bool:
+    """Each image on a page of its own, as large as the page allows without distortion.
+    False when the printer could not be started."""
+    painter = QPainter()
+    if not painter.begin(printer):
+        return False
     try:
         for n, image in enumerate(images):
             if n:
                 printer.newPage()
-            page = printer.pageRect(QPrinter.Unit.DevicePixel)
-            target = QRectF(0, 0, page.width(), page.height())
-            painter.drawImage(target, image)
+            area = (printer.paperRect(QPrinter.Unit.DevicePixel) if printer.fullPage()
+                    else printer.pageRect(QPrinter.Unit.DevicePixel))
+            scale = min(area.width() / image.width(), area.height() / image.height())
+            w, h = image.width() * scale, image.height() * scale
+            painter.drawImage(QRectF((area.width() - w) / 2, (area.height() - h) / 2, w, h),
+                              image)
     finally:
         painter.end()
+    return True
+
+
+def printer_destination(printer: QPrinter) -> str:
+    if printer.outputFormat() == QPrinter.OutputFormat.PdfFormat:
+        return printer.outputFileName()
+    return printer.printerName() or "the printer"
 
 
 class LettersTab(QWidget):
-    # The system's PDF viewer: a boundary that tests replace.
+    # The system's PDF viewer: a boundary that tests replace. True when a viewer opened.
     opener = staticmethod(QDesktopServices.openUrl)
 
     def __init__(self, ctx: AppContext) -> None:
@@ -53,153 +84,370 @@ class LettersTab(QWidget):
         self.sbl: str | None = None
         self.current_pdf: bytes | None = None
         self.current_letter_id: str | None = None
+        self.current_kind: str | None = None
         self.images: list[QImage] = []
+        # What the preview shows or waits for: ("draft", sbl, kind) or ("issued", sbl, id).
+        # A result that no longer matches it (another parcel or letter was asked for
+        # meanwhile) is dropped.
+        self.wanted: tuple[str, str, str] | None = None
+        self.base_caption = IDLE_TEXT
+
         self.kind = QComboBox()
         self.kind.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.kind.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         for kind in LETTER_KINDS:
-            self.kind.addItem(kind.replace("_", " "), kind)
+            self.kind.addItem(words(kind), kind)
+        kind_label = QLabel("Letter:")
+        kind_label.setBuddy(self.kind)
         self.preview_button = QPushButton("&Preview draft")
         self.preview_button.clicked.connect(self.preview_draft)
-        self.issue_button = QPushButton("&Issue")
+        self.issue_button = QPushButton("&Issue...")
         self.issue_button.clicked.connect(self.issue)
         self.print_button = QPushButton("Print...")
-        self.print_button.clicked.connect(self.print_current)
+        self.print_button.clicked.connect(self.ask_and_print)
         self.open_button = QPushButton("Open in viewer")
         self.open_button.clicked.connect(self.open_current)
-        top = QHBoxLayout()
-        for w in (QLabel("Letter:"), self.kind, self.preview_button, self.issue_button,
-                  self.print_button, self.open_button):
-            top.addWidget(w)
-        top.addStretch()
+        choose = QHBoxLayout()
+        choose.addWidget(kind_label)
+        choose.addWidget(self.kind, 1)
+        actions = QHBoxLayout()
+        for w in (self.preview_button, self.issue_button, self.print_button, self.open_button):
+            actions.addWidget(w)
+        actions.addStretch()
+
+        self.caption = QLabel(IDLE_TEXT)
+        self.caption.setWordWrap(True)
+        self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.caption.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.register_toggle = QPushButton("Issued letters (0)")
+        self.register_toggle.setCheckable(True)
+        self.register_toggle.setChecked(True)
+        self.register_toggle.setToolTip("Show or hide this parcel's register of issued letters")
+        self.register_toggle.toggled.connect(self._show_register)
+        self.fit_width = QPushButton("Fit width")
+        self.actual_size = QPushButton("100%")
+        self.actual_size.setToolTip("The page at its paper size")
+        self.zoom = QButtonGroup(self)
+        for button in (self.fit_width, self.actual_size):
+            button.setCheckable(True)
+            self.zoom.addButton(button)
+        self.fit_width.setChecked(True)
+        self.zoom.buttonToggled.connect(lambda *_: self._layout_pages())
+        view = QHBoxLayout()
+        view.addWidget(self.register_toggle)
+        view.addStretch()
+        view.addWidget(QLabel("Zoom:"))
+        for w in (self.fit_width, self.actual_size):
+            view.addWidget(w)
+
         self.register = QListWidget()
         self.register.itemSelectionChanged.connect(self.show_issued)
         self.pages = QVBoxLayout()
+        self.pages.setContentsMargins(PAGE_MARGIN, PAGE_MARGIN, PAGE_MARGIN, PAGE_MARGIN)
+        self.pages.setSpacing(2 * PAGE_MARGIN)
+        self.pages.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignHCenter)
         holder = QWidget()
         holder.setLayout(self.pages)
         self.scroll = QScrollArea()
         self.scroll.setWidget(holder)
         self.scroll.setWidgetResizable(True)
-        self.caption = QLabel("Preview a draft, or pick an issued letter.")
-        split = QSplitter()
-        left = QWidget()
-        left_layout = QVBoxLayout(left)
-        left_layout.addWidget(QLabel("Issued letters"))
-        left_layout.addWidget(self.register)
-        split.addWidget(left)
-        split.addWidget(self.scroll)
-        split.setStretchFactor(1, 3)
-        split.setSizes([220, 700])
+        # Always there, so fitting the page to the width never makes the bar come and go.
+        self.scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+        self.viewport = self.scroll.viewport()
+        self.viewport.installEventFilter(self)
+        self.relayout = QTimer(self)
+        self.relayout.setSingleShot(True)
+        self.relayout.setInterval(40)
+        self.relayout.timeout.connect(self._fit_kind)
+        self.relayout.timeout.connect(self._layout_pages)
+        # The register above the pages, a few rows high, so the page keeps the full width.
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.addWidget(self.register)
+        self.split.addWidget(self.scroll)
+        self.split.setCollapsible(1, False)
+        self.split.setStretchFactor(1, 1)
+        self.split.splitterMoved.connect(self._register_dragged)
+        self.register_rows = 0
+        self._show_register(True)
         layout = QVBoxLayout(self)
-        layout.addLayout(top)
+        layout.addLayout(choose)
+        layout.addLayout(actions)
         layout.addWidget(self.caption)
-        layout.addWidget(split, 1)
+        layout.addLayout(view)
+        layout.addWidget(self.split, 1)
+        self._fit_kind()
 
-    def load(self, sbl: str, called_for: list[str]) -> None:
-        self.sbl = sbl
-        for i in range(self.kind.count()):
-            kind = self.kind.itemData(i)
-            self.kind.setItemText(i, kind.replace("_", " ") + (
-                "  (called for)" if kind in called_for else ""))
-        if called_for:
-            self.kind.setCurrentIndex(self.kind.findData(called_for[0]))
-        self.refresh_register()
-        self._show([], None, "Preview a draft, or pick an issued letter.")
+    # --- layout -----------------------------------------------------------------------
 
-    def refresh_register(self) -> None:
-        sbl = self.sbl
+    def _fit_kind(self) -> None:
+        """The letter chooser never narrower than its longest name."""
+        self.kind.setMinimumWidth(0)
+        self.kind.setMinimumWidth(self.kind.sizeHint().width())
 
-        def done(rows: list[dict[str, Any]]) -> None:
-            self.register.clear()
-            for r in rows:
-                text = (f"{r['letter_date']}  {r['kind'].replace('_', ' ')}  "
-                        f"({r['issued_by']}{', printed' if r['printed_at'] else ''})")
-                item = QListWidgetItem(text)
-                item.setData(Qt.ItemDataRole.UserRole, r["id"])
-                self.register.addItem(item)
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.FontChange:
+            self.relayout.start()  # once every widget has its new font
+        super().changeEvent(event)
 
-        if sbl is not None:
-            self.ctx.run(lambda: letter_service.register(self.ctx.ws, sbl), done)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.viewport and event.type() == QEvent.Type.Resize:
+            self.relayout.start()
+        return super().eventFilter(watched, event)
 
-    def _show(self, images: list[QImage], pdf: bytes | None, caption: str) -> None:
+    def _show_register(self, shown: bool) -> None:
+        """The register when the user wants it and it has a letter; an empty one takes
+        no room from the pages."""
+        rows = self.register.count()
+        shown = shown and rows > 0
+        self.register_toggle.setEnabled(rows > 0)
+        resize = shown and (self.register.isHidden() or rows != self.register_rows)
+        self.register_rows = rows
+        self.register.setVisible(shown)
+        if resize:
+            # as many rows as it has, up to a few; the splitter's handle gives it more
+            row = max(self.register.sizeHintForRow(0), self.register.fontMetrics().height())
+            frame = 2 * self.register.frameWidth() + 4
+            self.register.setMinimumHeight(row + frame)
+            height = min(rows, 4) * row + frame
+            total = sum(self.split.sizes())
+            self.split.setSizes([height, max(total - height, 0)])
+
+    def _register_dragged(self, *_: Any) -> None:
+        if self.split.sizes()[0] == 0 and self.register_toggle.isChecked():
+            self.register_toggle.setChecked(False)
+
+    def _page_width(self, image: QImage) -> int:
+        if self.actual_size.isChecked():
+            return round(image.width() * self.logicalDpiX() / PREVIEW_DPI)
+        return max(self.viewport.width() - 2 * PAGE_MARGIN - 2, 200)
+
+    def _layout_pages(self) -> None:
+        """Scale the pages to the preview's width (or to paper size at 100%)."""
+        dpr = self.devicePixelRatioF()
+        for n, image in enumerate(self.images):
+            item = self.pages.itemAt(n)
+            label = item.widget() if item is not None else None
+            if not isinstance(label, QLabel):
+                continue
+            width = self._page_width(image)
+            pixmap = QPixmap.fromImage(image).scaledToWidth(
+                round(width * dpr), Qt.TransformationMode.SmoothTransformation)
+            pixmap.setDevicePixelRatio(dpr)
+            label.setPixmap(pixmap)
+
+    def _show(self, images: list[QImage], pdf: bytes | None, caption: str, *,
+              letter_id: str | None = None, kind: str | None = None) -> None:
         while self.pages.count():
             widget = self.pages.takeAt(0).widget()
             if widget is not None:
                 widget.deleteLater()
         self.images = images
         self.current_pdf = pdf
-        width = max(self.scroll.viewport().width() - 24, 360)
-        for image in images:
+        self.current_letter_id = letter_id
+        self.current_kind = kind
+        for _image in images:
             label = QLabel()
-            label.setPixmap(QPixmap.fromImage(image).scaledToWidth(
-                width, Qt.TransformationMode.SmoothTransformation))
-            label.setStyleSheet("border: 1px solid #aaa; margin: 6px; background: white;")
+            label.setStyleSheet("border: 1px solid #aaa; background: white;")
             self.pages.addWidget(label)
+        self._layout_pages()
+        self.base_caption = caption
         self.caption.setText(caption)
+
+    # --- loading ----------------------------------------------------------------------
+
+    def _run(self, fn: Callable[[], Any], done: Callable[[Any], None],
+             failed: Callable[[], None] | None = None) -> None:
+        def on_error(exc: BaseException) -> None:
+            if failed is not None:
+                failed()
+            self.ctx.error(exc)
+
+        self.ctx.runner.run(fn, done, on_error=on_error)
+
+    def load(self, sbl: str, called_for: list[str]) -> None:
+        """Show a parcel. Shown again after its records changed, an issued letter stays
+        on screen (it never changes); a draft goes, as it may no longer be what a draft
+        would say."""
+        same = sbl == self.sbl
+        self.sbl = sbl
+        for i in range(self.kind.count()):
+            kind = self.kind.itemData(i)
+            self.kind.setItemText(i, words(kind) + (
+                "  (called for)" if kind in called_for else ""))
+        self._fit_kind()
+        if called_for and not same:
+            self.kind.setCurrentIndex(self.kind.findData(called_for[0]))
+        keep = same and self.wanted is not None and self.wanted[0] == "issued"
+        if not keep:
+            self.wanted = None
+            self._show([], None, IDLE_TEXT)
+        self.refresh_register(select=self.wanted[2] if keep and self.wanted else None)
+
+    def refresh_register(self, select: str | None = None) -> None:
+        sbl = self.sbl
+
+        def done(rows: list[dict[str, Any]]) -> None:
+            if self.sbl != sbl:
+                return  # the user has moved on to another parcel
+            self.register.blockSignals(True)
+            try:
+                self.register.clear()
+                for r in rows:
+                    text = (f"{r['letter_date']}  {words(r['kind'])}  {r['id'][:8]}  "
+                            f"(issued by {r['issued_by']}"
+                            f"{', printed' if r['printed_at'] else ''})")
+                    item = QListWidgetItem(text)
+                    item.setData(LETTER_ROLE, r["id"])
+                    item.setData(DETAILS_ROLE, (r["kind"], r["letter_date"]))
+                    self.register.addItem(item)
+                    if r["id"] == select:
+                        self.register.setCurrentItem(item)
+            finally:
+                self.register.blockSignals(False)
+            self.register_toggle.setText(f"Issued letters ({len(rows)})")
+            self._show_register(self.register_toggle.isChecked())
+
+        if sbl is not None:
+            self._run(lambda: letter_service.register(self.ctx.ws, sbl), done)
+
+    def _deselect_register(self) -> None:
+        self.register.blockSignals(True)
+        try:
+            self.register.clearSelection()
+        finally:
+            self.register.blockSignals(False)
+
+    # --- preview ----------------------------------------------------------------------
 
     def preview_draft(self) -> None:
         sbl, kind = self.sbl, self.kind.currentData()
         if sbl is None:
             return
         day = self.ctx.today()
+        wanted = ("draft", sbl, kind)
+        self.wanted = wanted
 
         def work() -> tuple[bytes, list[Any]]:
             pdf = letter_service.draft_pdf(self.ctx.ws, sbl, kind, as_of=day)
-            return pdf, letter_service.preview_pages(pdf)
+            return pdf, letter_service.preview_pages(pdf, dpi=PREVIEW_DPI)
 
         def done(result: tuple[bytes, list[Any]]) -> None:
-            self.current_letter_id = None
+            if self.wanted != wanted:
+                return  # another parcel or letter was asked for meanwhile
+            self._deselect_register()
             self._show(to_images(result[1]), result[0],
-                       f"DRAFT {kind.replace('_', ' ')}: {len(result[1])} page(s), not issued")
+                       f"DRAFT {words(kind)}: {len(result[1])} page(s), not issued", kind=kind)
 
-        self.ctx.run(work, done)
+        self._run(work, done)
 
     def show_issued(self) -> None:
         items = self.register.selectedItems()
         if not items:
             return
-        letter_id = items[0].data(Qt.ItemDataRole.UserRole)
+        kind, day = items[0].data(DETAILS_ROLE)
+        self._open_issued(items[0].data(LETTER_ROLE), kind, day)
+
+    def _open_issued(self, letter_id: str, kind: str, day: str) -> None:
+        sbl = self.sbl
+        if sbl is None:
+            return
+        wanted = ("issued", sbl, letter_id)
+        self.wanted = wanted
 
         def work() -> tuple[bytes, list[Any]]:
             pdf = letter_service.stored_pdf(self.ctx.ws, letter_id)
-            return pdf, letter_service.preview_pages(pdf)
+            return pdf, letter_service.preview_pages(pdf, dpi=PREVIEW_DPI)
 
         def done(result: tuple[bytes, list[Any]]) -> None:
-            self.current_letter_id = letter_id
+            if self.wanted != wanted:
+                return  # another parcel or letter was asked for meanwhile
             self._show(to_images(result[1]), result[0],
-                       f"Issued letter {letter_id[:8]}: {len(result[1])} page(s), as issued")
+                       f"Issued letter {letter_id[:8]} ({words(kind)}, {day}): "
+                       f"{len(result[1])} page(s), as issued", letter_id=letter_id, kind=kind)
 
-        self.ctx.run(work, done)
+        self._run(work, done)
+
+    # --- issuing ----------------------------------------------------------------------
 
     def issue(self) -> None:
+        """Issue the chosen letter once the user confirms: an issued letter is a record
+        that never changes (a correction is a new letter)."""
         sbl, kind = self.sbl, self.kind.currentData()
         if sbl is None:
             return
         day = self.ctx.today()
+        ws = self.ctx.ws
+        try:  # a short read, so the question names the place as well as the tax map number
+            address = self.ctx.runner.wait(lambda: ws.load_case(sbl).parcel.site_address)
+        except InspectorError:
+            address = None
+        parcel = f"parcel {sbl}" + (f", {address}" if address else "")
+        user = ws.store.actor.user
+        answer = QMessageBox.question(
+            self, "Issue this letter?",
+            f"Issue the {words(kind)} for {parcel}, dated {day.isoformat()}, as {user}?\n\n"
+            "This cannot be undone: the letter goes into the register as a record and never "
+            "changes. A mistake is put right with a new letter that replaces it.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel)
+        if answer != QMessageBox.StandardButton.Yes:
+            self.ctx.status.emit("Not issued: nothing was saved.")
+            return
+        self.issue_button.setEnabled(False)  # one click, one letter
 
         def done(issued: list[Any]) -> None:
+            self.issue_button.setEnabled(True)
+            letter = issued[0]
             warnings = [w for x in issued for w in x.warnings]
-            self.ctx.status.emit(f"Issued {kind.replace('_', ' ')} for {sbl}"
+            self.ctx.status.emit(f"Issued {words(kind)} for {sbl} (letter {letter.id[:8]})"
                                  + (f"; note: {warnings[0]}" if warnings else ""))
-            self.refresh_register()
+            if self.sbl == sbl:
+                self._show([], None, f"Issued letter {letter.id[:8]} ({words(kind)}): "
+                           "opening the issued copy...")
+                self._open_issued(letter.id, letter.kind, letter.letter_date)
+                self.refresh_register(select=letter.id)
             self.ctx.changed.emit(sbl)
 
-        self.ctx.run(lambda: letter_service.issue(self.ctx.ws, sbl, [kind], as_of=day), done)
+        self._run(lambda: letter_service.issue(self.ctx.ws, sbl, [kind], as_of=day), done,
+                  lambda: self.issue_button.setEnabled(True))
+
+    # --- printing and the viewer --------------------------------------------------------
+
+    def ask_and_print(self) -> None:
+        self.print_current()
 
     def print_current(self, printer: QPrinter | None = None) -> bool:
-        if not self.images:
-            self.ctx.status.emit("Preview a letter first; then print it.")
+        """Print what the preview shows, on `printer` or on the one the print dialog sets up."""
+        pdf, kind = self.current_pdf, self.current_kind
+        if not self.images or pdf is None or kind is None:
+            self.ctx.status.emit("Preview a draft or pick an issued letter first; then print it.")
             return False
+        letter_id = self.current_letter_id
         if printer is None:
             printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+            # The letter's own paper, edge to edge: the address lines up with the envelope.
+            first = self.images[0]
+            printer.setPageSize(QPageSize(
+                QSizeF(first.width() / PREVIEW_DPI, first.height() / PREVIEW_DPI),
+                QPageSize.Unit.Inch, "", QPageSize.SizeMatchPolicy.FuzzyMatch))
+            printer.setFullPage(True)
             dialog = QPrintDialog(printer, self)
-            if dialog.exec() != QPrintDialog.DialogCode.Accepted:
+            if dialog.exec() != QDialog.DialogCode.Accepted:
+                self.ctx.status.emit("Printing was cancelled; nothing was printed.")
                 return False
-        pdf = self.current_pdf
-        assert pdf is not None
-        dpi = max(printer.resolution(), 150)
-        images = to_images(letter_service.preview_pages(pdf, dpi=min(dpi, 300)))
-        print_images(images, printer)
-        self.ctx.status.emit(f"Printed {len(images)} page(s).")
+        dpi = min(max(printer.resolution(), 150), 300)
+        images = to_images(letter_service.preview_pages(pdf, dpi=dpi))
+        where = printer_destination(printer)
+        if not print_images(images, printer):
+            self.ctx.status.emit(f"Could not start printing on {where}; nothing was printed. "
+                                 "Check the printer, or print to a PDF file.")
+            return False
+        if letter_id is None:
+            self.ctx.status.emit(f"Sent {len(images)} page(s) of the DRAFT {words(kind)} to "
+                                 f"{where}; a draft is not an issued letter.")
+        else:
+            self.ctx.status.emit(f"Sent {len(images)} page(s) of issued {words(kind)} "
+                                 f"{letter_id[:8]} to {where}.")
         return True
 
     def open_current(self) -> None:
@@ -209,7 +457,13 @@ class LettersTab(QWidget):
             return
 
         def done(path: Any) -> None:
-            self.opener(QUrl.fromLocalFile(str(path)))
-            self.ctx.status.emit(f"Opened {path}")
+            if self.opener(QUrl.fromLocalFile(str(path))):
+                self.ctx.status.emit(f"Opened {path} in the PDF viewer.")
+                return
+            self.ctx.status.emit(f"No PDF viewer opened the letter; open the file yourself: "
+                                 f"{path}")
+            if self.current_letter_id == letter_id:
+                self.caption.setText(f"{self.base_caption}\nNo PDF viewer opened it; the file "
+                                     f"is {path}")
 
-        self.ctx.run(lambda: letter_service.issued_copy(self.ctx.ws, letter_id), done)
+        self._run(lambda: letter_service.issued_copy(self.ctx.ws, letter_id), done)
