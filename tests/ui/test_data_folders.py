@@ -1,0 +1,379 @@
+"""Data folders in the desktop app: open, new, recent, joining a field kit, window state
+per folder, the user guide. Driven with the real worker thread, as users run it."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import tomllib
+from collections.abc import Callable, Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+from pytestqt.qtbot import QtBot
+
+from inspector_app import casefile
+from inspector_app.services import sync
+from inspector_app.services.demo import install_demo
+from inspector_app.services.workspace import Workspace
+from inspector_app.ui.main_window import MainWindow
+from inspector_app.ui.tasks import TaskRunner
+
+from .live import settle
+
+TODAY = date(2026, 11, 25)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def said(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What the app told the user in message boxes (a modal box would stop the test)."""
+    texts: list[str] = []
+
+    def box(_parent: Any, _title: str, text: str, *_a: Any, **_k: Any) -> Any:
+        texts.append(text)
+        return QMessageBox.StandardButton.Ok
+
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(box))
+    monkeypatch.setattr(QMessageBox, "information", staticmethod(box))
+    monkeypatch.setattr(QMessageBox, "critical", staticmethod(box))
+    return texts
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> QSettings:
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def open_window(qtbot: QtBot, settings: QSettings, said: list[str]
+                ) -> Iterator[Callable[[Path], MainWindow]]:
+    windows: list[MainWindow] = []
+
+    def make(root: Path) -> MainWindow:
+        w = MainWindow(Workspace(root, user="k.olmsted"), runner=TaskRunner(),
+                       settings=settings)
+        w.ctx.as_of = TODAY
+        qtbot.addWidget(w)
+        w.show()
+        settle(w, qtbot)
+        windows.append(w)
+        return w
+
+    yield make
+    for w in windows:
+        w.close()  # stops the worker first
+        w.workspace.close()
+
+
+def demo_folder(root: Path, count: int) -> Path:
+    with Workspace(root, user="clerk") as ws:
+        install_demo(ws, count=count, today=TODAY)
+    return root
+
+
+def exports(root: Path) -> dict[str, Any]:
+    """Every case of a folder as its case file, and its change log: what "untouched" means."""
+    with Workspace(root, user="reader") as ws:
+        return {"cases": {p["sbl"]: casefile.dumps(ws.load_case(p["sbl"]))
+                          for p in ws.parcels()},
+                "changes": ws.store.query("SELECT change_id FROM change_log ORDER BY seq")}
+
+
+def files(root: Path) -> dict[str, str]:
+    """The folder's files and their contents; SQLite's shared-memory index (-shm), which
+    any reader of a WAL database touches, is not content."""
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file() and not p.name.endswith("-shm")}
+
+
+def choose_folder(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory",
+                        staticmethod(lambda *a, **k: str(folder)))
+
+
+def switched_to(w: MainWindow, qtbot: QtBot, root: Path, parcels: int) -> None:
+    qtbot.waitUntil(lambda: w.workspace.folder.root.resolve() == root.resolve()
+                    and w.model.rowCount() == parcels and w.menuBar().isEnabled(),
+                    timeout=15_000)
+    settle(w, qtbot)
+
+
+def rename_owner(w: MainWindow, qtbot: QtBot, sbl: str, name: str) -> None:
+    w.select(sbl)
+    qtbot.waitUntil(lambda: w.form.case is not None and w.form.case.parcel.sbl == sbl)
+    w.form.owner_name.setText(name)
+    w.form.owner_name.editingFinished.emit()
+    settle(w, qtbot)
+
+
+def owner(root: Path, sbl: str) -> str:
+    with Workspace(root, user="reader") as ws:
+        return ws.load_case(sbl).parcel.owner_name
+
+
+# --- joining a field kit ----------------------------------------------------------------
+
+@pytest.fixture
+def kit(tmp_path: Path) -> Path:
+    with Workspace(tmp_path / "office", user="clerk") as office:
+        install_demo(office, count=4, today=TODAY)
+        sbls = [p["sbl"] for p in office.parcels()][:2]
+        sync.enroll(office, "laptop-1", tmp_path / "kit.zip", sbls)
+    return tmp_path / "kit.zip"
+
+
+def test_joining_a_kit_into_the_folder_the_app_has_open_opens_it(
+        open_window: Callable[[Path], MainWindow], qtbot: QtBot, tmp_path: Path, kit: Path,
+        said: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    w = open_window(tmp_path / "laptop")  # a new laptop: the app opened a new folder
+    opened = w.workspace
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(kit),
+                                                                                      "")))
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(
+        lambda *a, **k: QMessageBox.StandardButton.Yes))
+    choose_folder(monkeypatch, tmp_path / "laptop")  # the same folder, if asked for one
+    w.join_kit()
+    switched_to(w, qtbot, tmp_path / "laptop", 2)
+    assert said == []
+    assert w.runner.wait(lambda: sync.role(w.workspace)) == "field"
+    assert w.windowTitle().endswith(str((tmp_path / "laptop").resolve()))
+    assert "set up as laptop-1 with 2 parcel(s)" in w.message.text()
+    assert "--data-dir" not in w.message.text()
+    with pytest.raises(sqlite3.ProgrammingError):  # the folder was opened afresh
+        opened.store.conn.execute("SELECT 1")
+    rename_owner(w, qtbot, "900.01-1-1", "Recorded on the laptop")
+    assert owner(tmp_path / "laptop", "900.01-1-1") == "Recorded on the laptop"
+
+
+def test_joining_into_another_empty_folder_opens_it_and_leaves_the_old_one_alone(
+        open_window: Callable[[Path], MainWindow], qtbot: QtBot, tmp_path: Path, kit: Path,
+        said: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    old = demo_folder(tmp_path / "old", 3)
+    w = open_window(old)
+    before = exports(old)
+    (tmp_path / "laptop").mkdir()
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(kit),
+                                                                                      "")))
+    choose_folder(monkeypatch, tmp_path / "laptop")
+    w.join_kit()
+    switched_to(w, qtbot, tmp_path / "laptop", 2)
+    assert said == []
+    rename_owner(w, qtbot, "900.01-1-2", "Recorded on the laptop")
+    assert owner(tmp_path / "laptop", "900.01-1-2") == "Recorded on the laptop"
+    assert exports(old) == before
+
+
+def test_joining_over_records_is_refused_and_the_window_stays(
+        open_window: Callable[[Path], MainWindow], qtbot: QtBot, tmp_path: Path, kit: Path,
+        said: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    old = demo_folder(tmp_path / "old", 3)
+    w = open_window(old)
+    before = exports(old)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(kit),
+                                                                                      "")))
+    choose_folder(monkeypatch, old)
+    w.join_kit()
+    qtbot.waitUntil(lambda: bool(said), timeout=15_000)
+    settle(w, qtbot)
+    assert "already holds records" in said[0] and "File > New data folder" in said[0]
+    assert w.workspace.folder.root == old and w.menuBar().isEnabled()
+    assert w.model.rowCount() == 3
+    assert exports(old) == before
+
+
+# --- open, new, recent ------------------------------------------------------------------
+
+def test_opening_another_folder_clears_the_window_and_edits_go_to_it(
+        open_window: Callable[[Path], MainWindow], qtbot: QtBot, tmp_path: Path,
+        said: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    a, b = demo_folder(tmp_path / "a", 3), demo_folder(tmp_path / "b", 5)
+    w = open_window(a)
+    rename_owner(w, qtbot, "900.01-1-2", "Edited in A")
+    w.tabs.setCurrentIndex(3)
+    assert w.undo_stack.count() == 1
+    a_before = exports(a)
+
+    choose_folder(monkeypatch, b)
+    w.open_folder()
+    switched_to(w, qtbot, b, 5)
+    assert said == []
+    assert w.windowTitle().endswith(str(b.resolve()))
+    # Nothing of folder A is left: not its last parcel (B has the same SBL), not its undo.
+    assert (w.sbl, w.parcel_id, w.case, w.form.case) == (None, None, None, None)
+    assert w.undo_stack.count() == 0
+    assert w.evaluation.toPlainText() == "" and not w.tabs.isEnabled()
+    assert w.heading.text() == "Select a parcel"
+
+    rename_owner(w, qtbot, "900.01-1-4", "Edited in B")
+    assert owner(b, "900.01-1-4") == "Edited in B"
+    assert exports(a) == a_before
+    b_after = exports(b)
+
+    # Back to A from File > Recent data folders: where the user left off in A.
+    entry = next(x for x in w.recent_menu.actions() if x.text() == str(a.resolve()))
+    assert entry.isEnabled()
+    entry.trigger()
+    switched_to(w, qtbot, a, 3)
+    qtbot.waitUntil(lambda: w.sbl == "900.01-1-2")
+    assert w.tabs.currentIndex() == 3
+    assert w.form.owner_name.text() == "Edited in A"
+    assert exports(b) == b_after and exports(a) == a_before
+
+
+@pytest.mark.parametrize("kind", ["plain folder", "other application", "newer schema"])
+def test_a_folder_that_cannot_be_opened_is_reported_and_the_window_stays(
+        open_window: Callable[[Path], MainWindow], qtbot: QtBot, tmp_path: Path,
+        said: list[str], monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    a = demo_folder(tmp_path / "a", 3)
+    bad = tmp_path / "bad"
+    if kind == "plain folder":
+        bad.mkdir()
+        (bad / "notes.txt").write_text("a letter draft")
+        expected = "is not a Watershed Inspector data folder"
+    elif kind == "other application":
+        bad.mkdir()
+        with sqlite3.connect(bad / "inspector.sqlite") as conn:
+            conn.execute("CREATE TABLE songs (title TEXT)")
+        expected = "another application"
+    else:
+        Workspace(bad, user="clerk").close()
+        with sqlite3.connect(bad / "inspector.sqlite") as conn:
+            conn.execute("PRAGMA user_version = 99")
+        expected = "newer version of Watershed Inspector"
+    bad_files = files(bad)
+    w = open_window(a)
+    w.select("900.01-1-3")
+    qtbot.waitUntil(lambda: w.sbl == "900.01-1-3")
+    choose_folder(monkeypatch, bad)
+    w.open_folder()
+    qtbot.waitUntil(lambda: bool(said), timeout=15_000)
+    settle(w, qtbot)
+    assert expected in said[0]
+    assert w.workspace.folder.root == a
+    assert w.centralWidget().isEnabled() and w.menuBar().isEnabled()
+    assert w.model.rowCount() == 3 and w.sbl == "900.01-1-3"
+    assert files(bad) == bad_files  # nothing written there
+    rename_owner(w, qtbot, "900.01-1-1", "Still working in A")
+    assert owner(a, "900.01-1-1") == "Still working in A"
+
+
+def test_new_data_folder_needs_an_empty_folder(
+        open_window: Callable[[Path], MainWindow], qtbot: QtBot, tmp_path: Path,
+        said: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    a = demo_folder(tmp_path / "a", 3)
+    w = open_window(a)
+    busy = tmp_path / "documents"
+    busy.mkdir()
+    (busy / "report.pdf").write_bytes(b"%PDF-1.4")
+    choose_folder(monkeypatch, busy)
+    w.new_folder()
+    settle(w, qtbot)
+    assert said and "is not empty" in said[0] and "File > Open data folder" in said[0]
+    assert files(busy) == {"report.pdf": hashlib.sha256(b"%PDF-1.4").hexdigest()}
+    assert w.workspace.folder.root == a
+
+    fresh = tmp_path / "season-2027"
+    fresh.mkdir()
+    choose_folder(monkeypatch, fresh)
+    w.new_folder()
+    switched_to(w, qtbot, fresh, 0)
+    assert (fresh / "inspector.sqlite").is_file()
+    assert w.load_demo.isVisibleTo(w) and "No parcels yet" in w.count.text()
+    assert w.windowTitle().endswith(str(fresh.resolve()))
+
+
+def test_recent_data_folders_lists_the_last_eight_and_marks_missing_ones(
+        open_window: Callable[[Path], MainWindow], qtbot: QtBot, tmp_path: Path,
+        settings: QSettings) -> None:
+    kept = [demo_folder(tmp_path / f"f{i}", 1).resolve() for i in range(8)]
+    gone = tmp_path / "usb-stick"  # unplugged: kept in the list, shown disabled
+    settings.setValue("recent_data_folders", [str(p) for p in [kept[0], gone, *kept[1:]]])
+    w = open_window(kept[5])
+    entries = [a for a in w.recent_menu.actions() if not a.isSeparator()]
+    texts = [a.text() for a in entries]
+    assert len(entries) == 8
+    assert texts[0] == str(kept[5])  # the folder open now comes first, checked
+    assert entries[0].isChecked() and not entries[0].isEnabled()
+    assert texts[1] == str(kept[0])
+    assert texts[2] == f"{gone.resolve()}  (not found)" and not entries[2].isEnabled()
+    assert str(kept[7]) not in texts  # the ninth is dropped
+    assert all(e.isEnabled() for e in entries[3:])
+
+
+# --- window state, help -----------------------------------------------------------------
+
+def test_window_state_is_kept_per_data_folder(
+        open_window: Callable[[Path], MainWindow], qtbot: QtBot, tmp_path: Path,
+        settings: QSettings) -> None:
+    a, b = demo_folder(tmp_path / "a", 4), demo_folder(tmp_path / "b", 4)
+    first = open_window(a)
+    first.select("900.01-1-4")
+    qtbot.waitUntil(lambda: first.sbl == "900.01-1-4")
+    first.tabs.setCurrentIndex(2)
+    first.close()
+    other = open_window(b)  # B has a parcel 900.01-1-4 too, but B was never left there
+    assert other.sbl is None and other.tabs.currentIndex() == 0
+    other.select("900.01-1-1")
+    qtbot.waitUntil(lambda: other.sbl == "900.01-1-1")
+    other.close()
+    again = open_window(a)
+    assert again.sbl == "900.01-1-4" and again.tabs.currentIndex() == 2
+
+
+def test_help_opens_the_user_guide_shipped_with_the_app(
+        open_window: Callable[[Path], MainWindow], qtbot: QtBot, tmp_path: Path) -> None:
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QTextDocument
+
+    w = open_window(tmp_path / "data")
+    help_menu = next(m.menu() for m in w.menuBar().actions() if m.text() == "&Help")
+    guide = next(a for a in help_menu.actions() if a.text() == "&User guide")
+    guide.trigger()
+    qtbot.waitUntil(lambda: w.guide is not None and w.guide.isVisible())
+    text = w.guide.browser.toPlainText()
+    assert "Finding a parcel" in text and "Sync" in text
+    picture = w.guide.browser.document().resource(
+        QTextDocument.ResourceType.ImageResource, QUrl("screenshots/inspection-form.png"))
+    assert picture is not None and not picture.isNull()
+    assert picture.width() <= w.guide.browser.viewport().width()
+
+
+def test_the_wheel_and_the_one_folder_app_ship_the_user_guide() -> None:
+    from inspector_app.ui.guide import PACKAGED_GUIDE, guide_path
+
+    assert guide_path() == ROOT / "docs" / "user-guide.md"  # in a checkout
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    included = project["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
+    assert included["docs/user-guide.md"] == f"inspector_app/{PACKAGED_GUIDE}/user-guide.md"
+    assert included["docs/screenshots"] == f"inspector_app/{PACKAGED_GUIDE}/screenshots"
+    spec = (ROOT / "packaging" / "inspector-app.spec").read_text("utf-8")
+    assert f'"inspector_app/{PACKAGED_GUIDE}"' in spec
+    assert f'"inspector_app/{PACKAGED_GUIDE}/screenshots"' in spec
+
+
+def test_about_says_only_what_the_folder_says(
+        open_window: Callable[[Path], MainWindow], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspector_app.paths import resource
+
+    folder = tmp_path / "bristol"
+    folder.mkdir()
+    text = resource("jurisdictions", "town-of-canandaigua-ch202.toml").read_text("utf-8")
+    text = (text.replace('name = "Town of Canandaigua"', 'name = "Town of South Bristol"')
+            .replace('law = "Town Code Chapter 202, Wastewater Treatment Systems, On-Site"',
+                     'law = "Town Code Chapter 120, Sewage Disposal"'))
+    (folder / "jurisdiction.toml").write_text(text, "utf-8")
+    w = open_window(folder)
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "about", staticmethod(lambda _p, _t, t: shown.append(t)))
+    w.show_about()
+    (about,) = shown
+    assert "Town of South Bristol" in about and "Chapter 120" in about
+    assert "Chapter 202" not in about and "Canandaigua Lake watershed" not in about
+    assert str(folder.resolve()) in about or str(folder) in about
+    assert "k.olmsted" in about
