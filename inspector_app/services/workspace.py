@@ -7,23 +7,26 @@ import hashlib
 import json
 import mimetypes
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..domain.case import Case
 from ..domain.jurisdiction import Jurisdiction
-from ..domain.rules import Evaluation, Suggestion, SuggestionStatus, evaluate
+from ..domain.rules import Decision, Evaluation, Suggestion, SuggestionStatus, evaluate
 from ..domain.sbl import sbl_sort_key
-from ..domain.vocabulary import Condition
 from ..errors import InputError, NotFoundError
 from ..paths import DataFolder, write_atomically
 from ..storage.cases import case_version, load_case, parcel_id_for, save_case
 from ..storage.store import Store
+from .decisions import Reversal, active_decisions, decide, follow_findings, reopen
 from .evaluation import jurisdiction_for
 from .shorelines import ensure_default_layer, map_distance, record_map_measurement
+
+if TYPE_CHECKING:
+    from ..storage.records import RecordWriter
 
 USER_ENV = "INSPECTOR_APP_USER"
 MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024
@@ -82,14 +85,56 @@ class Workspace:
         with self.store.transaction() as w:
             parcel_id, created = save_case(w, case, today=day)
             record_map_measurement(w, self, parcel_id, case, day)
+            self._follow_findings(w, parcel_id, day)
             changes = w.pending_changes
         return CaseImportResult(sbl=case.parcel.sbl, created=created, changes=changes)
+
+    def save_edit(self, parcel_id: str, before: Case, after: Case, *,
+                  today: date | None = None) -> tuple[Case, int]:
+        """Write what changed from `before` to `after` onto the parcel as it is stored now.
+
+        `parcel_id` is the parcel the edit was made on: an edit never lands on another
+        parcel. A value that changed meanwhile elsewhere is kept; one changed both here and
+        elsewhere is refused (EditConflict) and nothing is written. Returns the stored case
+        and its version after the save."""
+        from .. import casefile
+        from ..domain.edits import EditConflict, apply_case_edit
+
+        day = today or self.today()
+        with self.store.transaction() as w:
+            current = parcel_id_for(w.conn, before.parcel.sbl)
+            if current != parcel_id:
+                raise InputError(f"Parcel {before.parcel.sbl} is no longer the record this "
+                                 "form was opened on; nothing was saved. Open it again.")
+            stored = load_case(w.conn, parcel_id)
+            try:
+                merged = apply_case_edit(stored, before, after)
+            except EditConflict as exc:
+                raise InputError(f"Not saved: {exc}. The form now shows the stored values."
+                                 ) from None
+            if merged != stored:
+                # The same gate as a case file: type, range, vocabulary, dates, cross-field.
+                merged = casefile.parse_document(casefile.to_document(merged),
+                                                 source="The form", today=day)
+                save_case(w, merged, today=day)
+                record_map_measurement(w, self, parcel_id, merged, day)
+                self._follow_findings(w, parcel_id, day)
+        return load_case(self.store.conn, parcel_id), case_version(self.store.conn, parcel_id)
+
+    def open_for_edit(self, sbl: str) -> tuple[str, Case, int]:
+        """The parcel's id, case and version, read together."""
+        parcel_id = self.parcel_id(sbl)
+        return (parcel_id, load_case(self.store.conn, parcel_id),
+                case_version(self.store.conn, parcel_id))
 
     def parcel_id(self, sbl: str) -> str:
         parcel_id = parcel_id_for(self.store.conn, sbl.strip())
         if parcel_id is None:
             raise NotFoundError(f"No parcel with SBL {sbl!r} in {self.folder.root}; "
-                                "`inspector-app parcels` lists the SBLs.")
+                                "`inspector-app parcels` lists the SBLs.",
+                                in_app=f"No parcel with SBL {sbl!r} in {self.folder.root}; "
+                                       "find it with the search box above the parcel list "
+                                       "(Edit > Find parcel).")
         return parcel_id
 
     def load_case(self, sbl: str) -> Case:
@@ -111,7 +156,7 @@ class Workspace:
         return self._evaluate(case, as_of=as_of, decisions={})
 
     def _evaluate(self, case: Case, *, as_of: date | None,
-                  decisions: dict[str, SuggestionStatus]) -> Evaluation:
+                  decisions: Mapping[str, SuggestionStatus | Decision]) -> Evaluation:
         from ..geo.setbacks import separations
 
         found = map_distance(self, case)
@@ -125,14 +170,21 @@ class Workspace:
             "deleted_at IS NULL", (self.parcel_id(sbl),))
         return {r["suggestion_key"]: SuggestionStatus(r["decision"]) for r in rows}
 
+    def decision_records(self, sbl: str) -> dict[str, Decision]:
+        """The standing decisions on the parcel's suggested findings: who, when, why."""
+        return active_decisions(self.store.conn, self.parcel_id(sbl))
+
     def evaluate_parcel(self, sbl: str, *, as_of: date | None = None) -> Evaluation:
         """Evaluate a stored parcel, with the inspector's decisions on suggested findings."""
-        return self._evaluate(self.load_case(sbl), as_of=as_of, decisions=self.decisions(sbl))
+        return self._evaluate(self.load_case(sbl), as_of=as_of,
+                              decisions=self.decision_records(sbl))
 
     def decide_suggestion(self, sbl: str, key: str, *, accept: bool, note: str | None = None,
                           as_of: date | None = None) -> Suggestion:
-        """Record the inspector's decision; an accepted finding marks the component
-        substandard with the defect, in the same transaction."""
+        """Record the inspector's decision, with an optional note; an accepted finding marks
+        the component substandard with the finding and its section, in the same
+        transaction. Deciding again revises the decision (rejecting an accepted finding
+        takes off what its acceptance added)."""
         day = as_of or self.today()
         evaluation = self.evaluate_parcel(sbl, as_of=day)
         found = {s.key: s for s in evaluation.suggestions}
@@ -142,35 +194,22 @@ class Workspace:
                              f"{offered}).")
         suggestion = found[key]
         parcel_id = self.parcel_id(sbl)
-        decision = SuggestionStatus.ACCEPTED if accept else SuggestionStatus.REJECTED
-        values = {"suggestion_key": key, "decision": decision, "defect": suggestion.defect,
-                  "citation": suggestion.citation, "decided_by": self.store.actor.user,
-                  "decided_on": day, "note": note}
         with self.store.transaction() as w:
-            existing = w.conn.execute(
-                "SELECT id FROM finding_decisions WHERE parcel_id = ? AND suggestion_key = ? "
-                "AND deleted_at IS NULL", (parcel_id, key)).fetchone()
-            if existing:
-                w.update("finding_decisions", existing[0], values)
-            else:
-                w.insert("finding_decisions", values, parcel_id=parcel_id)
-            if accept and suggestion.component is not None and suggestion.ordinal is not None:
-                rows = w.conn.execute(
-                    "SELECT id, condition, defects FROM components WHERE parcel_id = ? AND "
-                    "kind = ? AND deleted_at IS NULL ORDER BY position",
-                    (parcel_id, suggestion.component.value)).fetchall()
-                if len(rows) >= suggestion.ordinal:
-                    component_id, condition, defects_json = rows[suggestion.ordinal - 1]
-                    defects = json.loads(defects_json)
-                    text = f"{suggestion.defect} ({suggestion.citation})"
-                    update: dict[str, Any] = {}
-                    if text not in defects:
-                        update["defects"] = [*defects, text]
-                    if condition == Condition.ACCEPTABLE:
-                        update["condition"] = Condition.SUBSTANDARD
-                    if update:
-                        w.update("components", component_id, update)
-        return replace(suggestion, status=decision)
+            decision = decide(w, parcel_id, suggestion, accept=accept, note=note,
+                              user=self.store.actor.user, day=day)
+        return replace(suggestion, status=decision.status, decision=decision)
+
+    def reopen_suggestion(self, sbl: str, key: str) -> Reversal:
+        """Undo the decision on a suggested finding: it is pending again, and what its
+        acceptance added to the component is taken off where nobody has changed it since.
+        One transaction; the change log records who and when."""
+        parcel_id = self.parcel_id(sbl)
+        with self.store.transaction() as w:
+            return reopen(w, parcel_id, key)
+
+    def _follow_findings(self, w: RecordWriter, parcel_id: str, day: date) -> None:
+        follow_findings(w, parcel_id, lambda case, decisions: self._evaluate(
+            case, as_of=day, decisions=decisions))
 
     # --- parcels -----------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from .main_window import MainWindow
 def _install_error_hook() -> None:
     def hook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
         traceback.print_exception(kind, exc, tb)
-        text = str(exc) if isinstance(exc, InspectorError) else (
+        text = exc.in_app if isinstance(exc, InspectorError) else (
             f"Something went wrong: {kind.__name__}: {exc}\n\nYour saved work is safe; the "
             "step that failed was not committed.")
         QMessageBox.critical(None, "Watershed Inspector", text)
@@ -33,6 +33,7 @@ def run_gui(data_dir: Path, *, user: str | None = None) -> int:
     # The window shows at once; the worker opens the data folder behind it (a refused
     # folder is reported there and the app exits with its status).
     window = MainWindow(root=data_dir, user=user)
+    window.quit_if_folder_fails = True
     window.show()
     app.aboutToQuit.connect(window.runner.stop)
     try:

@@ -57,6 +57,7 @@ from ..domain.vocabulary import (
     TestKind,
     TestResult,
 )
+from .date_field import DateField
 
 NOT_RECORDED = "(not recorded)"
 
@@ -75,8 +76,32 @@ def _combo(values: list[str], *, blank: bool = False) -> QComboBox:
 
 
 def _set_combo(combo: QComboBox, value: Any) -> None:
-    index = combo.findData(value)
-    combo.setCurrentIndex(max(index, 0))
+    index = max(combo.findData(value), 0)
+    if combo.currentIndex() != index:
+        combo.setCurrentIndex(index)
+
+
+# Setters used while loading: a widget whose value is already right is left alone, so a
+# reload after a save never disturbs the field the user is in.
+def _set_text(widget: QLineEdit, text: str) -> None:
+    if widget.text() != text:
+        widget.setText(text)
+
+
+def _set_plain(widget: FinishedTextEdit, text: str) -> None:
+    if widget.toPlainText() != text:
+        widget.setPlainText(text)
+    widget.mark_saved()
+
+
+def _set_value(widget: QSpinBox | QDoubleSpinBox, value: float) -> None:
+    if widget.value() != value:
+        widget.setValue(value)  # type: ignore[arg-type]
+
+
+def _set_checked(widget: QCheckBox, on: bool) -> None:
+    if widget.isChecked() != on:
+        widget.setChecked(on)
 
 
 def _g(value: float | None) -> str:
@@ -126,6 +151,9 @@ class FinishedTextEdit(QPlainTextEdit):
         self.setFixedHeight(22 + 18 * rows)
         self._before = ""
 
+    def mark_saved(self) -> None:
+        self._before = self.toPlainText()
+
     def focusInEvent(self, event: Any) -> None:
         self._before = self.toPlainText()
         super().focusInEvent(event)
@@ -157,17 +185,24 @@ def _opt(box: QDoubleSpinBox) -> float | None:
 
 
 def _set_opt(box: QDoubleSpinBox, value: float | None) -> None:
-    box.setValue(-1 if value is None else value)
+    _set_value(box, -1 if value is None else value)
 
 
 class CaseForm(QWidget):
     """Owner, dwelling, system, inspection and maintenance records of one parcel."""
 
-    edited = Signal(object)  # the edited Case
+    edited = Signal(object)  # the form
+    problem = Signal(str)    # something the user must do before the form can save
+    components_edited = Signal(object)  # the form's case with components added/removed
 
     def __init__(self) -> None:
         super().__init__()
+        # The case as loaded, and the form's own reading of it straight after loading: a
+        # save sends only what differs from that reading (see current_edit).
         self.case: Case | None = None
+        self.baseline: Case | None = None
+        self.detail_key: tuple[int, ComponentKind] | None = None
+        self.pending_select: int | None = None  # the row to select after add/remove
         self.ed = _Editors(self._emit)
         layout = QVBoxLayout(self)
         layout.addWidget(self._owner_box())
@@ -227,15 +262,28 @@ class CaseForm(QWidget):
         self.components.itemSelectionChanged.connect(self._show_component)
         self.components.setMinimumHeight(130)
         self.components.setColumnWidth(0, 150)
+        self.components.setTabKeyNavigation(False)  # Tab leaves the table
         layout.addWidget(self.components)
         buttons = QHBoxLayout()
         self.new_kind = _combo([k.value for k in ComponentKind])
+        self.new_kind.setAccessibleName("Kind of component to add")
+        # A new component's condition is what the inspector found: it starts unset.
+        self.new_condition = _combo([x.value for x in Condition], blank=True)
+        self.new_condition.setItemText(0, "(condition found)")
+        self.new_condition.setAccessibleName("Condition of the component to add")
         add = QPushButton("&Add component")
         add.clicked.connect(self._add_component)
         remove = QPushButton("&Remove selected")
         remove.clicked.connect(self._remove_component)
-        buttons.addWidget(self.new_kind)
+        for combo in (self.new_kind, self.new_condition):
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(12)
+        buttons.addWidget(self.new_kind, 1)
+        buttons.addWidget(self.new_condition, 1)
         buttons.addWidget(add)
+        layout.addLayout(buttons)
+        buttons = QHBoxLayout()
         buttons.addWidget(remove)
         buttons.addStretch()
         layout.addLayout(buttons)
@@ -248,8 +296,7 @@ class CaseForm(QWidget):
     def _inspection_box(self) -> QGroupBox:
         box = QGroupBox("Inspection")
         form = QFormLayout(box)
-        self.inspection_date = self.ed.watch(QDateEdit(calendarPopup=True))
-        self.inspection_date.setDisplayFormat("yyyy-MM-dd")
+        self.inspection_date = self.ed.watch(DateField())
         self.inspector = self.ed.watch(QLineEdit())
         self.certification = self.ed.watch(QLineEdit())
         self.reason = self.ed.watch(_combo([r.value for r in InspectionReason]))
@@ -302,114 +349,190 @@ class CaseForm(QWidget):
     # --- case -> form ---------------------------------------------------------------
 
     def load(self, case: Case) -> None:
-        self.case = case
+        """Show a case: all or nothing. If any field cannot be shown the form is cleared,
+        disabled and cannot save (the error is raised to the caller)."""
+        self.case = None
+        self.baseline = None
         self.ed.loading = True
         try:
-            p = case.parcel
-            self.sbl.setText(p.sbl)
-            self.municipality.setText(p.municipality)
-            self.site_address.setText(p.site_address)
-            self.owner_name.setText(p.owner_name)
-            self.mailing.setPlainText("\n".join(p.owner_mailing_address))
-            self.phone.setText(p.owner_phone or "")
-            self.email.setText(p.owner_email or "")
-            self.renters.setPlainText("\n".join(" | ".join((r.name, *r.mailing_address))
-                                                for r in p.renters))
-            d = case.dwelling
-            self.bedrooms.setValue(d.bedrooms if d else 0)
-            _set_opt(self.living, d.living_area_sqft if d else None)
-            _set_opt(self.building, d.building_area_sqft if d else None)
-            self.grinder.setChecked(bool(d and d.garbage_grinder))
-            self._load_components(case.components)
-            i = case.inspection
-            self.inspection_date.setDate(QDate.fromString((i.date if i else date.today())
-                                                          .isoformat(), "yyyy-MM-dd"))
-            self.inspector.setText(i.inspector if i else "")
-            self.certification.setText((i.inspector_certification or "") if i else "")
-            _set_combo(self.reason, i.reason.value if i else InspectionReason.OTHER.value)
-            self.weather.setText((i.weather or "") if i else "")
-            _set_combo(self.occupancy, i.occupancy.value if i and i.occupancy else None)
-            self.evidence.setPlainText("\n".join(i.failure_evidence) if i else "")
-            self.tests.setPlainText("\n".join(
-                f"{t.kind.value}, {t.result.value}, {_g(t.volume_gal)}, {_g(t.duration_min)}"
-                for t in (i.tests if i else ())))
-            s = case.site
-            _set_opt(self.lake_ft, s.lake_distance_ft if s else None)
-            _set_combo(self.lake_method, s.lake_distance_method.value
-                       if s and s.lake_distance_method else None)
-            o = case.observations
-            self.encroachments.setPlainText("\n".join(o.absorption_area_encroachments)
-                                            if o else "")
-            self.clear_water.setPlainText("\n".join(o.clear_water_connections) if o else "")
-            e = case.etu
-            self.etu_contract.setChecked(bool(e and e.service_contract))
-            self.etu_interval.setValue((e.manufacturer_interval_months or 0) if e else 0)
-            self.etu_inspections.setPlainText("\n".join(
-                f"{x.date.isoformat()}, {_iso(x.report_received)}"
-                for x in (e.inspections if e else ())))
-            h = case.holding_tank_service
-            self.hauler.setChecked(bool(h and h.hauler_contract))
-            self.pump_outs.setPlainText("\n".join(
-                f"{x.date.isoformat()}, {'yes' if x.record_received else 'no'}"
-                for x in (h.pump_outs if h else ())))
+            self._fill(case)
+            self.case = case
+            self.baseline = self._read(case)
+        except Exception:
+            self.case = None
+            self.baseline = None
+            self.setEnabled(False)
+            raise
         finally:
             self.ed.loading = False
+        self.setEnabled(True)
 
-    def _load_components(self, components: tuple[Component, ...]) -> None:
+    def clear(self) -> None:
+        """Nothing loaded: nothing to show and nothing that could be saved."""
+        self.case = None
+        self.baseline = None
+        self._drop_details()
+        self.components.setRowCount(0)
+        self.setEnabled(False)
+
+    @property
+    def loaded(self) -> bool:
+        return self.case is not None and self.baseline is not None
+
+    def _fill(self, case: Case) -> None:
+        p = case.parcel
+        self.sbl.setText(p.sbl)
+        _set_text(self.municipality, p.municipality)
+        _set_text(self.site_address, p.site_address)
+        _set_text(self.owner_name, p.owner_name)
+        _set_plain(self.mailing, "\n".join(p.owner_mailing_address))
+        _set_text(self.phone, p.owner_phone or "")
+        _set_text(self.email, p.owner_email or "")
+        _set_plain(self.renters, "\n".join(" | ".join((r.name, *r.mailing_address))
+                                           for r in p.renters))
+        d = case.dwelling
+        _set_value(self.bedrooms, d.bedrooms if d else 0)
+        _set_opt(self.living, d.living_area_sqft if d else None)
+        _set_opt(self.building, d.building_area_sqft if d else None)
+        _set_checked(self.grinder, bool(d and d.garbage_grinder))
+        self._load_components(case)
+        i = case.inspection
+        day = QDate.fromString((i.date if i else date.today()).isoformat(), "yyyy-MM-dd")
+        if self.inspection_date.date() != day:
+            self.inspection_date.setDate(day)
+        _set_text(self.inspector, i.inspector if i else "")
+        _set_text(self.certification, (i.inspector_certification or "") if i else "")
+        _set_combo(self.reason, i.reason.value if i else InspectionReason.OTHER.value)
+        _set_text(self.weather, (i.weather or "") if i else "")
+        _set_combo(self.occupancy, i.occupancy.value if i and i.occupancy else None)
+        _set_plain(self.evidence, "\n".join(i.failure_evidence) if i else "")
+        _set_plain(self.tests, "\n".join(
+            f"{t.kind.value}, {t.result.value}, {_g(t.volume_gal)}, {_g(t.duration_min)}"
+            for t in (i.tests if i else ())))
+        s = case.site
+        _set_opt(self.lake_ft, s.lake_distance_ft if s else None)
+        _set_combo(self.lake_method, s.lake_distance_method.value
+                   if s and s.lake_distance_method else None)
+        o = case.observations
+        _set_plain(self.encroachments, "\n".join(o.absorption_area_encroachments) if o else "")
+        _set_plain(self.clear_water, "\n".join(o.clear_water_connections) if o else "")
+        e = case.etu
+        _set_checked(self.etu_contract, bool(e and e.service_contract))
+        _set_value(self.etu_interval, (e.manufacturer_interval_months or 0) if e else 0)
+        _set_plain(self.etu_inspections, "\n".join(
+            f"{x.date.isoformat()}, {_iso(x.report_received)}"
+            for x in (e.inspections if e else ())))
+        h = case.holding_tank_service
+        _set_checked(self.hauler, bool(h and h.hauler_contract))
+        _set_plain(self.pump_outs, "\n".join(
+            f"{x.date.isoformat()}, {'yes' if x.record_received else 'no'}"
+            for x in (h.pump_outs if h else ())))
+
+    def _load_components(self, case: Case) -> None:
+        components = case.components
         selected = self.components.currentRow()
-        self.components.setRowCount(len(components))
-        for row, c in enumerate(components):
-            for col, text in enumerate((_label(c.kind.value), _label(c.condition.value),
-                                        "; ".join(c.defects))):
-                item = QTableWidgetItem(text)
-                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
-                self.components.setItem(row, col, item)
-        if components:
-            self.components.selectRow(min(max(selected, 0), len(components) - 1))
-        self._show_component()
+        if self.pending_select is not None:
+            selected, self.pending_select = self.pending_select, None
+        blocker = self.components.blockSignals(True)
+        try:
+            self.components.setRowCount(len(components))
+            for row, c in enumerate(components):
+                for col, text in enumerate((_label(c.kind.value), _label(c.condition.value),
+                                            "; ".join(c.defects))):
+                    item = self.components.item(row, col)
+                    if item is None:
+                        item = QTableWidgetItem(text)
+                        item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+                        self.components.setItem(row, col, item)
+                    elif item.text() != text:
+                        item.setText(text)
+            if components:
+                self.components.selectRow(min(max(selected, 0), len(components) - 1))
+            else:
+                self.components.clearSelection()
+        finally:
+            self.components.blockSignals(blocker)
+        self._show_component_of(case)
 
     def _show_component(self) -> None:
-        while self.detail_form.rowCount():
-            self.detail_form.removeRow(0)
-        self.detail_widgets = {}
+        """The user picked another component in the table."""
+        if self.case is not None:
+            was_loading = self.ed.loading
+            self.ed.loading = True
+            try:
+                self._show_component_of(self.case)
+            finally:
+                self.ed.loading = was_loading
+
+    def _show_component_of(self, case: Case) -> None:
         row = self.components.currentRow()
-        if self.case is None or not 0 <= row < len(self.case.components):
+        if not 0 <= row < len(case.components):
+            self._drop_details()
             self.detail_box.setTitle("Selected component: none")
             return
-        c = self.case.components[row]
+        c = case.components[row]
+        key = (row, c.kind)
+        if key != self.detail_key:
+            self._build_details(c.kind)
+            self.detail_key = key
         self.detail_box.setTitle(f"Selected component: {_label(c.kind.value)}")
-        was_loading = self.ed.loading
-        self.ed.loading = True
+        w = self.detail_widgets
+        _set_combo(w["condition"], c.condition.value)  # type: ignore[arg-type]
+        _set_plain(w["defects"], "\n".join(c.defects))  # type: ignore[arg-type]
+        for spec in details_for(c.kind):
+            self._set_detail(spec, w[spec.name], c.details.get(spec.name))
+
+    def _drop_details(self) -> None:
+        """Take the detail rows out; the widgets are deleted once control is back in the
+        event loop, never inside a signal one of them is emitting."""
+        while self.detail_form.rowCount():
+            taken = self.detail_form.takeRow(0)
+            for item in (taken.labelItem, taken.fieldItem):
+                widget = item.widget() if item is not None else None
+                if widget is not None:
+                    widget.hide()
+                    widget.setParent(None)  # type: ignore[call-overload]
+                    widget.deleteLater()
+        self.detail_widgets = {}
+        self.detail_key = None
+
+    def _build_details(self, kind: ComponentKind) -> None:
+        self._drop_details()
         condition = self.ed.watch(_combo([x.value for x in Condition]))
-        _set_combo(condition, c.condition.value)
         defects = self.ed.watch(FinishedTextEdit("one defect per line", 2))
-        defects.setPlainText("\n".join(c.defects))
         self.detail_widgets = {"condition": condition, "defects": defects}
         self.detail_form.addRow("Condition", condition)
         self.detail_form.addRow("Defects", defects)
-        for spec in details_for(c.kind):
-            widget = self._detail_widget(spec, c.details.get(spec.name))
+        for spec in details_for(kind):
+            widget = self.ed.watch(self._detail_widget(spec))
             self.detail_widgets[spec.name] = widget
             self.detail_form.addRow(spec.label + (f" ({spec.unit})" if spec.unit else ""),
                                     widget)
-        self.ed.loading = was_loading
 
-    def _detail_widget(self, spec: DetailField, value: Any) -> QWidget:
+    def _detail_widget(self, spec: DetailField) -> QWidget:
         if spec.type is FieldType.CHOICE:
-            w: QWidget = _combo(list(spec.choices), blank=True)
-            _set_combo(w, value)  # type: ignore[arg-type]
-        elif spec.type is FieldType.BOOLEAN:
-            w = _combo(["yes", "no"], blank=True)
-            _set_combo(w, None if value is None else ("yes" if value else "no"))  # type: ignore[arg-type]
-        elif spec.type in (FieldType.NUMBER, FieldType.INTEGER):
-            w = _number(spec.maximum or 1e6, spec.unit or "")
+            return _combo(list(spec.choices), blank=True)
+        if spec.type is FieldType.BOOLEAN:
+            return _combo(["yes", "no"], blank=True)
+        if spec.type in (FieldType.NUMBER, FieldType.INTEGER):
+            box = _number(spec.maximum or 1e6, spec.unit or "")
             if spec.type is FieldType.INTEGER:
-                w.setDecimals(0)  # type: ignore[attr-defined]
-            _set_opt(w, value)  # type: ignore[arg-type]
-        else:
-            w = QLineEdit("" if value is None else str(value))
-            w.setPlaceholderText("YYYY-MM-DD" if spec.type is FieldType.DATE else "")
-        return self.ed.watch(w)
+                box.setDecimals(0)
+            return box
+        line = QLineEdit()
+        line.setPlaceholderText("YYYY-MM-DD" if spec.type is FieldType.DATE else "")
+        return line
+
+    @staticmethod
+    def _set_detail(spec: DetailField, widget: QWidget, value: Any) -> None:
+        if spec.type is FieldType.BOOLEAN:
+            _set_combo(widget, None if value is None else ("yes" if value else "no"))  # type: ignore[arg-type]
+        elif isinstance(widget, QComboBox):
+            _set_combo(widget, value)
+        elif isinstance(widget, QDoubleSpinBox):
+            _set_opt(widget, value)
+        elif isinstance(widget, QLineEdit):
+            _set_text(widget, "" if value is None else str(value))
 
     # --- form -> case ---------------------------------------------------------------
 
@@ -429,17 +552,45 @@ class CaseForm(QWidget):
                     details[spec.name] = int(value) if spec.type is FieldType.INTEGER else value
             elif isinstance(widget, QLineEdit) and widget.text().strip():
                 text = widget.text().strip()
-                details[spec.name] = (date.fromisoformat(text) if spec.type is FieldType.DATE
-                                      else text)
+                try:
+                    details[spec.name] = (date.fromisoformat(text)
+                                          if spec.type is FieldType.DATE else text)
+                except ValueError:
+                    raise ValueError(f"{spec.label}: {text!r} is not a date; type it as "
+                                     "YYYY-MM-DD") from None
         condition = w["condition"].currentData()  # type: ignore[attr-defined]
         return replace(c, condition=Condition(condition),
                        defects=_lines(w["defects"].toPlainText()),  # type: ignore[attr-defined]
                        details=details)
 
-    def current_case(self) -> Case:
-        """The case as the form shows it. Raises ValueError naming a field it cannot read."""
-        assert self.case is not None
-        case = self.case
+    def current_edit(self) -> tuple[Case, Case]:
+        """(case as loaded, case with only the user's changes applied to it).
+
+        Raises ValueError naming a field it cannot read, or when nothing is loaded."""
+        if not self.loaded:
+            raise ValueError("the form did not load completely; open the parcel again")
+        assert self.case is not None and self.baseline is not None
+        from ..domain.edits import overlay
+
+        return self.case, overlay(self.case, self.baseline, self._read(self.case))
+
+    def is_dirty(self) -> bool:
+        """The form shows something that is not saved yet (or cannot be read)."""
+        if not self.loaded:
+            return False
+        try:
+            before, after = self.current_edit()
+        except ValueError:
+            return True
+        return before != after
+
+    def revert(self) -> None:
+        """Put every field back to the values saved."""
+        if self.case is not None:
+            self.load(self.case)
+
+    def _read(self, case: Case) -> Case:
+        """The case as the form shows it, on top of `case`."""
         parcel = replace(case.parcel, municipality=self.municipality.text().strip(),
                          site_address=self.site_address.text().strip(),
                          owner_name=self.owner_name.text().strip(),
@@ -463,12 +614,16 @@ class CaseForm(QWidget):
                             ahj_design_reason=case.dwelling.ahj_design_reason
                             if case.dwelling else None)
         components = list(case.components)
-        row = self.components.currentRow()
-        if self.detail_widgets and 0 <= row < len(components):
-            try:
-                components[row] = self._component_from_widgets(components[row])
-            except ValueError as exc:
-                raise ValueError(f"components[{row}]: {exc}") from None
+        # The detail fields belong to the component they were built for, whatever row is
+        # selected in the table by now.
+        if self.detail_widgets and self.detail_key is not None:
+            row, kind = self.detail_key
+            if 0 <= row < len(components) and components[row].kind is kind:
+                try:
+                    components[row] = self._component_from_widgets(components[row])
+                except ValueError as exc:
+                    raise ValueError(f"{_label(kind.value)} (component {row + 1}): {exc}"
+                                     ) from None
         tests = []
         for n, line in enumerate(_lines(self.tests.toPlainText()), start=1):
             parts = [x.strip() for x in line.split(",")] + ["", "", "", ""]
@@ -477,7 +632,7 @@ class CaseForm(QWidget):
                                        volume_gal=float(parts[2]) if parts[2] else None,
                                        duration_min=float(parts[3]) if parts[3] else None))
             except ValueError:
-                raise ValueError(f"inspection.tests line {n} ({line!r}) must read: dye or "
+                raise ValueError(f"Tests, line {n} ({line!r}) must read: dye or "
                                  "hydraulic_load, pass/fail/inconclusive, gallons, minutes"
                                  ) from None
         inspector = self.inspector.text().strip()
@@ -509,8 +664,8 @@ class CaseForm(QWidget):
                                               report_received=date.fromisoformat(parts[1])
                                               if parts[1] else None))
             except ValueError:
-                raise ValueError(f"etu.inspections line {n} ({line!r}) must read: YYYY-MM-DD, "
-                                 "YYYY-MM-DD (or blank)") from None
+                raise ValueError(f"ETU inspections, line {n} ({line!r}) must read: "
+                                 "YYYY-MM-DD, YYYY-MM-DD (or blank)") from None
         has_etu = (etu_rows or self.etu_contract.isChecked() or case.etu is not None)
         etu = EtuService(service_contract=self.etu_contract.isChecked(),
                          manufacturer_interval_months=self.etu_interval.value() or None,
@@ -523,8 +678,8 @@ class CaseForm(QWidget):
                 pump_rows.append(PumpOut(date=date.fromisoformat(parts[0]),
                                          record_received=parts[1].lower() in ("yes", "y", "true")))
             except ValueError:
-                raise ValueError(f"holding_tank_service.pump_outs line {n} ({line!r}) must "
-                                 "read: YYYY-MM-DD, yes/no") from None
+                raise ValueError(f"Pump-outs, line {n} ({line!r}) must read: YYYY-MM-DD, "
+                                 "yes/no") from None
         has_tank = pump_rows or self.hauler.isChecked() or case.holding_tank_service is not None
         holding = HoldingTankService(
             hauler_contract=self.hauler.isChecked(),
@@ -536,27 +691,38 @@ class CaseForm(QWidget):
                        observations=observations, etu=etu, holding_tank_service=holding)
 
     def _emit(self) -> None:
-        self.edited.emit(self)
+        if self.loaded:
+            self.edited.emit(self)
 
     def _add_component(self) -> None:
-        if self.case is None:
+        if not self.loaded:
             return
+        condition = self.new_condition.currentData()
         kind = ComponentKind(self.new_kind.currentData())
-        new = Component(kind=kind, condition=Condition.ACCEPTABLE)
-        self.case = replace(self.case, components=(*self.case.components, new))
-        self._load_components(self.case.components)
-        self.components.selectRow(len(self.case.components) - 1)
-        self._emit()
+        if condition is None:
+            self.problem.emit(f"Not added: choose the condition you found for the new "
+                              f"{_label(kind.value)} first (beside Add component).")
+            return
+        new = Component(kind=kind, condition=Condition(condition))
+        try:
+            _, current = self.current_edit()
+        except ValueError as exc:
+            self.problem.emit(f"Not added: {exc}")
+            return
+        self.pending_select = len(current.components)
+        self.new_condition.setCurrentIndex(0)
+        self.components_edited.emit(replace(current, components=(*current.components, new)))
 
     def _remove_component(self) -> None:
         row = self.components.currentRow()
-        if self.case is None or not 0 <= row < len(self.case.components):
+        if not self.loaded or self.case is None or not 0 <= row < len(self.case.components):
             return
-        components = list(self.case.components)
+        try:
+            _, current = self.current_edit()
+        except ValueError as exc:
+            self.problem.emit(f"Not removed: {exc}")
+            return
+        components = list(current.components)
         del components[row]
-        self.case = replace(self.case, components=tuple(components))
-        self.detail_widgets = {}
-        self._load_components(self.case.components)
-        self._emit()
-
-
+        self.pending_select = max(row - 1, 0)
+        self.components_edited.emit(replace(current, components=tuple(components)))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +18,7 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QAction, QIcon, QKeySequence, QPalette, QPixmap, QUndoCommand, QUndoStack
+from PySide6.QtGui import QAction, QIcon, QKeySequence, QPixmap, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -32,8 +35,6 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSplitter,
     QTableView,
-    QTableWidget,
-    QTableWidgetItem,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -42,7 +43,10 @@ from PySide6.QtWidgets import (
 from .. import __version__
 from ..domain.sbl import sbl_sort_key
 from ..errors import InputError
+from ..paths import DATABASE_NAME
 from .context import AppContext
+from .elided_label import ElidedLabel
+from .parcel_table import ParcelTable
 from .tasks import TaskRunner
 
 # The window is built and shown before the parcel workbench (form, site map, letters)
@@ -67,6 +71,23 @@ def _dialogs() -> Any:
     from . import dialogs
 
     return dialogs
+
+
+# Files an operating system leaves in any folder it shows; they do not make it "not empty".
+_OS_LITTER = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
+
+
+def _not_empty(root: Path) -> str | None:
+    """Why `root` cannot become a new data folder, or None if it is empty."""
+    try:
+        held = sorted(p.name for p in root.iterdir() if p.name not in _OS_LITTER)
+    except OSError as exc:
+        return f"{root} cannot be read ({exc.strerror}); choose another folder."
+    if not held:
+        return None
+    return (f"{root} is not empty (it holds {len(held)} item(s), such as {held[0]!r}); a new "
+            "data folder must start empty. Create an empty folder in the dialog and choose "
+            "it, or open an existing data folder with File > Open data folder...")
 
 
 WORK_LISTS = {
@@ -156,17 +177,26 @@ class ParcelFilter(QSortFilterProxyModel):
 
 
 class SaveCase(QUndoCommand):
-    """One edit of a parcel: undo puts the case back as it was, through the same path."""
+    """One edit of a parcel, already saved when it is pushed: undo writes the reverse of
+    the same change (only those fields) to the same parcel, redo writes it again. A step
+    that cannot be made any more (the values changed elsewhere) is dropped from the stack."""
 
-    def __init__(self, window: MainWindow, before: Case, after: Case, text: str) -> None:
+    def __init__(self, window: MainWindow, parcel_id: str, before: Case, after: Case,
+                 text: str) -> None:
         super().__init__(text)
-        self.window, self.before, self.after = window, before, after
+        self.window, self.parcel_id, self.before, self.after = window, parcel_id, before, after
+        self.saved = True
 
     def redo(self) -> None:
-        self.window.save(self.after)
+        if self.saved:
+            self.saved = False  # pushed after the save itself
+            return
+        if not self.window.save_edit(self.parcel_id, self.before, self.after):
+            self.setObsolete(True)
 
     def undo(self) -> None:
-        self.window.save(self.before)
+        if not self.window.save_edit(self.parcel_id, self.after, self.before):
+            self.setObsolete(True)
 
 
 class PhotoList(QListWidget):
@@ -207,6 +237,7 @@ class MainWindow(QMainWindow):
         self.settings = settings or QSettings("Watershed Inspector", "inspector-app")
         self.case: Case | None = None
         self.sbl: str | None = None
+        self.parcel_id: str | None = None  # the record the form was loaded from
         self.exit_status = 0
         self.undo_stack = QUndoStack(self)
         folder = workspace.folder.root if workspace is not None else root
@@ -214,12 +245,13 @@ class MainWindow(QMainWindow):
         screen = QApplication.primaryScreen().availableGeometry()
         self.resize(min(1400, screen.width()), min(860, screen.height()))
         self._build()
+        self._install_input_guard()
         self.ctx.status.connect(self.message.setText)
         self.ctx.changed.connect(self._record_changed)
         self.runner.busy_changed.connect(lambda busy: self.busy.setText(
             "Working..." if busy else ""))
-        if self.settings.value("high_contrast", False, type=bool):
-            self.contrast.setChecked(True)
+        self.contrast.setChecked(self.settings.value("high_contrast", False, type=bool))
+        self.toggle_contrast()  # the theme the user chose last time
         if workspace is not None:
             self._build_workbench()
             self.attach(workspace)
@@ -242,22 +274,65 @@ class MainWindow(QMainWindow):
 
             self.runner.run(open_folder, self.attach, on_error=self._open_failed)
 
+    def _install_input_guard(self) -> None:
+        from .input_guard import InputGuard
+
+        def shortcuts() -> list[QKeySequence]:
+            return [k for a in self.findChildren(QAction) if a.isEnabled()
+                    for k in a.shortcuts()]
+
+        self.input_guard = InputGuard(shortcuts, lambda: self, self)
+        app = QApplication.instance()
+        assert app is not None
+        app.installEventFilter(self.input_guard)  # removed by Qt with the window
+
     def attach(self, workspace: Workspace) -> None:
-        """The data folder is open: fill the window."""
+        """The data folder is open: fill the window. Called again when the window switches
+        to another folder: nothing of the folder before stays on show or on the undo stack."""
         self._build_workbench()
+        if getattr(self, "_attached", False):
+            self._clear_folder_view()
+        self._attached = True
         self.workspace = workspace
         self.ctx.ws = workspace
+        self.setWindowTitle(f"Watershed Inspector - {workspace.folder.root}")
+        self._add_recent(workspace.folder.root)
         self.centralWidget().setEnabled(True)
         self.menuBar().setEnabled(True)
         self.message.setText("")
         self.load_parcels()
+
+    def _clear_folder_view(self) -> None:
+        """Forget the open parcel, its form, its evaluation and its undo steps."""
+        self._shown_round = getattr(self, "_shown_round", 0) + 1  # late details are dropped
+        self.undo_stack.clear()
+        self.sbl = None
+        self.parcel_id = None
+        self.case = None
+        self.form.clear()
+        self.problem.hide()
+        self.tabs.setEnabled(False)
+        self.evaluation.show_evaluation(None)
+        self.site.show_site(None, "")
+        self.letters.sbl = None
+        self.letters.register.clear()
+        self.history.show_history([])
+        self.photos.clear()
+        self.heading.setText("Select a parcel")
+        self.search.clear()
+        self.model.replace([])
+
+    # The app started on this folder quits if it cannot be opened (run_gui sets this);
+    # elsewhere (tests, a folder switch) the window stays.
+    quit_if_folder_fails = False
 
     def _open_failed(self, exc: BaseException) -> None:
         from ..errors import InspectorError
 
         self.exit_status = exc.exit_status if isinstance(exc, InspectorError) else 1
         self.ctx.error(exc)
-        QApplication.exit(self.exit_status)
+        if self.quit_if_folder_fails:
+            QApplication.exit(self.exit_status)
 
     # --- layout ---------------------------------------------------------------------
 
@@ -265,25 +340,23 @@ class MainWindow(QMainWindow):
         self.demo_banner = QLabel("Demo data: the parcels marked (demo) are invented examples, "
                                   "not town records.")
         self.demo_banner.setWordWrap(True)
-        self.demo_banner.setStyleSheet("background: #fff4ce; color: #4a3b00; padding: 6px; "
-                                       "border: 1px solid #e0c870;")
+        self.demo_banner.setProperty("tone", "notice")  # colours: ui/theme.py
         self.layer_warning = QLabel()
         self.layer_warning.setWordWrap(True)
-        self.layer_warning.setStyleSheet("background: #ffe3c2; color: #5a2d00; padding: 6px; "
-                                         "border: 1px solid #e0a060;")
+        self.layer_warning.setProperty("tone", "warning")
         self.work_list = QComboBox()
         for key, label in WORK_LISTS.items():
             self.work_list.addItem(label, key)
         self.work_list.currentIndexChanged.connect(
-            lambda: self.proxy.set_work_list(self.work_list.currentData()) or self._count())
+            lambda: self._filter(lambda: self.proxy.set_work_list(self.work_list.currentData())))
         self.search = QLineEdit(placeholderText="Search by SBL, address or owner  (Ctrl+F)")
         self.search.setClearButtonEnabled(True)
         self.model = ParcelTableModel([])
         self.proxy = ParcelFilter()
         self.proxy.setSourceModel(self.model)
         self.proxy.setSortRole(SORT_ROLE)
-        self.search.textChanged.connect(lambda t: self.proxy.set_text(t) or self._count())
-        self.table = QTableView()
+        self.search.textChanged.connect(lambda t: self._filter(lambda: self.proxy.set_text(t)))
+        self.table = ParcelTable(key=0, main=(1, 2))  # SBL; address and owner share the rest
         self.table.setModel(self.proxy)
         # Rows arrive in tax-map order; the proxy sorts only when a header is clicked, so
         # filtering 20,000 parcels never re-sorts them.
@@ -292,13 +365,12 @@ class MainWindow(QMainWindow):
         self.proxy.sort(-1)
         self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the list; arrows move in it
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.verticalHeader().hide()
         self.table.setWordWrap(False)
         self.table.verticalHeader().setDefaultSectionSize(24)
-        for column, width in enumerate((96, 170, 150, 140, 90)):
-            self.table.setColumnWidth(column, width)
         self.table.selectionModel().currentRowChanged.connect(self._row_selected)
         self.count = QLabel()
         self.load_demo = QPushButton("Load the demo parcels")
@@ -315,7 +387,7 @@ class MainWindow(QMainWindow):
         left_layout.addWidget(self.load_demo)
 
         self.heading = QLabel("Select a parcel")
-        self.heading.setStyleSheet("font-size: 15px; font-weight: bold; padding: 4px;")
+        self.heading.setProperty("role", "heading")
         right = QWidget()
         self.right_layout = QVBoxLayout(right)
         self.right_layout.addWidget(self.heading)
@@ -323,6 +395,7 @@ class MainWindow(QMainWindow):
         split = QSplitter()
         split.addWidget(left)
         split.addWidget(right)
+        split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 3)
         split.setChildrenCollapsible(False)
         left.setMinimumWidth(280)
@@ -330,8 +403,10 @@ class MainWindow(QMainWindow):
         split.setSizes([int(width * 0.3), int(width * 0.7)])
         self.setCentralWidget(split)
 
-        self.message = QLabel()
-        self.layer_label = QLabel()
+        # A long message is shortened with "…" (all of it in the tooltip); it never pushes
+        # the permanent widgets off the status bar.
+        self.message = ElidedLabel(takes_the_rest=True)
+        self.layer_label = ElidedLabel()
         self.busy = QLabel()
         self.lists_state = QLabel()
         self.statusBar().addWidget(self.message, 1)
@@ -347,14 +422,17 @@ class MainWindow(QMainWindow):
         self.workbench_built = True
         from .evaluation_panel import EvaluationPanel
         from .forms import CaseForm
+        from .history_view import HistoryView
         from .letters_tab import LettersTab
         from .site_map import SiteMap
 
         self.form = CaseForm()
         self.form.edited.connect(self._form_edited)
+        self.form.components_edited.connect(self._components_edited)
+        self.form.problem.connect(self._show_problem)
         self.problem = QLabel()
         self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("background: #fde2e2; color: #7a0010; padding: 6px;")
+        self.problem.setProperty("tone", "problem")
         self.problem.hide()
         form_scroll = QScrollArea()
         form_scroll.setWidget(self.form)
@@ -378,20 +456,17 @@ class MainWindow(QMainWindow):
         photo_layout.addWidget(QLabel("Drop photos here, or add them from a folder."))
         photo_layout.addWidget(self.photos, 1)
         photo_layout.addWidget(add_photo)
-        self.history = QTableWidget(0, 6)
-        self.history.setHorizontalHeaderLabels(["When (UTC)", "Who", "Device", "Record",
-                                                "Field", "Old -> new"])
-        self.history.horizontalHeader().setStretchLastSection(True)
-        self.history.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.history = HistoryView()
         self.tabs = QTabWidget()
         self.tabs.addTab(form_page, "&Inspection form")
         self.tabs.addTab(self.site, "Site &map")
         self.tabs.addTab(self.letters, "&Letters")
         self.tabs.addTab(photo_page, "&Photos")
         self.tabs.addTab(self.history, "&History")
-        self.tabs.currentChanged.connect(lambda i: self.settings.setValue("tab", i))
+        self.tabs.currentChanged.connect(lambda i: self._remember("tab", i))
         self.evaluation = EvaluationPanel()
         self.evaluation.decided.connect(self._decide)
+        self.evaluation.undone.connect(self._undo_decision)
         inner = QSplitter()
         inner.addWidget(self.tabs)
         inner.addWidget(self.evaluation)
@@ -416,8 +491,15 @@ class MainWindow(QMainWindow):
     def _menus(self) -> None:
         bar = self.menuBar()
         file = bar.addMenu("&File")
+        self._action(file, "&Open data folder...", self.open_folder)
+        self._action(file, "&New data folder...", self.new_folder)
+        self.recent_menu = file.addMenu("&Recent data folders")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self._fill_recent()
+        file.addSeparator()
         self._action(file, "&Import case file...", self.import_case, "Ctrl+O")
-        self._action(file, "&Export case file...", self.export_case, "Ctrl+S")
+        self._action(file, "&Export case file...", self.export_case)
+        self._action(file, "Save (automatic)", self.confirm_saved, QKeySequence.StandardKey.Save)
         self._action(file, "Import shoreline &layer...", self.import_layer)
         self._action(file, "&Measure all parcels on the active layer", self.measure_all)
         self._action(file, "Set up this laptop from a field &kit...", self.join_kit)
@@ -425,12 +507,15 @@ class MainWindow(QMainWindow):
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         edit = bar.addMenu("&Edit")
-        undo = self.undo_stack.createUndoAction(self, "&Undo")
-        undo.setShortcut(QKeySequence.StandardKey.Undo)
-        redo = self.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcut(QKeySequence.StandardKey.Redo)
-        edit.addAction(undo)
-        edit.addAction(redo)
+        # Undo first takes back typing not yet saved, then saved edits one by one.
+        self.undo_action = self._action(edit, "&Undo", self.undo, QKeySequence.StandardKey.Undo)
+        self.redo_action = self._action(edit, "&Redo", self.redo)
+        self.redo_action.setShortcuts(list(dict.fromkeys(
+            [*QKeySequence.keyBindings(QKeySequence.StandardKey.Redo), QKeySequence("Ctrl+Y")])))
+        self.undo_stack.undoTextChanged.connect(
+            lambda t: self.undo_action.setText(f"&Undo {t}" if t else "&Undo"))
+        self.undo_stack.redoTextChanged.connect(
+            lambda t: self.redo_action.setText(f"&Redo {t}" if t else "&Redo"))
         self._action(edit, "&Find parcel", lambda: self.search.setFocus(),
                      QKeySequence.StandardKey.Find)
         letters = bar.addMenu("&Letters")
@@ -445,6 +530,8 @@ class MainWindow(QMainWindow):
                                      "Ctrl+Shift+H")
         self.contrast.setCheckable(True)
         help_menu = bar.addMenu("&Help")
+        self._action(help_menu, "&User guide", self.show_guide,
+                     QKeySequence.StandardKey.HelpContents)
         self._action(help_menu, "&About Watershed Inspector", self.show_about)
 
     # --- parcels --------------------------------------------------------------------
@@ -459,10 +546,10 @@ class MainWindow(QMainWindow):
         self._count()
         self.layer_label.setText(self.runner.wait(self._layer_text))
         self._warn_about_layer()
-        last = self.settings.value("sbl")
+        last = self._recalled("sbl")  # this folder's, never another folder's
         if last:
             self.select(str(last))
-        self.tabs.setCurrentIndex(int(self.settings.value("tab", 0)))
+        self.tabs.setCurrentIndex(int(self._recalled("tab", 0)))
         # The work lists are worked out once the window is up, not before it shows.
         QTimer.singleShot(0, self.refresh_overview)
 
@@ -510,6 +597,8 @@ class MainWindow(QMainWindow):
                 self.lists_state.setText("Work lists up to date")
                 self.proxy.set_work_list(self.work_list.currentData())
                 self._count()
+                self._show_list_counts(done=True)
+                self.table.remeasure()  # outcomes and zones are in now
                 return
             self.lists_state.setText(f"Work lists: {start} of {total} parcels")
 
@@ -520,7 +609,23 @@ class MainWindow(QMainWindow):
             self.runner.run(lambda: overview(self.workspace, as_of=day, sbls=part), done,
                             on_error=self.ctx.error)
 
+        self._show_list_counts(done=False)
         chunk(0)
+
+    def _show_list_counts(self, *, done: bool) -> None:
+        """Each work list with its number of parcels, once the work lists are worked out;
+        the list chosen stays chosen."""
+        counts: Counter[str] = Counter()
+        if done:
+            counts.update(key for r in self.model.rows
+                          for key, on in r.get("flags", {}).items() if on)
+        for index in range(self.work_list.count()):
+            key = self.work_list.itemData(index)
+            label = WORK_LISTS.get(key, str(key))
+            if done:
+                n = len(self.model.rows) if key == "all" else counts[key]
+                label = f"{label} ({n:,})"
+            self.work_list.setItemText(index, label)
 
     def _merge_overview(self, rows: list[dict[str, Any]]) -> None:
         for new in rows:
@@ -547,31 +652,82 @@ class MainWindow(QMainWindow):
         if load:
             self.open_parcel(sbl)
 
+    def _filter(self, change: Any) -> None:
+        """Change what the list shows without opening another parcel: the open parcel
+        stays open (and selected, when it is still in the list)."""
+        self._filtering = True
+        try:
+            change()
+            self.table.clearSelection()
+            if self.sbl is not None:
+                self.select(self.sbl, load=False)
+        finally:
+            self._filtering = False
+        self._count()
+
     def _row_selected(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if current.isValid():
+        if current.isValid() and not getattr(self, "_filtering", False):
             sbl = current.data(ROW_ROLE)["sbl"]
             if sbl != self.sbl:
                 self.open_parcel(sbl)
 
     def open_parcel(self, sbl: str) -> None:
+        """Open a parcel: its id, case and version are read together; nothing else of the
+        window changes unless all of it loads."""
         try:
-            case = self.runner.wait(lambda: self.workspace.load_case(sbl))
-        except InputError:
+            parcel_id, case, _version = self.runner.wait(
+                lambda: self.workspace.open_for_edit(sbl))
+        except InputError as exc:
+            if sbl == self.sbl:  # the open parcel is gone (e.g. deleted by a sync import)
+                self._load_failed(sbl, exc)
             return
+        except Exception as exc:
+            self._load_failed(sbl, exc)
+            return
+        if sbl != self.sbl:
+            self.undo_stack.clear()  # undo never reaches into another parcel
         self.sbl = sbl
-        self.settings.setValue("sbl", sbl)
-        self.undo_stack.clear()
+        self.parcel_id = parcel_id
+        self._remember("sbl", sbl)
         self.show_case(case)
 
+    def refresh_parcel(self, sbl: str) -> None:
+        """Show the stored state of `sbl` again, if it is still the open parcel (work that
+        finishes after the user moved on never reopens the parcel it was for)."""
+        if sbl == self.sbl:
+            self.open_parcel(sbl)
+
+    def _load_failed(self, sbl: str, exc: BaseException) -> None:
+        """A parcel that cannot be shown completely is not shown at all, and the form
+        cannot save anything until a parcel loads."""
+        self._shown_round = getattr(self, "_shown_round", 0) + 1
+        self.undo_stack.clear()
+        self.sbl = None
+        self.parcel_id = None
+        self.case = None
+        self.form.clear()
+        self.tabs.setEnabled(False)
+        self.evaluation.show_evaluation(None)
+        reason = str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"
+        self.heading.setText(f"{sbl} could not be opened")
+        self._show_problem(f"Parcel {sbl} could not be opened, so nothing can be edited: "
+                           f"{reason}")
+        self.message.setText(f"{sbl} could not be opened")
+
     def show_case(self, case: Case) -> None:
+        try:
+            self.form.load(case)
+        except Exception as exc:
+            self._load_failed(case.parcel.sbl, exc)
+            return
         self.case = case
         self.tabs.setEnabled(True)
         self.problem.hide()
         p = case.parcel
         self.heading.setText(f"{p.sbl}  ·  {p.site_address}  ·  {p.owner_name}")
-        self.form.load(case)
         sbl = p.sbl
         day = self.ctx.today()
+        self._shown_round = round_ = getattr(self, "_shown_round", 0) + 1
 
         from ..services.sketch import site_map
 
@@ -581,9 +737,11 @@ class MainWindow(QMainWindow):
                     ws.attachments(sbl))
 
         def shown(result: tuple[Any, ...]) -> None:
-            evaluation, (geometry, layer, accuracy), history, photos = result
+            if round_ != self._shown_round or sbl != self.sbl:
+                return  # the user has moved on: never show one parcel's details on another
+            evaluation, site_map_data, history, photos = result
             self.evaluation.show_evaluation(evaluation)
-            self.site.show_site(geometry, layer, accuracy)
+            self.site.show_site(*site_map_data, lake=evaluation.lake)
             self.letters.load(sbl, [k.value for k in evaluation.letters])
             self._show_history(history)
             self._show_photos(photos)
@@ -591,19 +749,18 @@ class MainWindow(QMainWindow):
         self.ctx.run(details, shown)
 
     def _show_history(self, rows: list[dict[str, Any]]) -> None:
-        rows = list(reversed(rows))[:500]
-        self.history.setRowCount(len(rows))
-        for r, h in enumerate(rows):
-            if h["op"] == "update":
-                change = f"{h['old_value']} -> {h['new_value']}"
-            elif h["op"] == "insert":
-                change = "created"
-            else:
-                change = "deleted"
-            for c, text in enumerate((h["at"][:19].replace("T", " "), h["user"], h["device"] or "",
-                                      h["table_name"].replace("_", " "), h["field"] or "",
-                                      change)):
-                self.history.setItem(r, c, QTableWidgetItem(str(text)))
+        """The change log in words, with the sync-conflict decisions made on the parcel."""
+        from ..services.history import with_decisions
+
+        sbl, round_ = self.sbl, getattr(self, "_shown_round", 0)
+        if sbl is None:
+            return
+
+        def shown(full: list[dict[str, Any]]) -> None:
+            if sbl == self.sbl and round_ == getattr(self, "_shown_round", 0):
+                self.history.show_history(full)
+
+        self.ctx.run(lambda: with_decisions(self.workspace, sbl, rows), shown)
 
     def _show_photos(self, rows: list[dict[str, Any]]) -> None:
         self.photos.clear()
@@ -616,44 +773,111 @@ class MainWindow(QMainWindow):
 
     # --- editing --------------------------------------------------------------------
 
-    def _form_edited(self, form: CaseForm) -> None:
-        if self.case is None:
-            return
-        from .. import casefile
+    def _show_problem(self, text: str) -> None:
+        from ..domain.labels import for_people
 
+        # Case-file messages name fields by path (the public contract); people read words.
+        self.problem.setText(for_people(text, getattr(self.form, "case", None) or self.case))
+        self.problem.show()
+
+    def _form_edited(self, form: CaseForm) -> None:
         try:
-            after = form.current_case()
+            before, after = form.current_edit()
+        except ValueError as exc:
+            self._show_problem(f"Not saved: {exc}")
+            return
+        self._commit(before, after)
+
+    def _components_edited(self, after: Case) -> None:
+        if self.form.case is not None:
+            self._commit(self.form.case, after)
+
+    def _commit(self, before: Case, after: Case) -> None:
+        """Check an edit as a case file is checked, save it, and put it on the undo stack."""
+        from .. import casefile
+        from ..domain.edits import changed_paths
+        from ..domain.labels import field_label
+
+        parcel_id = getattr(self, "parcel_id", None)
+        if parcel_id is None or before.parcel.sbl != self.sbl:
+            return  # the form is not showing the open parcel: never save it anywhere
+        try:
             after = casefile.parse_document(casefile.to_document(after), source="The form",
                                             today=self.ctx.today())
-        except (ValueError, InputError) as exc:
-            text = str(exc)
-            self.problem.setText(f"Not saved: {text.removeprefix('The form: ')}")
-            self.problem.show()
+        except InputError as exc:
+            self._show_problem(f"Not saved: {str(exc).removeprefix('The form: ')}")
             return
         self.problem.hide()
-        if after != self.case:
-            self.undo_stack.push(SaveCase(self, self.case, after, "edit"))
+        if after == before:
+            return
+        paths = changed_paths(before, after)
+        text = field_label(paths[0], before) if len(paths) == 1 else f"{len(paths)} fields"
+        if self.save_edit(parcel_id, before, after):
+            self.undo_stack.push(SaveCase(self, parcel_id, before, after, text))
 
-    def save(self, case: Case) -> None:
-        """Save through the normal edit path, then show the law's view of the result."""
-        self.runner.wait(lambda: self.workspace.save_case(case, today=self.ctx.today()))
-        self.case = case
-        if self.form.case != case:
-            self.form.load(case)
+    def save_edit(self, parcel_id: str, before: Case, after: Case) -> bool:
+        """Write the change from `before` to `after` onto the parcel `parcel_id` as stored
+        now; show the result if it is the open parcel. False if nothing was saved."""
+        day = self.ctx.today()
+        try:
+            case, _version = self.runner.wait(
+                lambda: self.workspace.save_edit(parcel_id, before, after, today=day))
+        except InputError as exc:
+            self._show_problem(str(exc).removeprefix("The form: "))
+            if self.sbl is not None:
+                self.open_parcel(self.sbl)  # show what is stored
+                self._show_problem(str(exc).removeprefix("The form: "))
+            return False
+        if parcel_id == getattr(self, "parcel_id", None):
+            self.show_case(case)
         self.message.setText(f"Saved {case.parcel.sbl}")
-        self.show_case(case)
+        return True
+
+    def undo(self) -> None:
+        if self.workbench_built and self.form.is_dirty():
+            self.form.revert()
+            self.problem.hide()
+            self.message.setText("Typing not yet saved was taken back.")
+        elif self.undo_stack.canUndo():
+            self.undo_stack.undo()
+        else:
+            self.message.setText("Nothing to undo for this parcel.")
+
+    def redo(self) -> None:
+        if self.workbench_built and self.form.is_dirty():
+            self.form.revert()
+        if self.undo_stack.canRedo():
+            self.undo_stack.redo()
+        else:
+            self.message.setText("Nothing to redo.")
+
+    def confirm_saved(self) -> None:
+        """Ctrl+S: every finished field is saved at once; this finishes the one in hand."""
+        if self.workbench_built and self.form.is_dirty():
+            self._form_edited(self.form)
+        if self.problem.isVisible():
+            return
+        self.message.setText("All changes are saved: every field is saved as you leave it.")
 
     def _record_changed(self, sbl: str) -> None:
-        if sbl == self.sbl:
-            self.open_parcel(sbl)
+        self.refresh_parcel(sbl)
 
-    def _decide(self, key: str, accept: bool) -> None:
+    def _decide(self, key: str, accept: bool, note: str = "") -> None:
         sbl = self.sbl
         if sbl is None:
             return
         self.ctx.run(lambda: self.workspace.decide_suggestion(sbl, key, accept=accept,
+                                                              note=note or None,
                                                               as_of=self.ctx.today()),
-                     lambda _: self.open_parcel(sbl))
+                     lambda _: self.refresh_parcel(sbl))
+
+    def _undo_decision(self, key: str) -> None:
+        sbl = self.sbl
+        if sbl is None:
+            return
+        self.ctx.run(lambda: self.workspace.reopen_suggestion(sbl, key),
+                     lambda undone: (self.message.setText(undone.summary()),
+                                     self.refresh_parcel(sbl)))
 
     def _area_drawn(self, points: list[tuple[float, float]]) -> None:
         sbl = self.sbl
@@ -662,7 +886,7 @@ class MainWindow(QMainWindow):
         target = self.site.target.currentData()
         self.ctx.run(lambda: _services().site.set_from_state_plane(self.workspace, sbl, target,
                                                                points),
-                     lambda result: self._site_saved(sbl, result))
+                     self._after_site_edit(sbl))
 
     def _area_edited(self, corners: list[tuple[float, float]]) -> None:
         sbl = self.sbl
@@ -670,27 +894,58 @@ class MainWindow(QMainWindow):
             return
         self.ctx.run(lambda: _services().site.set_from_state_plane(self.workspace, sbl,
                                                                "absorption_area", corners),
-                     lambda result: self._site_saved(sbl, result))
+                     self._after_site_edit(sbl))
+
+    def _after_site_edit(self, sbl: str) -> Any:
+        """The callback for a map edit of `sbl` that starts now: it remembers the case as it
+        is before the edit, so that the edit can be undone like any other."""
+        before, parcel_id = self.case, self.parcel_id
+
+        def done(result: dict[str, Any]) -> None:
+            self._site_saved(sbl, result)
+            after = self.case
+            if (before is not None and after is not None and parcel_id is not None
+                    and parcel_id == self.parcel_id and before != after):
+                label = _services().site.target_label(result["target"])
+                self.undo_stack.push(SaveCase(self, parcel_id, before, after,
+                                              f"map: {label.lower()}"))
+
+        return done
 
     def _site_saved(self, sbl: str, result: dict[str, Any]) -> None:
+        """Say what was saved and what the lake distance now goes by, then show the parcel
+        as stored (if it is still the open one)."""
+        text = f"{_services().site.target_label(result['target'])} saved for {sbl}."
         lake = result.get("lake") or {}
         if lake.get("distance_ft") is not None:
-            self.message.setText(f"Absorption area saved: {lake['distance_ft']:,.1f} ft to the "
-                                 f"lake line ({lake['source']}, {lake['zone'].replace('_', ' ')})")
-        self.open_parcel(sbl)
+            by = (f"the {lake['method']}" if lake["source"] == "field" and lake.get("method")
+                  else "the measured distance" if lake["source"] == "field" else "the map")
+            accuracy = (f", ±{lake['accuracy_ft']:,.0f} ft" if lake["source"] == "map"
+                        and lake.get("accuracy_ft") is not None else "")
+            zone = lake["zone"].replace("_", " ").replace("200ft", "200 ft")
+            text += (f" The lake distance goes by {by} ({lake['distance_ft']:,.1f} ft"
+                     f"{accuracy}): {zone}.")
+        self.message.setText(text)
+        if sbl == self.sbl:
+            self.open_parcel(sbl)
 
     def _type_coordinates(self) -> None:
         sbl = self.sbl
         if sbl is None:
             return
+        from .coordinates import CoordinatesDialog
+
         target, label = self.site.target.currentData(), self.site.target.currentText()
-        text, ok = QInputDialog.getMultiLineText(
-            self, f"{label}: coordinates", "Longitude,latitude of each point, one per line "
-            "(e.g. -77.3001,42.8001):")
-        if ok and text.strip():
-            self.ctx.run(lambda: _services().site.set_from_lonlat(self.workspace, sbl, target,
-                                                                  text),
-                         lambda result: self._site_saved(sbl, result))
+        answer = CoordinatesDialog.ask(self, label, target,
+                                       str(self.settings.value("coordinate_system", "lonlat")))
+        if answer is None:
+            return
+        system, text = answer
+        self.settings.setValue("coordinate_system", system)
+        self.message.setText(f"Saving the {label.lower()}...")
+        self.ctx.run(lambda: _services().site.set_from_typed(self.workspace, sbl, target, text,
+                                                             system),
+                     self._after_site_edit(sbl))
 
     def _gps_log(self) -> None:
         sbl = self.sbl
@@ -702,7 +957,7 @@ class MainWindow(QMainWindow):
         if files:
             self.ctx.run(lambda: _services().site.set_from_gps_logs(
                 self.workspace, sbl, target, [Path(f) for f in files]),
-                lambda result: self._site_saved(sbl, result))
+                self._after_site_edit(sbl))
 
     def _gps_device(self) -> None:
         sbl = self.sbl
@@ -718,7 +973,7 @@ class MainWindow(QMainWindow):
         self.message.setText(f"Averaging GPS fixes from {port} for 10 seconds...")
         self.ctx.run(lambda: _services().site.set_from_gps_device(self.workspace, sbl, target,
                                                               port.strip()),
-                     lambda result: self._site_saved(sbl, result))
+                     self._after_site_edit(sbl))
 
     def _pick_photos(self) -> None:
         files, _ = QFileDialog.getOpenFileNames(self, "Photos", "",
@@ -732,7 +987,7 @@ class MainWindow(QMainWindow):
             return
         self.ctx.run(lambda: [self.workspace.add_attachment(sbl, p) for p in paths],
                      lambda added: (self.message.setText(f"Added {len(added)} photo(s)"),
-                                    self.open_parcel(sbl)))
+                                    self.refresh_parcel(sbl)))
 
     # --- files, letters, sync -------------------------------------------------------
 
@@ -803,24 +1058,174 @@ class MainWindow(QMainWindow):
                               f"{r['new_measurements']} new distance(s) kept"))
 
     def join_kit(self) -> None:
+        """Set up this laptop from a field kit, in the folder open now if it holds nothing
+        yet or in another empty folder, and open that folder in this window."""
         kit, _ = QFileDialog.getOpenFileName(self, "Field kit from the office", "",
                                              "Field kits (*.zip)")
         if not kit:
             return
-        folder = QFileDialog.getExistingDirectory(self, "An empty folder for this laptop's "
-                                                  "records")
-        if not folder:
-            return
         from ..services import sync
 
-        try:
-            result = sync.join(Path(folder), Path(kit), user=self.workspace.store.actor.user)
-        except InputError as exc:
-            self.ctx.error(exc)
+        here = self.workspace.folder.root
+        folder: Path | None = None
+        if self.runner.wait(lambda: sync.holds_nothing_yet(self.workspace.store)):
+            buttons = (QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
+                       | QMessageBox.StandardButton.Cancel)
+            answer = QMessageBox.question(
+                self, "Set up this laptop", f"The data folder open now holds no records "
+                f"yet:\n{here}\n\nSet up this laptop in it? (No: choose another empty "
+                "folder.)", buttons, QMessageBox.StandardButton.Yes)
+            if answer == QMessageBox.StandardButton.Cancel:
+                return
+            if answer == QMessageBox.StandardButton.Yes:
+                folder = here
+        if folder is None:
+            chosen = QFileDialog.getExistingDirectory(self, "An empty folder for this "
+                                                      "laptop's records")
+            if not chosen:
+                return
+            folder = Path(chosen)
+            problem = None if (folder / DATABASE_NAME).is_file() else _not_empty(folder)
+            if problem:
+                self.ctx.error(InputError(problem))
+                return
+        user, kit_path, target = self.workspace.store.actor.user, Path(kit), folder
+        self.switch_folder(
+            target, prepare=lambda: sync.join(target, kit_path, user=user),
+            done_text=lambda r: f"This laptop is set up as {r['device']} with "
+                                f"{r['parcels']} parcel(s); {target} is open.")
+
+    # --- data folders ---------------------------------------------------------------
+
+    RECENT_KEY = "recent_data_folders"
+    RECENT_KEPT = 8
+
+    def open_folder(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, "Open a data folder (the folder that "
+                                                f"holds {DATABASE_NAME})")
+        if path:
+            self.switch_folder(Path(path))
+
+    def new_folder(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, "New data folder: choose an empty "
+                                                "folder, or create one here")
+        if not path:
             return
-        self.message.setText(f"This laptop is set up as {result['device']} with "
-                             f"{result['parcels']} parcel(s) in {folder}; open it with "
-                             f"inspector-app --data-dir \"{folder}\".")
+        root = Path(path)
+        problem = _not_empty(root)
+        if problem:
+            self.ctx.error(InputError(problem))
+            return
+        self.switch_folder(root, create=True,
+                           done_text=lambda _: f"New data folder {root} is open; it holds "
+                                               "no records yet.")
+
+    def switch_folder(self, root: Path, *, create: bool = False,
+                      prepare: Callable[[], Any] | None = None,
+                      done_text: Callable[[Any], str] | None = None) -> None:
+        """Open another data folder in this window.
+
+        The worker first finishes what it was given, then (after `prepare`, e.g. joining a
+        field kit) opens `root`, and only once that worked closes the folder that was
+        open: a folder that cannot be opened is reported and the window stays where it
+        was. Without `create`, only a folder that already holds a database is opened."""
+        if getattr(self, "_switching", False):
+            return
+        root = root.expanduser().resolve()
+        old = self.workspace
+        if prepare is None and old is not None and old.folder.root.resolve() == root:
+            self.message.setText(f"{root} is already open.")
+            return
+        user = old.store.actor.user if old is not None else None
+        self._switching = True
+        self._overview_round = getattr(self, "_overview_round", 0) + 1  # stop the work lists
+        self.centralWidget().setEnabled(False)
+        self.menuBar().setEnabled(False)
+        self.message.setText(f"Opening {root}...")
+
+        def work() -> tuple[Workspace, Any]:
+            from ..services.workspace import Workspace
+
+            prepared = prepare() if prepare is not None else None
+            if not create and not (root / DATABASE_NAME).is_file():
+                raise InputError(
+                    f"{root} is not a Watershed Inspector data folder: it holds no "
+                    f"{DATABASE_NAME}, and nothing was written there. Choose the folder "
+                    "that holds it, or start one with File > New data folder...")
+            new = Workspace(root, user=user)
+            if old is not None:
+                old.close()
+            return new, prepared
+
+        def done(result: tuple[Workspace, Any]) -> None:
+            self._switching = False
+            new, prepared = result
+            self.attach(new)
+            self.message.setText(done_text(prepared) if done_text else f"Opened {root}")
+
+        def failed(exc: BaseException) -> None:
+            self._switching = False
+            self.centralWidget().setEnabled(True)
+            self.menuBar().setEnabled(True)
+            self.ctx.error(exc)
+            if old is not None:
+                self.message.setText(f"{root} was not opened; {old.folder.root} is still "
+                                     "open.")
+            self.refresh_overview()
+
+        self._when_idle(lambda: self.runner.run(work, done, on_error=failed))
+
+    def _when_idle(self, then: Callable[[], None]) -> None:
+        """Call `then` once every job given to the worker so far is done and shown."""
+        if self.runner.pending:
+            QTimer.singleShot(10, lambda: self._when_idle(then))
+        else:
+            then()
+
+    def _folder_key(self, name: str) -> str:
+        """A setting of the open data folder, in a group named after its resolved path
+        (hashed: a path's slashes would nest groups)."""
+        path = str(self.workspace.folder.root.resolve())
+        return f"data_folders/{hashlib.sha256(path.encode()).hexdigest()[:20]}/{name}"
+
+    def _remember(self, name: str, value: Any) -> None:
+        if self.workspace is None:
+            return  # no folder open yet
+        self.settings.setValue(self._folder_key("path"),
+                               str(self.workspace.folder.root.resolve()))
+        self.settings.setValue(self._folder_key(name), value)
+
+    def _recalled(self, name: str, default: Any = None) -> Any:
+        return self.settings.value(self._folder_key(name), default)
+
+    def _recent_folders(self) -> list[str]:
+        value = self.settings.value(self.RECENT_KEY) or []
+        return [str(v) for v in ([value] if isinstance(value, str) else value)]
+
+    def _add_recent(self, root: Path) -> None:
+        path = str(root.resolve())
+        folders = [path, *(f for f in self._recent_folders() if f != path)]
+        self.settings.setValue(self.RECENT_KEY, folders[:self.RECENT_KEPT])
+        self._fill_recent()
+
+    def _fill_recent(self) -> None:
+        """The last folders opened, newest first; one that is not there now (a USB drive
+        that is out) stays in the list, disabled."""
+        menu = self.recent_menu
+        menu.clear()
+        current = (str(self.workspace.folder.root.resolve()) if self.workspace is not None
+                   else None)
+        folders = self._recent_folders()[:self.RECENT_KEPT]
+        if not folders:
+            menu.addAction("No data folders opened yet").setEnabled(False)
+        for path in folders:
+            there = (Path(path) / DATABASE_NAME).is_file()
+            action = menu.addAction(path if there else f"{path}  (not found)")
+            if path == current:
+                action.setCheckable(True)
+                action.setChecked(True)
+            action.setEnabled(there and path != current)
+            action.triggered.connect(lambda _=False, p=path: self.switch_folder(Path(p)))
 
     def backup(self) -> None:
         self.ctx.run(lambda: self.workspace.store.backup_now(),
@@ -864,17 +1269,21 @@ class MainWindow(QMainWindow):
                               self._imported)
 
     def _imported(self, result: dict[str, Any]) -> None:
+        # Only conflicts still open once the whole package is in need a decision: one that
+        # a later change in the same package settled (the other side's resolution, or its
+        # coming round to the value here) does not.
+        waiting = 0 if result["already_imported"] else int(result.get("open_conflicts", 0))
         if result["already_imported"]:
             text = "This package was imported before; nothing was applied again."
         else:
-            text = (f"Applied {result['applied']} change(s); {result['conflicts']} conflict(s) "
-                    "need a decision." if result["conflicts"] else
-                    f"Applied {result['applied']} change(s); no conflicts.")
+            text = (f"Applied {result['applied']} change(s); {waiting} conflict(s) need a "
+                    "decision (Sync > Conflicts...)." if waiting else
+                    f"Applied {result['applied']} change(s); no conflicts need a decision.")
         self.load_parcels()
         self.message.setText(text)
         if not self.runner.synchronous:
             QMessageBox.information(self, "Sync package imported", text)
-        if result.get("conflicts"):
+        if waiting:
             self.show_conflicts()
 
     def show_conflicts(self) -> ConflictsDialog:
@@ -908,41 +1317,57 @@ class MainWindow(QMainWindow):
     # --- view -----------------------------------------------------------------------
 
     def toggle_contrast(self) -> None:
+        """Apply the normal or the high-contrast theme (ui/theme.py), as the View menu has
+        it, and show the evaluation and the site map again in its colours."""
+        from . import theme
+
         on = self.contrast.isChecked()
         self.settings.setValue("high_contrast", on)
         app = QApplication.instance()
         assert isinstance(app, QApplication)
-        if on:
-            palette = QPalette()
-            for role, color in ((QPalette.ColorRole.Window, "#000000"),
-                                (QPalette.ColorRole.WindowText, "#ffffff"),
-                                (QPalette.ColorRole.Base, "#000000"),
-                                (QPalette.ColorRole.AlternateBase, "#1a1a1a"),
-                                (QPalette.ColorRole.Text, "#ffffff"),
-                                (QPalette.ColorRole.Button, "#000000"),
-                                (QPalette.ColorRole.ButtonText, "#ffff00"),
-                                (QPalette.ColorRole.Highlight, "#ffff00"),
-                                (QPalette.ColorRole.HighlightedText, "#000000")):
-                palette.setColor(role, color)
-            app.setPalette(palette)
-            font = app.font()
-            font.setPointSizeF(font.pointSizeF() * 1.15)
-            app.setFont(font)
-        else:
-            app.setPalette(app.style().standardPalette())
-            font = app.font()
-            font.setPointSizeF(font.pointSizeF() / 1.15)
-            app.setFont(font)
+        theme.apply(app, theme.HIGH_CONTRAST if on else theme.NORMAL)
+        if self.workbench_built:
+            self.evaluation.restyle()
+            self.site.restyle()
+
+    def show_guide(self) -> None:
+        from .guide import GuideWindow, guide_candidates, guide_path
+
+        path = guide_path()
+        if path is None:
+            QMessageBox.warning(self, "Watershed Inspector", "The user guide is missing from "
+                                "this installation (looked for "
+                                f"{', '.join(map(str, guide_candidates()))}); reinstall "
+                                "the app.")
+            return
+        if getattr(self, "guide", None) is None:
+            self.guide = GuideWindow(path, self)
+        self.guide.show()
+        self.guide.raise_()
 
     def show_about(self) -> None:
-        QMessageBox.about(self, "About Watershed Inspector",
-                          f"<b>Watershed Inspector {__version__}</b><p>On-site wastewater "
-                          "inspections under Chapter 202 (Canandaigua Lake watershed).</p>"
-                          f"<p>Data folder: {self.workspace.folder.root}<br>"
-                          f"Working as {self.workspace.store.actor.user} on "
-                          f"{self.workspace.store.device_name}<br>"
-                          f"Rules: {self.workspace.jurisdiction.name}, "
-                          f"{self.workspace.jurisdiction.law}<br>{self._layer_text()}</p>")
+        """The app's version, and what the open data folder says about itself."""
+        import html
+        import platform
+
+        from PySide6 import __version__ as pyside_version
+
+        ws = None if getattr(self, "_switching", False) else self.workspace
+        parts = [f"<b>Watershed Inspector {__version__}</b>",
+                 "<p>Field inspections of on-site wastewater treatment systems.</p>"]
+        if ws is not None:
+            try:
+                rules = self.runner.wait(lambda: ws.jurisdiction)
+                rules_text = f"{rules.name}, {rules.law} ({rules.water_body})"
+            except InputError as exc:
+                rules_text = f"the rules file cannot be read: {exc}"
+            facts = [f"Data folder: {ws.folder.root}",
+                     f"Changes are recorded as: {ws.store.actor.user}",
+                     f"This folder's device name: {ws.store.device_name}",
+                     f"Rules: {rules_text}", self.layer_label.text()]
+            parts.append("<p>" + "<br>".join(html.escape(f) for f in facts if f) + "</p>")
+        parts.append(f"<p>Python {platform.python_version()}, PySide6 {pyside_version}</p>")
+        QMessageBox.about(self, "About Watershed Inspector", "".join(parts))
 
     def closeEvent(self, event: Any) -> None:
         self.runner.stop()

@@ -25,6 +25,7 @@ class Job:
     on_progress: Callable[[int, int], None] | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
     wants_progress: bool = False
+    counted: bool = True  # False for wait(): it never raised `pending`
 
 
 class _Worker(QObject):
@@ -107,19 +108,23 @@ class TaskRunner(QObject):
             finally:
                 done.set()
 
-        self.jobs.put(Job(job))
+        self.jobs.put(Job(job, counted=False))
         done.wait()
         if "error" in box:
             raise box["error"]
         return box.get("result")
 
     def _finished(self, job: Job, result: Any) -> None:
+        if not job.counted:
+            return
         self._forget(job)
         self._settle()
         if job.on_done is not None:
             job.on_done(result)
 
     def _failed(self, job: Job, exc: BaseException) -> None:
+        if not job.counted:
+            return
         self._forget(job)
         self._settle()
         if job.on_error is not None:

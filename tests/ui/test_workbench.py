@@ -69,7 +69,7 @@ def test_recording_an_inspection_saves_as_you_go_with_undo(window: MainWindow,
     last = window.workspace.history("900.01-1-3")[-1]
     assert (last["field"], last["old_value"], last["new_value"], last["user"]) == (
         "owner_name", before, "Renamed Owner", "k.olmsted")
-    assert window.history.item(0, 5).text() == f"{before} -> Renamed Owner"
+    assert window.history.change_text(0) == f"Owner: {before} -> Renamed Owner"
     window.undo_stack.undo()
     assert window.workspace.load_case("900.01-1-3").parcel.owner_name == before
     assert window.form.owner_name.text() == before
@@ -95,7 +95,8 @@ def test_a_bad_entry_is_refused_by_name_and_nothing_is_saved(window: MainWindow)
     window.form.etu_inspections.setPlainText("2027-01-01, ")
     window.form.etu_inspections.finished.emit()
     assert window.problem.isVisibleTo(window)
-    assert "etu.inspections[0].date is 2027-01-01, which is after today" in window.problem.text()
+    assert ("ETU inspection 1, date: 2027-01-01, which is after today"
+            in window.problem.text())
     assert window.workspace.case_version("900.01-1-8") == versions
 
 
@@ -114,11 +115,16 @@ def test_draw_an_area_and_see_the_distance(window: MainWindow) -> None:
     assert "Shoreline: Natural Earth" in window.site.layer.text()
 
 
-def test_issue_preview_and_print_a_letter_to_a_file(window: MainWindow, tmp_path: Path) -> None:
+def test_issue_preview_and_print_a_letter_to_a_file(window: MainWindow, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
     window.select("900.01-1-7")
     window.tabs.setCurrentIndex(2)
     window.letters.preview_draft()
     assert window.letters.images and "DRAFT" in window.letters.caption.text()
+    monkeypatch.setattr(QMessageBox, "question",  # "Issue this letter?" answered Yes
+                        lambda *a, **k: QMessageBox.StandardButton.Yes)
     window.letters.issue()
     assert window.letters.register.count() == 1
     window.letters.register.setCurrentRow(0)
