@@ -304,15 +304,8 @@ class MainWindow(QMainWindow):
 
     def _clear_folder_view(self) -> None:
         """Forget the open parcel, its form, its evaluation and its undo steps."""
-        self._shown_round = getattr(self, "_shown_round", 0) + 1  # late details are dropped
-        self.undo_stack.clear()
-        self.sbl = None
-        self.parcel_id = None
-        self.case = None
-        self.form.clear()
+        self._forget_parcel()
         self.problem.hide()
-        self.tabs.setEnabled(False)
-        self.evaluation.show_evaluation(None)
         self.site.show_site(None, "")
         self.letters.sbl = None
         self.letters.register.clear()
@@ -697,9 +690,9 @@ class MainWindow(QMainWindow):
         if sbl == self.sbl:
             self.open_parcel(sbl)
 
-    def _load_failed(self, sbl: str, exc: BaseException) -> None:
-        """A parcel that cannot be shown completely is not shown at all, and the form
-        cannot save anything until a parcel loads."""
+    def _forget_parcel(self) -> None:
+        """No parcel open: nothing shown that could be saved, no undo step, and details
+        still on their way are dropped when they arrive."""
         self._shown_round = getattr(self, "_shown_round", 0) + 1
         self.undo_stack.clear()
         self.sbl = None
@@ -708,6 +701,11 @@ class MainWindow(QMainWindow):
         self.form.clear()
         self.tabs.setEnabled(False)
         self.evaluation.show_evaluation(None)
+
+    def _load_failed(self, sbl: str, exc: BaseException) -> None:
+        """A parcel that cannot be shown completely is not shown at all, and the form
+        cannot save anything until a parcel loads."""
+        self._forget_parcel()
         reason = str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"
         self.heading.setText(f"{sbl} could not be opened")
         self._show_problem(f"Parcel {sbl} could not be opened, so nothing can be edited: "
