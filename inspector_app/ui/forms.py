@@ -164,6 +164,15 @@ class FinishedTextEdit(QPlainTextEdit):
             self.finished.emit()
 
 
+def _form_layout(box: QWidget) -> QFormLayout:
+    """Labels beside their fields, or above them when the form is narrow (a small
+    screen, or the larger font of high contrast): nothing is cut off at the right."""
+    form = QFormLayout(box)
+    form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+    form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+    return form
+
+
 def _spin(maximum: int) -> QSpinBox:
     box = QSpinBox()
     box.setRange(0, maximum)
@@ -216,7 +225,7 @@ class CaseForm(QWidget):
 
     def _owner_box(self) -> QGroupBox:
         box = QGroupBox("Parcel and owner")
-        form = QFormLayout(box)
+        form = _form_layout(box)
         self.sbl = QLabel()
         self.sbl.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.municipality = self.ed.watch(QLineEdit())
@@ -239,7 +248,7 @@ class CaseForm(QWidget):
 
     def _dwelling_box(self) -> QGroupBox:
         box = QGroupBox("Dwelling")
-        form = QFormLayout(box)
+        form = _form_layout(box)
         self.bedrooms = self.ed.watch(_spin(50))
         self.living = self.ed.watch(_number(100_000, "sq ft"))
         self.building = self.ed.watch(_number(100_000, "sq ft"))
@@ -281,21 +290,21 @@ class CaseForm(QWidget):
             combo.setMinimumContentsLength(12)
         buttons.addWidget(self.new_kind, 1)
         buttons.addWidget(self.new_condition, 1)
-        buttons.addWidget(add)
         layout.addLayout(buttons)
         buttons = QHBoxLayout()
+        buttons.addWidget(add)
         buttons.addWidget(remove)
         buttons.addStretch()
         layout.addLayout(buttons)
         self.detail_box = QGroupBox("Selected component")
-        self.detail_form = QFormLayout(self.detail_box)
+        self.detail_form = _form_layout(self.detail_box)
         layout.addWidget(self.detail_box)
         self.detail_widgets: dict[str, QWidget] = {}
         return box
 
     def _inspection_box(self) -> QGroupBox:
         box = QGroupBox("Inspection")
-        form = QFormLayout(box)
+        form = _form_layout(box)
         self.inspection_date = self.ed.watch(DateField())
         self.inspector = self.ed.watch(QLineEdit())
         self.certification = self.ed.watch(QLineEdit())
@@ -328,7 +337,7 @@ class CaseForm(QWidget):
 
     def _maintenance_box(self) -> QGroupBox:
         box = QGroupBox("Maintenance records")
-        form = QFormLayout(box)
+        form = _form_layout(box)
         self.etu_contract = self.ed.watch(QCheckBox("ETU service contract on file"))
         self.etu_interval = self.ed.watch(_spin(60))
         self.etu_interval.setSpecialValueText(NOT_RECORDED)

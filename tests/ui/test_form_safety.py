@@ -438,3 +438,20 @@ def test_the_inspection_date_takes_a_typed_date_after_one_click(live: MainWindow
     settle(live, qtbot)
     stored = live.workspace.load_case(TANK).inspection
     assert stored is not None and stored.date == date(2026, 11, 20)
+
+
+@pytest.mark.parametrize("high_contrast", [False, True])
+def test_the_form_fits_its_pane_at_1280_by_800_in_both_themes(
+        live: MainWindow, qtbot: QtBot, high_contrast: bool) -> None:
+    if high_contrast:
+        live.contrast.trigger()
+    try:
+        for sbl in (TANK, "900.01-1-7", OTHER):
+            open_parcel(live, qtbot, sbl)
+            live.form.components.selectRow(0)
+            QApplication.processEvents()
+            viewport = live.form.parentWidget()
+            assert live.form.minimumSizeHint().width() <= viewport.width(), sbl
+    finally:
+        if high_contrast:
+            live.contrast.trigger()
