@@ -4,6 +4,10 @@ import os
 
 # Qt must be told before any QApplication exists; without a display it would abort the run.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Windows built with the default settings store them here, never in the user's own.
+import tempfile
+
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="inspector-tests-config-")
 
 import json
 from collections.abc import Iterator
