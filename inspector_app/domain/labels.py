@@ -45,6 +45,8 @@ class Shown(StrEnum):
     BYTES = "bytes"            # a document's bytes; the log keeps their hash
     REFERENCE = "reference"    # the id of another record
     POSITION = "position"      # the place of an item in its list, counted from 0
+    SUGGESTION = "suggestion"  # the key of a suggested finding: what it is about
+    BOOKKEEPING = "bookkeeping"  # kept for the record's integrity; not a clerk's value
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,25 @@ def _parsed(value: Any) -> Any:
     return value
 
 
+def suggestion_words(key: str) -> str:
+    """A suggested finding's key in words: "septic_tank_capacity/septic_tank#1" ->
+    "Septic tank capacity (septic tank 1)"; "setback/absorption_area#1/lake" ->
+    "Setback from the lake (absorption area 1)"."""
+    topic, *parts = [p for p in str(key).split("/") if p]
+    about = []
+    rest = []
+    for part in parts:
+        kind, sep, ordinal = part.partition("#")
+        if sep and ordinal.isdigit():
+            about.append(f"{words(kind)} {int(ordinal)}")
+        else:
+            rest.append(words(part))
+    text = _capitalized(words(topic))
+    if rest:
+        text += (" from the " if topic == "setback" else ", ") + ", ".join(rest)
+    return text + (f" ({', '.join(about)})" if about else "")
+
+
 def _geometry_words(value: Any) -> str:
     geometry = _parsed(value)
     if not isinstance(geometry, Mapping):
@@ -184,6 +205,10 @@ def show_value(label: FieldLabel, value: Any, *, tz: tzinfo | None = None) -> st
         return f"a PDF (fingerprint {digest[:12]}…)" if digest else "a PDF"
     if shown is Shown.REFERENCE:
         return f"record {str(value)[:8]}"
+    if shown is Shown.SUGGESTION:
+        return suggestion_words(str(value))
+    if shown is Shown.BOOKKEEPING:
+        return "recorded"
     if shown is Shown.FINDINGS:
         items = _parsed(value)
         if isinstance(items, list):
@@ -440,16 +465,16 @@ SECTIONS: tuple[Section, ...] = (
     Section("(letters)[]", "letters", "Letter", {
         "kind": FieldLabel("Letter", Shown.CHOICE), "status": FieldLabel("Status", Shown.CHOICE),
         "letter_date": FieldLabel("Letter date", Shown.DATE),
-        "recipient": FieldLabel("Recipient"),
-        "case_version": FieldLabel("Version of the records it was written from",
-                                   Shown.INTEGER),
+        "recipient": FieldLabel("Recipient", Shown.LIST),
+        "case_version": FieldLabel("The records as they stood when it was written",
+                                   Shown.BOOKKEEPING),
         "issued_by": FieldLabel("Issued by"),
         "issued_at": FieldLabel("Issued at", Shown.TIMESTAMP),
         "sha256": FieldLabel("Fingerprint (SHA-256)"), "pdf": FieldLabel("PDF", Shown.BYTES),
         "replaces_letter_id": FieldLabel("Replaces letter", Shown.REFERENCE),
         "printed_at": FieldLabel("Printed at", Shown.TIMESTAMP)}),
     Section("(finding decisions)[]", "finding_decisions", "Suggested finding", {
-        "suggestion_key": FieldLabel("Suggestion"),
+        "suggestion_key": FieldLabel("Suggestion", Shown.SUGGESTION),
         "decision": FieldLabel("Decision", Shown.CHOICE), "defect": FieldLabel("Defect"),
         "citation": FieldLabel("Citation"), "decided_by": FieldLabel("Decided by"),
         "decided_on": FieldLabel("Decided on", Shown.DATE), "note": FieldLabel("Note")}),
@@ -649,7 +674,7 @@ def record_name(table: str, values: Mapping[str, Any] | None) -> str:
     return section.name
 
 
-_SUMMARY_SKIPS = (Shown.REFERENCE, Shown.POSITION, Shown.BYTES)
+_SUMMARY_SKIPS = (Shown.REFERENCE, Shown.POSITION, Shown.BYTES, Shown.BOOKKEEPING)
 _SUMMARY_SKIP_FIELDS = frozenset({"crs", "sha256", "kind"})
 
 

@@ -62,8 +62,13 @@ from .date_field import DateField
 NOT_RECORDED = "(not recorded)"
 
 
+# Words written as abbreviations in the law and the trade.
+_WORDS = {"ahj": "AHJ", "etu": "ETU", "nycrr": "NYCRR"}
+
+
 def _label(value: str) -> str:
-    return value.replace("_", " ")
+    text = " ".join(_WORDS.get(word, word) for word in value.split("_"))
+    return text.replace("follow up", "follow-up").replace("five year", "five-year")
 
 
 def _combo(values: list[str], *, blank: bool = False) -> QComboBox:
@@ -203,6 +208,7 @@ class CaseForm(QWidget):
     edited = Signal(object)  # the form
     problem = Signal(str)    # something the user must do before the form can save
     components_edited = Signal(object)  # the form's case with components added/removed
+    inspection_requested = Signal(object)  # the form's case, to get a new inspection
 
     def __init__(self) -> None:
         super().__init__()
@@ -304,7 +310,14 @@ class CaseForm(QWidget):
 
     def _inspection_box(self) -> QGroupBox:
         box = QGroupBox("Inspection")
+        self.inspection_box = box
         form = _form_layout(box)
+        # Editing changes the inspection named in the title; a visit today is a new one.
+        self.new_inspection = QPushButton("Start a &new inspection today...")
+        self.new_inspection.setToolTip("Record today's visit as a new inspection; the "
+                                       "inspection shown now stays on record as it is")
+        self.new_inspection.clicked.connect(self._start_inspection)
+        form.addRow(self.new_inspection)
         self.inspection_date = self.ed.watch(DateField())
         self.inspector = self.ed.watch(QLineEdit())
         self.certification = self.ed.watch(QLineEdit())
@@ -406,6 +419,9 @@ class CaseForm(QWidget):
         _set_checked(self.grinder, bool(d and d.garbage_grinder))
         self._load_components(case)
         i = case.inspection
+        self.inspection_box.setTitle(
+            f"Inspection of {i.date.isoformat()} by {i.inspector}" if i else
+            "Inspection: none recorded yet (fill in the inspector to record one)")
         day = QDate.fromString((i.date if i else date.today()).isoformat(), "yyyy-MM-dd")
         if self.inspection_date.date() != day:
             self.inspection_date.setDate(day)
@@ -721,6 +737,17 @@ class CaseForm(QWidget):
         self.pending_select = len(current.components)
         self.new_condition.setCurrentIndex(0)
         self.components_edited.emit(replace(current, components=(*current.components, new)))
+
+    def _start_inspection(self) -> None:
+        """Ask the window for a new inspection (it knows today and the user)."""
+        if not self.loaded:
+            return
+        try:
+            _, current = self.current_edit()
+        except ValueError as exc:
+            self.problem.emit(f"No new inspection yet: {exc}")
+            return
+        self.inspection_requested.emit(current)
 
     def _remove_component(self) -> None:
         row = self.components.currentRow()

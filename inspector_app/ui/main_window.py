@@ -422,6 +422,7 @@ class MainWindow(QMainWindow):
         self.form = CaseForm()
         self.form.edited.connect(self._form_edited)
         self.form.components_edited.connect(self._components_edited)
+        self.form.inspection_requested.connect(self._new_inspection)
         self.form.problem.connect(self._show_problem)
         self.problem = QLabel()
         self.problem.setWordWrap(True)
@@ -789,6 +790,32 @@ class MainWindow(QMainWindow):
     def _components_edited(self, after: Case) -> None:
         if self.form.case is not None:
             self._commit(self.form.case, after)
+
+    def _new_inspection(self, current: Case) -> None:
+        """Today's visit as a new inspection by the user, nothing copied from the last
+        one (its certification, weather and findings were someone else's, another day)."""
+        from dataclasses import replace
+
+        from ..domain.case import Inspection
+        from ..domain.vocabulary import InspectionReason
+        from .forms import _label
+
+        if self.form.case is None:
+            return
+        day = self.ctx.today()
+        if current.inspection is not None and current.inspection.date == day:
+            self._show_problem(f"An inspection dated {day.isoformat()} is already on record "
+                               "for this parcel: the form shows it.")
+            return
+        reasons = [r.value for r in InspectionReason]
+        choice, ok = QInputDialog.getItem(
+            self, "New inspection", f"Reason for the inspection of {day.isoformat()} by "
+            f"{self.workspace.store.actor.user}:", [_label(r) for r in reasons], 0, False)
+        if not ok:
+            return
+        reason = InspectionReason(reasons[[_label(r) for r in reasons].index(choice)])
+        self._commit(self.form.case, replace(current, inspection=Inspection(
+            date=day, inspector=self.workspace.store.actor.user, reason=reason)))
 
     def _commit(self, before: Case, after: Case) -> None:
         """Check an edit as a case file is checked, save it, and put it on the undo stack."""

@@ -455,3 +455,33 @@ def test_the_form_fits_its_pane_at_1280_by_800_in_both_themes(
     finally:
         if high_contrast:
             live.contrast.trigger()
+
+
+def test_a_new_inspection_starts_today_and_leaves_the_last_one_as_recorded(
+        live: MainWindow, qtbot: QtBot, data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QInputDialog
+
+    open_parcel(live, qtbot, TANK)
+    last = live.workspace.load_case(TANK).inspection
+    assert last is not None and last.date < TODAY
+    assert live.form.inspection_box.title() == (f"Inspection of {last.date.isoformat()} by "
+                                                f"{last.inspector}")
+    monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: ("conveyance", True))
+    live.form.new_inspection.click()
+    settle(live, qtbot)
+    new = live.workspace.load_case(TANK).inspection
+    assert new is not None
+    assert (new.date, new.inspector, new.reason.value) == (TODAY, "k.olmsted", "conveyance")
+    # Nothing of the earlier visit is copied into the new one ...
+    assert (new.inspector_certification, new.weather, new.occupancy, new.failure_evidence,
+            new.tests) == (None, None, None, (), ())
+    # ... and the earlier visit is still on record exactly as it was.
+    conn = sqlite3.connect(data / "inspector.sqlite")
+    rows = conn.execute(
+        "SELECT date, reason, inspector_certification FROM inspections WHERE deleted_at IS NULL "
+        "AND parcel_id = (SELECT id FROM parcels WHERE sbl = ?) ORDER BY date", (TANK,)).fetchall()
+    conn.close()
+    assert rows[0] == (last.date.isoformat(), last.reason.value, last.inspector_certification)
+    assert rows[-1][:2] == (TODAY.isoformat(), "conveyance")
+    assert live.form.inspection_box.title() == f"Inspection of {TODAY.isoformat()} by k.olmsted"
+    assert live.form.certification.text() == ""
