@@ -466,7 +466,7 @@ SECTIONS: tuple[Section, ...] = (
         "kind": FieldLabel("Letter", Shown.CHOICE), "status": FieldLabel("Status", Shown.CHOICE),
         "letter_date": FieldLabel("Letter date", Shown.DATE),
         "recipient": FieldLabel("Recipient", Shown.LIST),
-        "case_version": FieldLabel("The records as they stood when it was written",
+        "case_version": FieldLabel("Records it was written from",
                                    Shown.BOOKKEEPING),
         "issued_by": FieldLabel("Issued by"),
         "issued_at": FieldLabel("Issued at", Shown.TIMESTAMP),
@@ -758,7 +758,8 @@ def history_lines(rows: Iterable[Mapping[str, Any]], *, tz: tzinfo | None = None
                 new = f"{new} (redrawn)"
             name = label.label
             lead = f"{what}, {_lowered(name)}" if section.listed else name
-            change = f"{lead}: {old} -> {new}"
+            change = (f"{lead}: changed" if label.shown is Shown.BOOKKEEPING else
+                      f"{lead}: {old} -> {new}")
             known[str(field)] = row.get("new_value")
         elif op == "delete":
             what = record_name(table, known)

@@ -55,6 +55,8 @@ class ConflictsDialog(QDialog):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
+        self.table.itemSelectionChanged.connect(self._update_buttons)
         self.keep = QPushButton("&Keep the value here")
         self.take = QPushButton("&Take the other value")
         self.enter = QPushButton("&Enter a value...")
@@ -86,8 +88,20 @@ class ConflictsDialog(QDialog):
 
     def _set_busy(self, busy: bool) -> None:
         self.busy = busy
+        self._update_buttons()
+
+    def _selected_row(self) -> int | None:
+        """The conflict row picked in the table, if any."""
+        rows = self.table.selectionModel().selectedRows()
+        if len(rows) != 1 or not 0 <= rows[0].row() < len(self.rows):
+            return None
+        return rows[0].row()
+
+    def _update_buttons(self) -> None:
+        """A decision needs a conflict: the buttons work only with a row picked."""
+        ready = not self.busy and self._selected_row() is not None
         for b in (self.keep, self.take, self.enter):
-            b.setEnabled(not busy)
+            b.setEnabled(ready)
 
     def refresh(self) -> None:
         """Read the open conflicts on the worker; the table fills when they are in."""
@@ -124,8 +138,8 @@ class ConflictsDialog(QDialog):
         self._set_busy(False)
 
     def resolve(self, choice: str, value: Any = None) -> None:
-        row = self.table.currentRow()
-        if self.busy or not 0 <= row < len(self.rows):
+        row = self._selected_row()
+        if self.busy or row is None:
             return
         conflict = self.rows[row]
         field, here, _ = self._words(conflict)

@@ -421,7 +421,7 @@ class CaseForm(QWidget):
         i = case.inspection
         self.inspection_box.setTitle(
             f"Inspection of {i.date.isoformat()} by {i.inspector}" if i else
-            "Inspection: none recorded yet (fill in the inspector to record one)")
+            "Inspection: none on record")
         day = QDate.fromString((i.date if i else date.today()).isoformat(), "yyyy-MM-dd")
         if self.inspection_date.date() != day:
             self.inspection_date.setDate(day)

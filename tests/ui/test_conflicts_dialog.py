@@ -104,7 +104,7 @@ def click(qtbot: QtBot, dialog: ConflictsDialog, runner: TaskRunner, text: str) 
     """Press the dialog's button and wait until the worker is done with it."""
     (button,) = [b for b in dialog.findChildren(QPushButton) if b.text() == text]
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: runner.pending == 0 and button.isEnabled(), timeout=10000)
+    qtbot.waitUntil(lambda: runner.pending == 0 and not dialog.busy, timeout=10000)
     qtbot.wait(10)
 
 
