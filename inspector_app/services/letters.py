@@ -320,6 +320,28 @@ def print_batch(ws: Workspace, out: Path, *, labels: Path | None = None,
             "ids": [r["id"] for r in pending]}
 
 
+def mark_printed(ws: Workspace, letter_id: str) -> dict[str, Any]:
+    """Record that an issued letter was printed, as `print_batch` does, so that the batch
+    of pending letters leaves it out. Only the printed stamp is written, through the record
+    writer (attributable, in the change log); the letter's content is not touched. A draft
+    is not a letter of the register and is refused. A letter printed before keeps the time
+    it was first printed. Returns the letter's id, its printed time and whether it was
+    printed before."""
+    rows = ws.store.query("SELECT status, printed_at FROM letters WHERE id = ? AND "
+                          "deleted_at IS NULL", (letter_id,))
+    if not rows:
+        raise NotFoundError(f"No letter {letter_id!r} in the register.")
+    if rows[0]["status"] != "issued":
+        raise InputError(f"Letter {letter_id[:8]} is a draft, not an issued letter; only an "
+                         "issued letter is marked printed.")
+    if rows[0]["printed_at"] is not None:
+        return {"id": letter_id, "printed_at": rows[0]["printed_at"], "before": True}
+    stamp = datetime.now(UTC).isoformat(timespec="milliseconds")
+    with ws.store.transaction() as w:
+        w.update("letters", letter_id, {"printed_at": stamp})
+    return {"id": letter_id, "printed_at": stamp, "before": False}
+
+
 def preview_pages(pdf: bytes, *, dpi: float = 96) -> list[Any]:
     """Pages of a letter as pictures, for a preview window or a printer."""
     from ..letters.preview import render_pages

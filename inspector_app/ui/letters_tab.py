@@ -446,9 +446,30 @@ class LettersTab(QWidget):
             self.ctx.status.emit(f"Sent {len(images)} page(s) of the DRAFT {words(kind)} to "
                                  f"{where}; a draft is not an issued letter.")
         else:
-            self.ctx.status.emit(f"Sent {len(images)} page(s) of issued {words(kind)} "
-                                 f"{letter_id[:8]} to {where}.")
+            sent = (f"Sent {len(images)} page(s) of issued {words(kind)} {letter_id[:8]} "
+                    f"to {where}.")
+            self.ctx.status.emit(sent)
+            self._mark_printed(letter_id, sent)
         return True
+
+    def _mark_printed(self, letter_id: str, sent: str) -> None:
+        """An issued letter printed here is recorded as printed, so that Letters > Print
+        all pending letters does not print it again."""
+        sbl = self.sbl
+
+        def done(result: dict[str, Any]) -> None:
+            if result["before"]:
+                self.ctx.status.emit(f"{sent} It was already recorded as printed.")
+            else:
+                self.ctx.status.emit(f"{sent} Recorded as printed; Print all pending letters "
+                                     "leaves it out.")
+            if sbl is not None and self.sbl == sbl:
+                self.refresh_register(select=letter_id if self.current_letter_id == letter_id
+                                      else None)
+            if sbl is not None and not result["before"]:
+                self.ctx.changed.emit(sbl)
+
+        self._run(lambda: letter_service.mark_printed(self.ctx.ws, letter_id), done)
 
     def open_current(self) -> None:
         letter_id = self.current_letter_id

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from PySide6.QtCore import QPointF, Qt, Signal
@@ -21,6 +22,8 @@ from PySide6.QtWidgets import (
 from . import theme as themes
 
 Ring = tuple[tuple[float, float], ...]
+SAME_POINT_FT = 0.5  # a point drawn again this close to the one before is the same point
+SAME_POINT_PX = 3
 
 
 def _poly(ring: Ring) -> QPolygonF:
@@ -286,8 +289,20 @@ class SiteMap(QWidget):
         if self.needed() == 1:
             self._finish()
 
+    def _same_place(self) -> float:
+        """How close two clicks are to be one point, in feet: half a foot, or a few screen
+        pixels at the map's zoom (a double-click's first press lands where the last click
+        did, give or take a pixel)."""
+        pixels_per_foot = abs(self.view.transform().m11())
+        return max(SAME_POINT_FT, SAME_POINT_PX / pixels_per_foot if pixels_per_foot else 0)
+
     def _finish(self) -> None:
         points = list(self.points)
+        # Double-clicking the last point presses on it again first: that press is not a
+        # new point.
+        near = self._same_place()
+        while len(points) >= 2 and math.dist(points[-1], points[-2]) <= near:
+            points.pop()
         needed = self.needed()
         self.draw.setChecked(False)
         if len(points) >= needed:
