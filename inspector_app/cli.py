@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from datetime import date
@@ -253,10 +254,18 @@ def build_parser() -> argparse.ArgumentParser:
     enroll = sync_sub.add_parser("enroll", help="(office) enrol a laptop: write its field kit")
     enroll.add_argument("--device", required=True, metavar="NAME")
     enroll.add_argument("--out", type=Path, required=True, metavar="FILE")
-    enroll.add_argument("--parcels", metavar="SBL,SBL", help="only these parcels (default: all)")
+    enroll.add_argument("--parcels", metavar="SBL,SBL", help="the laptop's parcels")
+    enroll.add_argument("--worklist", metavar="NAME",
+                        help="the parcels on this work list today (with or without --parcels)")
+    enroll.add_argument("--passphrase-file", type=Path, metavar="FILE",
+                        help="the kit's passphrase, the file's first line (default: ask)")
     enroll.set_defaults(handler=_sync_enroll)
     join = sync_sub.add_parser("join", help="(laptop) set up an empty data folder from a kit")
     join.add_argument("file", type=Path)
+    join.add_argument("--passphrase-file", type=Path, metavar="FILE",
+                      help="the kit's passphrase, the file's first line (default: ask)")
+    join.add_argument("--fingerprint", metavar="XXXX-XXXX-XXXX-XXXX",
+                      help="the office key fingerprint shown at enrolment; refuse any other")
     join.set_defaults(handler=_sync_join)
     sync_export = sync_sub.add_parser("export", help="write what the other side may not have")
     sync_export.add_argument("--out", type=Path, required=True, metavar="FILE")
@@ -600,19 +609,52 @@ def _wording_use(args: argparse.Namespace) -> Any:
     return _install(args, TEMPLATES_FILE, lambda path, base: load_wording(path))
 
 
+def _passphrase(args: argparse.Namespace, *, confirm: bool) -> str:
+    """The field kit passphrase: the first line of --passphrase-file, or typed at the
+    terminal (twice when choosing it)."""
+    if args.passphrase_file is not None:
+        try:
+            text: str = args.passphrase_file.read_text("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"--passphrase-file {args.passphrase_file}: cannot be read "
+                             f"({exc}).") from None
+        return text.splitlines()[0] if text else ""
+    if not sys.stdin.isatty():
+        raise InputError("sync: the field kit passphrase is needed; give it with "
+                         "--passphrase-file FILE or run the command at a terminal.")
+    import getpass
+
+    first = getpass.getpass("Field kit passphrase: ")
+    if confirm and getpass.getpass("The same passphrase again: ") != first:
+        raise InputError("sync enroll: the two passphrases differ; nothing was written.")
+    return first
+
+
 def _sync_enroll(args: argparse.Namespace) -> Any:
     from .services.sync import enroll
 
     parcels = [s.strip() for s in args.parcels.split(",") if s.strip()] if args.parcels else None
+    if not parcels and not args.worklist:
+        raise InputError("sync enroll: name the laptop's parcels with --parcels SBL,SBL or a "
+                         "work list with --worklist NAME; a field kit carries only the "
+                         "parcels assigned to that laptop.")
+    passphrase = _passphrase(args, confirm=True)
     with _workspace(args) as ws:
-        return enroll(ws, args.device, args.out, parcels)
+        return enroll(ws, args.device, args.out, parcels, passphrase=passphrase,
+                      worklist=args.worklist)
 
 
 def _sync_join(args: argparse.Namespace) -> Any:
     from .services.sync import join
     from .services.workspace import default_user
 
-    return join(resolve_data_dir(args.data_dir), args.file, user=args.user or default_user())
+    passphrase = _passphrase(args, confirm=False)
+    result = join(resolve_data_dir(args.data_dir), args.file, user=args.user or default_user(),
+                  passphrase=passphrase, fingerprint=args.fingerprint)
+    if args.fingerprint is None:
+        print(f"Check that the office key fingerprint {result['office_fingerprint']} is the "
+              "one the office showed when it wrote this kit.", file=sys.stderr)
+    return result
 
 
 def _sync_export(args: argparse.Namespace) -> Any:
@@ -696,6 +738,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         result = handler(args)
     except SystemExit as exc:  # --help and --version
         return int(exc.code or 0)
+    except BrokenPipeError:
+        return _reader_went_away()
     except InputError as exc:
         print(str(exc), file=sys.stderr)
         return exc.exit_status
@@ -709,6 +753,22 @@ def run(argv: Sequence[str] | None = None) -> int:
               "committed by the failed step; please report this with the command you ran.",
               file=sys.stderr)
         return 1
-    json.dump(result, sys.stdout, ensure_ascii=False, indent=2, default=str)
-    sys.stdout.write("\n")
+    try:
+        json.dump(result, sys.stdout, ensure_ascii=False, indent=2, default=str)
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _reader_went_away()
     return 0
+
+
+def _reader_went_away() -> int:
+    """The program reading the output stopped early (`| head`): stop quietly, with
+    nothing more written to the closed pipe, not even when Python flushes it at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+    return 1

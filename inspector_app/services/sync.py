@@ -1,7 +1,9 @@
 """Field <-> office sync: enrolment, field kits, export, import, conflicts.
 
-The office enrols each laptop, giving it an identity and a signing key in a field kit
-with its parcels, the shoreline layer and the jurisdiction file. Each side exports what
+The office enrols each laptop, giving it an identity and its own Ed25519 private key in
+a field kit, encrypted with a passphrase, with its parcels, the shoreline layer, the
+jurisdiction file and the office's public key. Each side signs with its private key and
+holds only the other's public key (docs/security.md). Each side exports what
 the other may not have; the receiver checks the whole package, backs up, and applies it
 in one transaction, field by field against the base value. A laptop keeps sending a
 change until the office has acknowledged it; the office reports sequence gaps.
@@ -10,8 +12,8 @@ change until the office has acknowledged it; the office reports sequence gaps.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
-import secrets
 import sqlite3
 import zipfile
 from datetime import UTC, datetime
@@ -30,9 +32,20 @@ from ..storage.sync_apply import (
     resolution_bases,
     resolve_field,
 )
-from ..sync.package import FORMAT, Package, PackageError, read_package, write_package
+from ..sync import keys, policy
+from ..sync.package import (
+    FORMAT,
+    MAX_PACKAGE_BYTES,
+    Package,
+    PackageError,
+    package_bytes,
+    read_package,
+    write_package,
+    write_private,
+)
 from . import resolution
 from .evaluation import DATA_FOLDER_JURISDICTION, DEFAULT_JURISDICTION
+from .folder_undo import FolderUndo
 from .shorelines import BUNDLED_ACCURACY_FT, BUNDLED_NAME, BUNDLED_SOURCE
 from .workspace import Workspace
 
@@ -66,33 +79,93 @@ def _field_device(ws: Workspace, name: str) -> dict[str, Any]:
 
 # --- enrolment -------------------------------------------------------------------------
 
-def enroll(ws: Workspace, name: str, out: Path, parcels: list[str] | None) -> dict[str, Any]:
+SHARED_KEY_REFUSAL = ("was enrolled under the earlier shared-key scheme, which this version "
+                      "no longer accepts; enrol the laptop again at the office (`sync enroll`, "
+                      "a new name) and set it up from the new field kit")
+
+
+def _office_private_key(ws: Workspace) -> str:
+    """The office's private key, made (once) when it is first needed."""
+    this = _device(ws, "this")
+    assert this is not None
+    if this["private_key"]:
+        return str(this["private_key"])
+    private = keys.new_private_key()
+    with ws.store.transaction():
+        ws.store.conn.execute("UPDATE devices SET private_key = ?, public_key = ? WHERE role = "
+                              "'this' AND private_key IS NULL",
+                              (private, keys.public_key(private)))
+    this = _device(ws, "this")
+    assert this is not None
+    return str(this["private_key"])
+
+
+def office_fingerprint(ws: Workspace) -> str:
+    """The fingerprint of this office's public key, as `sync join` shows it."""
+    return keys.fingerprint(keys.public_key(_office_private_key(ws)))
+
+
+def _enrolment_parcels(ws: Workspace, parcels: list[str] | None,
+                       worklist: str | None) -> list[str]:
+    from .worklists import WORKLISTS, worklists
+
+    if not parcels and not worklist:
+        raise InputError("sync enroll: name the laptop's parcels with --parcels SBL,SBL or a "
+                         f"work list with --worklist ({', '.join(WORKLISTS)}); a field kit "
+                         "carries only the parcels assigned to that laptop.",
+                         in_app="Name the laptop's parcels (tax map numbers separated by "
+                                "commas); a field kit carries only the parcels assigned to "
+                                "that laptop.")
+    sbls = list(dict.fromkeys(parcels or []))
+    if worklist:
+        if worklist not in WORKLISTS:
+            raise InputError(f"sync enroll: --worklist {worklist!r} is not a work list; use "
+                             f"one of {', '.join(WORKLISTS)}.")
+        listed = worklists(ws, as_of=ws.today(), names=(worklist,))[worklist]
+        if not listed:
+            raise InputError(f"sync enroll: the work list {worklist} has no parcels today; "
+                             "name parcels with --parcels SBL,SBL.")
+        sbls += [p["sbl"] for p in listed if p["sbl"] not in sbls]
+    return sbls
+
+
+def enroll(ws: Workspace, name: str, out: Path, parcels: list[str] | None, *,
+           passphrase: str, worklist: str | None = None) -> dict[str, Any]:
+    """Enrol a laptop: a new key pair for it, and its field kit (its private key, the
+    office's public key, its parcels) encrypted with `passphrase`. The kit is written
+    before the laptop is recorded, so an interrupted enrolment leaves the name free."""
     if role(ws) == FIELD:
         raise InputError("This data folder is a field laptop; only the office enrols devices.")
     name = name.strip()
     if not name:
         raise InputError("sync enroll: --device is empty; name the laptop.")
+    keys.check_passphrase(passphrase)
     if ws.store.query("SELECT 1 AS x FROM devices WHERE name = ? AND role = 'field'", (name,)):
         raise InputError(f"A laptop named {name!r} is already enrolled; choose another name.")
-    sbls = parcels if parcels else [p["sbl"] for p in ws.parcels()]
+    sbls = _enrolment_parcels(ws, parcels, worklist)
     parcel_ids = [ws.parcel_id(s) for s in sbls]
-    key = secrets.token_hex(32)
+    office_private = _office_private_key(ws)
+    office_public = keys.public_key(office_private)
     this = _device(ws, "this")
     assert this is not None
-    office_key = this["secret"] or secrets.token_hex(32)
+    device_private = keys.new_private_key()
     device_id = new_id()
-    with ws.store.transaction():
-        if not this["secret"]:
-            ws.store.conn.execute("UPDATE devices SET secret = ? WHERE role = 'this'",
-                                  (office_key,))
-        ws.store.conn.execute(
-            "INSERT INTO devices (id, name, role, created_at, secret, parcels) "
-            "VALUES (?, ?, 'field', ?, ?, ?)", (device_id, name, _now(), key, json.dumps(sbls)))
-        ws.store.set_meta("sync_role", OFFICE)
-    _write_kit(ws, out, device={"id": device_id, "name": name, "key": key},
-               office={"id": this["id"], "name": this["name"], "key": office_key},
+    _write_kit(ws, out, passphrase, office_private,
+               device={"id": device_id, "name": name, "private_key": device_private},
+               office={"id": this["id"], "name": this["name"], "public_key": office_public},
                parcel_ids=parcel_ids, sbls=sbls)
-    return {"path": str(out), "device": name}
+    try:
+        with ws.store.transaction():
+            ws.store.conn.execute(
+                "INSERT INTO devices (id, name, role, created_at, public_key, parcels) "
+                "VALUES (?, ?, 'field', ?, ?, ?)",
+                (device_id, name, _now(), keys.public_key(device_private), json.dumps(sbls)))
+            ws.store.set_meta("sync_role", OFFICE)
+    except BaseException:
+        out.unlink(missing_ok=True)
+        raise
+    return {"path": str(out), "device": name, "parcels": len(sbls),
+            "office_fingerprint": keys.fingerprint(office_public)}
 
 
 def _jurisdiction_text(ws: Workspace) -> str:
@@ -111,14 +184,19 @@ def _encode_row(row: dict[str, Any], blobs: dict[str, bytes]) -> dict[str, Any]:
     return out
 
 
-def _write_kit(ws: Workspace, out: Path, *, device: dict[str, str], office: dict[str, str],
-               parcel_ids: list[str], sbls: list[str]) -> None:
+def _write_kit(ws: Workspace, out: Path, passphrase: str, office_private: str, *,
+               device: dict[str, str], office: dict[str, str], parcel_ids: list[str],
+               sbls: list[str]) -> None:
     blobs: dict[str, bytes] = {}
     records: list[dict[str, Any]] = []
     marks = ",".join("?" * len(parcel_ids)) or "NULL"
     for table in sorted(SYNCED_TABLES):
         if table == "shoreline_layers":
-            rows = ws.store.query("SELECT * FROM shoreline_layers WHERE active = 1")
+            # the active layer, and every earlier one a measurement of these parcels names
+            rows = ws.store.query(
+                "SELECT * FROM shoreline_layers WHERE active = 1 OR id IN (SELECT "
+                f"shoreline_layer_id FROM lake_measurements WHERE parcel_id IN ({marks}))",
+                parcel_ids)
         elif table == "parcels":
             rows = ws.store.query(f"SELECT * FROM parcels WHERE id IN ({marks})", parcel_ids)
         else:
@@ -147,13 +225,13 @@ def _write_kit(ws: Workspace, out: Path, *, device: dict[str, str], office: dict
                 "source_device": office["id"], "source_name": office["name"],
                 "created_at": _now(), "first_seq": None, "last_seq": seq,
                 "counts": {"changes": 0, "attachments": len(blobs)}, "acknowledges": []}
-    write_package(out, manifest, members, office["key"])
+    write_private(out, keys.seal(package_bytes(manifest, members, office_private), passphrase))
 
 
-def _peek_kit(path: Path) -> dict[str, Any] | None:
+def _peek_kit(contents: bytes) -> dict[str, Any] | None:
     """The kit's own description, read only to find the key that verifies the kit."""
     try:
-        with zipfile.ZipFile(path) as z:
+        with zipfile.ZipFile(io.BytesIO(contents)) as z:
             info = z.getinfo("kit.json")
             if info.file_size > 10 * 1024**2:
                 return None
@@ -181,8 +259,8 @@ def _only_what_opening_wrote(store: Store) -> str | None:
             and change["record_id"] == layer["id"] and change["parcel_id"] is None
             and change["device_id"] == store.device_id):
         return None
-    devices = store.query("SELECT role, secret FROM devices")
-    if devices != [{"role": "this", "secret": None}]:
+    devices = store.query("SELECT role, secret, private_key, public_key FROM devices")
+    if devices != [{"role": "this", "secret": None, "private_key": None, "public_key": None}]:
         return None
     if store.get_meta("sync_role") is not None or store.get_meta("office_seq_received"):
         return None
@@ -206,27 +284,65 @@ def holds_nothing_yet(store: Store) -> bool:
     return not held or _only_what_opening_wrote(store) is not None
 
 
-def join(root: Path, kit_path: Path, *, user: str) -> dict[str, Any]:
+def _open_kit(kit_path: Path, passphrase: str) -> bytes:
+    """The field kit's contents, decrypted; nothing is touched if it cannot be opened."""
+    try:
+        if not kit_path.is_file():
+            raise PackageError(f"{kit_path}: no such field kit file.")
+        size = kit_path.stat().st_size
+        if size > MAX_PACKAGE_BYTES:
+            raise PackageError(f"{kit_path}: it is {size / 1e9:.1f} GB, over the "
+                               f"{MAX_PACKAGE_BYTES / 1e9:.0f} GB limit of a field kit.")
+        sealed = kit_path.read_bytes()
+    except OSError as exc:
+        raise PackageError(f"{kit_path}: cannot be read ({exc.strerror}).") from None
+    if sealed.startswith(b"PK"):
+        raise PackageError(f"{kit_path}: this field kit is not encrypted: it {SHARED_KEY_REFUSAL}.")
+    return keys.unseal(sealed, passphrase, source=str(kit_path))
+
+
+def join(root: Path, kit_path: Path, *, user: str, passphrase: str,
+         fingerprint: str | None = None) -> dict[str, Any]:
     """Set up an empty data folder as an enrolled laptop.
+
+    The kit opens only with the passphrase chosen at enrolment, and must be signed by the
+    office whose public key it carries; the result shows that key's fingerprint for the
+    person to compare with the one the office showed (`fingerprint`, when given, must
+    match, or nothing is done).
 
     A folder that has only been opened (the app writes the bundled shoreline outline into
     a new folder) counts as empty; one with anything else in it is refused."""
-    peek = _peek_kit(kit_path)
+    contents = _open_kit(kit_path, passphrase)
+    peek = _peek_kit(contents)
+    office_key = ((peek or {}).get("office") or {}).get("public_key")
 
     def key_for(device_id: str) -> str | None:
         office = (peek or {}).get("office") or {}
-        return office.get("key") if office.get("id") == device_id else None
+        return office_key if office.get("id") == device_id and isinstance(
+            office_key, str) else None
 
-    package = read_package(kit_path, key_for)
+    package = read_package(kit_path, key_for, contents=contents)
     if package.manifest["kind"] != "field_kit":
         raise PackageError(f"{kit_path}: is a change package, not a field kit.")
     kit = json.loads(package.extra["kit.json"])
+    assert isinstance(office_key, str)  # read_package verified the kit with it
+    shown = keys.fingerprint(office_key)
+    if fingerprint is not None and fingerprint.strip().lower() != shown:
+        raise PackageError(f"{kit_path}: the office key's fingerprint is {shown}, not "
+                           f"{fingerprint.strip()} as expected; this kit may not come from "
+                           "your office. Nothing was changed; check with the office.")
     records = [json.loads(line) for line in package.extra["records.jsonl"].splitlines()
                if line.strip()]
     history = [json.loads(line) for line in package.extra["history.jsonl"].splitlines()
                if line.strip()]
     folder = DataFolder(root)
-    store = Store(folder, user=user)
+    # A join that fails leaves the folder as it was, so that it can be tried again.
+    undo = FolderUndo(root)
+    try:
+        store = Store(folder, user=user)
+    except BaseException:
+        undo.restore()
+        raise
     try:
         held = store.query("SELECT (SELECT count(*) FROM change_log) + (SELECT count(*) FROM "
                            "parcels) AS n")[0]["n"]
@@ -238,10 +354,8 @@ def join(root: Path, kit_path: Path, *, user: str) -> dict[str, Any]:
                                     "empty data folder can join. Make one with File > New "
                                     "data folder..., then set up the laptop again.")
         for digest, data in package.attachments.items():
-            target = folder.attachments / digest[:2] / digest
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-        with store.db.atomic():
+            undo.write(folder.attachments / digest[:2] / digest, data)
+        with store.writing():
             conn = store.conn
             # Rows arrive table by table; foreign keys are checked when the whole kit is in.
             conn.execute("PRAGMA defer_foreign_keys = ON")
@@ -254,11 +368,13 @@ def join(root: Path, kit_path: Path, *, user: str) -> dict[str, Any]:
                 retire = RecordWriter(conn, store.actor, utc_now_text(store.clock()))
                 retire.update("shoreline_layers", opening_layer, {"active": 0})
                 retire.flush()
-            conn.execute("UPDATE devices SET id = ?, name = ?, secret = ? WHERE role = 'this'",
-                         (kit["device"]["id"], kit["device"]["name"], kit["device"]["key"]))
-            conn.execute("INSERT INTO devices (id, name, role, created_at, secret) VALUES "
+            private = kit["device"]["private_key"]
+            conn.execute("UPDATE devices SET id = ?, name = ?, private_key = ?, public_key = ? "
+                         "WHERE role = 'this'", (kit["device"]["id"], kit["device"]["name"],
+                                                 private, keys.public_key(private)))
+            conn.execute("INSERT INTO devices (id, name, role, created_at, public_key) VALUES "
                          "(?, ?, 'office', ?, ?)", (kit["office"]["id"], kit["office"]["name"],
-                                                    _now(), kit["office"]["key"]))
+                                                    _now(), office_key))
             for item in sorted(records, key=lambda r: r["table"] != "parcels"):
                 table = item["table"]
                 if table not in SYNCED_TABLES:
@@ -275,29 +391,58 @@ def join(root: Path, kit_path: Path, *, user: str) -> dict[str, Any]:
                              f"({', '.join('?' * len(names))})", [h[n] for n in names])
             store.set_meta("sync_role", FIELD)
             store.set_meta("office_seq_received", str(kit["office_seq"]))
-        (root / DATA_FOLDER_JURISDICTION).write_text(kit["jurisdiction_toml"], "utf-8")
-    finally:
+            undo.write(root / DATA_FOLDER_JURISDICTION, kit["jurisdiction_toml"].encode())
+    except BaseException:
         store.close()
-    return {"device": kit["device"]["name"], "parcels": len(kit["parcels"])}
+        undo.restore()
+        raise
+    store.close()
+    return {"device": kit["device"]["name"], "parcels": len(kit["parcels"]),
+            "office_fingerprint": shown}
 
 
 # --- export ----------------------------------------------------------------------------
 
-def _contiguous_through(ws: Workspace, device_id: str) -> tuple[int, list[int]]:
-    """The highest n such that changes 1..n from a device are all here, and the gaps."""
-    seqs = [r["device_seq"] for r in ws.store.query(
-        "SELECT device_seq FROM sync_received WHERE device_id = ? AND device_seq IS NOT NULL "
-        "UNION SELECT device_seq FROM change_log WHERE device_id = ? AND device_seq IS NOT "
-        "NULL ORDER BY 1", (device_id, device_id))]
-    through = 0
-    for s in seqs:
-        if s == through + 1:
-            through = s
-        elif s > through + 1:
+GAPS_LISTED = 100  # missing sequence numbers (and ranges of them) listed at most
+
+
+def _gap_ranges(ws: Workspace, device_id: str) -> tuple[int, list[list[int]], int]:
+    """The highest n such that changes 1..n from a device are all here; the first
+    GAPS_LISTED ranges [first, last] of numbers missing below the highest one here; and
+    how many numbers are missing in all. Computed from the numbers present, never by
+    counting up to the highest one."""
+    present = ("SELECT device_seq AS n FROM sync_received WHERE device_id = :d AND "
+               "device_seq >= 1 UNION SELECT device_seq FROM change_log WHERE device_id = :d "
+               "AND device_seq >= 1")
+    runs = (f"WITH s AS ({present}), o AS (SELECT n, lag(n, 1, 0) OVER (ORDER BY n) AS prev "
+            "FROM s) SELECT prev + 1 AS first, n - 1 AS last FROM o WHERE n > prev + 1")
+    ranges = [[r["first"], r["last"]] for r in ws.store.query(
+        f"{runs} ORDER BY first LIMIT {GAPS_LISTED}", {"d": device_id})]
+    missing = ws.store.query(f"SELECT coalesce(sum(last - first + 1), 0) AS m FROM ({runs})",
+                             {"d": device_id})[0]["m"]
+    if ranges:
+        through = ranges[0][0] - 1
+    else:
+        through = ws.store.query(f"SELECT coalesce(max(n), 0) AS t FROM ({present})",
+                                 {"d": device_id})[0]["t"]
+    return int(through), ranges, int(missing)
+
+
+def _listed(ranges: list[list[int]]) -> list[int]:
+    """The first GAPS_LISTED missing numbers of these ranges."""
+    numbers: list[int] = []
+    for first, last in ranges:
+        numbers += range(first, min(last, first + GAPS_LISTED - len(numbers) - 1) + 1)
+        if len(numbers) >= GAPS_LISTED:
             break
-    present = set(seqs)
-    gaps = [n for n in range(1, (max(seqs) if seqs else 0) + 1) if n not in present]
-    return through, gaps
+    return numbers
+
+
+def _contiguous_through(ws: Workspace, device_id: str) -> tuple[int, list[int]]:
+    """The highest n such that changes 1..n from a device are all here, and the first
+    GAPS_LISTED missing numbers (`_gap_ranges` has them all, as ranges)."""
+    through, ranges, _ = _gap_ranges(ws, device_id)
+    return through, _listed(ranges)
 
 
 def _change_line(row: dict[str, Any]) -> dict[str, Any]:
@@ -338,6 +483,8 @@ def export(ws: Workspace, out: Path, *, device: str | None = None) -> dict[str, 
     if role(ws) == FIELD:
         office = _device(ws, OFFICE)
         assert office is not None
+        if not this["private_key"] or not office["public_key"]:
+            raise InputError(f"This laptop {SHARED_KEY_REFUSAL}.")
         rows = ws.store.query(
             "SELECT * FROM change_log WHERE device_id = ? AND device_seq > ? ORDER BY device_seq",
             (this["id"], office["acknowledged_seq"]))
@@ -376,7 +523,9 @@ def export(ws: Workspace, out: Path, *, device: str | None = None) -> dict[str, 
     members = {"changes.jsonl": "\n".join(json.dumps(c, ensure_ascii=False)
                                           for c in changes).encode(),
                **{f"attachments/{k}": v for k, v in blobs.items()}}
-    write_package(out, manifest, members, this["secret"])
+    signing_key = (this["private_key"] if role(ws) == FIELD
+                   else _office_private_key(ws) if role(ws) == OFFICE else None)
+    write_package(out, manifest, members, signing_key)
     return {"path": str(out), "changes": len(changes)}
 
 
@@ -395,39 +544,46 @@ def _parcels_of(ws: Workspace, device: dict[str, Any]) -> set[str]:
 # --- import ----------------------------------------------------------------------------
 
 def _key_lookup(ws: Workspace) -> Any:
+    """The public key a sender's packages are checked with: at the office, an enrolled
+    laptop's; on a laptop, its office's. A device enrolled under the shared-key scheme
+    has none and is refused with the way out."""
     mode = role(ws)
 
     def key_for(device_id: str) -> str | None:
         if mode == OFFICE:
-            rows = ws.store.query("SELECT secret FROM devices WHERE id = ? AND role = 'field'",
-                                  (device_id,))
+            rows = ws.store.query("SELECT name, public_key FROM devices WHERE id = ? AND "
+                                  "role = 'field'", (device_id,))
         elif mode == FIELD:
-            rows = ws.store.query("SELECT secret FROM devices WHERE id = ? AND role = 'office'",
-                                  (device_id,))
+            rows = ws.store.query("SELECT name, public_key FROM devices WHERE id = ? AND "
+                                  "role = 'office'", (device_id,))
         else:
             return None
-        return rows[0]["secret"] if rows else None
+        if not rows:
+            return None
+        if not rows[0]["public_key"]:
+            who = (f"The laptop {rows[0]['name']!r}" if mode == OFFICE else "This laptop")
+            raise PackageError(f"{who} {SHARED_KEY_REFUSAL}; nothing was changed.")
+        return str(rows[0]["public_key"])
 
     return key_for
 
 
-def _check_attachments(ws: Workspace, package: Package, source: Path) -> None:
-    for c in package.changes:
-        values = c["new"] if isinstance(c["new"], dict) else {}
-        if c["table"] == "attachments" and c["op"] == "insert":
-            digest = values.get("sha256")
-            if not isinstance(digest, str) or (digest not in package.attachments
-                                               and not ws.attachment_path(digest).exists()):
-                raise PackageError(
-                    f"{source}: change {c['change_id']} records a photo whose bytes are neither "
-                    "in the package nor on this computer; the package was refused and nothing "
-                    "was changed.")
-        for v in (values.values() if values else [c["new"], c["old"]]):
-            if isinstance(v, dict) and set(v) == {BYTES_REF} and (
-                    v[BYTES_REF] not in package.attachments):
-                raise PackageError(f"{source}: change {c['change_id']} refers to a document "
-                                   "that is not in the package; the package was refused and "
-                                   "nothing was changed.")
+def _check_policy(ws: Workspace, package: Package, source: Path) -> None:
+    """Refuse the package whole if its signer may not make one of its changes, or one of
+    its values is not one the records may hold (`sync.policy`)."""
+    this = _device(ws, "this")
+    assert this is not None
+    device = package.manifest["source_device"]
+    if role(ws) == OFFICE:
+        rows = ws.store.query("SELECT * FROM devices WHERE id = ? AND role = 'field'",
+                              (device,))
+        parcels = frozenset(_parcels_of(ws, rows[0])) if rows else frozenset()
+        sender = policy.Sender(device_id=device, role=FIELD, parcels=parcels)
+    else:
+        sender = policy.Sender(device_id=device, role=OFFICE)
+    policy.check_package(ws.store.conn, package, sender=sender, receiver_id=this["id"],
+                         source=str(source),
+                         attachment_exists=lambda digest: ws.attachment_path(digest).exists())
 
 
 def import_package(ws: Workspace, path: Path) -> dict[str, Any]:
@@ -445,7 +601,7 @@ def import_package(ws: Workspace, path: Path) -> dict[str, Any]:
                                   "kit...")
     if package.already_imported:
         return {"applied": 0, "already_imported": True, "conflicts": 0}
-    _check_attachments(ws, package, path)
+    _check_policy(ws, package, path)
     ws.store.backup_now("before-sync-import")
     for digest, data in package.attachments.items():
         target = ws.attachment_path(digest)
@@ -468,8 +624,8 @@ def import_package(ws: Workspace, path: Path) -> dict[str, Any]:
                               "same_value": counts.same_value,
                               "skipped": counts.skipped, "already_had": counts.already}
     if role(ws) == OFFICE:
-        _, gaps = _contiguous_through(ws, manifest["source_device"])
-        result["gaps"] = gaps
+        _, ranges, missing = _gap_ranges(ws, manifest["source_device"])
+        result.update(gaps=_listed(ranges), gap_ranges=ranges, missing_changes=missing)
     return result
 
 
@@ -578,13 +734,22 @@ def resolve(ws: Workspace, conflict_id: str, *, choice: str, value: Any = None,
     incoming = _value(c["incoming_value"])
     today = ws.today()
     with ws.store.transaction() as w:
-        if field == "(deleted)":
+        if field == "(deleted)" and _value(c["local_value"]) == "deleted":
+            # removed here, edited on the other side: the removal stays, or a person adds
+            # the record again with the edit (a removed record is not brought back)
+            if choice != "keep_local":
+                raise InputError(
+                    "This record was removed here while it was edited on the other device; "
+                    "keep the removal, or add the record again in the case with the value "
+                    f"from the other device ({_value(c['incoming_value'])}).")
+            chosen: Any = "deleted"
+        elif field == "(deleted)":
             if choice == "take_incoming":
                 resolution.delete(w, table=table, record_id=c["record_id"], today=today)
             elif choice == "enter_value":
                 raise InputError("A deleted-versus-edited conflict is resolved by keeping the "
                                  "record or deleting it, not by a value.")
-            chosen: Any = "deleted" if choice == "take_incoming" else "kept"
+            chosen = "deleted" if choice == "take_incoming" else "kept"
         elif field == "(record)":
             if choice != "keep_local":
                 raise InputError("A record created on both sides keeps the local record; "
@@ -625,8 +790,10 @@ def status(ws: Workspace) -> dict[str, Any]:
     else:
         devices = []
         for d in ws.store.query("SELECT * FROM devices WHERE role = 'field' ORDER BY name"):
-            through, gaps = _contiguous_through(ws, d["id"])
-            devices.append({"device": d["name"], "received_through": through, "gaps": gaps,
+            through, ranges, missing = _gap_ranges(ws, d["id"])
+            devices.append({"device": d["name"], "received_through": through,
+                            "gaps": _listed(ranges), "gap_ranges": ranges,
+                            "missing_changes": missing,
                             "parcels": len(json.loads(d["parcels"])),
                             "office_changes_acknowledged": d["acknowledged_seq"]})
         out["devices"] = devices

@@ -31,7 +31,8 @@ def _sql(name: str) -> str:
 
 # The schema, one frozen SQL file per version; a new version is a new file at the end.
 SQL_MIGRATIONS = ("0001_initial", "0002_finding_decisions", "0003_component_geometry",
-                  "0004_measurement_capture_accuracy", "0005_ahj_waiver", "0006_sync")
+                  "0004_measurement_capture_accuracy", "0005_ahj_waiver", "0006_sync",
+                  "0007_device_keys")
 
 
 def _sql_migration(name: str, version: int) -> Callable[[sqlite_utils.Database], None]:
@@ -86,10 +87,14 @@ def _header_check(path: Path) -> None:
             "it was left untouched. Choose another data folder.")
 
 
+# How long a write waits for another program's write to finish before giving up.
+BUSY_TIMEOUT_S: float = 10
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
-                           timeout=10)
-    conn.execute("PRAGMA busy_timeout = 10000")
+                           timeout=BUSY_TIMEOUT_S)
+    conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
     return conn
 
 

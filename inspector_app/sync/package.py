@@ -1,8 +1,8 @@
 """The sync package: one zip file carrying changes (or a field kit) between devices.
 
 Members: `manifest.json` (format, package id, source device, sequence range, counts,
-creation time, the SHA-256 of every other member), `signature` (HMAC-SHA256 of the
-manifest's bytes with the source device's key), `changes.jsonl`, and for a field kit
+creation time, the SHA-256 of every other member), `signature` (the Ed25519 signature of the
+manifest's bytes by the source device's private key), `changes.jsonl`, and for a field kit
 `kit.json`, `records.jsonl`, `history.jsonl`; photos and documents as
 `attachments/<sha256>`.
 
@@ -15,7 +15,6 @@ the manifest and for every change, every hash, and the signature. Any problem ra
 from __future__ import annotations
 
 import hashlib
-import hmac
 import io
 import json
 import os
@@ -30,8 +29,12 @@ from zlib import error as zlib_error
 import fastjsonschema
 
 from ..errors import InputError
+from ..paths import UnreadableFile, read_regular_file
+from . import keys
 
-FORMAT = "watershed-inspector/sync/1"
+FORMAT = "watershed-inspector/sync/2"
+# Packages and kits of the earlier format were signed with a key shared by both sides.
+SHARED_KEY_FORMAT = "watershed-inspector/sync/1"
 MAX_PACKAGE_BYTES = 2 * 1024**3
 MAX_MEMBERS = 50_000
 MAX_MEMBER_BYTES = 200 * 1024**2
@@ -40,7 +43,7 @@ MAX_RATIO = 200  # uncompressed / compressed, per member: no zip bombs
 MAX_MANIFEST_BYTES = 4 * 1024**2
 FIXED_MEMBERS = ("manifest.json", "signature", "changes.jsonl", "kit.json", "records.jsonl",
                  "history.jsonl")
-_ATTACHMENT = re.compile(r"^attachments/([0-9a-f]{64})$")
+_ATTACHMENT = re.compile(r"\Aattachments/([0-9a-f]{64})\Z")
 _UUIDISH = {"type": "string", "pattern": r"^[0-9A-Za-z-]{8,64}$"}
 _TIME = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?\+00:00$"}
 _TABLE = {"type": "string", "pattern": r"^[a-z_]{2,40}$"}
@@ -120,28 +123,44 @@ class Package:
     already_imported: bool = False
 
 
-def sign(manifest_bytes: bytes, key_hex: str) -> str:
-    return hmac.new(bytes.fromhex(key_hex), manifest_bytes, hashlib.sha256).hexdigest()
+def sign(manifest_bytes: bytes, private_key: str) -> str:
+    """The Ed25519 signature of the manifest's exact bytes by the sender, hex."""
+    return keys.sign(manifest_bytes, private_key)
 
 
-def write_package(path: Path, manifest: dict[str, Any], members: Mapping[str, bytes],
-                  key_hex: str | None) -> None:
-    """Write a package atomically: members, their hashes in the manifest, the signature."""
+def write_private(path: Path, data: bytes) -> None:
+    """Write a file atomically, readable and writable by its owner only (0600)."""
+    temp = path.with_name(f".{path.name}.tmp")
+    temp.unlink(missing_ok=True)
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.chmod(temp, 0o600)
+    os.replace(temp, path)
+
+
+def package_bytes(manifest: dict[str, Any], members: Mapping[str, bytes],
+                  private_key: str | None) -> bytes:
+    """A package as bytes: members, their hashes in the manifest, the signature."""
     manifest = {**manifest, "members": {name: hashlib.sha256(data).hexdigest()
                                         for name, data in sorted(members.items())}}
     manifest_bytes = json.dumps(manifest, indent=2, sort_keys=True).encode()
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as z:
         z.writestr("manifest.json", manifest_bytes)
-        if key_hex is not None:
-            z.writestr("signature", sign(manifest_bytes, key_hex))
+        if private_key is not None:
+            z.writestr("signature", sign(manifest_bytes, private_key))
         for name, data in sorted(members.items()):
             z.writestr(name, data)
-    temp = path.with_name(f".{path.name}.tmp")
-    temp.write_bytes(buffer.getvalue())
-    with temp.open("rb") as f:
-        os.fsync(f.fileno())
-    os.replace(temp, path)
+    return buffer.getvalue()
+
+
+def write_package(path: Path, manifest: dict[str, Any], members: Mapping[str, bytes],
+                  private_key: str | None) -> None:
+    """Write a package atomically and owner-only, signed with the sender's private key."""
+    write_private(path, package_bytes(manifest, members, private_key))
 
 
 def _first_error(validator: Callable[[Any], Any], doc: Any) -> str | None:
@@ -153,9 +172,11 @@ def _first_error(validator: Callable[[Any], Any], doc: Any) -> str | None:
 
 
 def read_package(path: Path, key_for: Callable[[str], str | None],
-                 already: Callable[[str], bool] = lambda package_id: False) -> Package:
-    """Check a package completely; `key_for(device_id)` gives that device's key, or None
-    for a device this data folder does not know.
+                 already: Callable[[str], bool] = lambda package_id: False, *,
+                 contents: bytes | None = None) -> Package:
+    """Check a package completely; `key_for(device_id)` gives that device's public key, or
+    None for a device this data folder does not know. `contents`, when given, are the
+    package's bytes already read from `path` (a field kit, once decrypted).
 
     A package that `already(package_id)` says was imported is returned once its signature
     and every member's hash are checked, without its changes: it will change nothing."""
@@ -165,14 +186,21 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
         return PackageError(f"{source}: {why}; the package was refused and nothing was "
                             "changed.")
 
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise PackageError(f"{source}: no such package file.") from None
-    if size > MAX_PACKAGE_BYTES:
-        raise refuse(f"it is {size / 1e9:.1f} GB, over the {MAX_PACKAGE_BYTES / 1e9:.0f} GB "
-                     "limit")
-    raw = path.read_bytes()
+    if contents is None:
+        try:
+            raw = read_regular_file(path, limit=MAX_PACKAGE_BYTES, what="sync package")
+        except FileNotFoundError:
+            raise PackageError(f"{source}: no such package file.") from None
+        except UnreadableFile as exc:
+            raise refuse(exc.reason) from None
+    else:
+        raw = contents
+    if keys.is_sealed(raw):
+        raise PackageError(f"{source}: is a field kit; use `inspector-app sync join` on a new "
+                           "data folder.",
+                           in_app=f"{source}: is a field kit, not a sync package; set up a new "
+                                  "laptop from it with File > Set up this laptop from a field "
+                                  "kit...")
     try:
         z = zipfile.ZipFile(io.BytesIO(raw))
         infos = z.infolist()
@@ -216,6 +244,10 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
         manifest = json.loads(manifest_bytes)
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise refuse("its manifest is not valid JSON") from None
+    if isinstance(manifest, dict) and manifest.get("format") == SHARED_KEY_FORMAT:
+        raise refuse("it was written under the earlier shared-key scheme, which this version "
+                     "no longer accepts; enrol the laptop again at the office with `sync "
+                     "enroll` and set it up from the new field kit")
     problem = _first_error(_MANIFEST_VALIDATOR, manifest)
     if problem:
         raise refuse(f"its manifest is not valid ({problem})")
@@ -229,7 +261,7 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
         raise refuse(f"it comes from {manifest['source_name']!r} ({device}), a device this "
                      "data folder has not enrolled")
     signature = member("signature").decode("ascii", errors="replace").strip()
-    if not hmac.compare_digest(signature, sign(manifest_bytes, key)):
+    if not keys.verify(manifest_bytes, signature, key):
         raise refuse("its signature does not match (tampered with, or signed with another "
                      "key)")
 

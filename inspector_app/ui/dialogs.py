@@ -183,23 +183,33 @@ class EnrollDialog(QDialog):
         self.name = QLineEdit()
         self.name.setPlaceholderText("e.g. laptop-olmsted")
         self.parcels = QLineEdit()
-        self.parcels.setPlaceholderText("SBLs separated by commas; empty for all parcels")
+        self.parcels.setPlaceholderText("SBLs separated by commas")
+        self.passphrase = QLineEdit()
+        self.passphrase.setEchoMode(QLineEdit.EchoMode.Password)
+        self.passphrase.setPlaceholderText("at least 10 characters; tell it to the inspector")
+        self.again = QLineEdit()
+        self.again.setEchoMode(QLineEdit.EchoMode.Password)
         form = QFormLayout()
         form.addRow("Laptop &name", self.name)
         form.addRow("&Parcels", self.parcels)
+        form.addRow("Kit pass&phrase", self.passphrase)
+        form.addRow("Passphrase &again", self.again)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
-        layout.addWidget(QLabel("The field kit holds the laptop's signing key: hand it over "
-                                "on a trusted drive."))
+        layout.addWidget(QLabel("The field kit holds the laptop's signing key, encrypted "
+                                "with the passphrase: hand the kit and the passphrase over "
+                                "separately."))
         layout.addWidget(buttons)
 
-    def values(self) -> tuple[str, list[str] | None]:
+    def values(self) -> tuple[str, list[str] | None, str, bool]:
+        """Name, parcels, passphrase, and whether the passphrase was typed the same twice."""
         sbls = [s.strip() for s in self.parcels.text().split(",") if s.strip()]
-        return self.name.text().strip(), sbls or None
+        same = self.passphrase.text() == self.again.text()
+        return self.name.text().strip(), sbls or None, self.passphrase.text(), same
 
 
 def run_with_progress(ctx: AppContext, parent: QWidget, title: str,

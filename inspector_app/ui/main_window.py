@@ -1114,11 +1114,19 @@ class MainWindow(QMainWindow):
             if problem:
                 self.ctx.error(InputError(problem))
                 return
+        passphrase, ok = QInputDialog.getText(
+            self, "Set up this laptop", "Passphrase of the field kit (the office chose it at "
+            "enrolment):", QLineEdit.EchoMode.Password)
+        if not ok:
+            return
         user, kit_path, target = self.workspace.store.actor.user, Path(kit), folder
         self.switch_folder(
-            target, prepare=lambda: sync.join(target, kit_path, user=user),
+            target, prepare=lambda: sync.join(target, kit_path, user=user,
+                                              passphrase=passphrase),
             done_text=lambda r: f"This laptop is set up as {r['device']} with "
-                                f"{r['parcels']} parcel(s); {target} is open.")
+                                f"{r['parcels']} parcel(s); {target} is open. Check that "
+                                f"the office key fingerprint {r['office_fingerprint']} is the "
+                                "one the office showed.")
 
     # --- data folders ---------------------------------------------------------------
 
@@ -1323,13 +1331,20 @@ class MainWindow(QMainWindow):
             return
         from ..services import sync
 
-        name, parcels = dialog.values()
+        name, parcels, passphrase, same = dialog.values()
+        if not same:
+            self.ctx.error(InputError("The two passphrases differ; type the same kit "
+                                      "passphrase twice."))
+            return
         path, _ = QFileDialog.getSaveFileName(self, "Save the field kit", f"{name}-kit.zip",
                                               "Field kits (*.zip)")
         if path:
-            self.ctx.run(lambda: sync.enroll(self.workspace, name, Path(path), parcels),
-                         lambda r: self.message.setText(f"Field kit for {r['device']} written "
-                                                        f"to {r['path']}"))
+            self.ctx.run(lambda: sync.enroll(self.workspace, name, Path(path), parcels,
+                                             passphrase=passphrase),
+                         lambda r: self.message.setText(
+                             f"Field kit for {r['device']} written to {r['path']}. Office key "
+                             f"fingerprint: {r['office_fingerprint']} (the laptop shows it "
+                             "when it is set up)."))
 
     def install_demo(self) -> None:
         from ..services.demo import install_demo

@@ -19,8 +19,10 @@ EDITS = 150
 def test_exports_during_writes_are_consistent(tmp_path: Path) -> None:
     office = Workspace(tmp_path / "office", user="clerk")
     install_demo(office, count=5, today=date(2026, 11, 25))
-    sync.enroll(office, "laptop", tmp_path / "kit.zip", None)
-    sync.join(tmp_path / "field", tmp_path / "kit.zip", user="k.olmsted")
+    sync.enroll(office, "laptop", tmp_path / "kit.zip", [p["sbl"] for p in office.parcels()],
+                passphrase="kit passphrase 1")
+    sync.join(tmp_path / "field", tmp_path / "kit.zip", user="k.olmsted",
+              passphrase="kit passphrase 1")
     writer = Workspace(tmp_path / "field", user="k.olmsted")
     exporter = Workspace(tmp_path / "field", user="k.olmsted")  # a second connection
     ids = [writer.parcel_id(p["sbl"]) for p in writer.parcels()]

@@ -40,8 +40,9 @@ def _edit(ws: Workspace, change: Callable[[dict[str, Any]], None]) -> None:
 def pair(tmp_path: Path) -> Iterator[Offices]:
     office = Workspace(tmp_path / "office", user="clerk")
     install_demo(office, count=4, today=TODAY)
-    sync.enroll(office, "laptop", tmp_path / "kit.zip", [SBL])
-    sync.join(tmp_path / "field", tmp_path / "kit.zip", user="r.vance")
+    sync.enroll(office, "laptop", tmp_path / "kit.zip", [SBL], passphrase="kit passphrase 1")
+    sync.join(tmp_path / "field", tmp_path / "kit.zip", user="r.vance",
+              passphrase="kit passphrase 1")
     field = Workspace(tmp_path / "field", user="r.vance")
     yield Offices(office, field, tmp_path)
     office.close()

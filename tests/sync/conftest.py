@@ -15,6 +15,7 @@ from inspector_app.services.demo import install_demo
 from inspector_app.services.workspace import Workspace
 
 TODAY = date(2026, 11, 25)
+KIT_PASSPHRASE = "kit passphrase 1"
 
 
 @dataclass
@@ -53,8 +54,9 @@ def pair(tmp_path: Path) -> Iterator[Pair]:
     office = Workspace(tmp_path / "office", user="clerk")
     install_demo(office, count=6, today=TODAY)
     sbls = [p["sbl"] for p in office.parcels()][:3]
-    sync.enroll(office, "laptop-1", tmp_path / "kit.zip", sbls)
-    sync.join(tmp_path / "field", tmp_path / "kit.zip", user="k.olmsted")
+    sync.enroll(office, "laptop-1", tmp_path / "kit.zip", sbls, passphrase=KIT_PASSPHRASE)
+    sync.join(tmp_path / "field", tmp_path / "kit.zip", user="k.olmsted",
+              passphrase=KIT_PASSPHRASE)
     field = Workspace(tmp_path / "field", user="k.olmsted")
     yield Pair(office, field, tmp_path, sbls)
     office.close()

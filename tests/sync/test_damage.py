@@ -20,7 +20,7 @@ from inspector_app.services import sync
 from inspector_app.services.demo import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.sync.package import PackageError, read_package
-from tests.sync.conftest import TODAY, state
+from tests.sync.conftest import KIT_PASSPHRASE, TODAY, state
 
 
 class Setup:
@@ -29,9 +29,10 @@ class Setup:
         office = Workspace(root / "office", user="clerk")
         install_demo(office, count=4, today=TODAY)
         sbls = [p["sbl"] for p in office.parcels()]
-        sync.enroll(office, "laptop", root / "kit.zip", sbls)
+        sync.enroll(office, "laptop", root / "kit.zip", sbls, passphrase=KIT_PASSPHRASE)
         office.close()
-        sync.join(root / "field", root / "kit.zip", user="k.olmsted")
+        sync.join(root / "field", root / "kit.zip", user="k.olmsted",
+                  passphrase=KIT_PASSPHRASE)
         field = Workspace(root / "field", user="k.olmsted")
         photo = root / "p.jpg"
         photo.write_bytes(b"\xff\xd8 photo bytes " * 40)

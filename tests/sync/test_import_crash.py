@@ -16,7 +16,7 @@ import pytest
 from inspector_app.services import sync
 from inspector_app.services.demo import install_demo
 from inspector_app.services.workspace import Workspace
-from tests.sync.conftest import TODAY
+from tests.sync.conftest import KIT_PASSPHRASE, TODAY
 
 IMPORTER = r"""
 import sys
@@ -35,9 +35,11 @@ CHANGES = 3000
 def test_sigkill_during_import(tmp_path: Path) -> None:
     office = Workspace(tmp_path / "office", user="clerk")
     install_demo(office, count=3, today=TODAY)
-    sync.enroll(office, "laptop", tmp_path / "kit.zip", None)
+    sync.enroll(office, "laptop", tmp_path / "kit.zip", [p["sbl"] for p in office.parcels()],
+                passphrase=KIT_PASSPHRASE)
     office.close()
-    sync.join(tmp_path / "field", tmp_path / "kit.zip", user="k.olmsted")
+    sync.join(tmp_path / "field", tmp_path / "kit.zip", user="k.olmsted",
+              passphrase=KIT_PASSPHRASE)
     field = Workspace(tmp_path / "field", user="k.olmsted")
     pid = field.parcel_id(field.parcels()[0]["sbl"])
     with field.store.transaction() as w:

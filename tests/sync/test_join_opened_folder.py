@@ -13,7 +13,7 @@ from inspector_app.services import sync
 from inspector_app.services.demo import install_demo
 from inspector_app.services.shorelines import BUNDLED_NAME, import_layer, list_layers
 from inspector_app.services.workspace import Workspace
-from tests.sync.conftest import TODAY, Pair, state
+from tests.sync.conftest import KIT_PASSPHRASE, TODAY, Pair, state
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ def office_kit(tmp_path: Path) -> tuple[Workspace, Path]:
     office = Workspace(tmp_path / "office", user="clerk")
     install_demo(office, count=4, today=TODAY)
     sbls = [p["sbl"] for p in office.parcels()][:2]
-    sync.enroll(office, "laptop-1", tmp_path / "kit.zip", sbls)
+    sync.enroll(office, "laptop-1", tmp_path / "kit.zip", sbls, passphrase=KIT_PASSPHRASE)
     yield office, tmp_path / "kit.zip"
     office.close()
 
@@ -33,8 +33,9 @@ def test_a_folder_the_app_has_only_opened_can_join(office_kit: tuple[Workspace, 
     assert sync.holds_nothing_yet(opened.store)
     opened.close()
 
-    assert sync.join(tmp_path / "field", kit, user="k.olmsted") == {"device": "laptop-1",
-                                                                    "parcels": 2}
+    joined = sync.join(tmp_path / "field", kit, user="k.olmsted", passphrase=KIT_PASSPHRASE)
+    assert joined == {"device": "laptop-1", "parcels": 2,
+                      "office_fingerprint": sync.office_fingerprint(office)}
     field = Workspace(tmp_path / "field", user="k.olmsted")
     try:
         pair = Pair(office, field, tmp_path, [p["sbl"] for p in field.parcels()])
@@ -80,7 +81,11 @@ def _bundled_layer_edited(ws: Workspace, _tmp: Path) -> None:
 
 
 def _enrolled_a_laptop(ws: Workspace, tmp: Path) -> None:
-    sync.enroll(ws, "other", tmp / "other-kit.zip", [])
+    with ws.store.transaction():
+        ws.store.conn.execute(
+            "INSERT INTO devices (id, name, role, created_at, public_key) VALUES "
+            "('other-laptop', 'other', 'field', '2026-01-01T00:00:00+00:00', ?)", ("0" * 64,))
+        ws.store.set_meta("sync_role", "office")
 
 
 def _a_package_imported(ws: Workspace, _tmp: Path) -> None:
@@ -105,7 +110,7 @@ def test_anything_beyond_what_opening_wrote_is_refused_and_left_alone(
         assert not sync.holds_nothing_yet(ws.store)
         before = state(ws)
         with pytest.raises(InputError, match="only an empty data folder can join") as refused:
-            sync.join(tmp_path / "field", kit, user="k.olmsted")
+            sync.join(tmp_path / "field", kit, user="k.olmsted", passphrase=KIT_PASSPHRASE)
         assert "File > New data folder" in refused.value.in_app
         assert state(ws) == before
         assert not (tmp_path / "field" / "jurisdiction.toml").exists()

@@ -10,7 +10,7 @@ from inspector_app.errors import InputError
 from inspector_app.services import letters, sync
 from inspector_app.services.workspace import Workspace
 from inspector_app.sync.package import PackageError
-from tests.sync.conftest import TODAY, Pair, state
+from tests.sync.conftest import KIT_PASSPHRASE, TODAY, Pair, state
 
 
 def owner(name: str) -> Any:
@@ -28,7 +28,8 @@ def test_join_gives_the_laptop_its_parcels_layer_and_rules(pair: Pair) -> None:
     history = pair.field.history(pair.sbls[0])
     assert history and history == pair.office.history(pair.sbls[0])
     with pytest.raises(InputError, match="only an empty data folder can join"):
-        sync.join(pair.field.folder.root, pair.tmp / "kit.zip", user="x")
+        sync.join(pair.field.folder.root, pair.tmp / "kit.zip", user="x",
+                  passphrase=KIT_PASSPHRASE)
 
 
 def test_round_trip_and_reimport(pair: Pair) -> None:
@@ -168,7 +169,8 @@ def _rewrite(pair: Pair, source: Path, target: Path, *, drop: str) -> None:
         members = {n: z.read(n) for n in z.namelist() if n not in ("manifest.json",
                                                                    "signature", drop)}
     manifest["counts"]["attachments"] -= 1
-    key = pair.field.store.query("SELECT secret FROM devices WHERE role = 'this'")[0]["secret"]
+    key = pair.field.store.query("SELECT private_key FROM devices WHERE role = 'this'"
+                                 )[0]["private_key"]
     write_package(target, manifest, members, key)
 
 
@@ -191,13 +193,19 @@ def test_contract_cli_shapes(pair: Pair, capsys: pytest.CaptureFixture[str]) -> 
     office, field = str(pair.office.folder.root), str(pair.field.folder.root)
     pair.office.close()
     pair.field.close()
+    secret = pair.tmp / "passphrase.txt"
+    secret.write_text(KIT_PASSPHRASE + "\n", "utf-8")
     status, out, err = cli(capsys, "--data-dir", office, "sync", "enroll", "--device",
-                           "laptop-2", "--out", str(pair.tmp / "kit2.zip"))
+                           "laptop-2", "--out", str(pair.tmp / "kit2.zip"), "--parcels",
+                           ",".join(pair.sbls), "--passphrase-file", str(secret))
     assert status == 0, err
-    assert out == {"path": str(pair.tmp / "kit2.zip"), "device": "laptop-2"}
-    status, out, _ = cli(capsys, "--data-dir", str(pair.tmp / "f2"), "sync", "join",
-                         str(pair.tmp / "kit2.zip"))
-    assert out == {"device": "laptop-2", "parcels": 6}
+    assert {k: out[k] for k in ("path", "device")} == {"path": str(pair.tmp / "kit2.zip"),
+                                                       "device": "laptop-2"}
+    shown = out["office_fingerprint"]
+    status, out, err = cli(capsys, "--data-dir", str(pair.tmp / "f2"), "sync", "join",
+                           str(pair.tmp / "kit2.zip"), "--passphrase-file", str(secret))
+    assert out == {"device": "laptop-2", "parcels": 3, "office_fingerprint": shown}
+    assert shown in err
     status, out, _ = cli(capsys, "--data-dir", field, "sync", "export", "--out",
                          str(pair.tmp / "x.zip"))
     assert set(out) == {"path", "changes"}

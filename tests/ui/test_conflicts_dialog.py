@@ -5,6 +5,7 @@ conflicts that need a decision, and the app's messages name menu items, not comm
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ from inspector_app.errors import InspectorError
 from inspector_app.services import letters, shorelines, sync
 from inspector_app.services.demo import install_demo
 from inspector_app.services.workspace import Workspace
+from inspector_app.storage.records import new_id
 from inspector_app.ui.context import AppContext
 from inspector_app.ui.dialogs import ConflictsDialog
 from inspector_app.ui.main_window import MainWindow
@@ -33,8 +35,9 @@ def pair(tmp_path: Path) -> Iterator[Pair]:
     office = Workspace(tmp_path / "office", user="clerk")
     install_demo(office, count=4, today=TODAY)
     sbls = [p["sbl"] for p in office.parcels()][:3]
-    sync.enroll(office, "laptop-1", tmp_path / "kit.zip", sbls)
-    sync.join(tmp_path / "field", tmp_path / "kit.zip", user="k.olmsted")
+    sync.enroll(office, "laptop-1", tmp_path / "kit.zip", sbls, passphrase="kit passphrase 1")
+    sync.join(tmp_path / "field", tmp_path / "kit.zip", user="k.olmsted",
+              passphrase="kit passphrase 1")
     field = Workspace(tmp_path / "field", user="k.olmsted")
     yield Pair(office, field, tmp_path, sbls)
     office.close()
@@ -132,9 +135,29 @@ def test_text_for_bedrooms_is_refused_in_the_dialog_then_a_number_is_taken(
     assert runner.wait(lambda: pair.office.load_case(SBL)).dwelling.bedrooms == 5
 
 
+def recorded_conflict(pair: Pair, *, incoming: Any) -> None:
+    """A bedrooms conflict with a value the import now refuses, as an earlier version of
+    the app recorded it."""
+    write(pair.field, "dwellings", "bedrooms", incoming)
+    write(pair.office, "dwellings", "bedrooms", 2)
+    with pytest.raises(InspectorError, match="Bedrooms must be a whole number"):
+        pair.up()
+    dwelling = pair.office.store.query("SELECT id, parcel_id FROM dwellings WHERE parcel_id = ? "
+                                       "AND deleted_at IS NULL", (pair.office.parcel_id(SBL),))[0]
+    laptop = pair.office.store.query("SELECT id FROM devices WHERE role = 'field'")[0]["id"]
+    with pair.office.store.transaction() as w:
+        w.conn.execute(
+            "INSERT INTO sync_conflicts (id, parcel_id, table_name, record_id, field, "
+            "base_value, local_value, incoming_value, change_id, device_id, incoming_user, "
+            "incoming_at, received_at) VALUES (?, ?, 'dwellings', ?, 'bedrooms', '3', '2', ?, "
+            "?, ?, 'k.olmsted', ?, ?)",
+            (new_id(), dwelling["parcel_id"], dwelling["id"], json.dumps(incoming), new_id(),
+             laptop, w.now, w.now))
+
+
 def test_a_bad_value_from_the_laptop_is_not_taken(qtbot: QtBot, pair: Pair,
                                                   runner: TaskRunner) -> None:
-    bedrooms_conflict(pair, field_value="five")
+    recorded_conflict(pair, incoming="five")
     dialog = open_dialog(qtbot, pair, runner)
     before = runner.wait(lambda: state(pair.office))
     click(qtbot, dialog, runner, "&Take the other value")

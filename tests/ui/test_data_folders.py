@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from inspector_app import casefile
+from inspector_app.paths import DATABASE_NAME
 from inspector_app.services import sync
 from inspector_app.services.demo import install_demo
 from inspector_app.services.workspace import Workspace
@@ -116,14 +117,20 @@ def owner(root: Path, sbl: str) -> str:
         return ws.load_case(sbl).parcel.owner_name
 
 
+KIT_PASSPHRASE = "kit passphrase 1"
+
+
 # --- joining a field kit ----------------------------------------------------------------
 
 @pytest.fixture
-def kit(tmp_path: Path) -> Path:
+def kit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     with Workspace(tmp_path / "office", user="clerk") as office:
         install_demo(office, count=4, today=TODAY)
         sbls = [p["sbl"] for p in office.parcels()][:2]
-        sync.enroll(office, "laptop-1", tmp_path / "kit.zip", sbls)
+        sync.enroll(office, "laptop-1", tmp_path / "kit.zip", sbls, passphrase=KIT_PASSPHRASE)
+    # the passphrase the person types when the app asks for it
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(
+        lambda *a, **k: (KIT_PASSPHRASE, True)))
     return tmp_path / "kit.zip"
 
 
@@ -184,6 +191,48 @@ def test_joining_over_records_is_refused_and_the_window_stays(
     assert w.workspace.folder.root == old and w.menuBar().isEnabled()
     assert w.model.rowCount() == 3
     assert exports(old) == before
+
+
+def test_a_wrong_kit_passphrase_is_refused_and_the_window_stays(
+        open_window: Callable[[Path], MainWindow], qtbot: QtBot, tmp_path: Path, kit: Path,
+        said: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    old = demo_folder(tmp_path / "old", 3)
+    w = open_window(old)
+    before = exports(old)
+    (tmp_path / "laptop").mkdir()
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(kit),
+                                                                                      "")))
+    asked: list[Any] = []
+
+    def type_passphrase(*a: Any, **k: Any) -> tuple[str, bool]:
+        asked.append(a)
+        return "not the passphrase", True
+
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(type_passphrase))
+    choose_folder(monkeypatch, tmp_path / "laptop")
+    w.join_kit()
+    qtbot.waitUntil(lambda: bool(said), timeout=15_000)
+    settle(w, qtbot)
+    assert len(asked) == 1 and "Passphrase" in asked[0][2]
+    assert "passphrase is wrong" in said[0]
+    assert w.workspace.folder.root == old and w.menuBar().isEnabled()
+    assert exports(old) == before
+    assert not (tmp_path / "laptop" / DATABASE_NAME).exists()
+
+
+def test_joining_shows_the_office_key_fingerprint(
+        open_window: Callable[[Path], MainWindow], qtbot: QtBot, tmp_path: Path, kit: Path,
+        said: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    with Workspace(tmp_path / "office", user="clerk") as office:
+        shown = sync.office_fingerprint(office)
+    w = open_window(tmp_path / "laptop")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(kit),
+                                                                                      "")))
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(
+        lambda *a, **k: QMessageBox.StandardButton.Yes))
+    w.join_kit()
+    switched_to(w, qtbot, tmp_path / "laptop", 2)
+    assert f"office key fingerprint {shown}" in w.message.text()
 
 
 # --- open, new, recent ------------------------------------------------------------------

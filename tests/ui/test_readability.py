@@ -133,8 +133,10 @@ def test_a_sync_conflict_decision_reads_clearly_in_the_history(
         ws.save_case(parse_document(json.loads(json.dumps(doc)), source="edit", today=TODAY),
                      today=TODAY)
 
-    live.runner.wait(lambda: sync.enroll(office, "laptop", tmp_path / "kit.zip", [sbl]))
-    sync.join(tmp_path / "field", tmp_path / "kit.zip", user="r.vance")
+    live.runner.wait(lambda: sync.enroll(office, "laptop", tmp_path / "kit.zip", [sbl],
+                                         passphrase="kit passphrase 1"))
+    sync.join(tmp_path / "field", tmp_path / "kit.zip", user="r.vance",
+              passphrase="kit passphrase 1")
     field = Workspace(tmp_path / "field", user="r.vance")
     try:
         edit(field, "From the field")

@@ -168,8 +168,9 @@ def test_the_history_tab_shows_the_words(qtbot: QtBot, recorded: Workspace) -> N
 def pair(tmp_path: Path) -> Iterator[Pair]:
     office = Workspace(tmp_path / "office", user="clerk")
     install_demo(office, count=4, today=TODAY)
-    sync.enroll(office, "laptop-1", tmp_path / "kit.zip", [CAPACITY])
-    sync.join(tmp_path / "field", tmp_path / "kit.zip", user="k.olmsted")
+    sync.enroll(office, "laptop-1", tmp_path / "kit.zip", [CAPACITY], passphrase="kit passphrase 1")
+    sync.join(tmp_path / "field", tmp_path / "kit.zip", user="k.olmsted",
+              passphrase="kit passphrase 1")
     field = Workspace(tmp_path / "field", user="k.olmsted")
     yield Pair(office, field, tmp_path, [CAPACITY])
     office.close()

@@ -144,8 +144,9 @@ def test_sync_export_import_and_conflict_resolution(window: MainWindow, tmp_path
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     office = window.workspace
     sbl = "900.01-1-2"
-    sync.enroll(office, "laptop", tmp_path / "kit.zip", [sbl])
-    sync.join(tmp_path / "field", tmp_path / "kit.zip", user="r.vance")
+    sync.enroll(office, "laptop", tmp_path / "kit.zip", [sbl], passphrase="kit passphrase 1")
+    sync.join(tmp_path / "field", tmp_path / "kit.zip", user="r.vance",
+              passphrase="kit passphrase 1")
     field = Workspace(tmp_path / "field", user="r.vance")
     try:
         from tests.sync.conftest import Pair

@@ -1,0 +1,137 @@
+"""Signing keys and field-kit encryption.
+
+Every device has an Ed25519 key pair. A device keeps its private key; the other side holds
+only its public key. A package is signed with the sender's private key and checked with
+the public key the receiver stored at enrolment (the office) or at joining (the laptop).
+
+A field kit is encrypted with a passphrase the office chooses at enrolment: the key comes
+from the passphrase by scrypt (memory-hard), and the kit is sealed with AES-256-GCM, so a
+wrong passphrase and a changed byte are both refused before anything is read from it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature, InvalidTag
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
+from ..errors import InputError
+
+MIN_PASSPHRASE = 10
+MAX_PASSPHRASE = 1024
+KIT_MAGIC = b"WIKIT1\n"
+# scrypt with n = 2**15, r = 8: 32 MiB and about a tenth of a second per attempt.
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**15, 8, 1
+_MAX_HEADER = 4096
+
+
+class KitLocked(InputError):
+    """A field kit that cannot be opened: wrong passphrase, damaged or not a kit."""
+
+
+def new_private_key() -> str:
+    """A new Ed25519 private key, as 64 hex digits."""
+    return Ed25519PrivateKey.generate().private_bytes_raw().hex()
+
+
+def public_key(private_hex: str) -> str:
+    """The public key of a private key, as 64 hex digits."""
+    key = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(private_hex))
+    return key.public_key().public_bytes_raw().hex()
+
+
+def sign(data: bytes, private_hex: str) -> str:
+    key = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(private_hex))
+    return key.sign(data).hex()
+
+
+def verify(data: bytes, signature_hex: str, public_hex: str) -> bool:
+    """Whether `signature_hex` is the signature of `data` by the key's owner. Anything
+    that is not a well-formed signature (wrong length, not hex, not ASCII) is False."""
+    try:
+        signature = bytes.fromhex(signature_hex)
+        key = Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_hex))
+    except ValueError:
+        return False
+    if len(signature) != 64:
+        return False
+    try:
+        key.verify(signature, data)
+    except InvalidSignature:
+        return False
+    return True
+
+
+def fingerprint(public_hex: str) -> str:
+    """A short, readable fingerprint of a public key: 16 hex digits in four groups
+    ("3f2a-91c0-7b44-e01d"), read aloud or compared on screen at enrolment."""
+    digest = hashlib.sha256(bytes.fromhex(public_hex)).hexdigest()[:16]
+    return "-".join(digest[i:i + 4] for i in range(0, 16, 4))
+
+
+def check_passphrase(passphrase: str) -> None:
+    if len(passphrase) < MIN_PASSPHRASE:
+        raise InputError(f"The field kit passphrase is {len(passphrase)} characters; use at "
+                         f"least {MIN_PASSPHRASE}.")
+    if len(passphrase) > MAX_PASSPHRASE:
+        raise InputError(f"The field kit passphrase is over {MAX_PASSPHRASE} characters.")
+
+
+def _kdf(passphrase: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+    return Scrypt(salt=salt, length=32, n=n, r=r, p=p).derive(passphrase.encode("utf-8"))
+
+
+def seal(data: bytes, passphrase: str) -> bytes:
+    """Encrypt a field kit: magic line, a JSON header (KDF parameters, salt, nonce), a
+    newline, then the AES-256-GCM ciphertext. The header is authenticated too."""
+    check_passphrase(passphrase)
+    salt, nonce = os.urandom(16), os.urandom(12)
+    header = json.dumps({"kdf": "scrypt", "n": SCRYPT_N, "r": SCRYPT_R, "p": SCRYPT_P,
+                         "salt": salt.hex(), "cipher": "aes-256-gcm",
+                         "nonce": nonce.hex()}, sort_keys=True).encode()
+    key = _kdf(passphrase, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)
+    return KIT_MAGIC + header + b"\n" + AESGCM(key).encrypt(nonce, data, KIT_MAGIC + header)
+
+
+def is_sealed(head: bytes) -> bool:
+    return head.startswith(KIT_MAGIC)
+
+
+def unseal(blob: bytes, passphrase: str, *, source: str) -> bytes:
+    """The kit's contents, or KitLocked (a wrong passphrase or a changed byte)."""
+    if not blob.startswith(KIT_MAGIC):
+        raise KitLocked(f"{source}: is not an encrypted field kit (a kit from this version "
+                        "begins with its own header); ask the office for a new kit.")
+    rest = blob[len(KIT_MAGIC):]
+    end = rest.find(b"\n", 0, _MAX_HEADER)
+    damaged = KitLocked(f"{source}: the field kit is damaged (its header cannot be read); "
+                        "ask the office for a new kit. Nothing was changed.")
+    if end < 0:
+        raise damaged
+    header_bytes, ciphertext = rest[:end], rest[end + 1:]
+    try:
+        header: dict[str, Any] = json.loads(header_bytes)
+        n, r, p = int(header["n"]), int(header["r"]), int(header["p"])
+        salt, nonce = bytes.fromhex(header["salt"]), bytes.fromhex(header["nonce"])
+    except (ValueError, KeyError, TypeError):
+        raise damaged from None
+    if (header.get("kdf") != "scrypt" or header.get("cipher") != "aes-256-gcm"
+            or not (2**14 <= n <= 2**20 and n & (n - 1) == 0) or not 1 <= r <= 16
+            or not 1 <= p <= 4 or len(salt) < 16 or len(nonce) != 12):
+        raise damaged
+    try:
+        key = _kdf(passphrase, salt, n, r, p)
+        return AESGCM(key).decrypt(nonce, ciphertext, KIT_MAGIC + header_bytes)
+    except (InvalidTag, ValueError):
+        raise KitLocked(f"{source}: the passphrase is wrong, or the kit was changed after "
+                        "the office wrote it; nothing was changed. Check the passphrase "
+                        "with the office, or ask for a new kit.") from None
