@@ -186,37 +186,43 @@ def _field_value(conn: sqlite3.Connection, table: str, column: str, value: Any,
     if isinstance(value, dict) and set(value) == {BYTES_REF}:
         raise _refuse(f"{words} is a document's bytes, which a resolution cannot take over; "
                       "keep the value here")
-    node = field_schema(table, column)
-    if node is None:
-        return _column_value(conn, table, column, value, words)
-    candidate = _case_value(node, value)
-    problem = casefile.field_problem(node, candidate, words)
+    problem = value_problem(conn, table, column, value, words)
     if problem is not None:
         raise _refuse(problem)
-    return to_sql(candidate)
+    node = field_schema(table, column)
+    return to_sql(value if node is None else _case_value(node, value))
+
+
+def value_problem(conn: sqlite3.Connection, table: str, column: str, value: Any,
+                  words: str) -> str | None:
+    """What the case-file reader would say of one stored (or change-log) value of a
+    column, naming the field `words`; None if it passes. A column the case file does not
+    hold is checked against its declared type."""
+    node = field_schema(table, column)
+    if node is None:
+        return _column_problem(conn, table, column, value, words)
+    return casefile.field_problem(node, _case_value(node, value), words)
 
 
 _COLUMN_TYPES = {"INTEGER": ((int,), "a whole number"), "REAL": ((int, float), "a number"),
                  "TEXT": ((str,), "text")}
 
 
-def _column_value(conn: sqlite3.Connection, table: str, column: str, value: Any,
-                  words: str) -> SqlValue:
+def _column_problem(conn: sqlite3.Connection, table: str, column: str, value: Any,
+                    words: str) -> str | None:
     declared = {r[1]: (str(r[2]).upper(), bool(r[3]))
                 for r in conn.execute(f"PRAGMA table_info({table})")}
     if column not in declared:
-        raise _refuse(f"{words} is not a field of the records")
+        return f"{words} is not a field of the records"
     kind, required = declared[column]
     if value is None:
-        if required:
-            raise _refuse(f"{words} cannot be blank")
-        return None
+        return f"{words} cannot be blank" if required else None
     if isinstance(value, list | dict) and kind == "TEXT":
-        return to_sql(value)
+        return None
     accepted, wanted = _COLUMN_TYPES.get(kind, ((), "a value this app can check"))
     if isinstance(value, bool) or not isinstance(value, accepted):
-        raise _refuse(f"{words} must be {wanted}, not {_describe(value)}")
-    return to_sql(value)
+        return f"{words} must be {wanted}, not {_describe(value)}"
+    return None
 
 
 def _case_problem(conn: sqlite3.Connection, parcel_id: str, source: str,

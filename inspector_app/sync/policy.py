@@ -1,0 +1,331 @@
+"""Who may change what by sync, and which values a change may carry.
+
+A laptop may change the case records of the parcels assigned to it (or that it created):
+the case fields of the parcel itself, and the dwelling, system, components, inspections,
+services, observations, determinations, notices, site features, lake measurements,
+findings and photos that belong to the parcel. Only the office changes the parcels roll
+beyond those case fields (tax map numbers, adding and removing parcels), the shoreline
+layers, the letters register (printing included) and the devices; the jurisdiction file
+and the sync bookkeeping do not travel as changes at all.
+
+A package from a laptop must speak only for that laptop: every change carries the
+signer's device id and a sequence number that continues the signer's own, within a
+bound, and its acknowledgements do not go beyond what the office has sent. Every value,
+from either side, passes the rules the case-file reader applies to the same field
+(type, range, vocabulary, length, form, real dates) and is a finite number where it is a
+number; timestamps are real and not far from now; a photo is addressed by its lower-case
+hex SHA-256 and its bytes match it.
+
+`check_package` looks at a whole package before anything is applied. The first change
+that breaks the policy refuses the package, with a message that names the change (table,
+field, record), and nothing is changed.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from ..services import resolution
+from ..storage.records import BOOKKEEPING
+from ..storage.sync_apply import BYTES_REF, SYNCED_TABLES
+from .package import Package, PackageError
+
+# The tables a laptop may change: the case records of its parcels, and their photos.
+LAPTOP_TABLES = frozenset({
+    "renters", "dwellings", "proposed_work", "systems", "components", "inspections",
+    "inspection_tests", "etu_services", "etu_reports", "holding_tank_services", "pump_outs",
+    "site_observations", "ahj_determinations", "notices", "site_features",
+    "lake_measurements", "attachments", "finding_decisions",
+})
+# Only the office changes these (and the parcels roll beyond its case fields).
+OFFICE_TABLES = SYNCED_TABLES - LAPTOP_TABLES
+# The parcel's own fields a laptop may change: those its case file holds, except the tax
+# map number, which identifies the parcel on the roll.
+LAPTOP_PARCEL_FIELDS = frozenset({
+    "municipality", "site_address", "owner_name", "owner_mailing_address", "owner_phone",
+    "owner_email", "longitude", "latitude",
+})
+# Fields that never change once the record exists: a photo's bytes are named by them.
+FIXED_FIELDS = {"attachments": frozenset({"sha256", "size_bytes"})}
+
+MAX_SEQ = 2**31 - 1
+# How many of its numbers a laptop's package may skip beyond what the office has of it
+# and the changes it carries (changes lost with an earlier package are reported as gaps).
+MAX_SKIPPED = 10_000
+MAX_TEXT = 5000  # characters, for a text field the case file does not bound itself
+MAX_GEOMETRY_TEXT = 20 * 1024**2  # a shoreline layer's outline, from the office
+LONG_TEXT = frozenset({"geometry"})
+CLOCK_AHEAD = timedelta(days=1)
+CLOCK_BEHIND = timedelta(days=5 * 366)
+DIGEST = re.compile(r"\A[0-9a-f]{64}\Z")
+_FIELD_NAME = re.compile(r"\A[a-z_0-9]{1,60}\Z")
+
+
+@dataclass(frozen=True)
+class Sender:
+    """Who signed the package, as the receiving data folder knows it."""
+
+    device_id: str
+    role: str  # "field" (a laptop, received at the office) or "office"
+    parcels: frozenset[str] = frozenset()  # a laptop's parcels: assigned or its own
+
+
+class _Refusal(Exception):
+    pass
+
+
+def is_digest(value: Any) -> bool:
+    """Whether a value is a SHA-256 as this app names a file: 64 lower-case hex digits."""
+    return isinstance(value, str) and DIGEST.match(value) is not None
+
+
+def check_package(conn: sqlite3.Connection, package: Package, *, sender: Sender,
+                  receiver_id: str, source: str, now: datetime | None = None,
+                  attachment_exists: Callable[[str], bool] = lambda digest: False) -> None:
+    """Refuse the whole package (PackageError) if anything in it breaks the policy.
+
+    `attachment_exists(digest)` says whether this data folder already holds a file; it
+    is asked only with a digest that passed the check."""
+    now = now or datetime.now(UTC)
+    try:
+        _check(conn, package, sender=sender, receiver_id=receiver_id, now=now,
+               attachment_exists=attachment_exists)
+    except _Refusal as why:
+        raise PackageError(f"{source}: {why}; the package was refused and nothing was "
+                           "changed.") from None
+
+
+def _check(conn: sqlite3.Connection, package: Package, *, sender: Sender, receiver_id: str,
+           now: datetime, attachment_exists: Callable[[str], bool]) -> None:
+    manifest = package.manifest
+    _timestamp(manifest["created_at"], "its creation time (created_at)", now)
+    for digest in package.attachments:
+        if not is_digest(digest):
+            raise _Refusal(f"the attachment {digest[:80]!r} is not named by a SHA-256")
+    from_laptop = sender.role == "field"
+    if from_laptop:
+        _sequence(conn, package, sender)
+    _acknowledgements(conn, manifest, sender, receiver_id)
+    columns: dict[str, dict[str, tuple[str, bool]]] = {}
+    for c in package.changes:
+        where = _where(c)
+        try:
+            _timestamp(c["at"], "its time (at)", now)
+            if from_laptop:
+                _authorised(conn, c, sender)
+            _values(conn, c, columns, package.attachments, attachment_exists)
+        except _Refusal as why:
+            raise _Refusal(f"{where} {why}") from None
+
+
+def _where(c: Mapping[str, Any]) -> str:
+    field = f".{c['field']}" if c.get("field") else ""
+    return (f"change {c['change_id']} ({c['op']} of {c['table']}{field}, record "
+            f"{c['record_id']})")
+
+
+def _timestamp(text: str, what: str, now: datetime) -> None:
+    try:
+        at = datetime.fromisoformat(text)
+    except ValueError:
+        raise _Refusal(f"{what} is {text!r}, which is not a real date and time") from None
+    if at.tzinfo is None:
+        raise _Refusal(f"{what} is {text!r}, which does not say its time zone")
+    if at > now + CLOCK_AHEAD:
+        raise _Refusal(f"{what} is {text}, more than {CLOCK_AHEAD.days} day after now "
+                       f"({now.isoformat(timespec='seconds')}); check the sending computer's "
+                       "clock")
+    if at < now - CLOCK_BEHIND:
+        raise _Refusal(f"{what} is {text}, more than {CLOCK_BEHIND.days // 366} years before "
+                       f"now ({now.isoformat(timespec='seconds')}); check the sending "
+                       "computer's clock")
+
+
+# --- who speaks for whom -----------------------------------------------------------------
+
+def _known_seqs(conn: sqlite3.Connection, device_id: str,
+                seqs: list[int]) -> dict[int, set[str]]:
+    known: dict[int, set[str]] = {}
+    for start in range(0, len(seqs), 500):
+        chunk = seqs[start:start + 500]
+        marks = ",".join("?" * len(chunk))
+        for seq, change_id in conn.execute(
+                f"SELECT device_seq, change_id FROM sync_received WHERE device_id = ? AND "
+                f"device_seq IN ({marks}) UNION SELECT device_seq, change_id FROM change_log "
+                f"WHERE device_id = ? AND device_seq IN ({marks})",
+                [device_id, *chunk, device_id, *chunk]):
+            known.setdefault(int(seq), set()).add(str(change_id))
+    return known
+
+
+def _sequence(conn: sqlite3.Connection, package: Package, sender: Sender) -> None:
+    """A laptop's changes are its own, numbered on from what the office has of it."""
+    for c in package.changes:
+        if c["device_id"] != sender.device_id:
+            raise _Refusal(f"{_where(c)} claims to come from the device {c['device_id']}, "
+                           f"but the package is signed by {sender.device_id}; a laptop "
+                           "sends only its own changes")
+        if c["device_seq"] is None:
+            raise _Refusal(f"{_where(c)} has no sequence number (device_seq)")
+    last = int(conn.execute(
+        "SELECT max(coalesce((SELECT max(device_seq) FROM sync_received WHERE device_id = ?),"
+        " 0), coalesce((SELECT max(device_seq) FROM change_log WHERE device_id = ?), 0))",
+        (sender.device_id, sender.device_id)).fetchone()[0])
+    count = len(package.changes)
+    bound = min(last + count + MAX_SKIPPED, MAX_SEQ)
+    seen: dict[int, str] = {}
+    for c in package.changes:
+        seq = int(c["device_seq"])
+        if seq > bound:
+            raise _Refusal(
+                f"{_where(c)} has the sequence number {seq}, but this laptop's changes here "
+                f"run to {last} and the package holds {count}, so its numbers can go no "
+                f"higher than {bound} (at most {MAX_SKIPPED:,} numbers skipped)")
+        if seq in seen:
+            raise _Refusal(f"{_where(c)} has the sequence number {seq}, which the change "
+                           f"{seen[seq]} of the same package has too")
+        seen[seq] = c["change_id"]
+    known = _known_seqs(conn, sender.device_id, sorted(s for s in seen if s <= last))
+    for c in package.changes:
+        seq = int(c["device_seq"])
+        if seq in known and c["change_id"] not in known[seq]:
+            raise _Refusal(f"{_where(c)} has the sequence number {seq}, which this laptop "
+                           "already used for another change")
+    first, top = package.manifest["first_seq"], package.manifest["last_seq"]
+    if seen and (first != min(seen) or top != max(seen)):
+        raise _Refusal(f"its manifest says it carries changes {first} to {top}, but they "
+                       f"are numbered {min(seen)} to {max(seen)}")
+
+
+def _acknowledgements(conn: sqlite3.Connection, manifest: Mapping[str, Any], sender: Sender,
+                      receiver_id: str) -> None:
+    """An acknowledgement goes no further than what the receiver has sent."""
+    for ack in manifest["acknowledges"]:
+        if sender.role == "field":
+            if ack["device_id"] != receiver_id:
+                raise _Refusal(f"it acknowledges changes of the device {ack['device_id']}; a "
+                               "laptop acknowledges only the office's changes")
+            sent = int(conn.execute("SELECT coalesce(max(seq), 0) FROM change_log")
+                       .fetchone()[0])
+            what = "the office has recorded"
+        elif ack["device_id"] == receiver_id:
+            sent = int(conn.execute(
+                "SELECT coalesce(max(device_seq), 0) FROM change_log WHERE device_id = ?",
+                (receiver_id,)).fetchone()[0])
+            what = "this laptop has made"
+        else:
+            continue  # another laptop's: this laptop keeps no count of it
+        if ack["through_seq"] > sent:
+            raise _Refusal(f"it acknowledges changes through {ack['through_seq']}, but "
+                           f"{what} only {sent}")
+
+
+def _authorised(conn: sqlite3.Connection, c: Mapping[str, Any], sender: Sender) -> None:
+    """What a laptop may change: the case records of its own parcels."""
+    table, op, field = c["table"], c["op"], c["field"]
+    if table == "parcels":
+        if op != "update" or field not in LAPTOP_PARCEL_FIELDS:
+            what = (f"changes the parcel's {field}" if op == "update"
+                    else f"{'adds' if op == 'insert' else 'removes'} a parcel")
+            raise _Refusal(f"{what}; only the office changes the parcels roll (a laptop "
+                           f"may change {', '.join(sorted(LAPTOP_PARCEL_FIELDS))})")
+        if c["record_id"] != c["parcel_id"]:
+            raise _Refusal("names another parcel than the record it changes")
+    elif table not in LAPTOP_TABLES:
+        raise _Refusal(f"changes {table}, which only the office changes")
+    if field is not None and field in FIXED_FIELDS.get(table, ()):
+        raise _Refusal(f"changes {field}, which never changes once the record exists")
+    parcel = c["parcel_id"]
+    if parcel is None or parcel not in sender.parcels:
+        raise _Refusal(f"changes the parcel {parcel}, which is not assigned to this laptop")
+    if op != "insert" and table != "parcels":
+        row = conn.execute(f"SELECT parcel_id FROM {table} WHERE id = ?",
+                           (c["record_id"],)).fetchone()
+        if row is not None and row[0] != parcel:
+            raise _Refusal(f"says the record belongs to the parcel {parcel}, but it belongs "
+                           f"to {row[0]}, which is not this change's to make")
+
+
+# --- the values --------------------------------------------------------------------------
+
+def _finite(value: Any, depth: int = 0) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if depth > 64:
+        return False
+    if isinstance(value, list):
+        return all(_finite(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return all(_finite(v, depth + 1) for v in value.values())
+    return True
+
+
+def _declared(conn: sqlite3.Connection, table: str,
+              columns: dict[str, dict[str, tuple[str, bool]]]) -> dict[str, tuple[str, bool]]:
+    if table not in columns:
+        columns[table] = {r[1]: (str(r[2]).upper(), bool(r[3]))
+                          for r in conn.execute(f"PRAGMA table_info({table})")}
+    return columns[table]
+
+
+def _values(conn: sqlite3.Connection, c: Mapping[str, Any],
+            columns: dict[str, dict[str, tuple[str, bool]]],
+            blobs: Mapping[str, bytes], attachment_exists: Callable[[str], bool]) -> None:
+    table = c["table"]
+    if table not in SYNCED_TABLES:
+        raise _Refusal(f"names the table {table!r}, which is not synchronised")
+    declared = _declared(conn, table, columns)
+    if c["op"] == "insert":
+        values: Iterable[tuple[str, Any]] = c["new"].items()
+    elif c["op"] == "update":
+        values = [(c["field"], c["new"])]
+    else:
+        values = []
+    for column, value in values:
+        if not _FIELD_NAME.match(column) or column not in declared or column in BOOKKEEPING:
+            raise _Refusal(f"sets {str(column)[:60]!r}, which is not a field of {table} "
+                           "that a change may set")
+        _value(conn, table, column, value, declared[column][0], blobs)
+    if c["op"] == "update" and isinstance(c["old"], dict) and set(c["old"]) == {BYTES_REF} \
+            and c["old"][BYTES_REF] not in blobs:
+        raise _Refusal("refers to a document that is not in the package")
+    if not _finite(c["old"]):
+        raise _Refusal("carries a number that is not finite (infinity or NaN)")
+    if table == "attachments" and c["op"] == "insert":
+        digest, size = c["new"].get("sha256"), c["new"].get("size_bytes")
+        if digest in blobs:
+            if size != len(blobs[digest]):
+                raise _Refusal(f"says the photo is {size} bytes, but its file in the package "
+                               f"is {len(blobs[digest])} bytes")
+        elif not attachment_exists(digest):
+            raise _Refusal("records a photo whose bytes are neither in the package nor on "
+                           "this computer")
+
+
+def _value(conn: sqlite3.Connection, table: str, column: str, value: Any, kind: str,
+           blobs: Mapping[str, bytes]) -> None:
+    words = resolution.label(table, column)
+    if isinstance(value, dict) and set(value) == {BYTES_REF}:
+        digest = value[BYTES_REF]
+        if kind != "BLOB" or not is_digest(digest) or digest not in blobs:
+            raise _Refusal(f"{words} refers to a document that is not in the package")
+        return
+    if column == "sha256" and table == "attachments" and not is_digest(value):
+        raise _Refusal(f"{words} is {str(value)[:80]!r}; a photo is named by its SHA-256, "
+                       "64 lower-case hexadecimal digits")
+    if not _finite(value):
+        raise _Refusal(f"{words} is not a finite number (infinity or NaN)")
+    if isinstance(value, str):
+        bound = MAX_GEOMETRY_TEXT if column in LONG_TEXT else MAX_TEXT
+        if len(value) > bound:
+            raise _Refusal(f"{words} is {len(value):,} characters long; at most {bound:,} "
+                           "allowed")
+    problem = resolution.value_problem(conn, table, column, value, words)
+    if problem is not None:
+        raise _Refusal(problem)
