@@ -58,6 +58,7 @@ from .domain.vocabulary import (
     TestResult,
 )
 from .errors import InputError
+from .paths import UnreadableFile, read_regular_file
 
 FORMAT = "watershed-inspector/case/1"
 
@@ -662,13 +663,16 @@ def field_problem(schema: Mapping[str, Any], value: Any, name: str) -> str | Non
     return None
 
 
+MAX_CASE_FILE_BYTES = 50 * 1024**2
+
+
 def read_file(path: Path, *, today: date) -> Case:
     try:
-        raw = path.read_bytes()
+        raw = read_regular_file(path, limit=MAX_CASE_FILE_BYTES, what="case file")
     except FileNotFoundError:
         raise CaseFileError(f"{path}: no such case file.") from None
-    except OSError as exc:
-        raise CaseFileError(f"{path}: cannot be read ({exc.strerror}).") from None
+    except UnreadableFile as exc:
+        raise CaseFileError(str(exc)) from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -710,6 +710,9 @@ def _resolution_words(row: Mapping[str, Any], what: str, label: FieldLabel,
     here, there = (show_value(label, _parsed(r.get("local_value")), tz=tz),
                    show_value(label, _parsed(r.get("incoming_value")), tz=tz))
     choice = r.get("choice")
+    if r.get("field") == "(deleted)" and _parsed(r.get("local_value")) == "deleted":
+        return (f"Sync conflict resolved: {what} stays removed; the edit by {other} to the "
+                "removed record was not applied")
     if r.get("field") == "(deleted)":
         if choice == "take_incoming":
             return f"Sync conflict resolved: {what} removed, as {other} had removed it"

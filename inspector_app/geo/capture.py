@@ -6,6 +6,7 @@ the case file stores), checked for swapped axes and the area of use of EPSG:2261
 
 from __future__ import annotations
 
+import io
 import math
 import time
 from collections.abc import Iterable, Sequence
@@ -19,6 +20,7 @@ import shapely
 from pyproj import CRS
 
 from ..errors import InputError
+from ..paths import UnreadableFile, read_regular_file
 from .crs import MEASURE_CRS, WGS84
 from .vector_files import geometry_to_lonlat, read_geojson_areas, read_vector_file, to_measure_crs
 
@@ -183,12 +185,17 @@ def average_fixes(fixes: Sequence[Fix], unreadable: int = 0, *,
                        accuracy_ft=max(spread, model))
 
 
+MAX_NMEA_LOG_BYTES = 200 * 1024**2
+
+
 def average_log(path: Path) -> AveragedFix:
     try:
-        with path.open("r", encoding="ascii", errors="replace") as f:
-            fixes, unreadable = read_fixes(f)
+        raw = read_regular_file(path, limit=MAX_NMEA_LOG_BYTES, what="NMEA log")
     except FileNotFoundError:
         raise CaptureError(f"{path}: no such NMEA log.") from None
+    except UnreadableFile as exc:
+        raise CaptureError(str(exc)) from None
+    fixes, unreadable = read_fixes(io.StringIO(raw.decode("ascii", errors="replace")))
     return average_fixes(fixes, unreadable, where=str(path))
 
 

@@ -14,6 +14,7 @@ import sqlite_utils
 
 from ..errors import InspectorError
 from ..paths import DataFolder
+from . import database
 from .database import backup, open_database
 from .records import Actor, RecordWriter, new_id
 
@@ -27,6 +28,18 @@ def _disk_full(exc: sqlite3.OperationalError, where: Path) -> Exception:
         return DiskFull(f"The disk holding {where} is full: nothing of this step was saved "
                         "and everything saved before is intact. Free some space and try "
                         "again.")
+    return exc
+
+
+class DatabaseBusy(InspectorError):
+    """Another program held the database for writing longer than this one waits."""
+
+
+def _busy(exc: sqlite3.OperationalError, where: Path) -> Exception:
+    if "locked" in str(exc).lower() or "busy" in str(exc).lower():
+        return DatabaseBusy(f"Another program kept {where} busy writing for more than "
+                            f"{database.BUSY_TIMEOUT_S:g} seconds, so nothing of this step "
+                            "was saved; try again when it has finished.")
     return exc
 
 
@@ -66,7 +79,7 @@ class Store:
             return str(row[0]), str(row[1])
         device_id = new_id()
         name = socket.gethostname() or "this computer"
-        with self.db.atomic():
+        with self.writing():
             self.conn.execute("INSERT INTO devices (id, name, role, created_at) VALUES (?,?,?,?)",
                               (device_id, name, "this", utc_now_text(self.clock())))
         return device_id, name
@@ -81,15 +94,38 @@ class Store:
                           "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
 
     @contextmanager
+    def writing(self) -> Iterator[None]:
+        """A write transaction, taken at once (`BEGIN IMMEDIATE`): a second program
+        writing waits for this one (up to `database.BUSY_TIMEOUT_S`) instead of failing
+        halfway. Inside an open transaction, a savepoint."""
+        conn = self.conn
+        if conn.in_transaction:
+            with self.db.atomic():
+                yield
+            return
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise _busy(exc, self.folder.database) from None
+        try:
+            yield
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    @contextmanager
     def transaction(self, actor: Actor | None = None) -> Iterator[RecordWriter]:
         """One atomic unit of work: the records and their change log commit together."""
         writer = RecordWriter(self.conn, actor or self.actor, utc_now_text(self.clock()))
         try:
-            with self.db.atomic():
+            with self.writing():
                 yield writer
                 writer.flush()
         except sqlite3.OperationalError as exc:
-            raise _disk_full(exc, self.folder.root) from None
+            full = _disk_full(exc, self.folder.root)
+            raise (_busy(exc, self.folder.database) if full is exc else full) from None
 
     def query(self, sql: str, params: Any = ()) -> list[dict[str, Any]]:
         cur = self.conn.execute(sql, params)

@@ -122,13 +122,16 @@ class ChangeApplier:
                                                  separators=(",", ":")),
              version, c["device_seq"]))
 
-    def _conflict(self, c: Mapping[str, Any], local: Any, field: str) -> None:
+    def _conflict(self, c: Mapping[str, Any], local: Any, field: str, *,
+                  base: Any = None, incoming: Any = None) -> None:
+        """Record a conflict; `base` and `incoming` default to the change's own values."""
         self.conn.execute(
             "INSERT INTO sync_conflicts (id, parcel_id, table_name, record_id, field, "
             "base_value, local_value, incoming_value, change_id, device_id, incoming_user, "
             "incoming_at, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (new_id(), c["parcel_id"], c["table"], c["record_id"], field,
-             json.dumps(c["old"]), json.dumps(local), json.dumps(c["new"]), c["change_id"],
+             json.dumps(c["old"] if base is None else base), json.dumps(local),
+             json.dumps(c["new"] if incoming is None else incoming), c["change_id"],
              c["device_id"], c["user"], c["at"], self.received_at))
         self._open.add((c["table"], c["record_id"], field))
         self._raised.append((c["table"], c["record_id"], field))
@@ -189,6 +192,12 @@ class ChangeApplier:
                              f"{table}")
         local = row[field]
         incoming = _resolve_bytes(c["new"], self.blobs)
+        if row["deleted_at"] is not None and not _same(local, incoming):
+            # removed here while the other side edited it: the edit is kept for a person,
+            # never written onto the removed record
+            self._conflict(c, "deleted", "(deleted)", base={field: c["old"]},
+                           incoming={field: c["new"]})
+            return
         if _same(local, incoming):
             self._remember(c, "same_value")
             self._settle(c, field, incoming)  # the other side now agrees with our value
