@@ -796,3 +796,23 @@ def to_document(case: Case) -> dict[str, Any]:
 
 def dumps(case: Case) -> str:
     return json.dumps(to_document(case), indent=2, ensure_ascii=False) + "\n"
+
+
+def problem(case: Case, *, source: str, today: date) -> str | None:
+    """What the case-file reader would say of this case, or None if it reads cleanly."""
+    try:
+        parse_document(json.loads(json.dumps(to_document(case))), source=source, today=today)
+    except CaseFileError as exc:
+        return str(exc)
+    return None
+
+
+def new_problem(before: Case, after: Case, *, source: str, today: date) -> str | None:
+    """The reader's complaint about `after` if an edit from `before` made it read worse.
+
+    A record may hold less than a case file needs (a parcel from the assessment roll has no
+    dwelling yet); an edit of something else is not refused for what it did not cause."""
+    found = problem(after, source=source, today=today)
+    if found is None or found == problem(before, source=source, today=today):
+        return None
+    return found

@@ -113,9 +113,11 @@ class Workspace:
                 raise InputError(f"Not saved: {exc}. The form now shows the stored values."
                                  ) from None
             if merged != stored:
-                # The same gate as a case file: type, range, vocabulary, dates, cross-field.
-                merged = casefile.parse_document(casefile.to_document(merged),
-                                                 source="The form", today=day)
+                # The same gate as a case file: type, range, vocabulary, dates, cross-field
+                # (what the stored record already lacked is not the edit's fault).
+                found = casefile.new_problem(stored, merged, source="The form", today=day)
+                if found is not None:
+                    raise InputError(found)
                 save_case(w, merged, today=day)
                 record_map_measurement(w, self, parcel_id, merged, day)
                 self._follow_findings(w, parcel_id, day)

@@ -826,11 +826,9 @@ class MainWindow(QMainWindow):
         parcel_id = getattr(self, "parcel_id", None)
         if parcel_id is None or before.parcel.sbl != self.sbl:
             return  # the form is not showing the open parcel: never save it anywhere
-        try:
-            after = casefile.parse_document(casefile.to_document(after), source="The form",
-                                            today=self.ctx.today())
-        except InputError as exc:
-            self._show_problem(f"Not saved: {str(exc).removeprefix('The form: ')}")
+        found = casefile.new_problem(before, after, source="The form", today=self.ctx.today())
+        if found is not None:
+            self._show_problem(f"Not saved: {found.removeprefix('The form: ')}")
             return
         self.problem.hide()
         if after == before:

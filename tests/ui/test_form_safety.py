@@ -485,3 +485,30 @@ def test_a_new_inspection_starts_today_and_leaves_the_last_one_as_recorded(
     assert rows[-1][:2] == (TODAY.isoformat(), "conveyance")
     assert live.form.inspection_box.title() == f"Inspection of {TODAY.isoformat()} by k.olmsted"
     assert live.form.certification.text() == ""
+
+
+def test_a_parcel_from_the_roll_without_a_dwelling_can_be_edited(live: MainWindow,
+                                                                  qtbot: QtBot) -> None:
+    from inspector_app.domain.case import Case, Parcel
+    from inspector_app.storage.cases import save_case
+
+    sbl = "900.01-1-99"
+    with live.workspace.store.transaction() as w:  # as the parcel-roll import stores it
+        save_case(w, Case(parcel=Parcel(
+            sbl=sbl, municipality="Town of Canandaigua", site_address="1 Roll Road",
+            owner_name="Roll Owner", owner_mailing_address=("1 Roll Road",
+                                                            "Canandaigua, NY 14424"))),
+            today=TODAY)
+    live.load_parcels()
+    open_parcel(live, qtbot, sbl)
+    type_into(qtbot, live.form.phone, "585-555-0100")
+    settle(live, qtbot)
+    stored = live.workspace.load_case(sbl)
+    assert stored.parcel.owner_phone == "585-555-0100"
+    assert stored.dwelling is None  # nothing invented for what nobody entered
+    assert not live.problem.isVisible()
+    # A value the law's checks refuse is still refused.
+    type_into(qtbot, live.form.email, "not an e-mail")
+    settle(live, qtbot)
+    assert live.workspace.load_case(sbl).parcel.owner_email is None
+    assert "Not saved" in live.problem.text()
