@@ -48,6 +48,7 @@ from ..domain.case import (
     Site,
 )
 from ..domain.fields import DetailField, FieldType, details_for
+from ..domain.labels import words
 from ..domain.vocabulary import (
     ComponentKind,
     Condition,
@@ -62,21 +63,12 @@ from .date_field import DateField
 NOT_RECORDED = "(not recorded)"
 
 
-# Words written as abbreviations in the law and the trade.
-_WORDS = {"ahj": "AHJ", "etu": "ETU", "nycrr": "NYCRR"}
-
-
-def _label(value: str) -> str:
-    text = " ".join(_WORDS.get(word, word) for word in value.split("_"))
-    return text.replace("follow up", "follow-up").replace("five year", "five-year")
-
-
 def _combo(values: list[str], *, blank: bool = False) -> QComboBox:
     combo = QComboBox()
     if blank:
         combo.addItem(NOT_RECORDED, None)
     for v in values:
-        combo.addItem(_label(v), v)
+        combo.addItem(words(v), v)
     return combo
 
 
@@ -462,7 +454,7 @@ class CaseForm(QWidget):
         try:
             self.components.setRowCount(len(components))
             for row, c in enumerate(components):
-                for col, text in enumerate((_label(c.kind.value), _label(c.condition.value),
+                for col, text in enumerate((words(c.kind.value), words(c.condition.value),
                                             "; ".join(c.defects))):
                     item = self.components.item(row, col)
                     if item is None:
@@ -500,7 +492,7 @@ class CaseForm(QWidget):
         if key != self.detail_key:
             self._build_details(c.kind)
             self.detail_key = key
-        self.detail_box.setTitle(f"Selected component: {_label(c.kind.value)}")
+        self.detail_box.setTitle(f"Selected component: {words(c.kind.value)}")
         w = self.detail_widgets
         _set_combo(w["condition"], c.condition.value)  # type: ignore[arg-type]
         _set_plain(w["defects"], "\n".join(c.defects))  # type: ignore[arg-type]
@@ -647,7 +639,7 @@ class CaseForm(QWidget):
                 try:
                     components[row] = self._component_from_widgets(components[row])
                 except ValueError as exc:
-                    raise ValueError(f"{_label(kind.value)} (component {row + 1}): {exc}"
+                    raise ValueError(f"{words(kind.value)} (component {row + 1}): {exc}"
                                      ) from None
         tests = []
         for n, line in enumerate(_lines(self.tests.toPlainText()), start=1):
@@ -726,37 +718,36 @@ class CaseForm(QWidget):
         kind = ComponentKind(self.new_kind.currentData())
         if condition is None:
             self.problem.emit(f"Not added: choose the condition you found for the new "
-                              f"{_label(kind.value)} first (beside Add component).")
+                              f"{words(kind.value)} first (beside Add component).")
             return
         new = Component(kind=kind, condition=Condition(condition))
-        try:
-            _, current = self.current_edit()
-        except ValueError as exc:
-            self.problem.emit(f"Not added: {exc}")
+        current = self._edit_or_say("Not added")
+        if current is None:
             return
         self.pending_select = len(current.components)
         self.new_condition.setCurrentIndex(0)
         self.components_edited.emit(replace(current, components=(*current.components, new)))
 
+    def _edit_or_say(self, refused: str) -> Case | None:
+        """The case with the user's changes, or None after saying why it cannot be read."""
+        try:
+            return self.current_edit()[1]
+        except ValueError as exc:
+            self.problem.emit(f"{refused}: {exc}")
+            return None
+
     def _start_inspection(self) -> None:
         """Ask the window for a new inspection (it knows today and the user)."""
-        if not self.loaded:
-            return
-        try:
-            _, current = self.current_edit()
-        except ValueError as exc:
-            self.problem.emit(f"No new inspection yet: {exc}")
-            return
-        self.inspection_requested.emit(current)
+        current = self._edit_or_say("No new inspection yet") if self.loaded else None
+        if current is not None:
+            self.inspection_requested.emit(current)
 
     def _remove_component(self) -> None:
         row = self.components.currentRow()
         if not self.loaded or self.case is None or not 0 <= row < len(self.case.components):
             return
-        try:
-            _, current = self.current_edit()
-        except ValueError as exc:
-            self.problem.emit(f"Not removed: {exc}")
+        current = self._edit_or_say("Not removed")
+        if current is None:
             return
         components = list(current.components)
         del components[row]

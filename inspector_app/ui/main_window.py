@@ -797,8 +797,8 @@ class MainWindow(QMainWindow):
         from dataclasses import replace
 
         from ..domain.case import Inspection
+        from ..domain.labels import words
         from ..domain.vocabulary import InspectionReason
-        from .forms import _label
 
         if self.form.case is None:
             return
@@ -810,10 +810,10 @@ class MainWindow(QMainWindow):
         reasons = [r.value for r in InspectionReason]
         choice, ok = QInputDialog.getItem(
             self, "New inspection", f"Reason for the inspection of {day.isoformat()} by "
-            f"{self.workspace.store.actor.user}:", [_label(r) for r in reasons], 0, False)
+            f"{self.workspace.store.actor.user}:", [words(r) for r in reasons], 0, False)
         if not ok:
             return
-        reason = InspectionReason(reasons[[_label(r) for r in reasons].index(choice)])
+        reason = InspectionReason(reasons[[words(r) for r in reasons].index(choice)])
         self._commit(self.form.case, replace(current, inspection=Inspection(
             date=day, inspector=self.workspace.store.actor.user, reason=reason)))
 
