@@ -1,6 +1,6 @@
 """Every benchmark, one after the other, then one table of figures against their goals.
 
-Run by hand (not in CI): python -m benchmarks.run_all   (about two minutes)
+Run by hand (not in CI): .venv/bin/python -m benchmarks.run_all   (about two minutes)
 """
 
 from __future__ import annotations

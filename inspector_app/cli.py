@@ -732,9 +732,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(_attach_coordinates(sys.argv[1:] if argv is None else argv))
         handler: Handler | None = getattr(args, "handler", None)
         if handler is None:
-            from .ui.app import run_gui
+            from .desktop import open_app
 
-            return run_gui(resolve_data_dir(args.data_dir), user=args.user)
+            return open_app(resolve_data_dir(args.data_dir), user=args.user)
         result = handler(args)
     except SystemExit as exc:  # --help and --version
         return int(exc.code or 0)
