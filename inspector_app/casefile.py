@@ -58,6 +58,7 @@ from .domain.vocabulary import (
     TestResult,
 )
 from .errors import InputError
+from .json_input import NonFiniteNumber, check_finite, loads
 from .paths import UnreadableFile, read_regular_file
 
 FORMAT = "watershed-inspector/case/1"
@@ -65,9 +66,10 @@ FORMAT = "watershed-inspector/case/1"
 MAX_BEDROOMS = 50
 MAX_AREA_SQFT = 100_000
 MAX_LAKE_DISTANCE_FT = 100_000
+MAX_PERMIT_NUMBER = 60  # characters of a building permit's number
 SBL_PATTERN = (r"^[0-9]+(\.[0-9A-Za-z]+)?-[0-9A-Za-z]+-[0-9A-Za-z]+(\.[0-9A-Za-z]+)*"
                r"(/[0-9A-Za-z.]+)?$")
-_DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+DATE_PATTERN = _DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
 
 
 class CaseFileError(InputError):
@@ -226,6 +228,8 @@ def case_schema() -> dict[str, Any]:
                     "finding": {**_TEXT, "minLength": 1}}, ["factor", "finding"])},
                 "determined_by": _nullable({**_NAME}),
                 "determined_on": _nullable({**_DATE}),
+                "permit_number": _nullable({**_NAME, "maxLength": MAX_PERMIT_NUMBER}),
+                "permit_issued_on": _nullable({**_DATE}),
             })),
             "notice": _nullable(_obj({"permit_by": _nullable({**_DATE}),
                                       "complete_by": _nullable({**_DATE})})),
@@ -422,9 +426,6 @@ class _Reader:
                             f"({dwelling.building_area_sqft:g} sq ft) is smaller than "
                             f"living_area_sqft ({dwelling.living_area_sqft:g} sq ft); the "
                             "building's aggregate area includes its living space")
-        if dwelling.ahj_design_bedrooms is not None and not dwelling.ahj_design_by:
-            raise self.fail(["dwelling", "ahj_design_by"],
-                            "is missing; an AHJ design determination must say who made it")
         return Case(
             parcel=parcel,
             dwelling=dwelling,
@@ -561,7 +562,10 @@ class _Reader:
             factors_weighed=tuple(sorted(factors, key=lambda f: f.factor)),
             determined_by=a.get("determined_by"),
             determined_on=self.date(a.get("determined_on"), ["ahj", "determined_on"],
-                                    past=True))
+                                    past=True),
+            permit_number=a.get("permit_number"),
+            permit_issued_on=self.date(a.get("permit_issued_on"), ["ahj", "permit_issued_on"],
+                                       past=True))
 
     def _notice(self, n: Mapping[str, Any] | None) -> NoticeDeadlines | None:
         if n is None:
@@ -618,7 +622,7 @@ def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def parse_text(text: str, *, source: str, today: date) -> Case:
     """Read a case from JSON text. `source` names the file in messages."""
     try:
-        doc = json.loads(text, object_pairs_hook=_reject_duplicate_keys)
+        doc = loads(text, object_pairs_hook=_reject_duplicate_keys)
     except json.JSONDecodeError as exc:
         raise _fail(source, f"is not valid JSON (line {exc.lineno}, column {exc.colno}: "
                             f"{exc.msg})") from None
@@ -631,18 +635,40 @@ def parse_document(doc: Any, *, source: str, today: date) -> Case:
     if not isinstance(doc, dict):
         raise _fail(source, "is not a case file; it must be a JSON object with "
                             f"\"format\": \"{FORMAT}\"")
+    try:
+        # NaN or an infinity would pass every range check and be stored as nothing
+        check_finite(doc)
+    except NonFiniteNumber as exc:
+        raise _fail(source, str(exc)) from None
     if doc.get("format") != FORMAT:
         found = doc.get("format")
         raise _fail(source, f"format is {_describe(found)}; this app reads "
                             f"\"{FORMAT}\" case files")
     errors = list(_VALIDATOR.iter_errors(doc))
     if errors:
-        first = best_match(errors)
-        assert first is not None
-        more = len(errors) - 1
-        suffix = f" ({more} more problem{'s' if more > 1 else ''} after this one)" if more else ""
-        raise _fail(source, _schema_message(first) + suffix)
+        raise _fail(source, _problems_message(errors))
     return _Reader(source, today).read(doc)
+
+
+# A case file with many problems is told the first this many of them, so each can be fixed
+# in one go; the rest are counted.
+SHOWN_PROBLEMS = 20
+
+
+def _problems_message(errors: list[ValidationError]) -> str:
+    """Every problem the schema finds, the most telling first, then in the file's order."""
+    first = best_match(errors)
+    assert first is not None
+    rest = sorted((e for e in errors if e is not first),
+                  key=lambda e: [str(part) for part in e.absolute_path])
+    messages = list(dict.fromkeys(_schema_message(e) for e in (first, *rest)))
+    if len(messages) == 1:
+        return messages[0]
+    shown = messages[:SHOWN_PROBLEMS]
+    listed = "; ".join(f"({n}) {m}" for n, m in enumerate(shown, start=1))
+    more = len(messages) - len(shown)
+    tail = f"; and {more} more, shown once these are fixed" if more else ""
+    return f"has {len(messages)} problems: {listed}{tail}"
 
 
 def field_problem(schema: Mapping[str, Any], value: Any, name: str) -> str | None:
@@ -775,7 +801,9 @@ def to_document(case: Case) -> dict[str, Any]:
             "waiver_granted": a.waiver_granted, "waiver_description": a.waiver_description,
             "factors_weighed": [{"factor": f.factor, "finding": f.finding}
                                 for f in a.factors_weighed] or None,
-            "determined_by": a.determined_by, "determined_on": _json_value(a.determined_on)})
+            "determined_by": a.determined_by, "determined_on": _json_value(a.determined_on),
+            "permit_number": a.permit_number,
+            "permit_issued_on": _json_value(a.permit_issued_on)})
     if case.notice is not None:
         doc["notice"] = _prune({"permit_by": _json_value(case.notice.permit_by),
                                 "complete_by": _json_value(case.notice.complete_by)})

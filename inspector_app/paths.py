@@ -6,8 +6,11 @@ asks for the data folder.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import stat
+import time
 from pathlib import Path
 
 import platformdirs
@@ -119,14 +122,93 @@ def read_regular_file(path: Path, *, limit: int, what: str) -> bytes:
         os.close(fd)
 
 
+class UnwritablePath(InputError, OSError):
+    """A file or folder that cannot be written where the user asked: the message names the
+    path asked for (never a temporary file) and what to do. Still an OSError, with the
+    operating system's `errno` and `strerror`, for callers that handle those."""
+
+    def __init__(self, path: Path, exc: OSError, *, what: str = "file") -> None:
+        super().__init__(_unwritable_text(path, exc, what))
+        self.errno, self.strerror, self.filename = exc.errno, exc.strerror, str(path)
+        if exc.errno not in _PATH_ERRNOS:
+            self.exit_status = 1  # the disk, not the path given, is at fault
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+_PATH_ERRNOS = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.EACCES,
+                          errno.EPERM, errno.EROFS, errno.EEXIST, errno.ENAMETOOLONG})
+
+
+def _file_in_the_way(path: Path, *, itself: bool) -> Path | None:
+    """The nearest existing one of `path` (when `itself`) and its ancestors, when it is
+    not a folder."""
+    for parent in ((path,) if itself else ()) + tuple(path.parents):
+        if parent.exists():
+            return None if parent.is_dir() else parent
+    return None
+
+
+def _unwritable_text(path: Path, exc: OSError, what: str) -> str:
+    where = path.parent
+    if what == "file" and (exc.errno == errno.EISDIR or path.is_dir()):
+        return (f"Cannot write {path}: it is a folder; add the name of the file to write "
+                "in it.")
+    blocker = _file_in_the_way(path, itself=what == "folder")
+    if exc.errno in (errno.ENOTDIR, errno.EEXIST) and blocker is not None:
+        return (f"Cannot write {path}: {blocker} is a file, not a folder; give the path of "
+                f"a {'folder' if what == 'folder' else 'file in a folder'}.")
+    if exc.errno == errno.ENOENT:
+        return (f"Cannot write {path}: the folder {where} does not exist; create it first or "
+                "give a path in an existing folder.")
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return (f"Cannot write {path}: the folder {where} may not be written to "
+                f"({exc.strerror}); choose a folder you can write to.")
+    if exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        return (f"Cannot write {path}: the disk is full; free some space and run the command "
+                "again.")
+    return f"Cannot write {path} ({exc.strerror or exc}); choose another place to save it."
+
+
 def write_atomically(path: Path, data: bytes) -> None:
-    """Write a file so that a crash leaves either the old file or the whole new one."""
+    """Write a file so that a crash leaves either the old file or the whole new one.
+    UnwritablePath, naming `path`, when it cannot be written."""
     temp = path.with_name(f".{path.name}.tmp")
-    with temp.open("wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(temp, path)
+    try:
+        with temp.open("wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temp, path)
+    except OSError as exc:
+        _discard(temp)
+        raise UnwritablePath(path, exc) from None
+    except BaseException:
+        # a full disk or an interruption leaves the old file and no half-written copy
+        _discard(temp)
+        raise
+
+
+def _discard(temp: Path) -> None:
+    """Remove a temporary file if it is there (its folder may not even exist)."""
+    with contextlib.suppress(OSError):
+        temp.unlink(missing_ok=True)
+
+
+# A temporary file of ours (see `write_atomically` and the backups) untouched for this long
+# is left over from a program that was killed or lost power while writing it: a program
+# still writing one touches it continually, and renames it within moments of finishing.
+DEBRIS_AGE_S = 30 * 60
+
+# Where temporary files are made, and the names they are given there: `.NAME.tmp` beside
+# the file being written, and SQLite's rollback journal of a backup being written.
+_DEBRIS = {
+    "": (".*.tmp",),
+    "backups": (".inspector-*.sqlite.tmp", ".inspector-*.sqlite.tmp-journal"),
+    "attachments/*": (".*.tmp",),
+    "letters/*": (".*.pdf.tmp",),
+}
 
 
 class DataFolder:
@@ -150,6 +232,30 @@ class DataFolder:
     @property
     def letters(self) -> Path:
         return self.root / "letters"
+
+    def remove_debris(self, *, now: float | None = None) -> list[Path]:
+        """Remove the temporary files a killed program left behind in this folder: only
+        names this app makes (see `_DEBRIS`), only those untouched for DEBRIS_AGE_S, so
+        that a temporary file another program open on the same folder is writing stays.
+        The database's own -wal, -shm and -journal files are SQLite's and never touched.
+        Returns the files removed."""
+        cutoff = (time.time() if now is None else now) - DEBRIS_AGE_S
+        removed = []
+        for where, patterns in _DEBRIS.items():
+            folders = sorted(self.root.glob(where)) if where else [self.root]
+            for folder in folders:
+                if folder.is_symlink() or not folder.is_dir():
+                    continue
+                for pattern in patterns:
+                    for path in folder.glob(pattern):
+                        try:
+                            info = path.lstat()
+                            if stat.S_ISREG(info.st_mode) and info.st_mtime < cutoff:
+                                path.unlink()
+                                removed.append(path)
+                        except OSError:
+                            continue
+        return removed
 
     def create(self) -> None:
         # Owner-only: the folder holds owner data and this device's private signing key.

@@ -225,7 +225,7 @@ def _column_problem(conn: sqlite3.Connection, table: str, column: str, value: An
     return None
 
 
-def _case_problem(conn: sqlite3.Connection, parcel_id: str, source: str,
+def case_problem(conn: sqlite3.Connection, parcel_id: str, source: str,
                   today: date) -> str | None:
     """What the case-file reader says of the parcel's case as stored now, if anything."""
     try:
@@ -251,14 +251,14 @@ def _checked_change(w: RecordWriter, table: str, record_id: str, words: str, tod
                     change: Callable[[], None]) -> None:
     """Make the change, then refuse it if the parcel's case reads worse than before."""
     parcel_id = _parcel_of(w, table, record_id)
-    before = None if parcel_id is None else _case_problem(w.conn, parcel_id, words, today)
+    before = None if parcel_id is None else case_problem(w.conn, parcel_id, words, today)
     try:
         change()
     except sqlite3.IntegrityError as exc:
         raise _refuse(f"{words}: the records do not allow this value ({exc})") from None
     if parcel_id is None:
         return
-    after = _case_problem(w.conn, parcel_id, words, today)
+    after = case_problem(w.conn, parcel_id, words, today)
     if after is not None and after != before:
         raise _refuse(after)
 

@@ -6,7 +6,9 @@ jurisdiction file and the office's public key. Each side signs with its private 
 holds only the other's public key (docs/security.md). Each side exports what
 the other may not have; the receiver checks the whole package, backs up, and applies it
 in one transaction, field by field against the base value. A laptop keeps sending a
-change until the office has acknowledged it; the office reports sequence gaps.
+change until the office has acknowledged it; the office reports sequence gaps. The
+office revokes a lost laptop (its packages are refused from then on), and either side
+rotates its key, the new one endorsed by the old.
 """
 
 from __future__ import annotations
@@ -43,8 +45,8 @@ from ..sync.package import (
     write_package,
     write_private,
 )
-from . import resolution
-from .evaluation import DATA_FOLDER_JURISDICTION, DEFAULT_JURISDICTION
+from . import assignment, resolution
+from .evaluation import DATA_FOLDER_JURISDICTION, DEFAULT_JURISDICTION, kit_laws, write_kit_laws
 from .folder_undo import FolderUndo
 from .shorelines import BUNDLED_ACCURACY_FT, BUNDLED_NAME, BUNDLED_SOURCE
 from .workspace import Workspace
@@ -214,7 +216,8 @@ def _write_kit(ws: Workspace, out: Path, passphrase: str, office_private: str, *
         f"({','.join('?' * len(layer_ids)) or 'NULL'}) ORDER BY seq", [*parcel_ids, *layer_ids])
     seq = ws.store.query("SELECT coalesce(max(seq), 0) AS s FROM change_log")[0]["s"]
     kit = {"device": device, "office": office, "parcels": sbls,
-           "jurisdiction_toml": _jurisdiction_text(ws), "office_seq": seq}
+           "jurisdiction_toml": _jurisdiction_text(ws), "jurisdictions": kit_laws(ws.laws),
+           "office_seq": seq}
     members = {
         "kit.json": json.dumps(kit, indent=2).encode(),
         "records.jsonl": "\n".join(json.dumps(r, ensure_ascii=False) for r in records).encode(),
@@ -391,7 +394,10 @@ def join(root: Path, kit_path: Path, *, user: str, passphrase: str,
                              f"({', '.join('?' * len(names))})", [h[n] for n in names])
             store.set_meta("sync_role", FIELD)
             store.set_meta("office_seq_received", str(kit["office_seq"]))
-            undo.write(root / DATA_FOLDER_JURISDICTION, kit["jurisdiction_toml"].encode())
+            if "jurisdictions" in kit:  # every file in force at the office
+                write_kit_laws(root, kit["jurisdictions"], undo.write)
+            else:
+                undo.write(root / DATA_FOLDER_JURISDICTION, kit["jurisdiction_toml"].encode())
     except BaseException:
         store.close()
         undo.restore()
@@ -480,6 +486,7 @@ def export(ws: Workspace, out: Path, *, device: str | None = None) -> dict[str, 
     this = _device(ws, "this")
     assert this is not None
     acks: list[dict[str, Any]] = []
+    addressed_to: tuple[dict[str, Any], set[str]] | None = None
     if role(ws) == FIELD:
         office = _device(ws, OFFICE)
         assert office is not None
@@ -491,8 +498,11 @@ def export(ws: Workspace, out: Path, *, device: str | None = None) -> dict[str, 
         acks = [{"device_id": office["id"],
                  "through_seq": int(ws.store.get_meta("office_seq_received") or 0)}]
     else:
-        fields = ws.store.query("SELECT * FROM devices WHERE role = 'field'")
-        targets = ([_field_device(ws, device)] if device else fields)
+        fields = ws.store.query("SELECT * FROM devices WHERE role = 'field' AND "
+                                "revoked_at IS NULL")
+        targets = ([_unrevoked(_field_device(ws, device))] if device else fields)
+        if role(ws) == OFFICE and len(targets) != 1:
+            _refuse_unaddressed(targets)
         since = min((t["acknowledged_seq"] for t in targets), default=0)
         rows = ws.store.query("SELECT * FROM change_log WHERE seq > ? ORDER BY seq", (since,))
         if len(targets) == 1:
@@ -500,6 +510,8 @@ def export(ws: Workspace, out: Path, *, device: str | None = None) -> dict[str, 
             ids = _parcels_of(ws, target)
             rows = [r for r in rows if r["device_id"] != target["id"]
                     and (r["parcel_id"] is None or r["parcel_id"] in ids)]
+            if role(ws) == OFFICE:
+                addressed_to = (target, ids)
         for t in targets:
             through, _ = _contiguous_through(ws, t["id"])
             acks.append({"device_id": t["id"], "through_seq": through})
@@ -512,6 +524,14 @@ def export(ws: Workspace, out: Path, *, device: str | None = None) -> dict[str, 
         if c["change_id"] in bases:
             c["old"] = bases[c["change_id"]]
     blobs = _blobs_for(ws, changes)
+    # An office package is for one laptop: its assignment now, and the whole records of
+    # parcels newly assigned to it; a laptop's says which assignment it holds.
+    addressed: dict[str, Any] = {}
+    records: dict[str, bytes] = {}
+    if addressed_to is not None:
+        addressed, records = assignment.office_package(ws, *addressed_to, blobs)
+    elif role(ws) == FIELD:
+        addressed = {"assignment_revision": assignment.laptop_revision(ws)}
     seq_through = ws.store.query("SELECT coalesce(max(seq), 0) AS s FROM change_log")[0]["s"]
     seqs = [c["device_seq"] if role(ws) == FIELD else c["source_seq"] for c in changes]
     manifest = {"format": FORMAT, "kind": "changes", "package_id": new_id(),
@@ -519,14 +539,39 @@ def export(ws: Workspace, out: Path, *, device: str | None = None) -> dict[str, 
                 "created_at": _now(), "first_seq": min(seqs) if seqs else None,
                 "last_seq": max(seqs) if seqs else None, "source_seq_through": seq_through,
                 "counts": {"changes": len(changes), "attachments": len(blobs)},
-                "acknowledges": acks}
+                "acknowledges": acks, **addressed}
     members = {"changes.jsonl": "\n".join(json.dumps(c, ensure_ascii=False)
                                           for c in changes).encode(),
-               **{f"attachments/{k}": v for k, v in blobs.items()}}
+               **{f"attachments/{k}": v for k, v in blobs.items()}, **records}
     signing_key = (this["private_key"] if role(ws) == FIELD
                    else _office_private_key(ws) if role(ws) == OFFICE else None)
+    if signing_key is not None:
+        manifest.update(_key_fields(ws, this["id"], signing_key))
     write_package(out, manifest, members, signing_key)
     return {"path": str(out), "changes": len(changes)}
+
+
+def _device_by_id(ws: Workspace, device_id: str) -> dict[str, Any]:
+    return ws.store.query("SELECT * FROM devices WHERE id = ? AND role = 'field'",
+                          (device_id,))[0]
+
+
+def _refuse_unaddressed(targets: list[dict[str, Any]]) -> None:
+    """An office package is addressed to one laptop: refuse to guess which."""
+    if not targets:
+        raise InputError("sync export: no laptop is enrolled here (or every one was revoked); "
+                         "an office package is for one laptop. Enrol one with `inspector-app "
+                         "sync enroll`.",
+                         in_app="No laptop is enrolled here (or every one was revoked); an "
+                                "office package is for one laptop. Enrol one with Sync > "
+                                "Enrol a laptop (field kit)...")
+    names = ", ".join(sorted(t["name"] for t in targets))
+    raise InputError(f"sync export: {len(targets)} laptops are enrolled here ({names}); an "
+                     "office package carries one laptop's parcels only. Name the laptop with "
+                     "--device NAME.",
+                     in_app=f"{len(targets)} laptops are enrolled here ({names}); an office "
+                            "package carries one laptop's parcels only. Choose the laptop to "
+                            "write it for.")
 
 
 def _parcels_of(ws: Workspace, device: dict[str, Any]) -> set[str]:
@@ -560,12 +605,39 @@ def _key_lookup(ws: Workspace) -> Any:
             return None
         if not rows:
             return None
+        if mode == OFFICE:
+            _refuse_revoked(ws, device_id)
         if not rows[0]["public_key"]:
             who = (f"The laptop {rows[0]['name']!r}" if mode == OFFICE else "This laptop")
             raise PackageError(f"{who} {SHARED_KEY_REFUSAL}; nothing was changed.")
         return str(rows[0]["public_key"])
 
     return key_for
+
+
+def _keys_held(ws: Workspace) -> Any:
+    """Every public key held for a sender, earlier ones included (`device_keys`)."""
+    other = OFFICE if role(ws) == FIELD else FIELD
+
+    def keys_held(device_id: str) -> list[str]:
+        return [r["public_key"] for r in ws.store.query(
+            "SELECT k.public_key FROM device_keys k JOIN devices d ON d.id = k.device_id "
+            "WHERE k.device_id = ? AND d.role = ? ORDER BY k.rowid", (device_id, other))]
+
+    return keys_held
+
+
+def _learn_keys(conn: sqlite3.Connection, package: Package) -> None:
+    """Record the sender's new keys, each with its endorsement, in the import's
+    transaction: the sender's current key becomes the last of them."""
+    device = package.manifest["source_device"]
+    for link in package.learned_keys:
+        conn.execute("UPDATE devices SET public_key = ? WHERE id = ? AND role != 'this'",
+                     (link["public_key"], device))
+        conn.execute("UPDATE device_keys SET endorsed_by = ?, endorsed_at = ?, endorsement = ? "
+                     "WHERE device_id = ? AND public_key = ?",
+                     (link["previous_key"], link["endorsed_at"], link["signature"], device,
+                      link["public_key"]))
 
 
 def _check_policy(ws: Workspace, package: Package, source: Path) -> None:
@@ -578,9 +650,15 @@ def _check_policy(ws: Workspace, package: Package, source: Path) -> None:
         rows = ws.store.query("SELECT * FROM devices WHERE id = ? AND role = 'field'",
                               (device,))
         parcels = frozenset(_parcels_of(ws, rows[0])) if rows else frozenset()
+        # parcels taken from the laptop stay its to speak of: those changes are kept for a
+        # person (`assignment`)
+        parcels |= assignment.held_from(ws, device, set(parcels))
         sender = policy.Sender(device_id=device, role=FIELD, parcels=parcels)
     else:
         sender = policy.Sender(device_id=device, role=OFFICE)
+        assignment.check_office_package(
+            ws, package, this, str(source),
+            attachment_exists=lambda digest: ws.attachment_path(digest).exists())
     policy.check_package(ws.store.conn, package, sender=sender, receiver_id=this["id"],
                          source=str(source),
                          attachment_exists=lambda digest: ws.attachment_path(digest).exists())
@@ -591,11 +669,11 @@ def import_package(ws: Workspace, path: Path) -> dict[str, Any]:
         return bool(ws.store.query("SELECT 1 AS x FROM sync_packages WHERE package_id = ?",
                                    (package_id,)))
 
-    package = read_package(path, _key_lookup(ws), already)
+    package = read_package(path, _key_lookup(ws), already, keys_held=_keys_held(ws))
     manifest = package.manifest
     if manifest["kind"] != "changes":
-        raise PackageError(f"{path}: is a field kit; use `inspector-app sync join` on a new "
-                           "data folder.",
+        raise PackageError(f"{path}: is a field kit; use `inspector-app sync join` with it on "
+                           "the laptop, in a new empty data folder (a kit is not imported).",
                            in_app=f"{path}: is a field kit, not a sync package; set up a new "
                                   "laptop from it with File > Set up this laptop from a field "
                                   "kit...")
@@ -611,6 +689,7 @@ def import_package(ws: Workspace, path: Path) -> dict[str, Any]:
     this = _device(ws, "this")
     assert this is not None
     received_at = _now()
+    cleared_before = assignment.cleared_here(ws)
     try:
         counts = _apply(ws, package, path, received_at, this)
     except sqlite3.IntegrityError as exc:
@@ -622,11 +701,48 @@ def import_package(ws: Workspace, path: Path) -> dict[str, Any]:
                               "conflicts": counts.conflicts,
                               "open_conflicts": counts.open_conflicts,
                               "same_value": counts.same_value,
-                              "skipped": counts.skipped, "already_had": counts.already}
+                              "skipped": counts.skipped, "already_had": counts.already,
+                              "summary": _import_summary(counts)}
     if role(ws) == OFFICE:
         _, ranges, missing = _gap_ranges(ws, manifest["source_device"])
         result.update(gaps=_listed(ranges), gap_ranges=ranges, missing_changes=missing)
+    else:
+        # parcels no longer assigned whose owners' contact data this copy cleared
+        result["contact_data_cleared"] = sorted(assignment.cleared_here(ws) - cleared_before)
     return result
+
+
+def _import_summary(counts: ApplyCounts) -> str:
+    """The import in one sentence: what was applied, and whether any conflict waits."""
+    def n(count: int, word: str) -> str:
+        return f"{count} {word}{'' if count == 1 else 's'}"
+
+    text = f"{n(counts.applied, 'change')} applied; "
+    if counts.open_conflicts:
+        verb = "waits" if counts.open_conflicts == 1 else "wait"
+        text += (f"{n(counts.open_conflicts, 'conflict')} {verb} for a decision "
+                 "(`inspector-app sync conflicts`)")
+    else:
+        text += "no conflict waits for a decision"
+    settled = counts.conflicts - counts.open_conflicts
+    if settled > 0:
+        text += (f"; {n(settled, 'change')} that met a conflict "
+                 f"{'was' if settled == 1 else 'were'} settled within the package itself")
+    return text + "."
+
+
+def _refuse_worse_cases(ws: Workspace, conn: sqlite3.Connection, path: Path,
+                        before: dict[str, str | None]) -> None:
+    """The rules of a whole case (dates after today, one field against another) for the
+    parcels a laptop's package changed: a case that reads worse than before refuses the
+    package, as the same change made in the app or by a case file would be refused."""
+    for parcel_id, was in before.items():
+        now = resolution.case_problem(conn, parcel_id, str(path), ws.today())
+        if now is not None and now != was:
+            sbl = conn.execute("SELECT sbl FROM parcels WHERE id = ?", (parcel_id,)).fetchone()
+            raise PackageError(f"{path}: its changes to parcel {sbl[0] if sbl else parcel_id} "
+                               f"break the case-file rules ({now}); the package was refused "
+                               "and nothing was changed.")
 
 
 def _apply(ws: Workspace, package: Package, path: Path, received_at: str,
@@ -634,17 +750,32 @@ def _apply(ws: Workspace, package: Package, path: Path, received_at: str,
     manifest = package.manifest
     with ws.store.transaction() as w:
         w.conn.execute("PRAGMA defer_foreign_keys = ON")
+        held: frozenset[str] = frozenset()
+        outside: frozenset[str] = frozenset()
+        if role(ws) == OFFICE:
+            held = assignment.held_from(ws, manifest["source_device"], _parcels_of(
+                ws, _device_by_id(ws, manifest["source_device"])))
+        else:
+            # the records of newly assigned parcels go in first, with their history
+            outside = assignment.take_office_package(ws, w.conn, package)
+        mine = [c for c in package.changes if c["parcel_id"] not in outside]
         applier = ChangeApplier(w.conn, package_id=manifest["package_id"],
-                                received_at=received_at, blobs=package.attachments)
+                                received_at=received_at, blobs=package.attachments, held=held)
+        applier.counts.skipped += len(package.changes) - len(mine)
+        touched = sorted({c["parcel_id"] for c in mine if c["parcel_id"]}) \
+            if role(ws) == OFFICE else []
+        before = {p: resolution.case_problem(w.conn, p, str(path), ws.today()) for p in touched}
         try:
-            applier.prepare([c["change_id"] for c in package.changes])
-            for change in package.changes:
+            applier.prepare([c["change_id"] for c in mine])
+            for change in mine:
                 applier.apply(change)
             applier.finish()
         except ValueError as exc:
             raise PackageError(f"{path}: {exc}; the package was refused and nothing was "
                                "changed.") from None
+        _refuse_worse_cases(ws, w.conn, path, before)
         counts = applier.counts
+        _learn_keys(w.conn, package)
         for ack in manifest["acknowledges"]:
             if role(ws) == OFFICE:
                 w.conn.execute("UPDATE devices SET acknowledged_seq = max(acknowledged_seq, ?) "
@@ -657,6 +788,11 @@ def _apply(ws: Workspace, package: Package, path: Path, received_at: str,
             current = int(ws.store.get_meta("office_seq_received") or 0)
             ws.store.set_meta("office_seq_received",
                               str(max(current, manifest["source_seq_through"])))
+        if role(ws) == FIELD:
+            assignment.purge(ws, w.conn, this["id"], w.actor.user)
+        elif "assignment_revision" in manifest:
+            assignment.note_laptop_revision(ws, manifest["source_device"],
+                                            manifest["assignment_revision"])
         w.conn.execute(
             "INSERT INTO sync_packages (package_id, device_id, imported_at, imported_by, "
             "changes, applied, conflicts, sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -778,7 +914,9 @@ def resolve(ws: Workspace, conflict_id: str, *, choice: str, value: Any = None,
 def status(ws: Workspace) -> dict[str, Any]:
     this = _device(ws, "this")
     assert this is not None
-    out: dict[str, Any] = {"role": role(ws), "device": this["name"], "device_id": this["id"]}
+    out: dict[str, Any] = {"role": role(ws), "device": this["name"], "device_id": this["id"],
+                           "key_fingerprint": (keys.fingerprint(this["public_key"])
+                                               if this["public_key"] else None)}
     if role(ws) == FIELD:
         office = _device(ws, OFFICE)
         assert office is not None
@@ -795,7 +933,114 @@ def status(ws: Workspace) -> dict[str, Any]:
                             "gaps": _listed(ranges), "gap_ranges": ranges,
                             "missing_changes": missing,
                             "parcels": len(json.loads(d["parcels"])),
-                            "office_changes_acknowledged": d["acknowledged_seq"]})
+                            "office_changes_acknowledged": d["acknowledged_seq"],
+                            **_key_status(d)})
         out["devices"] = devices
     out["open_conflicts"] = len(conflicts(ws))
     return out
+
+
+# --- revoking a laptop, rotating a key -------------------------------------------------
+
+def _key_status(device: dict[str, Any]) -> dict[str, Any]:
+    """What `sync status` says of a laptop's key and revocation."""
+    out: dict[str, Any] = {"key_fingerprint": (keys.fingerprint(device["public_key"])
+                                               if device["public_key"] else None),
+                           "revoked": device["revoked_at"] is not None}
+    if device["revoked_at"] is not None:
+        out.update(revoked_at=device["revoked_at"], revoked_by=device["revoked_by"],
+                   revoked_reason=device["revoked_reason"])
+    return out
+
+
+def _revoked_sentence(device: dict[str, Any]) -> str:
+    why = f" ({device['revoked_reason']})" if device["revoked_reason"] else ""
+    return (f"The laptop {device['name']!r} was revoked on {device['revoked_at'][:10]} by "
+            f"{device['revoked_by']}{why}")
+
+
+def _refuse_revoked(ws: Workspace, device_id: str) -> None:
+    rows = ws.store.query("SELECT * FROM devices WHERE id = ? AND role = 'field' AND "
+                          "revoked_at IS NOT NULL", (device_id,))
+    if rows:
+        raise PackageError(f"{_revoked_sentence(rows[0])}; its packages are refused, and "
+                           "nothing was changed. Enrol a replacement laptop under a new name "
+                           "with `inspector-app sync enroll` and give it the parcels.",
+                           in_app=f"{_revoked_sentence(rows[0])}; its packages are refused, "
+                                  "and nothing was changed. Enrol a replacement laptop under "
+                                  "a new name with Sync > Enrol a laptop (field kit)...")
+
+
+def _unrevoked(device: dict[str, Any]) -> dict[str, Any]:
+    if device["revoked_at"] is not None:
+        raise InputError(f"{_revoked_sentence(device)}; nothing is exported to it. Enrol a "
+                         "replacement laptop under a new name with `inspector-app sync "
+                         "enroll`.")
+    return device
+
+
+def _key_fields(ws: Workspace, device_id: str, private_key: str) -> dict[str, Any]:
+    """What a package says of its signing key: the key, and the endorsements leading to it
+    from this device's first key, oldest first."""
+    rows = ws.store.query(
+        "SELECT * FROM device_keys WHERE device_id = ? AND endorsement IS NOT NULL "
+        "ORDER BY rowid", (device_id,))
+    chain = [{"previous_key": r["endorsed_by"], "public_key": r["public_key"],
+              "endorsed_at": r["endorsed_at"], "signature": r["endorsement"]} for r in rows]
+    return {"signing_key": keys.public_key(private_key), "key_chain": chain}
+
+
+def revoke(ws: Workspace, name: str, *, reason: str | None = None) -> dict[str, Any]:
+    """Revoke a laptop (a lost or stolen one): every package it signs is refused from now
+    on, whichever of its keys signed it. What it sent before stays; its parcels may be
+    enrolled to a replacement. The row says who revoked it, when and why."""
+    if role(ws) != OFFICE:
+        raise InputError("sync revoke: only the office revokes a laptop; this data folder "
+                         f"is {'a field laptop' if role(ws) == FIELD else 'not an office'}.")
+    reason = (reason or "").strip() or None
+    if reason is not None and len(reason) > 500:
+        raise InputError(f"sync revoke: --reason is {len(reason)} characters; at most 500.")
+    device = _field_device(ws, name.strip())
+    if device["revoked_at"] is not None:
+        raise InputError(f"{_revoked_sentence(device)} already; nothing was changed.")
+    with ws.store.transaction() as w:
+        w.conn.execute("UPDATE devices SET revoked_at = ?, revoked_by = ?, revoked_reason = ? "
+                       "WHERE id = ? AND revoked_at IS NULL",
+                       (w.now, w.actor.user, reason, device["id"]))
+    row = ws.store.query("SELECT * FROM devices WHERE id = ?", (device["id"],))[0]
+    return {"device": row["name"], "revoked_at": row["revoked_at"],
+            "revoked_by": row["revoked_by"], "reason": row["revoked_reason"],
+            "parcels": json.loads(row["parcels"])}
+
+
+def rotate_key(ws: Workspace) -> dict[str, Any]:
+    """A new key pair for this device (the office, or this laptop). The old private key
+    signs an endorsement of the new public key and is then deleted; the other side learns
+    the new key from the endorsement in this device's next package, and packages the old
+    key signed still verify with it there."""
+    mode = role(ws)
+    if mode not in (OFFICE, FIELD):
+        raise InputError("sync rotate-key: this data folder has not enrolled or joined a "
+                         "laptop, so it has no sync key to rotate.")
+    this = _device(ws, "this")
+    assert this is not None
+    if not this["private_key"]:
+        raise InputError(f"This laptop {SHARED_KEY_REFUSAL}.")
+    old_private = str(this["private_key"])
+    new_private = keys.new_private_key()
+    new_public = keys.public_key(new_private)
+    conn = ws.store.conn
+    # The old private key's bytes are overwritten where the database frees them.
+    conn.execute("PRAGMA secure_delete = ON")
+    with ws.store.transaction() as w:
+        link = keys.endorse(this["id"], old_private, new_public, w.now)
+        w.conn.execute("UPDATE devices SET private_key = ?, public_key = ? WHERE role = 'this' "
+                       "AND private_key = ?", (new_private, new_public, old_private))
+        w.conn.execute("UPDATE device_keys SET endorsed_by = ?, endorsed_at = ?, "
+                       "endorsement = ? WHERE device_id = ? AND public_key = ?",
+                       (link["previous_key"], link["endorsed_at"], link["signature"],
+                        this["id"], new_public))
+    # Into the database file now (a reader holding it back leaves it to the next one).
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return {"device": this["name"], "fingerprint": keys.fingerprint(new_public),
+            "previous": keys.fingerprint(link["previous_key"]), "endorsed_at": w.now}

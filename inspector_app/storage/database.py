@@ -19,8 +19,18 @@ from ..errors import InspectorError
 
 APPLICATION_ID = 0x57534849  # "WSHI"
 SQLITE_HEADER = b"SQLite format 3\x00"
-BACKUPS_KEPT = 10
 DAILY_BACKUP_AGE = timedelta(hours=24)
+# Backups are kept in three pools, each with its own bound, so that one kind never rotates
+# out another (README, "The data folder"):
+# - "daily", taken when the folder is opened and the last daily one is 24 hours old;
+DAILY_BACKUPS_KEPT = 10
+# - "before-*", taken before a migration or an import; one that holds the same data as
+#   the newest of its pool (an import that failed and was tried again) is not taken again;
+EVENT_BACKUPS_KEPT = 10
+# - any other reason: "Back up the database now" and `inspector-app backup`.
+MANUAL_BACKUPS_KEPT = 10
+EVENT_PREFIX = "before-"
+_STAMP = "%Y%m%dT%H%M%S%fZ"
 
 MIGRATIONS = Migrations("watershed-inspector")
 
@@ -32,7 +42,8 @@ def _sql(name: str) -> str:
 # The schema, one frozen SQL file per version; a new version is a new file at the end.
 SQL_MIGRATIONS = ("0001_initial", "0002_finding_decisions", "0003_component_geometry",
                   "0004_measurement_capture_accuracy", "0005_ahj_waiver", "0006_sync",
-                  "0007_device_keys")
+                  "0007_device_keys", "0008_key_history", "0009_assignments",
+                  "0010_permit")
 
 
 def _sql_migration(name: str, version: int) -> Callable[[sqlite_utils.Database], None]:
@@ -133,20 +144,33 @@ def backup(conn: sqlite3.Connection, folder: Path, *, reason: str,
            now: datetime | None = None) -> Path:
     """Write a consistent copy with VACUUM INTO a temporary file, then rename it into place.
 
-    Keeps the newest BACKUPS_KEPT copies.
-    """
+    Keeps the newest copies of the reason's pool (`pool_of`). A "before-*" copy that holds
+    exactly the data of the newest one of its pool is not written again: that one is
+    returned."""
     folder.mkdir(parents=True, exist_ok=True)
-    stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%S%fZ")
+    stamp = (now or datetime.now(UTC)).strftime(_STAMP)
     final = folder / f"inspector-{stamp}-{reason}.sqlite"
     temp = folder / f".{final.name}.tmp"
-    if temp.exists():
-        temp.unlink()
-    conn.execute("VACUUM INTO ?", (str(temp),))
-    with temp.open("rb") as f:
-        os.fsync(f.fileno())
-    os.replace(temp, final)
+    pool = pool_of(final)
+    try:
+        temp.unlink(missing_ok=True)
+        conn.execute("VACUUM INTO ?", (str(temp),))
+        with temp.open("rb") as f:
+            os.fsync(f.fileno())
+        same = _newest_of(folder, pool)
+        if pool == "event" and same is not None and _same_bytes(temp, same):
+            temp.unlink()
+            return same
+        os.replace(temp, final)
+    except BaseException:
+        # a full disk or an interruption leaves no half-written copy behind
+        temp.unlink(missing_ok=True)
+        Path(f"{temp}-journal").unlink(missing_ok=True)
+        raise
     _fsync_dir(folder)
-    for old in list_backups(folder)[:-BACKUPS_KEPT]:
+    kept = {"daily": DAILY_BACKUPS_KEPT, "event": EVENT_BACKUPS_KEPT,
+            "manual": MANUAL_BACKUPS_KEPT}[pool]
+    for old in [p for p in list_backups(folder) if pool_of(p) == pool][:-kept]:
         old.unlink()
     return final
 
@@ -156,6 +180,31 @@ def list_backups(folder: Path) -> list[Path]:
     if not folder.is_dir():
         return []
     return sorted(p for p in folder.glob("inspector-*.sqlite") if p.is_file())
+
+
+def pool_of(path: Path) -> str:
+    """The pool a backup is kept in: "daily", "event" (before-*) or "manual"."""
+    reason = path.name.removesuffix(".sqlite").split("-", 2)[-1]
+    if reason == "daily":
+        return "daily"
+    return "event" if reason.startswith(EVENT_PREFIX) else "manual"
+
+
+def _newest_of(folder: Path, pool: str) -> Path | None:
+    backups = [p for p in list_backups(folder) if pool_of(p) == pool]
+    return backups[-1] if backups else None
+
+
+def _same_bytes(a: Path, b: Path) -> bool:
+    if a.stat().st_size != b.stat().st_size:
+        return False
+    with a.open("rb") as fa, b.open("rb") as fb:
+        while True:
+            chunk = fa.read(1 << 20)
+            if chunk != fb.read(1 << 20):
+                return False
+            if not chunk:
+                return True
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -173,12 +222,12 @@ def _fsync_dir(folder: Path) -> None:
 
 def _backup_time(path: Path) -> datetime:
     stamp = path.name.split("-")[1]
-    return datetime.strptime(stamp, "%Y%m%dT%H%M%S%fZ").replace(tzinfo=UTC)
+    return datetime.strptime(stamp, _STAMP).replace(tzinfo=UTC)
 
 
 def _backup_is_due(folder: Path, now: datetime) -> bool:
-    backups = list_backups(folder)
-    return not backups or now - _backup_time(backups[-1]) >= DAILY_BACKUP_AGE
+    newest = _newest_of(folder, "daily")
+    return newest is None or now - _backup_time(newest) >= DAILY_BACKUP_AGE
 
 
 def open_database(path: Path, *, backups: Path,

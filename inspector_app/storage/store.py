@@ -53,6 +53,7 @@ class Store:
     def __init__(self, folder: DataFolder, *, user: str,
                  clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         folder.create()
+        folder.remove_debris()
         self.folder = folder
         self.clock = clock
         self.db: sqlite_utils.Database = open_database(folder.database, backups=folder.backups,

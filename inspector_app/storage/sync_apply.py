@@ -64,8 +64,11 @@ class ChangeApplier:
     """Applies incoming changes inside a transaction the caller holds open."""
 
     def __init__(self, conn: sqlite3.Connection, *, package_id: str, received_at: str,
-                 blobs: Mapping[str, bytes]) -> None:
+                 blobs: Mapping[str, bytes], held: frozenset[str] = frozenset()) -> None:
         self.conn = conn
+        # parcels no longer assigned to the sending laptop: its changes to their existing
+        # records are kept as conflicts for a person, never applied (docs/sync.md)
+        self.held = held
         self.package_id = package_id
         self.received_at = received_at
         self.blobs = blobs
@@ -151,10 +154,32 @@ class ChangeApplier:
             self._insert(c, row)
         elif row is None:
             self._remember(c, "skipped")  # a record this device never had
+        elif c["parcel_id"] in self.held:
+            self._hold(c, row)
         elif op == "update":
             self._update(c, row)
         else:
             self._delete(c, row)
+
+    def _hold(self, c: Mapping[str, Any], row: dict[str, Any]) -> None:
+        """A change to a record of a parcel taken from the sender: kept for a person."""
+        if c["op"] == "delete":
+            if row["deleted_at"] is not None:
+                self._remember(c, "same_value")
+            else:
+                self._conflict(c, "kept", "(deleted)")
+            return
+        field = c["field"]
+        if field not in self.columns(c["table"]) or field in BOOKKEEPING:
+            raise ValueError(f"change {c['change_id']} sets the unknown field {field!r} of "
+                             f"{c['table']}")
+        if _same(row[field], _resolve_bytes(c["new"], self.blobs)):
+            self._remember(c, "same_value")
+        elif row["deleted_at"] is not None:
+            self._conflict(c, "deleted", "(deleted)", base={field: c["old"]},
+                           incoming={field: c["new"]})
+        else:
+            self._conflict(c, row[field], field)
 
     def _insert(self, c: Mapping[str, Any], row: dict[str, Any] | None) -> None:
         if row is not None:

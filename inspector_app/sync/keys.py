@@ -3,6 +3,9 @@
 Every device has an Ed25519 key pair. A device keeps its private key; the other side holds
 only its public key. A package is signed with the sender's private key and checked with
 the public key the receiver stored at enrolment (the office) or at joining (the laptop).
+A device that rotates its key signs an endorsement of the new public key with the old
+private key, then deletes the old private key; a receiver takes a new key only through
+endorsements that begin at the key it holds.
 
 A field kit is encrypted with a passphrase the office chooses at enrolment: the key comes
 from the passphrase by scrypt (memory-hard), and the kit is sealed with AES-256-GCM, so a
@@ -76,6 +79,32 @@ def fingerprint(public_hex: str) -> str:
     ("3f2a-91c0-7b44-e01d"), read aloud or compared on screen at enrolment."""
     digest = hashlib.sha256(bytes.fromhex(public_hex)).hexdigest()[:16]
     return "-".join(digest[i:i + 4] for i in range(0, 16, 4))
+
+
+# What a key's endorsement signs: a fixed label, so that no other signature of this app
+# (a package's manifest) can pass for one, then the device, the key it replaces, the new
+# key and the time, one to a line.
+ENDORSEMENT_LABEL = b"watershed-inspector/key-endorsement/1\n"
+
+
+def endorsement_bytes(device_id: str, previous_key: str, new_key: str, at: str) -> bytes:
+    """The bytes the key being replaced signs to vouch for its successor."""
+    return ENDORSEMENT_LABEL + "\n".join((device_id, previous_key, new_key, at)).encode()
+
+
+def endorse(device_id: str, previous_private: str, new_key: str, at: str) -> dict[str, str]:
+    """The endorsement of `new_key` by the key it replaces, as a package carries it."""
+    previous = public_key(previous_private)
+    return {"previous_key": previous, "public_key": new_key, "endorsed_at": at,
+            "signature": sign(endorsement_bytes(device_id, previous, new_key, at),
+                              previous_private)}
+
+
+def endorsement_holds(device_id: str, link: dict[str, str]) -> bool:
+    """Whether an endorsement was signed by the key it names as the one replaced."""
+    data = endorsement_bytes(device_id, link["previous_key"], link["public_key"],
+                             link["endorsed_at"])
+    return verify(data, link["signature"], link["previous_key"])
 
 
 def check_passphrase(passphrase: str) -> None:

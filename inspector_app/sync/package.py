@@ -1,8 +1,9 @@
 """The sync package: one zip file carrying changes (or a field kit) between devices.
 
 Members: `manifest.json` (format, package id, source device, sequence range, counts,
-creation time, the SHA-256 of every other member), `signature` (the Ed25519 signature of the
-manifest's bytes by the source device's private key), `changes.jsonl`, and for a field kit
+creation time, the SHA-256 of every other member, the signing public key and the
+endorsements leading to it), `signature` (the Ed25519 signature of the manifest's bytes by
+the source device's private key), `changes.jsonl`, and for a field kit
 `kit.json`, `records.jsonl`, `history.jsonl`; photos and documents as
 `attachments/<sha256>`.
 
@@ -14,13 +15,14 @@ the manifest and for every change, every hash, and the signature. Any problem ra
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
 import os
 import re
 import zipfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,7 +31,8 @@ from zlib import error as zlib_error
 import fastjsonschema
 
 from ..errors import InputError
-from ..paths import UnreadableFile, read_regular_file
+from ..json_input import NonFiniteNumber, loads
+from ..paths import UnreadableFile, UnwritablePath, read_regular_file
 from . import keys
 
 FORMAT = "watershed-inspector/sync/2"
@@ -47,6 +50,8 @@ _ATTACHMENT = re.compile(r"\Aattachments/([0-9a-f]{64})\Z")
 _UUIDISH = {"type": "string", "pattern": r"^[0-9A-Za-z-]{8,64}$"}
 _TIME = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?\+00:00$"}
 _TABLE = {"type": "string", "pattern": r"^[a-z_]{2,40}$"}
+_KEY = {"type": "string", "pattern": "^[0-9a-f]{64}$"}  # an Ed25519 public key
+MAX_KEY_CHAIN = 64  # endorsements a package carries: one for each rotation of its key
 
 MANIFEST_SCHEMA = {
     "type": "object", "additionalProperties": False,
@@ -72,7 +77,25 @@ MANIFEST_SCHEMA = {
                            "through_seq": {"type": "integer", "minimum": 0}}}},
         "members": {"type": "object", "maxProperties": MAX_MEMBERS,
                     "additionalProperties": {"type": "string", "pattern": "^[0-9a-f]{64}$"}},
+        # The public key that signed the package, and the endorsements leading to it from
+        # the sender's first key, oldest first (absent from packages of earlier versions).
+        "signing_key": _KEY,
+        "key_chain": {"type": "array", "maxItems": MAX_KEY_CHAIN, "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["previous_key", "public_key", "endorsed_at", "signature"],
+            "properties": {"previous_key": _KEY, "public_key": _KEY, "endorsed_at": _TIME,
+                           "signature": {"type": "string", "pattern": "^[0-9a-f]{128}$"}}}},
+        # An office package: the one laptop it is for, and that laptop's parcels now.
+        "for_device": _UUIDISH,
+        "assignment": {"type": "object", "additionalProperties": False,
+                       "required": ["revision", "parcels"],
+                       "properties": {"revision": {"type": "integer", "minimum": 0},
+                                      "parcels": {"type": "array", "maxItems": 100_000,
+                                                  "items": _UUIDISH}}},
+        # A laptop's package: the revision of its assignment it holds.
+        "assignment_revision": {"type": "integer", "minimum": 0},
     },
+    "dependencies": {"key_chain": ["signing_key"]},
 }
 _JSON_VALUE: dict[str, Any] = {}  # any JSON value
 CHANGE_SCHEMA = {
@@ -121,6 +144,9 @@ class Package:
     extra: dict[str, bytes] = field(default_factory=dict)  # kit members
     sha256: str = ""
     already_imported: bool = False
+    # Keys of the sender this data folder did not hold, each with the endorsement that
+    # vouches for it, oldest first: recorded when the package is imported.
+    learned_keys: list[dict[str, str]] = field(default_factory=list)
 
 
 def sign(manifest_bytes: bytes, private_key: str) -> str:
@@ -131,14 +157,19 @@ def sign(manifest_bytes: bytes, private_key: str) -> str:
 def write_private(path: Path, data: bytes) -> None:
     """Write a file atomically, readable and writable by its owner only (0600)."""
     temp = path.with_name(f".{path.name}.tmp")
-    temp.unlink(missing_ok=True)
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.chmod(temp, 0o600)
-    os.replace(temp, path)
+    try:
+        temp.unlink(missing_ok=True)
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(temp, 0o600)
+        os.replace(temp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            temp.unlink(missing_ok=True)
+        raise UnwritablePath(path, exc) from None
 
 
 def package_bytes(manifest: dict[str, Any], members: Mapping[str, bytes],
@@ -171,11 +202,52 @@ def _first_error(validator: Callable[[Any], Any], doc: Any) -> str | None:
     return None
 
 
+def _signing_keys(manifest: Mapping[str, Any], current: str, held: Sequence[str],
+                  refuse: Callable[[str], PackageError]) -> tuple[list[str],
+                                                                  list[dict[str, str]]]:
+    """The keys to check the signature with, and the sender's keys learned on the way.
+
+    A package names the key that signed it. One this data folder holds for the sender (its
+    current key or an earlier one) is used as it is; another only through the package's
+    endorsements, each signed by the key before it, beginning at the sender's current key.
+    A package of an earlier version names no key: the keys held for the sender are tried,
+    the current one first."""
+    known = [current, *(k for k in held if k != current)]
+    claimed = manifest.get("signing_key")
+    if claimed is None:
+        return known, []
+    if claimed in known:
+        return [claimed], []
+    name = manifest["source_name"]
+    chain = manifest.get("key_chain", [])
+    start = next((i for i, link in enumerate(chain) if link["previous_key"] == current), None)
+    if start is None:
+        raise refuse(f"it is signed with a key ({keys.fingerprint(claimed)}) this data "
+                     f"folder does not hold for {name!r}, and no endorsement in it leads to "
+                     f"that key from the one held ({keys.fingerprint(current)})")
+    learned: list[dict[str, str]] = []
+    for i, link in enumerate(chain[start:], start=start):
+        if i > start and link["previous_key"] != chain[i - 1]["public_key"]:
+            raise refuse(f"its key endorsements are broken: endorsement {i + 1} does not "
+                         "continue from the key the one before it endorses")
+        if not keys.endorsement_holds(manifest["source_device"], link):
+            raise refuse(f"the endorsement of the key {keys.fingerprint(link['public_key'])} "
+                         "is not signed by the key it replaces (forged or changed)")
+        if link["public_key"] not in known:
+            learned.append(dict(link))
+    if chain[-1]["public_key"] != claimed:
+        raise refuse(f"its key endorsements end at {keys.fingerprint(chain[-1]['public_key'])}"
+                     f", not at the key that signed it ({keys.fingerprint(claimed)})")
+    return [claimed], learned
+
+
 def read_package(path: Path, key_for: Callable[[str], str | None],
                  already: Callable[[str], bool] = lambda package_id: False, *,
-                 contents: bytes | None = None) -> Package:
-    """Check a package completely; `key_for(device_id)` gives that device's public key, or
-    None for a device this data folder does not know. `contents`, when given, are the
+                 contents: bytes | None = None,
+                 keys_held: Callable[[str], Sequence[str]] = lambda device_id: ()) -> Package:
+    """Check a package completely; `key_for(device_id)` gives that device's current public
+    key, or None for a device this data folder does not know, and `keys_held(device_id)`
+    every key held for it, earlier ones included. `contents`, when given, are the
     package's bytes already read from `path` (a field kit, once decrypted).
 
     A package that `already(package_id)` says was imported is returned once its signature
@@ -196,8 +268,8 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
     else:
         raw = contents
     if keys.is_sealed(raw):
-        raise PackageError(f"{source}: is a field kit; use `inspector-app sync join` on a new "
-                           "data folder.",
+        raise PackageError(f"{source}: is a field kit; use `inspector-app sync join` with it on "
+                           "the laptop, in a new empty data folder (a kit is not imported).",
                            in_app=f"{source}: is a field kit, not a sync package; set up a new "
                                   "laptop from it with File > Set up this laptop from a field "
                                   "kit...")
@@ -241,7 +313,9 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
     if len(manifest_bytes) > MAX_MANIFEST_BYTES:
         raise refuse("its manifest is too large")
     try:
-        manifest = json.loads(manifest_bytes)
+        manifest = loads(manifest_bytes)
+    except NonFiniteNumber as exc:
+        raise refuse(f"its manifest is not valid ({exc})") from None
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise refuse("its manifest is not valid JSON") from None
     if isinstance(manifest, dict) and manifest.get("format") == SHARED_KEY_FORMAT:
@@ -261,7 +335,8 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
         raise refuse(f"it comes from {manifest['source_name']!r} ({device}), a device this "
                      "data folder has not enrolled")
     signature = member("signature").decode("ascii", errors="replace").strip()
-    if not keys.verify(manifest_bytes, signature, key):
+    candidates, learned = _signing_keys(manifest, key, keys_held(device), refuse)
+    if not any(keys.verify(manifest_bytes, signature, k) for k in candidates):
         raise refuse("its signature does not match (tampered with, or signed with another "
                      "key)")
 
@@ -294,6 +369,7 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
         if not line.strip():
             continue
         try:
+            # NaN and infinities are left to the policy, which names the change and field
             change = json.loads(line)
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise refuse(f"changes.jsonl line {n} is not valid JSON") from None
@@ -310,7 +386,20 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
         raise refuse("it lists the same change twice")
     extra_members = {k: v for k, v in data.items() if k in ("kit.json", "records.jsonl",
                                                             "history.jsonl")}
-    if (manifest["kind"] == "field_kit") != bool(extra_members):
+    # A kit has kit.json; an office package may carry the records of newly assigned
+    # parcels (records.jsonl, history.jsonl) as a kit does.
+    if (manifest["kind"] == "field_kit") != ("kit.json" in extra_members):
         raise refuse("its kind does not match its members")
+    for name, content in extra_members.items():
+        for n, line in enumerate(content.splitlines() if name != "kit.json" else [content],
+                                 start=1):
+            try:
+                if line.strip():
+                    loads(line)
+            except NonFiniteNumber as exc:
+                raise refuse(f"{name} line {n} is not a valid record ({exc})") from None
+            except (json.JSONDecodeError, UnicodeDecodeError):
+                raise refuse(f"{name} line {n} is not valid JSON") from None
     return Package(manifest=manifest, changes=changes, attachments=attachments,
-                   extra=extra_members, sha256=hashlib.sha256(raw).hexdigest())
+                   extra=extra_members, sha256=hashlib.sha256(raw).hexdigest(),
+                   learned_keys=learned)

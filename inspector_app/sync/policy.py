@@ -28,9 +28,10 @@ import re
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from ..casefile import DATE_PATTERN as _DATE_PATTERN
 from ..services import resolution
 from ..storage.records import BOOKKEEPING
 from ..storage.sync_apply import BYTES_REF, SYNCED_TABLES
@@ -119,7 +120,7 @@ def _check(conn: sqlite3.Connection, package: Package, *, sender: Sender, receiv
             _timestamp(c["at"], "its time (at)", now)
             if from_laptop:
                 _authorised(conn, c, sender)
-            _values(conn, c, columns, package.attachments, attachment_exists)
+            _values(conn, c, columns, package.attachments, attachment_exists, now.date())
         except _Refusal as why:
             raise _Refusal(f"{where} {why}") from None
 
@@ -252,6 +253,25 @@ def _authorised(conn: sqlite3.Connection, c: Mapping[str, Any], sender: Sender) 
                            f"to {row[0]}, which is not this change's to make")
 
 
+def record_problem(conn: sqlite3.Connection, records: Iterable[Mapping[str, Any]], *,
+                   blobs: Mapping[str, bytes],
+                   attachment_exists: Callable[[str], bool]) -> str | None:
+    """What is wrong with the first of these whole records (`{"table", "row"}`, as an office
+    package carries those of newly assigned parcels), or None: each row's values pass the
+    checks of a change that inserted it."""
+    columns: dict[str, dict[str, tuple[str, bool]]] = {}
+    for item in records:
+        row = item["row"]
+        c = {"change_id": "(record)", "table": item["table"], "op": "insert", "field": None,
+             "record_id": row.get("id"), "old": None,
+             "new": {k: v for k, v in row.items() if k not in BOOKKEEPING}}
+        try:
+            _values(conn, c, columns, blobs, attachment_exists, today=None)
+        except _Refusal as why:
+            return f"the record {row.get('id')} of {item['table']} it carries {why}"
+    return None
+
+
 # --- the values --------------------------------------------------------------------------
 
 def _finite(value: Any, depth: int = 0) -> bool:
@@ -276,7 +296,11 @@ def _declared(conn: sqlite3.Connection, table: str,
 
 def _values(conn: sqlite3.Connection, c: Mapping[str, Any],
             columns: dict[str, dict[str, tuple[str, bool]]],
-            blobs: Mapping[str, bytes], attachment_exists: Callable[[str], bool]) -> None:
+            blobs: Mapping[str, bytes], attachment_exists: Callable[[str], bool],
+            today: date | None) -> None:
+    """Refuse a change whose values a case could not hold; with `today`, also a date of
+    something that happened that lies after it (records the office sends are its own
+    and are not judged by the receiver's clock)."""
     table = c["table"]
     if table not in SYNCED_TABLES:
         raise _Refusal(f"names the table {table!r}, which is not synchronised")
@@ -292,6 +316,8 @@ def _values(conn: sqlite3.Connection, c: Mapping[str, Any],
             raise _Refusal(f"sets {str(column)[:60]!r}, which is not a field of {table} "
                            "that a change may set")
         _value(conn, table, column, value, declared[column][0], blobs)
+        if today is not None:
+            _not_after_today(table, column, value, today)
     if c["op"] == "update" and isinstance(c["old"], dict) and set(c["old"]) == {BYTES_REF} \
             and c["old"][BYTES_REF] not in blobs:
         raise _Refusal("refers to a document that is not in the package")
@@ -306,6 +332,22 @@ def _values(conn: sqlite3.Connection, c: Mapping[str, Any],
         elif not attachment_exists(digest):
             raise _Refusal("records a photo whose bytes are neither in the package nor on "
                            "this computer")
+
+
+# Dates a case records that lie ahead by nature (a notice's deadlines); every other date of
+# a case is something that happened, which the case-file reader refuses after today.
+FUTURE_DATES = frozenset({("notices", "permit_by"), ("notices", "complete_by")})
+
+
+def _not_after_today(table: str, column: str, value: Any, today: date) -> None:
+    if not isinstance(value, str) or (table, column) in FUTURE_DATES:
+        return
+    node = resolution.field_schema(table, column)
+    if node is None or node.get("pattern") != _DATE_PATTERN:
+        return
+    if value > today.isoformat():
+        raise _Refusal(f"{resolution.label(table, column)} is {value}, which is after today "
+                       f"({today.isoformat()}); a recorded event cannot be in the future")
 
 
 def _value(conn: sqlite3.Connection, table: str, column: str, value: Any, kind: str,

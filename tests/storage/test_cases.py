@@ -133,3 +133,21 @@ def test_attachments_are_stored_by_hash(workspace: Workspace, full_case: dict[st
     assert stored.read_bytes() == photo.read_bytes()
     assert len(workspace.attachments("98.00-1-23.100")) == 2
     assert first["media_type"] == "image/jpeg"
+
+
+def test_the_building_permit_is_stored_and_each_change_of_it_is_logged(
+        workspace: Workspace, full_case: dict[str, Any]) -> None:
+    doc = copy.deepcopy(full_case)
+    for key in ("permit_number", "permit_issued_on"):
+        del doc["ahj"][key]
+    _save(workspace, doc)
+    assert workspace.load_case("98.00-1-23.100").ahj.permit_number is None
+    doc["ahj"].update(permit_number="BP-2026-0147", permit_issued_on="2026-11-24")
+    assert _save(workspace, doc).changes == 2
+    ahj = workspace.load_case("98.00-1-23.100").ahj
+    assert (ahj.permit_number, ahj.permit_issued_on) == ("BP-2026-0147", date(2026, 11, 24))
+    updates = [(h["field"], h["old_value"], h["new_value"], h["user"])
+               for h in workspace.history("98.00-1-23.100")
+               if h["op"] == "update" and h["table_name"] == "ahj_determinations"]
+    assert updates == [("permit_number", None, "BP-2026-0147", "k.olmsted"),
+                       ("permit_issued_on", None, "2026-11-24", "k.olmsted")]

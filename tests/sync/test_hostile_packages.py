@@ -264,6 +264,12 @@ def latitude_nan(pair: Pair, p: Contents) -> None:
     update(p.changes[0], "parcels", parcel, "latitude", float("nan"))
 
 
+def inspection_in_the_future(pair: Pair, p: Contents) -> None:
+    insert(p.changes[0], "inspections", pair.office.parcel_id(pair.sbls[0]), {
+        "date": "2031-05-01", "inspector": "A. Inspector", "reason": "five_year",
+        "failure_evidence": "[]"})
+
+
 def ten_years_ahead(pair: Pair, p: Contents) -> None:
     p.changes[0]["at"] = "2036-11-25T10:00:00.000+00:00"
 
@@ -299,6 +305,7 @@ ATTACKS = [
     (huge_owner_name, "1,000,000 characters long; at most 5,000 allowed"),
     (latitude_infinity, "not a finite number"),
     (latitude_nan, "not a finite number"),
+    (inspection_in_the_future, r"is 2031-05-01, which is after today .*in the future"),
     (ten_years_ahead, r"its time \(at\) is 2036-11-25.*after now"),
     (ten_years_back, r"its time \(at\) is 2016-11-25.*before now"),
     (impossible_time, "not a real date and time"),

@@ -84,6 +84,9 @@ def test_a_package_signed_with_one_laptops_key_as_the_office_is_refused_by_anoth
         # Laptop 1 itself refuses it too; only the office's own key is accepted.
         with pytest.raises(PackageError, match="signature does not match"):
             sync.import_package(pair.field, pair.tmp / "forged.zip")
+        # the office addresses its packages to one laptop, naming that laptop's parcels
+        manifest.update(for_device=b.store.device_id, assignment={
+            "revision": 0, "parcels": [pair.office.parcel_id(sbl)]})
         write_package(pair.tmp / "genuine.zip", manifest, {"changes.jsonl": change},
                       _private_key(pair.office))
         assert sync.import_package(b, pair.tmp / "genuine.zip")["applied"] == 1

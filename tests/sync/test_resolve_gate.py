@@ -95,10 +95,11 @@ def test_an_entered_value_passes_the_case_file_checks(
     assert sync.conflicts(pair.office) == []
 
 
-# Rules of the whole case (dates after today, one field against another): a value that
-# breaks only these arrives, and is checked when a person takes it. A value its field's own
-# rules refuse is refused with its package at import.
-WHOLE_CASE = {"after today", "smaller than living_area_sqft"}
+# A rule of the whole case (one field against another): a value that breaks only this
+# arrives as a conflict where the office's value differs, and is checked when a person takes
+# it. A value its field's own rules refuse (a recorded date after today among them) is
+# refused with its package at import.
+WHOLE_CASE = {"smaller than living_area_sqft"}
 
 
 @pytest.mark.parametrize(("table", "column", "office_value", "incoming", "words"), CHECKS)
@@ -298,3 +299,16 @@ def test_a_parcel_that_is_no_whole_case_yet_can_still_be_resolved(pair: Pair) ->
         sync.resolve(pair.office, conflict["id"], choice="enter_value", value=" ")
     sync.resolve(pair.office, conflict["id"], choice="enter_value", value="Roll Name")
     assert pair.office.load_case(sbl).parcel.owner_name == "Roll Name"
+
+
+def test_a_change_that_breaks_a_rule_of_the_whole_case_is_refused_at_import(pair: Pair) -> None:
+    """With no conflict to hold it, a value that reads only against another field (a
+    building smaller than its living area) would go straight into the case: the package
+    is refused instead, naming the parcel and the rule."""
+    sbl = pair.sbls[1]
+    write(pair.field, "dwellings", sbl, "building_area_sqft", 10)
+    before = state(pair.office)
+    with pytest.raises(PackageError, match=f"parcel {sbl} break the case-file rules.*smaller "
+                                           "than living_area_sqft"):
+        pair.up()
+    assert state(pair.office) == before

@@ -24,7 +24,7 @@ def test_join_gives_the_laptop_its_parcels_layer_and_rules(pair: Pair) -> None:
     office_layer = pair.office.store.query("SELECT id FROM shoreline_layers WHERE active = 1")
     assert pair.field.store.query("SELECT id FROM shoreline_layers WHERE active = 1") == (
         office_layer)
-    assert (pair.field.folder.root / "jurisdiction.toml").exists()
+    assert (pair.field.folder.root / "jurisdictions" / "town-of-canandaigua-ch202.toml").exists()
     history = pair.field.history(pair.sbls[0])
     assert history and history == pair.office.history(pair.sbls[0])
     with pytest.raises(InputError, match="only an empty data folder can join"):

@@ -1,0 +1,92 @@
+"""JSON that comes from outside the app: case files, sync packages and field kits, GeoJSON.
+
+Python's json module reads NaN, Infinity and -Infinity, and a number too large for a float
+as infinity. None of them is a value a record can hold (SQLite stores NaN as NULL, which
+would clear the field), so every reader of outside JSON reads it with `loads`, which
+refuses them and says where the value is.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from typing import Any
+
+Path = tuple[str | int, ...]
+
+
+class NonFiniteNumber(ValueError):
+    """A number that is not finite: NaN, Infinity, -Infinity or one too large."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        self.path = path
+        self.text = text
+        super().__init__(f"{where(path)} is {text}, which is not a finite number; write the "
+                         "number itself (or leave the field out)")
+
+
+def where(path: Sequence[str | int]) -> str:
+    """A path into a document as the case-file messages write it: `dwelling.bedrooms`,
+    `components[0].kind`."""
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "the top level"
+
+
+class _Refused:
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _text(value: float) -> str:
+    return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+
+
+def find_non_finite(value: Any, path: Path = ()) -> NonFiniteNumber | None:
+    """The first number in `value` (dicts, lists, numbers) that is not finite, or None."""
+    if isinstance(value, _Refused):
+        return NonFiniteNumber(path, value.text)
+    if isinstance(value, float) and not math.isfinite(value):
+        return NonFiniteNumber(path, _text(value))
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = find_non_finite(item, (*path, str(key)))
+            if found is not None:
+                return found
+    elif isinstance(value, list | tuple):
+        for n, item in enumerate(value):
+            found = find_non_finite(item, (*path, n))
+            if found is not None:
+                return found
+    return None
+
+
+def check_finite(value: Any) -> None:
+    """Raise NonFiniteNumber for the first number in `value` that is not finite."""
+    found = find_non_finite(value)
+    if found is not None:
+        raise found
+
+
+def loads(text: str | bytes, **kwargs: Any) -> Any:
+    """`json.loads`, refusing NaN, Infinity, -Infinity and numbers too large for a float
+    (NonFiniteNumber, a ValueError, naming where the value is)."""
+    refused = False
+
+    def constant(name: str) -> _Refused:
+        nonlocal refused
+        refused = True
+        return _Refused(name)
+
+    def number(digits: str) -> float | _Refused:
+        value = float(digits)
+        return value if math.isfinite(value) else constant(digits)
+
+    doc = json.loads(text, parse_constant=constant, parse_float=number, **kwargs)
+    if refused:
+        check_finite(doc)
+    return doc
