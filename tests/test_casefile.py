@@ -104,8 +104,12 @@ _DELETE = object()
     ("components.0.laterals", 4, "components[0].laterals does not apply to a septic_tank"),
     ("format", "watershed-inspector/case/2", "format is the text "
                                              "\"watershed-inspector/case/2\"; this app reads"),
-    ("dwelling.ahj_design_by", _DELETE, "dwelling.ahj_design_by is missing; an AHJ design "
-                                        "determination must say who made it"),
+    ("ahj.permit_number", "P" * 61, "ahj.permit_number is too long; at most 60 allowed"),
+    ("ahj.permit_number", " ", "ahj.permit_number is blank; fill it in"),
+    ("ahj.permit_issued_on", "2026-12-01", "ahj.permit_issued_on is 2026-12-01, which is "
+                                           "after today (2026-11-25)"),
+    ("ahj.permit_issued_on", "2026-02-30", "ahj.permit_issued_on is \"2026-02-30\", which is "
+                                           "not a real calendar date"),
 ])
 def test_bad_fields_are_refused_by_name(full_case: dict[str, Any], path: str, value: Any,
                                         message: str) -> None:
@@ -117,9 +121,33 @@ def test_bad_fields_are_refused_by_name(full_case: dict[str, Any], path: str, va
     assert text.endswith(".")
 
 
+def test_a_version_1_ahj_determination_needs_no_extension_keys(
+        contract_case: dict[str, Any]) -> None:
+    # CLI-CONTRACT.md: `dwelling.ahj_design_bedrooms` is optional and the app's own keys
+    # (`ahj_design_by`, ...) are extensions that another office's file does not carry.
+    doc = copy.deepcopy(contract_case)
+    doc["dwelling"] = {"bedrooms": 4, "living_area_sqft": 4600, "ahj_design_bedrooms": 6}
+    case = parse(doc)
+    assert case.dwelling is not None
+    assert (case.dwelling.ahj_design_bedrooms, case.dwelling.ahj_design_by) == (6, None)
+
+
+def test_the_building_permit_is_an_optional_extension(full_case: dict[str, Any],
+                                                     contract_case: dict[str, Any]) -> None:
+    ahj = parse(full_case).ahj
+    assert ahj is not None
+    assert (ahj.permit_number, ahj.permit_issued_on) == ("BP-2026-0147", date(2026, 11, 24))
+    assert to_document(parse(full_case))["ahj"]["permit_issued_on"] == "2026-11-24"
+    doc = copy.deepcopy(contract_case)
+    doc["ahj"] = {"greatest_extent_possible": True}  # a version-1 determination, no permit
+    plain = parse(doc).ahj
+    assert plain is not None and (plain.permit_number, plain.permit_issued_on) == (None, None)
+    assert "permit_number" not in to_document(parse(doc))["ahj"]
+
+
 def test_several_problems_are_counted(full_case: dict[str, Any]) -> None:
     doc = _broken(_broken(full_case, "dwelling.bedrooms", "x"), "parcel.owner_name", 5)
-    with pytest.raises(CaseFileError, match=r"\(1 more problem after this one\)"):
+    with pytest.raises(CaseFileError, match=r": has 2 problems: \(1\) .*; \(2\) "):
         parse(doc)
 
 

@@ -168,6 +168,8 @@ class AhjDetermination:
     factors_weighed: tuple[FactorFinding, ...] = ()
     determined_by: str | None = None
     determined_on: Date | None = None
+    permit_number: str | None = None  # § 202-7 B(3): the permit given with the acknowledgement
+    permit_issued_on: Date | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

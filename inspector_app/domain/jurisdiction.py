@@ -7,6 +7,7 @@ so a typo in an office's edited file can never quietly change a legal judgement.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -16,7 +17,10 @@ from typing import Any
 from ..errors import InputError
 from .vocabulary import ComponentKind
 
-FORMAT = "watershed-inspector/jurisdiction/1"
+FORMAT = "watershed-inspector/jurisdiction/2"
+# The first format had no `municipalities`: such a file covers the municipality it names.
+FORMAT_1 = "watershed-inspector/jurisdiction/1"
+EXAMPLE_MARK = "DRAFT - EXAMPLE LAW"
 
 CITATION_KEYS = (
     "permit_required", "inspection_triggers", "system_in_failure", "within_200ft",
@@ -27,8 +31,10 @@ CITATION_KEYS = (
     "holding_tank_option", "letter_of_acknowledgement", "substandard_beyond_200ft",
     "etu_service", "holding_tank_service", "five_year_inspection",
     "first_inspection_by_watershed_inspector", "septic_tank_capacity", "setbacks",
+    "replacement_in_kind", "other_approvals", "notice_of_violation", "penalties",
 )
 SEPARATION_TARGETS = ("well", "lake", "dwelling", "property_line")
+_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,79}")
 
 
 class JurisdictionError(InputError):
@@ -77,11 +83,31 @@ class Jurisdiction:
     garbage_grinder_adds_bedroom: bool
     setbacks_ft: Mapping[ComponentKind, Mapping[str, float]]
     source: str = "built in"
+    # The municipalities whose parcels this law governs, as the parcel roll spells them.
+    municipalities: tuple[str, ...] = ()
+    # An example for trying the app out, not a town's adopted law: its letters are drafts.
+    example: bool = False
 
     def cite(self, key: str) -> str:
         """The citation for a rule, marked when its section number is not confirmed."""
         text = self.citations[key]
         return f"{text} (unconfirmed)" if key in self.unconfirmed_citations else text
+
+    @property
+    def title(self) -> str:
+        """The law with its town, as a letter names it: "Town of Canandaigua Town Code
+        Chapter 202, ..."."""
+        return f"{self.name} {self.law}"
+
+    def covers(self, municipality: str) -> bool:
+        return municipality_key(municipality) in {municipality_key(m)
+                                                  for m in self.municipalities}
+
+
+def municipality_key(name: str) -> str:
+    """A municipality's name as matched against a law's list: trimmed, case-folded and
+    with runs of spaces made one."""
+    return " ".join(name.split()).casefold()
 
 
 class _Table:
@@ -152,12 +178,25 @@ def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
         raise JurisdictionError(f"{source}: is not valid TOML ({exc}); fix the jurisdiction "
                                 "file.") from None
     top = _Table(source, "", raw)
-    if top._get("format") != FORMAT:
+    file_format = top._get("format")
+    if file_format not in (FORMAT, FORMAT_1):
         raise top.error(f"format must be {FORMAT!r}")
 
     info = top.table("jurisdiction")
     ident: dict[str, Any] = {k: info.text(k) for k in (
         "id", "name", "law", "water_body", "lake_line", "authority")}
+    if not _ID.fullmatch(ident["id"]):
+        raise info.error(f"[jurisdiction] id is {ident['id']!r}; it must be lower-case "
+                         "letters, digits and hyphens (it names the file in a data folder)")
+    if file_format == FORMAT or "municipalities" in info.data:
+        names = info.texts("municipalities")
+        if not names or not all(n.strip() for n in names):
+            raise info.error("[jurisdiction] municipalities must list the municipalities "
+                             "this law covers, each a non-empty name")
+        ident["municipalities"] = tuple(" ".join(n.split()) for n in names)
+    else:
+        ident["municipalities"] = (ident["name"],)
+    ident["example"] = info.flag("example") if "example" in info.data else False
     info.done()
 
     cites = top.table("citations")
@@ -172,6 +211,12 @@ def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
     if unknown:
         raise unconfirmed.error(f"[unconfirmed] citations names {unknown[0]!r}, which is not a "
                                 "citation key")
+    if ident["example"]:
+        missing = [k for k in CITATION_KEYS if k not in unconfirmed_citations]
+        if missing:
+            raise unconfirmed.error(
+                f"an example law must list every citation in [unconfirmed] citations; "
+                f"{missing[0]!r} is not listed")
 
     lake = top.table("lake")
     lake_setback_ft = lake.number("setback_ft", lo=1, hi=10_000)

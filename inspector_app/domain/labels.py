@@ -371,7 +371,8 @@ AHJ: dict[str, _Words] = {
     "greatest_extent_possible": "Design standards met to the greatest extent possible",
     "waiver_granted": "Local waiver granted", "waiver_description": "Local waiver",
     "factors_weighed": "Factors weighed (§ 202-7 B(1))", "determined_by": "Determined by",
-    "determined_on": "Determined on",
+    "determined_on": "Determined on", "permit_number": "Permit number",
+    "permit_issued_on": "Permit issued on",
 }
 FACTOR: dict[str, _Words] = {"factor": "Factor", "finding": "Finding"}
 NOTICE: dict[str, _Words] = {"permit_by": "Permit due by", "complete_by": "Work to be complete by"}

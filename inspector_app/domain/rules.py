@@ -70,6 +70,33 @@ class Separation:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ComponentDistance:
+    """A located component's distance to the lake line, with the accuracy it carries."""
+
+    component: ComponentKind
+    ordinal: int  # 1 for the first component of its kind
+    distance_ft: float
+    accuracy_ft: float
+    source: str  # field | map
+    layer: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class DesignZone:
+    """Which side of the lake setback the system is on for its design load (§ 202-6 C(1)
+    and (2)): decided by the nearest of its located components."""
+
+    zone: Zone
+    component: ComponentKind | None
+    ordinal: int | None
+    distance_ft: float | None
+    accuracy_ft: float | None
+    source: str | None
+    citation: str
+    detail: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class LakeFinding:
     distance_ft: float | None
     source: str | None  # field | map | None
@@ -92,6 +119,7 @@ class Design:
     basis: str
     arithmetic: str
     citations: tuple[str, ...]
+    zone_basis: DesignZone | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -126,6 +154,7 @@ class Suggestion:
     section: str = ""  # the section alone, as the record states it
     status: SuggestionStatus = SuggestionStatus.PENDING
     decision: Decision | None = None
+    condition: Condition = Condition.SUBSTANDARD  # what accepting makes of the component
 
     @property
     def record_text(self) -> str:
@@ -143,7 +172,7 @@ class SubstandardPath:
     citation: str
     zone: Zone
     summary: str
-    upgrade_required: bool
+    upgrade_required: bool | None  # None: not known until the lake zone is settled
     waiver_factors: tuple[str, ...] = ()
     holding_tank_option: str | None = None
     acknowledgement: str | None = None
@@ -229,6 +258,69 @@ def lake_finding(case: Case, j: Jurisdiction, map_distance: MapDistance | None) 
                        prompt=f"The distance to the lake line is not known: {what}.")
 
 
+def _lake_component(case: Case, lake: LakeFinding) -> ComponentKind:
+    """What the lake finding measured: the absorption area, else the holding tank."""
+    site = case.site
+    if site is not None and site.absorption_area is None and site.holding_tank is not None and (
+            lake.source != "field"):
+        return ComponentKind.HOLDING_TANK
+    return ComponentKind.ABSORPTION_AREA
+
+
+def design_zone(case: Case, lake: LakeFinding, components: Sequence[ComponentDistance],
+                j: Jurisdiction) -> DesignZone:
+    """§ 202-6 C(1)-(2): 150 gpd a bedroom for a system wholly or partially within the
+    setback, so the nearest of all located components decides (tank, distribution box,
+    absorption area, ETU, holding tank...). § 202-5 D and § 202-7 stay with the absorption
+    area (the lake finding). A field measurement of the absorption area (or holding tank)
+    stands for it over the map."""
+    setback = j.lake_setback_ft
+    candidates = list(components)
+    if lake.source == "field":
+        candidates = [c for c in candidates if c.component not in (
+            ComponentKind.ABSORPTION_AREA, ComponentKind.HOLDING_TANK)]
+    if lake.distance_ft is not None and lake.accuracy_ft is not None and lake.source:
+        candidates.append(ComponentDistance(
+            component=_lake_component(case, lake), ordinal=1, distance_ft=lake.distance_ft,
+            accuracy_ft=lake.accuracy_ft, source=lake.source, layer=lake.layer))
+    zoned = [(zone_for(c.distance_ft, c.accuracy_ft, setback), c) for c in candidates]
+    within = [c for z, c in zoned if z is Zone.WITHIN]
+    if within:
+        zone, pool = Zone.WITHIN, within
+    elif zoned and all(z is Zone.BEYOND for z, _ in zoned):
+        zone, pool = Zone.BEYOND, candidates
+    else:
+        zone, pool = Zone.UNDETERMINED, [c for z, c in zoned if z is Zone.UNDETERMINED]
+    key = "rate_beyond_200ft" if zone is Zone.BEYOND else "rate_within_200ft"
+    citation = j.cite(key)
+    if not pool:
+        return DesignZone(zone=zone, component=None, ordinal=None, distance_ft=None,
+                          accuracy_ft=None, source=None, citation=citation,
+                          detail="no component of the system is located relative to the lake "
+                                 f"line; {j.gpd_per_bedroom_within} gpd a bedroom is used "
+                                 f"until one is ({citation})")
+    nearest = min(pool, key=lambda c: (c.distance_ft, c.component.value, c.ordinal))
+    words = nearest.component.value.replace("_", " ")
+    if nearest.ordinal > 1:
+        words += f" #{nearest.ordinal}"
+    how = nearest.source + (f" on {nearest.layer}" if nearest.layer else "")
+    if nearest.accuracy_ft:
+        how += f", ±{nearest.accuracy_ft:,.0f} ft"
+    measured = f"the {words}, {nearest.distance_ft:,.1f} ft from the lake line ({how})"
+    detail = {
+        Zone.WITHIN: f"{measured}, puts the system wholly or partially within {setback:g} ft",
+        Zone.BEYOND: f"the nearest located component, {measured}, is more than {setback:g} ft "
+                     "away",
+        Zone.UNDETERMINED: f"{measured}, may be within {setback:g} ft; "
+                           f"{j.gpd_per_bedroom_within} gpd a bedroom is used until it is "
+                           "measured",
+    }[zone]
+    return DesignZone(zone=zone, component=nearest.component, ordinal=nearest.ordinal,
+                      distance_ft=nearest.distance_ft, accuracy_ft=nearest.accuracy_ft,
+                      source=nearest.source, citation=citation,
+                      detail=f"{detail} ({citation})")
+
+
 # --- design load -----------------------------------------------------------------------
 
 def floor_area_bedrooms(living_area_sqft: float, j: Jurisdiction) -> int | None:
@@ -240,7 +332,8 @@ def floor_area_bedrooms(living_area_sqft: float, j: Jurisdiction) -> int | None:
 
 
 def design_load(*, bedrooms: int, living_area_sqft: float, zone: Zone, j: Jurisdiction,
-                ahj_design_bedrooms: int | None = None) -> Design:
+                ahj_design_bedrooms: int | None = None,
+                zone_basis: DesignZone | None = None) -> Design:
     """§ 202-6 C: the design bedrooms and flow for a dwelling."""
     citations = [j.cite("floor_area_bands"), j.cite("minimum_bedrooms")]
     band = floor_area_bedrooms(living_area_sqft, j)
@@ -253,9 +346,10 @@ def design_load(*, bedrooms: int, living_area_sqft: float, zone: Zone, j: Jurisd
         candidates = {"counted bedrooms": bedrooms, "minimum": j.minimum_bedrooms}
         if band is not None:
             candidates["floor area"] = band
-        elif bedrooms <= last.bedrooms:
-            # Over the largest band with no more counted bedrooms than it: the law does not
-            # say how many more; the AHJ makes the final determination.
+        else:
+            # Over the largest band the law adds 110 gpd per additional bedroom but does not
+            # say how many the floor area makes, whatever the count: the AHJ makes the final
+            # determination.
             candidates["floor area"] = last.bedrooms
             ahj_required = True
             citations.append(j.cite("ahj_final_determination"))
@@ -284,15 +378,17 @@ def design_load(*, bedrooms: int, living_area_sqft: float, zone: Zone, j: Jurisd
     return Design(design_bedrooms=design, gpd_per_bedroom=rate, design_load_gpd=load,
                   standard=standard, ahj_determination_required=ahj_required,
                   provisional=zone is Zone.UNDETERMINED, basis=basis, arithmetic=arithmetic,
-                  citations=tuple(citations))
+                  citations=tuple(citations), zone_basis=zone_basis)
 
 
-def _designs(case: Case, zone: Zone, j: Jurisdiction) -> tuple[Design | None, Design | None]:
+def _designs(case: Case, basis: DesignZone, j: Jurisdiction
+             ) -> tuple[Design | None, Design | None]:
     d = case.dwelling
     if d is None:
         return None, None
+    zone = basis.zone
     current = design_load(bedrooms=d.bedrooms, living_area_sqft=d.living_area_sqft, zone=zone,
-                          j=j, ahj_design_bedrooms=d.ahj_design_bedrooms)
+                          j=j, ahj_design_bedrooms=d.ahj_design_bedrooms, zone_basis=basis)
     w = case.proposed_work
     if w is None:
         return current, None
@@ -301,7 +397,8 @@ def _designs(case: Case, zone: Zone, j: Jurisdiction) -> tuple[Design | None, De
     if bedrooms == d.bedrooms and living == d.living_area_sqft:
         return current, None
     # An AHJ determination was made for the dwelling as it is, not for the planned one.
-    return current, design_load(bedrooms=bedrooms, living_area_sqft=living, zone=zone, j=j)
+    return current, design_load(bedrooms=bedrooms, living_area_sqft=living, zone=zone, j=j,
+                                zone_basis=basis)
 
 
 # --- triggers --------------------------------------------------------------------------
@@ -455,6 +552,7 @@ def suggestions(case: Case, design: Design | None, lake: LakeFinding,
                            + (" plus a garbage grinder" if grinder else ""),
                     citation=j.cite("septic_tank_capacity"),
                     section=j.citations["septic_tank_capacity"]))
+    out += _observed_findings(case, design, j)
     measured = list(separations)
     if lake.distance_ft is not None and lake.accuracy_ft is not None and case.site:
         kind = (ComponentKind.ABSORPTION_AREA if case.site.absorption_area is not None
@@ -475,6 +573,39 @@ def suggestions(case: Case, design: Design | None, lake: LakeFinding,
                    f"table requires {required_ft:g} ft",
             citation=j.cite("setbacks"), section=j.citations["setbacks"]))
     return tuple(_decided(s, decisions.get(s.key)) for s in out)
+
+
+_BREAKOUT_KINDS = (ComponentKind.ABSORPTION_AREA, ComponentKind.SEEPAGE_PIT)
+_BAFFLES = {"inlet_baffle": "inlet baffle/tee", "outlet_baffle": "outlet baffle/tee"}
+_BAFFLE_DEFECTS = ("damaged", "missing")
+
+
+def _observed_findings(case: Case, design: Design | None, j: Jurisdiction) -> list[Suggestion]:
+    """What the recorded observations point to, for the inspector to accept or reject:
+    effluent breaking out over the absorption area is a failure (§ 202-5 C); a damaged or
+    missing baffle falls short of the design standard (§ 202-6 A, or B at the NYSDEC
+    threshold)."""
+    out: list[Suggestion] = []
+    standard = ("design_standard_intermediate" if design is not None
+                and design.standard == j.standard_at_threshold else "design_standard_75a")
+    for c, n in zip(case.components, _ordinals(case.components), strict=True):
+        words = c.kind.value.replace("_", " ")
+        if c.kind in _BREAKOUT_KINDS and c.details.get("breakout") is True:
+            out.append(Suggestion(
+                key=f"failure/breakout/{c.kind.value}#{n}", component=c.kind, ordinal=n,
+                defect=f"surface breakout of effluent observed on the {words}: the system is "
+                       "in failure",
+                citation=j.cite("system_in_failure"), section=j.citations["system_in_failure"],
+                condition=Condition.FAILED))
+        if c.kind is ComponentKind.SEPTIC_TANK:
+            for name, label in _BAFFLES.items():
+                value = c.details.get(name)
+                if value in _BAFFLE_DEFECTS:
+                    out.append(Suggestion(
+                        key=f"baffle/{name}/{c.kind.value}#{n}", component=c.kind, ordinal=n,
+                        defect=f"{label} {value}", citation=j.cite(standard),
+                        section=j.citations[standard]))
+    return out
 
 
 def _decided(s: Suggestion, decision: SuggestionStatus | Decision | None) -> Suggestion:
@@ -502,10 +633,12 @@ def unsupported_findings(current: Sequence[Suggestion],
 
 def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
              map_distance: MapDistance | None = None, separations: Sequence[Separation] = (),
-             decisions: Mapping[str, SuggestionStatus | Decision] | None = None
+             decisions: Mapping[str, SuggestionStatus | Decision] | None = None,
+             component_distances: Sequence[ComponentDistance] = ()
              ) -> Evaluation:
     lake = lake_finding(case, j, map_distance)
-    design, proposed = _designs(case, lake.zone, j)
+    basis = design_zone(case, lake, component_distances, j)
+    design, proposed = _designs(case, basis, j)
     kinds = [c.kind for c in case.components]
     failed = tuple(c.kind for c in case.components if c.condition is Condition.FAILED)
     substandard = tuple(c.kind for c in case.components if c.condition is Condition.SUBSTANDARD)
@@ -556,6 +689,10 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
         letters.append(LetterKind.LETTER_OF_ACKNOWLEDGEMENT)
 
     prompts = [lake.prompt] if lake.prompt else []
+    if design is not None and basis.zone is not lake.zone and basis.zone is Zone.UNDETERMINED:
+        prompts.append(f"The design load is provisional: {basis.detail}. Measure that "
+                       "component's distance to the lake line, or import a shoreline layer "
+                       "accurate enough to settle it.")
     if design is not None and design.ahj_determination_required:
         prompts.append(f"The living area is over {j.floor_area_bands[-1].max_sqft:,g} sq ft: "
                        "the AHJ must make the final determination of the design bedrooms "
@@ -573,7 +710,8 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
         outcome_citation=outcome_citation, substandard_components=substandard,
         failed_components=failed, unlocated_components=unlocated,
         violations=tuple(violations), letters=tuple(letters),
-        substandard_path=_substandard_path(outcome, lake.zone, greatest_extent, j),
+        substandard_path=_substandard_path(outcome, lake.zone, greatest_extent, j,
+                                           limitations=lot_limitations_recorded(case)),
         suggestions=offered, prompts=tuple(prompts), inspected=case.inspection is not None,
         unsupported=unsupported_findings(offered, decisions or {}))
 
@@ -585,11 +723,30 @@ def next_inspection_due(last_inspection: date, j: Jurisdiction) -> date:
     return due
 
 
+def lot_limitations_recorded(case: Case) -> bool:
+    """Whether the record shows the lot's limitations (§ 202-7 B): the AHJ's findings on
+    the B(1) factors, a local waiver, or its greatest-extent-possible determination."""
+    a = case.ahj
+    return a is not None and bool(a.greatest_extent_possible or a.waiver_granted
+                                  or a.factors_weighed)
+
+
 def _substandard_path(outcome: Outcome, zone: Zone, greatest_extent: bool,
-                      j: Jurisdiction) -> SubstandardPath | None:
+                      j: Jurisdiction, *, limitations: bool = True) -> SubstandardPath | None:
     if outcome not in (Outcome.SUBSTANDARD, Outcome.FAILURE):
         return None
     failure = outcome is Outcome.FAILURE
+    if zone is Zone.WITHIN and not limitations:
+        return SubstandardPath(
+            citation=j.cite("within_200ft"), zone=zone, upgrade_required=True,
+            summary=("Within the lake setback the system must also comply with § 202-7. No "
+                     "topographic, physiographic, lot size or other limitation of the lot is "
+                     "on record, so meeting the design standards of § 202-6 \u201cto the "
+                     "greatest extent possible\u201d "
+                     f"({j.cite('substandard_within_200ft')}) is not offered: the design "
+                     "standards of § 202-6 apply. If the lot has such limitations, record the "
+                     f"AHJ's findings on the factors of {j.cite('greatest_extent_possible')}.")
+            + (" The system is in failure and must be corrected." if failure else ""))
     if zone is Zone.WITHIN:
         return SubstandardPath(
             citation=j.cite("substandard_within_200ft"), zone=zone, upgrade_required=True,
@@ -616,7 +773,7 @@ def _substandard_path(outcome: Outcome, zone: Zone, greatest_extent: bool,
                         if failure else "no upgrade is required unless the system is in "
                                         "failure.")))
     return SubstandardPath(
-        citation=j.cite("within_200ft"), zone=zone, upgrade_required=failure,
+        citation=j.cite("within_200ft"), zone=zone, upgrade_required=True if failure else None,
         summary=(f"Whether § 202-7 B (within {j.lake_setback_ft:g} ft) or C (beyond) applies "
                  "depends on the distance to the lake line, which is not settled: measure it "
                  "in the field."))

@@ -26,6 +26,27 @@ def _to_feet(lake_lonlat: dict[str, Any]) -> Polygon:
     return shapely.transform(geom, lambda xy: np.column_stack(lonlat_to_feet(xy[:, 0], xy[:, 1])))
 
 
+def _west_shore(lake: Polygon) -> Any:
+    """Whether a point is off the west shore: the outline's arc, between its southernmost
+    and northernmost points, that lies further west; a point belongs to the arc of the
+    outline point nearest to it."""
+    outline = lake.exterior
+    length = outline.length
+    coords = np.asarray(outline.coords)
+    south = outline.project(shapely.Point(coords[coords[:, 1].argmin()]))
+    north = outline.project(shapely.Point(coords[coords[:, 1].argmax()]))
+    span = (north - south) % length  # the arc from south forward to north
+    middle_forward = outline.interpolate((south + span / 2) % length)
+    middle_back = outline.interpolate((north + (length - span) / 2) % length)
+    forward_is_west = middle_forward.x < middle_back.x
+
+    def on_west(point: Any) -> bool:
+        forward = (outline.project(point) - south) % length <= span
+        return bool(forward == forward_is_west)
+
+    return on_west
+
+
 def sites_around(lake_lonlat: dict[str, Any], fractions: Sequence[float],
                  offsets_ft: Sequence[float], *, width_ft: float = 40,
                  depth_ft: float = 60) -> list[PlacedSite]:
@@ -34,7 +55,7 @@ def sites_around(lake_lonlat: dict[str, Any], fractions: Sequence[float],
     The area's nearest edge lies `offset` feet from the lake polygon's outline.
     """
     lake = _to_feet(lake_lonlat)
-    centroid = lake.centroid
+    on_west = _west_shore(lake)
     rings: dict[float, Any] = {}
     out = []
     for fraction, offset in zip(fractions, offsets_ft, strict=True):
@@ -50,5 +71,5 @@ def sites_around(lake_lonlat: dict[str, Any], fractions: Sequence[float],
         out.append(PlacedSite(longitude=round(float(clon[0]), 6),
                               latitude=round(float(clat[0]), 6),
                               absorption_area={"type": "Polygon", "coordinates": [coords]},
-                              west_shore=centre.x < centroid.x))
+                              west_shore=on_west(centre)))
     return out

@@ -16,10 +16,10 @@ from typing import Any
 from ..domain.case import Case, Component
 from ..domain.fields import COMPONENT_DETAILS
 from ..domain.jurisdiction import Jurisdiction
-from ..domain.rules import Evaluation, Finding
-from ..domain.vocabulary import Condition
+from ..domain.rules import Evaluation, Finding, Suggestion, SuggestionStatus, finding_text
+from ..domain.vocabulary import ComponentKind, Condition
 from ..errors import InputError
-from .templates import Office, Wording, escape, fill
+from .templates import LetterTemplate, Office, Wording, escape, fill
 
 DETAILS = {spec.name: spec for spec in COMPONENT_DETAILS}
 LETTER_KINDS = ("notice_of_violation", "substandard_notice", "letter_of_acknowledgement",
@@ -30,6 +30,10 @@ _POSTAL_LINE = re.compile(r"\d{5}(-\d{4})?\s*$|[A-Z]\d[A-Z]\s?\d[A-Z]\d\s*$", re
 
 class LetterRefused(InputError):
     pass
+
+
+class DeadlinesPassed(LetterRefused):
+    """A deadline recorded for a notice is before the letter's date."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,9 @@ class Sketch:
     nearest: tuple[tuple[float, float], tuple[float, float]] | None
     distance_label: str
     caption: str
+    # Said on the sketch above the drawing: the distance that decides, in words, and what
+    # the shoreline drawn is when it is not what decides.
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -91,6 +98,10 @@ class Letter:
     closing: tuple[str, ...]
     cc: tuple[str, ...] = ()
     signed: bool = True
+    # On every page of a draft the records do not call for: why it cannot be issued.
+    draft_note: str | None = None
+    # Values the jurisdiction file marks unconfirmed that this letter uses.
+    unconfirmed_values: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -110,6 +121,8 @@ class LetterInputs:
     separations: tuple[str, ...] = ()
     measurements: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    # A correction: the id, kind and date of the issued letter it replaces.
+    replaced: tuple[str, str, date] | None = None
 
 
 def recipient(case: Case) -> tuple[str, ...]:
@@ -131,14 +144,62 @@ def _date(d: date | None) -> str:
     return "[not recorded]" if d is None else f"{d:%B} {d.day}, {d.year}"
 
 
+def deadlines(case: Case, j: Jurisdiction, letter_date: date) -> tuple[date, date, bool, bool]:
+    """A notice's permit and completion dates, and whether each is the jurisdiction's
+    default counted from the letter's date (True) or recorded on the case (False)."""
+    n = case.notice
+    permit_by = n.permit_by if n else None
+    complete_by = n.complete_by if n else None
+    return (permit_by or letter_date + timedelta(days=j.notice_permit_within_days),
+            complete_by or letter_date + timedelta(days=j.notice_complete_within_days),
+            permit_by is None, complete_by is None)
+
+
+CONSTRUCTION = frozenset({"system_in_failure"})  # corrected only under a building permit
+ON_SITE = frozenset({"system_in_failure", "absorption_area_encroachment",
+                     "clear_water_discharge"})  # seen at the site; the rest are records
+WORKS = frozenset({"absorption_area_encroachment", "clear_water_discharge"})
+
+
+def deadline_problem(case: Case, evaluation: Evaluation, letter_date: date) -> str | None:
+    """Why a notice of violation cannot be issued on `letter_date` with the deadlines
+    recorded for it (one already past), or None."""
+    codes = {f.code for f in evaluation.violations}
+    if "notice_of_violation" not in {k.value for k in evaluation.letters} or (
+            case.notice is None):
+        return None
+    n = case.notice
+    past = []
+    if codes & CONSTRUCTION and n.permit_by is not None and n.permit_by < letter_date:
+        past.append(f"the permit deadline (Permit by, {_date(n.permit_by)})")
+    if codes & (CONSTRUCTION | WORKS) and n.complete_by is not None and (
+            n.complete_by < letter_date):
+        past.append(f"the completion deadline (Complete by, {_date(n.complete_by)})")
+    if not past:
+        return None
+    return (f"{' and '.join(past)} recorded for the notice {'is' if len(past) == 1 else 'are'} "
+            f"before the letter's date, {_date(letter_date)}; set new deadlines on or after "
+            "that date (or clear them to count the defaults from the letter's date)")
+
+
 def _values(i: LetterInputs) -> dict[str, Any]:
     c, j = i.case, i.jurisdiction
     insp = c.inspection
-    permit_by = (c.notice.permit_by if c.notice and c.notice.permit_by else
-                 i.letter_date + timedelta(days=j.notice_permit_within_days))
-    complete_by = (c.notice.complete_by if c.notice and c.notice.complete_by else
-                   i.letter_date + timedelta(days=j.notice_complete_within_days))
+    permit_by, complete_by, permit_default, complete_default = deadlines(c, j, i.letter_date)
+    mark = i.mark_unconfirmed
+    unconfirmed = {
+        "notice.permit_within_days": permit_default,
+        "notice.complete_within_days": complete_default,
+        "inspection_cycle.years": True, "worklists.due_soon_days": True}
+    replaced = i.replaced
     return {
+        "reply_by": _date(i.letter_date + timedelta(days=i.wording.reply_within_days)),
+        "unconfirmed": {k: UNCONFIRMED if mark and used and k in j.unconfirmed_values else ""
+                        for k, used in unconfirmed.items()},
+        "what": "",
+        "replaced_id": replaced[0][:8] if replaced else "",
+        "replaced_kind": replaced[1].replace("_", " ") if replaced else "",
+        "replaced_date": _date(replaced[2]) if replaced else "",
         "owner_name": c.parcel.owner_name, "site_address": c.parcel.site_address,
         "municipality": c.parcel.municipality, "sbl": c.parcel.sbl,
         "letter_date": _date(i.letter_date),
@@ -146,7 +207,7 @@ def _values(i: LetterInputs) -> dict[str, Any]:
         "inspector": insp.inspector + (f" ({insp.inspector_certification})"
                                        if insp.inspector_certification else "")
         if insp else "[not recorded]",
-        "law": j.law, "water_body": j.water_body, "authority": j.authority,
+        "law": j.title, "water_body": j.water_body, "authority": j.authority,
         "office_name": i.office.office_name, "permit_by": _date(permit_by),
         "complete_by": _date(complete_by),
         "complete_within_days": (complete_by - i.letter_date).days,
@@ -155,8 +216,18 @@ def _values(i: LetterInputs) -> dict[str, Any]:
         "cite": {k: j.cite(k) if i.mark_unconfirmed else j.citations[k] for k in j.citations},
         "last_inspection": _date(i.last_inspection),
         "due_date": _date(i.extra.get("due_date")),
-        "waiver_description": (c.ahj.waiver_description or "") if c.ahj else "",
+        # the sentence that prints it ends with its own full stop
+        "waiver_description": ((c.ahj.waiver_description or "").strip().rstrip(".")
+                               if c.ahj else "") or "[not recorded]",
+        "limitations": _and([_limitation(x, i.wording) for x in c.components
+                             if x.condition is Condition.SUBSTANDARD]) or "[not recorded]",
     }
+
+
+def _limitation(c: Component, wording: Wording) -> str:
+    """A substandard component and what was recorded against it, in words."""
+    what = wording.label(c.kind.value).lower()
+    return f"{what}: {'; '.join(c.defects)}" if c.defects else f"{what} (no defect recorded)"
 
 
 def _component_line(c: Component, wording: Wording) -> str:
@@ -175,9 +246,233 @@ def citation_text(citation: str, mark_unconfirmed: bool) -> str:
     return citation if mark_unconfirmed else citation.removesuffix(UNCONFIRMED)
 
 
+_DETAIL_PREFIXES = ("on the absorption area: ", "clear water into the system: ")
+
+
+def finding_what(f: Finding) -> str:
+    """The finding's detail without the words its label already says."""
+    detail = f.detail
+    for prefix in _DETAIL_PREFIXES:
+        detail = detail.removeprefix(prefix)
+    return detail
+
+
 def _finding_line(f: Finding, wording: Wording, mark: bool) -> str:
-    return (f"<b>{escape(citation_text(f.citation, mark))}</b>: {escape(wording.label(f.code))} "
-            f"({escape(f.detail)})")
+    return (f"<b>{escape(citation_text(f.citation, mark))}</b>: {escape(wording.label(f.code))}: "
+            f"{escape(finding_what(f))}")
+
+
+def _and(items: Sequence[str]) -> str:
+    items = list(items)
+    if not items:
+        return ""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# An action line that states no date: nothing is left to do by a date.
+UNDATED_ACTIONS = frozenset({"action_etu_report_received_late"})
+
+
+def _action(f: Finding, i: LetterInputs, t: LetterTemplate, v: dict[str, Any]
+            ) -> tuple[str, str]:
+    """What the owner must do about one finding, with its own deadline (and the wording's
+    key)."""
+    key, what = f"action_{f.code}", finding_what(f)
+    obs = i.case.observations
+    if f.code == "absorption_area_encroachment" and obs:
+        what = _and(obs.absorption_area_encroachments)
+    elif f.code == "clear_water_discharge" and obs:
+        what = _and(obs.clear_water_connections)
+    elif f.code == "etu_report_late" and f.since is not None:
+        inspected = f.since - timedelta(days=i.jurisdiction.etu_report_within_days + 1)
+        what = inspected.isoformat()
+        etu = i.case.etu
+        if etu and any(x.date == inspected and x.report_received is not None
+                       for x in etu.inspections):
+            key = "action_etu_report_received_late"
+    elif f.code == "holding_tank_records_missing" and f.since is not None:
+        what = f.since.isoformat()
+    return key, t.text(key, {**v, "what": what})
+
+
+_REPLACED_IN_KIND = (ComponentKind.SEPTIC_TANK, ComponentKind.DISTRIBUTION_BOX)
+
+
+def _notice_blocks(i: LetterInputs, t: LetterTemplate, v: dict[str, Any]) -> list[Block]:
+    e, c, w, mark = i.evaluation, i.case, i.wording, i.mark_unconfirmed
+    out: list[Block] = []
+    on_site = [f for f in e.violations if f.code in ON_SITE and c.inspection is not None]
+    records = [f for f in e.violations if f not in on_site]
+    for heading, found in (("inspection_found", on_site), ("records_show", records)):
+        if found:
+            out.append(Paragraph(t.text(heading, v)))
+            out.append(Bullets(tuple(_finding_line(f, w, mark) for f in found)))
+    failed = [x for x in c.components if x.condition is Condition.FAILED]
+    if failed:
+        out.append(Paragraph(t.text("components_heading", v)))
+        out.append(Bullets(tuple(_component_line(x, w) for x in failed)))
+    codes = {f.code for f in e.violations}
+    substandard = [x for x in c.components if x.condition is Condition.SUBSTANDARD]
+    if substandard:
+        zone = e.lake.zone.value.removesuffix("_200ft")
+        # § 202-7 C(1) excuses substandard components from an upgrade only while the
+        # system is not in failure
+        key = ("substandard_beyond_failure" if zone == "beyond" and codes & CONSTRUCTION
+               else f"substandard_{zone}")
+        out.append(Paragraph(t.text(key, v)))
+        out.append(Bullets(tuple(_component_line(x, w) for x in substandard)))
+    out.append(Paragraph(t.text("actions_heading", v)))
+    actions = [_action(f, i, t, v) for f in e.violations]
+    out.append(Bullets(tuple(text for _, text in actions)))
+    if codes & CONSTRUCTION:
+        design = [t.text("permit", v)]
+        kinds = list(dict.fromkeys(x.kind for x in failed))
+        in_kind = [k for k in kinds if k in _REPLACED_IN_KIND]
+        if in_kind:
+            design.append(t.text("replacement_in_kind", {
+                **v, "what": _and([w.label(k.value).lower() for k in in_kind])}))
+        if ComponentKind.ABSORPTION_AREA in kinds:
+            design.append(t.text("absorption_field_design", v))
+        others = [k for k in kinds if k not in (*_REPLACED_IN_KIND,
+                                                ComponentKind.ABSORPTION_AREA)]
+        if others:
+            design.append(t.text("other_design", {
+                **v, "what": _and([w.label(k.value).lower() for k in others])}))
+        design.append(t.text("other_approvals", v))
+        out.append(Paragraph(" ".join(design)))
+    if any(key not in UNDATED_ACTIONS for key, _ in actions):
+        out.append(Paragraph(t.text("deadlines", v)))
+    out.append(Paragraph(t.text("renters", v)))
+    return out
+
+
+def _values_used(kind: str, i: LetterInputs) -> list[str]:
+    """The jurisdiction values (by their [unconfirmed] names) a letter of this kind uses."""
+    if kind == "five_year_reminder":
+        return ["inspection_cycle.years"]
+    if kind != "notice_of_violation":
+        return []
+    codes = {f.code for f in i.evaluation.violations}
+    _, _, permit_default, complete_default = deadlines(i.case, i.jurisdiction, i.letter_date)
+    out = []
+    if codes & CONSTRUCTION and permit_default:
+        out.append("notice.permit_within_days")
+    if codes & (CONSTRUCTION | WORKS) and complete_default:
+        out.append("notice.complete_within_days")
+    return out
+
+
+def acknowledgement_missing(case: Case, j: Jurisdiction) -> tuple[str, ...]:
+    """What a letter of acknowledgement (§ 202-7 B(3)) needs on record and lacks."""
+    ahj = case.ahj
+    missing = []
+    weighed = {f.factor for f in (ahj.factors_weighed if ahj else ())}
+    for factor in j.waiver_factors:
+        if factor[1:2] not in weighed:
+            missing.append(f"the finding on factor {factor[:3]} of "
+                           f"{j.citations['greatest_extent_possible']}")
+    if ahj is None or ahj.waiver_granted is None:
+        missing.append("the decision whether a local waiver is granted (Local waiver granted)")
+    if ahj is None or not ahj.determined_by:
+        missing.append("who made the determination (Determined by)")
+    if ahj is None or ahj.determined_on is None:
+        missing.append("the date of the determination (Determined on)")
+    number = bool(ahj and ahj.permit_number)
+    issued = bool(ahj and ahj.permit_issued_on)
+    if not number and not issued:
+        missing.append("the building permit's number and date (Permit number, Permit issued on)")
+    elif not number:
+        missing.append("the building permit's number (Permit number)")
+    elif not issued:
+        missing.append("the date the building permit was issued (Permit issued on)")
+    return tuple(missing)
+
+
+def acknowledgement_determined(case: Case) -> bool:
+    """Whether the record holds the AHJ's determination (§ 202-7 B(3)): that the system
+    meets § 202-6 to the greatest extent possible, who made it and when."""
+    a = case.ahj
+    return bool(a and a.greatest_extent_possible and a.determined_by and a.determined_on)
+
+
+def _missing_in_short(missing: Sequence[str]) -> str:
+    """What an acknowledgement lacks, with the factor findings taken together."""
+    factors = [m for m in missing if m.startswith("the finding on factor ")]
+    rest = [m for m in missing if m not in factors]
+    if factors:
+        letters = [m.removeprefix("the finding on factor ").split(" of ", 1)[0]
+                   for m in factors]
+        of = factors[0].split(" of ", 1)[1]
+        rest.insert(0, f"the finding on factor {letters[0]} of {of}" if len(letters) == 1
+                    else f"the findings on factors {_and(letters)} of {of}")
+    return "; ".join(rest)
+
+
+# Kinds that state the system's findings (its failed and substandard components, its
+# condition): issued only once the inspector has decided every suggested finding.
+LISTS_FINDINGS = frozenset({"notice_of_violation", "substandard_notice",
+                            "letter_of_acknowledgement", "report_of_findings"})
+
+
+def pending_suggestions(kind: str, evaluation: Evaluation) -> tuple[Suggestion, ...]:
+    """The suggested findings still awaiting the inspector's decision that a letter of
+    this kind would leave out."""
+    if kind not in LISTS_FINDINGS:
+        return ()
+    return tuple(s for s in evaluation.suggestions if s.status is SuggestionStatus.PENDING)
+
+
+def suggestion_words(s: Suggestion) -> str:
+    """A suggested finding in words: its component, what it says and its section."""
+    where = ""
+    if s.component is not None:
+        where = s.component.value.replace("_", " ") + (
+            f" #{s.ordinal}" if s.ordinal is not None else "") + ": "
+    return f"{where}{finding_text(s.defect, s.section or s.citation)}"
+
+
+def _awaiting(n: int) -> str:
+    return "a suggested finding awaits" if n == 1 else f"{n} suggested findings await"
+
+
+def pending_refusal(kind: str, evaluation: Evaluation, sbl: str) -> LetterRefused | None:
+    """Why a letter of this kind cannot be issued while suggested findings are undecided,
+    naming them and how to decide them; None when none is pending."""
+    pending = pending_suggestions(kind, evaluation)
+    if not pending:
+        return None
+    one = len(pending) == 1
+    them = "it" if one else "them"
+    head = (f"Parcel {sbl}: no {kind.replace('_', ' ')} can be issued while "
+            f"{_awaiting(len(pending))} the inspector's decision, since the letter would "
+            f"state the system's findings without {them}: ")
+    each = "it" if one else "each"
+    return LetterRefused(
+        head + "; ".join(f"{suggestion_words(s)} (key {s.key})" for s in pending)
+        + f". Accept or reject {each} with `inspector-app suggestion accept {sbl} KEY` or "
+        f"`inspector-app suggestion reject {sbl} KEY`, then issue the letter.",
+        in_app=head + "; ".join(suggestion_words(s) for s in pending)
+        + f". Accept or reject {each} under Suggested findings in the Evaluation panel, then "
+        "issue the letter.")
+
+
+def issue_problems(kind: str, i: LetterInputs) -> tuple[str, ...]:
+    """Why issuing this letter on its date would be refused, in short, for the pages of a
+    draft; () when nothing on record stands in the way."""
+    out = []
+    pending = pending_suggestions(kind, i.evaluation)
+    if pending:
+        out.append(f"{_awaiting(len(pending))} the inspector's decision ("
+                   + "; ".join(suggestion_words(s) for s in pending) + ")")
+    if kind == "letter_of_acknowledgement":
+        missing = acknowledgement_missing(i.case, i.jurisdiction)
+        if missing:
+            out.append(f"the record does not yet hold {_missing_in_short(missing)}")
+    if kind == "notice_of_violation":
+        problem = deadline_problem(i.case, i.evaluation, i.letter_date)
+        if problem is not None:
+            out.append(problem)
+    return tuple(out)
 
 
 def build(kind: str, i: LetterInputs) -> Letter:
@@ -190,38 +485,56 @@ def build(kind: str, i: LetterInputs) -> Letter:
     e, c = i.evaluation, i.case
     cc: tuple[str, ...] = ()
     if kind == "notice_of_violation":
-        blocks.append(Bullets(tuple(_finding_line(f, i.wording, i.mark_unconfirmed)
-                                    for f in e.violations)))
-        failing = [x for x in c.components
-                   if x.condition in (Condition.FAILED, Condition.SUBSTANDARD)]
-        if failing:
-            blocks.append(Paragraph(t.text("components_heading", v)))
-            blocks.append(Bullets(tuple(_component_line(x, i.wording) for x in failing)))
-        blocks += [Paragraph(t.text(k, v)) for k in ("corrective_action", "deadlines",
-                                                     "renters")]
+        problem = deadline_problem(c, e, i.letter_date)
+        if problem is not None:
+            if not i.mark_unconfirmed:  # issuing: never a deadline already past
+                raise DeadlinesPassed(f"Parcel {c.parcel.sbl}: no notice_of_violation can be "
+                                      f"issued: {problem}.")
+            n = c.notice
+            for key in ("permit_by", "complete_by"):
+                recorded = getattr(n, key)
+                if recorded is not None and recorded < i.letter_date:
+                    v[key] = f"[a new date: the recorded {_date(recorded)} has passed]"
+        blocks += _notice_blocks(i, t, v)
         cc = tuple(r.name for r in c.parcel.renters)
     elif kind == "substandard_notice":
         if t.texts["components_heading"]:
             blocks.append(Paragraph(t.text("components_heading", v)))
         blocks.append(Bullets(tuple(_component_line(x, i.wording) for x in c.components
                                     if x.condition is Condition.SUBSTANDARD)))
+    elif kind == "five_year_reminder":
+        due = i.extra.get("due_date")
+        # a due date already past on the letter's date is said to be past, never "due by"
+        overdue = isinstance(due, date) and due < i.letter_date
+        blocks.append(Paragraph(t.text("overdue" if overdue else "due", v)))
     elif kind == "letter_of_acknowledgement":
         ahj = c.ahj
-        blocks.append(Paragraph(t.text("waiver_granted" if ahj and ahj.waiver_granted
-                                       else "waiver_none", v)))
+        blocks.append(Paragraph(t.text("determination" if acknowledgement_determined(c)
+                                       else "determination_not_recorded", v)))
+        if ahj is not None and ahj.waiver_granted is not None:
+            blocks.append(Paragraph(t.text("waiver_granted" if ahj.waiver_granted
+                                           else "waiver_none", v)))
         blocks.append(Paragraph(t.text("factors_heading", v)))
         findings = {f.factor: f.finding for f in (ahj.factors_weighed if ahj else ())}
         items = []
         for factor in i.jurisdiction.waiver_factors:
             letter = factor[1:2]
             item = escape(factor)
-            if letter in findings:
-                item += f": <i>{escape(findings[letter])}</i>"
+            item += (f": <i>{escape(findings[letter])}</i>" if letter in findings
+                     else ": [no finding recorded]")
             items.append(item)
         blocks.append(Bullets(tuple(items)))
         if ahj and (ahj.determined_by or ahj.determined_on):
             by = escape(ahj.determined_by or "[not recorded]")
             blocks.append(Paragraph(f"Determination by {by} on {_date(ahj.determined_on)}."))
+        if ahj and (ahj.permit_number or ahj.permit_issued_on):
+            number = escape(ahj.permit_number or "[not recorded]")
+            blocks.append(Paragraph(f"Building permit: number {number}, issued on "
+                                    f"{_date(ahj.permit_issued_on)}."))
+        missing = acknowledgement_missing(c, i.jurisdiction)
+        if missing and not i.mark_unconfirmed:
+            raise LetterRefused(f"Parcel {c.parcel.sbl}: no letter_of_acknowledgement can be "
+                                f"issued until the record holds {'; '.join(missing)}.")
     elif kind in ("etu_report_reminder", "pump_out_request"):
         prefix = "etu_" if kind == "etu_report_reminder" else "holding_tank_"
         blocks.append(Bullets(tuple(_finding_line(f, i.wording, i.mark_unconfirmed)
@@ -229,10 +542,17 @@ def build(kind: str, i: LetterInputs) -> Letter:
     elif kind == "report_of_findings":
         blocks += _report_blocks(i)
     closing = tuple(fill(p, v) for p in t.closing)
-    return Letter(kind=kind, title=fill(t.texts["title"], v), letter_date=i.letter_date,
+    title = fill(t.texts["title"], v)
+    if i.replaced is not None:
+        common = i.wording.common
+        title = fill(common["corrected_title"], {**v, "title": title})
+        blocks.insert(0, Paragraph(fill(common["corrects"], v)))
+    used = [k for k in _values_used(kind, i) if k in i.jurisdiction.unconfirmed_values]
+    return Letter(kind=kind, title=title, letter_date=i.letter_date,
                   sbl=c.parcel.sbl, recipient=recipient(c), subject=fill(t.texts["subject"], v),
                   salutation=fill(t.texts["salutation"], v), blocks=tuple(blocks),
-                  closing=closing, cc=cc, signed=kind != "report_of_findings")
+                  closing=closing, cc=cc, signed=kind != "report_of_findings",
+                  unconfirmed_values=tuple(used))
 
 
 def _report_blocks(i: LetterInputs) -> list[Block]:
@@ -248,8 +568,8 @@ def _report_blocks(i: LetterInputs) -> list[Block]:
             kind += f", {d['material']}"
         capacity = (f"{d['capacity_gal']:,g} gal" if "capacity_gal" in d else
                     f"{d['area_sqft']:,g} sq ft" if "area_sqft" in d else "-")
-        location = str(d.get("location_note") or ("located on site map" if comp.geometry
-                                                  else "-"))
+        location = "; ".join(x for x in (str(d.get("location_note") or ""),
+                                         position_text(comp.geometry)) if x) or "-"
         observed = [_detail_text(name, val) for name, val in d.items()
                     if name not in ("absorption_type", "material", "capacity_gal", "area_sqft",
                                     "location_note")]
@@ -291,6 +611,31 @@ def _report_blocks(i: LetterInputs) -> list[Block]:
         out.append(Heading("Photographs"))
         out.extend(i.photos)
     return out
+
+
+def position_text(geometry: Any) -> str:
+    """A captured position in words: latitude and longitude (WGS84), for a point its own,
+    for a line or area the mean of its vertices."""
+    if not isinstance(geometry, dict):
+        return ""
+    points: list[Any] = []
+
+    def walk(c: Any) -> None:
+        if isinstance(c, list | tuple) and len(c) >= 2 and all(
+                isinstance(x, int | float) for x in c[:2]):
+            points.append(c)
+        elif isinstance(c, list | tuple):
+            for x in c:
+                walk(x)
+
+    walk(geometry.get("coordinates"))
+    if not points:
+        return ""
+    lon = sum(p[0] for p in points) / len(points)
+    lat = sum(p[1] for p in points) / len(points)
+    where = (f"{abs(lat):.5f}° {'N' if lat >= 0 else 'S'}, "
+             f"{abs(lon):.5f}° {'W' if lon < 0 else 'E'}")
+    return where if geometry.get("type") == "Point" else f"centre {where}"
 
 
 def _detail_text(name: str, value: object) -> str:

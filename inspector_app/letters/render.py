@@ -31,6 +31,7 @@ from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.pagesizes import LETTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
@@ -46,6 +47,7 @@ from reportlab.platypus import (
 from reportlab.platypus import Paragraph as RLParagraph
 from reportlab.platypus import Table as RLTable
 
+from ..domain.jurisdiction import EXAMPLE_MARK
 from .content import Bullets, Heading, Letter, Paragraph, Photo, Sketch, Table
 from .templates import Office
 
@@ -94,7 +96,8 @@ def _styles() -> dict[str, ParagraphStyle]:
     }
 
 
-def _numbered_canvas(letter: Letter, office: Office, draft: bool) -> type[rl_canvas.Canvas]:
+def _numbered_canvas(letter: Letter, office: Office, draft: bool, banner: str
+                     ) -> type[rl_canvas.Canvas]:
     """A canvas that knows the page count, for "Page 1 of 2", and marks drafts."""
 
     class NumberedCanvas(rl_canvas.Canvas):  # type: ignore[misc]
@@ -137,8 +140,14 @@ def _numbered_canvas(letter: Letter, office: Office, draft: bool) -> type[rl_can
                 self.restoreState()
                 self.setFont("Vera-Bold", 9)
                 self.setFillColor(colors.Color(0.7, 0.1, 0.1))
-                self.drawRightString(PAGE_W - MARGIN, PAGE_H - 0.4 * inch,
-                                     "DRAFT - NOT ISSUED")
+                self.drawRightString(PAGE_W - MARGIN, PAGE_H - 0.4 * inch, banner)
+                if letter.draft_note:
+                    # why this draft could not be issued, on every page, so a printed
+                    # page cannot pass for a finding
+                    self.setFont("Vera-Bold", 7.5)
+                    lines = simpleSplit(letter.draft_note, "Vera-Bold", 7.5, PAGE_W - 2 * MARGIN)
+                    for n, line in enumerate(lines[:2]):  # below the page's footer line
+                        self.drawString(MARGIN, 0.36 * inch - 8.5 * n, line)
 
     return NumberedCanvas
 
@@ -270,6 +279,8 @@ def _story(letter: Letter, office: Office, width: float) -> list[Any]:
             story.append(KeepTogether([image, RLParagraph(block.caption, st["small"])]))
     for text in letter.closing:
         story.append(RLParagraph(text, st["body"]))
+    # The signature never stands alone on a page: it goes with the last paragraph.
+    last = [story.pop()] if letter.signed and isinstance(story[-1], RLParagraph) else []
     if letter.signed:
         signature: list[Any] = [Spacer(1, 6), RLParagraph("Sincerely,", st["body"])]
         if office.signature_image is not None:
@@ -282,14 +293,19 @@ def _story(letter: Letter, office: Office, width: float) -> list[Any]:
             if line:
                 signature.append(RLParagraph(line, ParagraphStyle(
                     "sig", parent=st["body"], spaceAfter=0)))
-        story.append(KeepTogether(signature))
+        story.append(KeepTogether([*last, *signature]))
     if letter.cc:
         story += [Spacer(1, 10), RLParagraph("cc: " + "; ".join(letter.cc), st["small"])]
     return story
 
 
-def render_letter(letter: Letter, office: Office, *, draft: bool) -> bytes:
+def render_letter(letter: Letter, office: Office, *, draft: bool,
+                  example_law: bool = False) -> bytes:
+    """The letter as a PDF. Under an example law (not a town's adopted one) it is always a
+    draft, marked "DRAFT - EXAMPLE LAW" on every page."""
     register_fonts()
+    banner = EXAMPLE_MARK if example_law else "DRAFT - NOT ISSUED"
+    draft = draft or example_law
     buffer = io.BytesIO()
     doc = BaseDocTemplate(buffer, pagesize=LETTER, leftMargin=MARGIN, rightMargin=MARGIN,
                           topMargin=inch, bottomMargin=0.85 * inch, invariant=1,
@@ -307,7 +323,7 @@ def render_letter(letter: Letter, office: Office, *, draft: bool) -> bytes:
                      autoNextPageTemplate="Later"),
         PageTemplate(id="Later", frames=[later])])
     doc.build(_story(letter, office, width),
-              canvasmaker=_numbered_canvas(letter, office, draft))
+              canvasmaker=_numbered_canvas(letter, office, draft, banner))
     return buffer.getvalue()
 
 

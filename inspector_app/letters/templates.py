@@ -7,14 +7,17 @@ key or a misspelt one is refused when the file is read, never printed on a lette
 
 from __future__ import annotations
 
+import difflib
 import html
 import string
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import Any
 
+from ..domain.jurisdiction import CITATION_KEYS
 from ..errors import InputError
 
 
@@ -30,13 +33,29 @@ PLACEHOLDERS = frozenset({
     "inspector", "law", "water_body", "authority", "office_name", "permit_by", "complete_by",
     "complete_within_days", "setback_ft", "due_date", "last_inspection", "cycle_years",
     "report_days", "cite", "waiver_description",
+    # a date the office asks for (not the law's), whether a value is unconfirmed, the
+    # finding an action line is about, and the letter a correction replaces
+    "reply_by", "unconfirmed", "what", "replaced_kind", "replaced_date", "replaced_id",
+    "title",
 })
+
+# The jurisdiction values a letter may mark "(unconfirmed)": {unconfirmed[KEY]}.
+UNCONFIRMED_VALUE_KEYS = ("notice.permit_within_days", "notice.complete_within_days",
+                          "inspection_cycle.years", "worklists.due_soon_days")
 
 KINDS: dict[str, tuple[str, ...]] = {
     # kind -> the keys its table must have (besides title, subject, salutation,
     # paragraphs, closing)
-    "notice_of_violation": ("components_heading", "corrective_action", "deadlines",
-                            "renters"),
+    "notice_of_violation": (
+        "inspection_found", "records_show", "components_heading", "substandard_within",
+        "substandard_beyond", "substandard_undetermined", "actions_heading",
+        "action_system_in_failure", "action_absorption_area_encroachment",
+        "action_clear_water_discharge", "action_etu_no_service_contract",
+        "action_etu_inspection_overdue", "action_etu_report_late",
+        "action_etu_report_received_late", "action_holding_tank_no_hauler_contract",
+        "action_holding_tank_records_missing", "permit", "replacement_in_kind",
+        "absorption_field_design", "other_design", "other_approvals", "deadlines",
+        "renters"),
     "substandard_notice": ("components_heading",),
     "letter_of_acknowledgement": ("waiver_granted", "waiver_none", "factors_heading"),
     "five_year_reminder": (),
@@ -45,6 +64,8 @@ KINDS: dict[str, tuple[str, ...]] = {
     "report_of_findings": (),
 }
 COMMON = ("title", "subject", "salutation", "paragraphs", "closing")
+# [common]: wording every kind shares, and the office's own reply period.
+COMMON_TEXTS = ("corrected_title", "corrects", "not_called_for")
 LABEL_KEYS = frozenset({
     "system_in_failure", "absorption_area_encroachment", "clear_water_discharge",
     "etu_no_service_contract", "etu_inspection_overdue", "etu_report_late",
@@ -95,8 +116,40 @@ def _check_placeholders(text: str, where: str, source: str) -> None:
         name = field.split("[", 1)[0].split(".", 1)[0]
         if name not in PLACEHOLDERS:
             raise LetterTemplateError(
-                f"{source}: {where} uses the unknown placeholder {{{field}}}; the "
-                f"placeholders are {', '.join(sorted(PLACEHOLDERS))}.")
+                f"{source}{_line_of(source, field)}: {where} uses the unknown placeholder "
+                f"{{{field}}}; the placeholders are {', '.join(sorted(PLACEHOLDERS))}.")
+        rest = field[len(name):]
+        key = rest[1:-1] if rest.startswith("[") and rest.endswith("]") else None
+        if name == "cite" and (key is None or "[" in key or key not in CITATION_KEYS):
+            raise LetterTemplateError(
+                f"{source}{_line_of(source, field)}: {where} cites {{{field}}}, which names no "
+                f"citation; {_keys_hint('cite', key, CITATION_KEYS)}.")
+        if name == "unconfirmed" and (key is None or key not in UNCONFIRMED_VALUE_KEYS):
+            raise LetterTemplateError(
+                f"{source}{_line_of(source, field)}: {where} has {{{field}}}, which names no "
+                f"value; {_keys_hint('unconfirmed', key, UNCONFIRMED_VALUE_KEYS)}.")
+        if name not in ("cite", "unconfirmed") and rest:
+            raise LetterTemplateError(
+                f"{source}{_line_of(source, field)}: {where} has the placeholder {{{field}}}; "
+                f"write it as {{{name}}}, with nothing after the name.")
+
+
+def _keys_hint(name: str, key: str | None, keys: tuple[str, ...]) -> str:
+    """How to write {name[KEY]}: the nearest right key, else every key."""
+    close = difflib.get_close_matches(key or "", keys, n=1)
+    if close:
+        return f"the nearest that does is {{{name}[{close[0]}]}}"
+    return f"write {{{name}[KEY]}} with KEY one of {', '.join(keys)}"
+
+
+def _line_of(source: str, field: str) -> str:
+    """", line N" of the file where the placeholder first appears (empty if not found)."""
+    try:
+        text = Path(source).read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    at = text.find("{" + field)
+    return "" if at < 0 else f", line {text.count(chr(10), 0, at) + 1}"
 
 
 class _SafeValues(dict[str, Any]):
@@ -125,6 +178,10 @@ def _load_toml(path: Path, kind: str) -> dict[str, Any]:
 class Wording:
     templates: Mapping[str, LetterTemplate]
     labels: Mapping[str, str]
+    common: Mapping[str, str] = dataclass_field(default_factory=dict)
+    # The office's request (not the law's): days from the letter's date it asks a missing
+    # report, record or contract to be sent within.
+    reply_within_days: int = 30
 
     def label(self, code: str) -> str:
         return self.labels.get(code, code.replace("_", " "))
@@ -143,7 +200,23 @@ def load_wording(path: Path) -> Wording:
         raise LetterTemplateError(f"{source}: [labels] {key} {problem}.")
     if not all(isinstance(v, str) and v.strip() for v in labels.values()):
         raise LetterTemplateError(f"{source}: every [labels] entry must be non-empty text.")
-    return Wording(templates=_templates(raw, source), labels=labels)
+    common = raw.pop("common", None)
+    if not isinstance(common, dict):
+        raise LetterTemplateError(f"{source}: the table [common] is missing.")
+    expected = {*COMMON_TEXTS, "reply_within_days"}
+    for key in sorted(set(common) ^ expected):
+        problem = "is missing" if key in expected else "is not a key the app uses"
+        raise LetterTemplateError(f"{source}: [common] {key} {problem}.")
+    days = common.pop("reply_within_days")
+    if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= 365:
+        raise LetterTemplateError(f"{source}: [common] reply_within_days is {days!r}; it must "
+                                  "be a whole number of days from 1 to 365.")
+    for key in COMMON_TEXTS:
+        if not isinstance(common[key], str) or not common[key].strip():
+            raise LetterTemplateError(f"{source}: [common] {key} must be non-empty text.")
+        _check_placeholders(common[key], f"[common] {key}", source)
+    return Wording(templates=_templates(raw, source), labels=labels, common=common,
+                   reply_within_days=days)
 
 
 def _templates(raw: dict[str, Any], source: str) -> dict[str, LetterTemplate]:
@@ -180,44 +253,79 @@ def _templates(raw: dict[str, Any], source: str) -> dict[str, LetterTemplate]:
     return out
 
 
-def load_office(path: Path, *, base: Path) -> Office:
-    """Office settings; relative image paths are resolved against `base`."""
+def load_office(path: Path, *, base: Path, municipality: str | None = None,
+                jurisdiction_id: str | None = None) -> Office:
+    """Office settings; relative image paths are resolved against `base`.
+
+    The top-level [letterhead] and [signature] are the default. A section
+    [municipalities."Town of X"] (or [jurisdictions."ID"], by the jurisdiction file's id)
+    with its own [letterhead] and [signature] is used for that municipality's parcels;
+    every section is checked whichever is asked for."""
     source = str(path)
     raw = _load_toml(path, "office settings")
     if raw.pop("format", None) != OFFICE_FORMAT:
         raise LetterTemplateError(f"{source}: format must be {OFFICE_FORMAT!r}.")
+    groups = {name: raw.pop(name) for name in ("municipalities", "jurisdictions")
+              if name in raw}
+    chosen = {"": _office(raw, source=source, base=base, where="")}
+    wanted = {"municipalities": None if municipality is None else _name_key(municipality),
+              "jurisdictions": jurisdiction_id}
+    for group, entries in groups.items():
+        if not isinstance(entries, dict):
+            raise LetterTemplateError(f"{source}: [{group}] must hold one table per "
+                                      f"{group[:-1]}, e.g. [{group}.\"NAME\".letterhead].")
+        for key, table in entries.items():
+            where = f'{group}."{key}"'
+            if not isinstance(table, dict):
+                raise LetterTemplateError(f"{source}: [{where}] must be a table.")
+            office = _office(dict(table), source=source, base=base, where=f"{where}.")
+            name = _name_key(key) if group == "municipalities" else key
+            if wanted[group] is not None and name == wanted[group]:
+                chosen[group] = office
+    # the municipality's own section, else its law's, else the default
+    return chosen.get("municipalities") or chosen.get("jurisdictions") or chosen[""]
+
+
+def _name_key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def _office(raw: dict[str, Any], *, source: str, base: Path, where: str) -> Office:
     sections = {"letterhead": {"office_name", "department", "address", "phone", "email",
                                "logo"},
                 "signature": {"name", "title", "certification", "image"}}
     for name in sorted(set(raw) - set(sections)):
-        raise LetterTemplateError(f"{source}: [{name}] is not a settings table.")
+        raise LetterTemplateError(f"{source}: [{where}{name}] is not a settings table.")
     for name, keys in sections.items():
         table = raw.get(name)
         if not isinstance(table, dict):
-            raise LetterTemplateError(f"{source}: the table [{name}] is missing.")
+            raise LetterTemplateError(f"{source}: the table [{where}{name}] is missing.")
         for key in sorted(set(table) ^ keys):
             problem = "is missing" if key in keys else "is not a setting"
-            raise LetterTemplateError(f"{source}: [{name}] {key} {problem}.")
+            raise LetterTemplateError(f"{source}: [{where}{name}] {key} {problem}.")
     head, sign = raw["letterhead"], raw["signature"]
     if not (isinstance(head["address"], list) and head["address"]
             and all(isinstance(x, str) for x in head["address"])):
-        raise LetterTemplateError(f"{source}: [letterhead] address must be a list of lines.")
+        raise LetterTemplateError(f"{source}: [{where}letterhead] address must be a list of "
+                                  "lines.")
     if not str(head["office_name"]).strip():
-        raise LetterTemplateError(f"{source}: [letterhead] office_name is empty.")
+        raise LetterTemplateError(f"{source}: [{where}letterhead] office_name is empty.")
 
-    def image(value: str, where: str) -> Path | None:
+    def image(value: str, key: str) -> Path | None:
         if not value:
             return None
         p = Path(value)
         p = p if p.is_absolute() else base / p
         if not p.is_file():
-            raise LetterTemplateError(f"{source}: {where} names {p}, which does not exist.")
+            raise LetterTemplateError(f"{source}: [{where}{key} names {p}, which does not "
+                                      "exist.")
         if p.suffix.lower() not in (".png", ".jpg", ".jpeg"):
-            raise LetterTemplateError(f"{source}: {where} must be a PNG or JPEG file.")
+            raise LetterTemplateError(f"{source}: [{where}{key} must be a PNG or JPEG file.")
         return p
 
     return Office(office_name=head["office_name"], department=head["department"],
                   address=tuple(head["address"]), phone=head["phone"], email=head["email"],
-                  logo=image(head["logo"], "[letterhead] logo"), signer_name=sign["name"],
+                  logo=image(head["logo"], "letterhead] logo"), signer_name=sign["name"],
                   signer_title=sign["title"], signer_certification=sign["certification"],
-                  signature_image=image(sign["image"], "[signature] image"), source=source)
+                  signature_image=image(sign["image"], "signature] image"),
+                  source=source if not where else f"{source} [{where.rstrip('.')}]")

@@ -51,6 +51,17 @@ def component_of_key(key: str) -> tuple[ComponentKind, int] | None:
     return None
 
 
+_RANK = {Condition.ACCEPTABLE.value: 0, Condition.SUBSTANDARD.value: 1,
+         Condition.FAILED.value: 2}
+_BY_RANK = {rank: condition for condition, rank in _RANK.items()}
+
+
+def condition_of_key(key: str) -> Condition:
+    """The condition an accepted finding gives its component: a failure finding
+    ("failure/...") makes it failed, every other finding substandard."""
+    return Condition.FAILED if key.startswith("failure/") else Condition.SUBSTANDARD
+
+
 def _component_id(conn: Any, parcel_id: str, kind: ComponentKind | None,
                   ordinal: int | None) -> str | None:
     if kind is None or ordinal is None:
@@ -132,6 +143,7 @@ class Reversal:
     removed_defect: str | None = None
     condition_restored: bool = False
     left: tuple[str, ...] = ()
+    restored_to: str = Condition.ACCEPTABLE.value
 
     def summary(self) -> str:
         where = f" on the {self.component}" if self.component else ""
@@ -142,7 +154,7 @@ class Reversal:
         if self.removed_defect:
             done.append(f"its defect is off the {self.component}'s list")
         if self.condition_restored:
-            done.append(f"the {self.component} is acceptable again")
+            done.append(f"the {self.component} is {self.restored_to.replace('_', ' ')} again")
         if done:
             text += " " + " and ".join(done).capitalize() + "."
         return text + "".join(f" {item}" for item in self.left)
@@ -188,34 +200,42 @@ def _reverse(w: RecordWriter, parcel_id: str, key: str, row: Mapping[str, Any]) 
             left.append(f"The {words}'s defects no longer list \u201c{text}\u201d; they are "
                         "left as they are.")
     restored = False
-    if component["condition"] == Condition.SUBSTANDARD.value:
+    current = component["condition"]
+    restored_to = Condition.ACCEPTABLE.value
+    if current in (Condition.SUBSTANDARD.value, Condition.FAILED.value):
         last = w.conn.execute(
             "SELECT seq FROM change_log WHERE table_name = 'components' AND record_id = ? AND "
             "op = 'update' AND field = 'condition' ORDER BY seq DESC LIMIT 1",
             (accepted.component_id,)).fetchone()
         setter = next((a for a in acceptances if a.component_id == accepted.component_id
                        and last is not None and a.fields.get("condition", (None,))[0] == last[0]
-                       and a.fields["condition"][1:] == (Condition.ACCEPTABLE.value,
-                                                         Condition.SUBSTANDARD.value)), None)
-        others = [k for k, d in active_decisions(w.conn, parcel_id).items()
+                       and a.fields["condition"][2] == current
+                       and _RANK.get(a.fields["condition"][1], 9) < _RANK[current]), None)
+        others = {k: d for k, d in active_decisions(w.conn, parcel_id).items()
                   if k != key and d.status is SuggestionStatus.ACCEPTED
                   and _component_id(w.conn, parcel_id, *(component_of_key(k) or (None, None)))
-                  == accepted.component_id]
+                  == accepted.component_id}
+        held = max((_RANK[condition_of_key(k).value] for k in others), default=0)
+        theirs = {finding_text(d.defect, d.citation) for d in others.values()}
         before = None if setter is None or "defects" not in setter.fields else _defects(
             setter.fields["defects"][1])
+        words_now = current.replace("_", " ")
         if setter is None:
             if "condition" in accepted.fields:
                 left.append(f"The {words}'s condition was changed since; it stays as it is.")
-        elif others:
-            left.append(f"Another accepted finding keeps the {words} substandard.")
-        elif before is not None and defects != before:
-            left.append(f"The {words} lists other defects now; it stays substandard.")
+        elif held >= _RANK[current]:
+            left.append(f"Another accepted finding keeps the {words} {words_now}.")
+        elif before is not None and [d for d in defects if d not in theirs] != [
+                d for d in before if d not in theirs]:
+            left.append(f"The {words} lists other defects now; it stays {words_now}.")
         else:
-            update["condition"] = Condition.ACCEPTABLE
+            restored_to = max(setter.fields["condition"][1], _BY_RANK[held],
+                              key=lambda c: _RANK[c])
+            update["condition"] = Condition(restored_to)
             restored = True
     if update:
         w.update("components", accepted.component_id, update)
-    return Reversal(key, undone, finding, words, removed, restored, tuple(left))
+    return Reversal(key, undone, finding, words, removed, restored, tuple(left), restored_to)
 
 
 def decide(w: RecordWriter, parcel_id: str, suggestion: Suggestion, *, accept: bool,
@@ -248,8 +268,10 @@ def decide(w: RecordWriter, parcel_id: str, suggestion: Suggestion, *, accept: b
             update: dict[str, Any] = {}
             if suggestion.record_text not in defects:
                 update["defects"] = [*defects, suggestion.record_text]
-            if component["condition"] == Condition.ACCEPTABLE.value:
-                update["condition"] = Condition.SUBSTANDARD
+            # Accepting raises the condition to the finding's (acceptable -> substandard ->
+            # failed), never lowers it; a component not located stays so.
+            if _RANK.get(component["condition"], 9) < _RANK[suggestion.condition.value]:
+                update["condition"] = suggestion.condition
             if update:
                 w.update("components", component_id, update)
     return Decision(status=status, decided_by=user, decided_on=day, note=note,

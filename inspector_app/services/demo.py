@@ -116,13 +116,44 @@ def _standard_system(tank: Component, field: C = C.ACCEPTABLE,
                       details={"absorption_type": "trench", "laterals": 4, "area_sqft": 600}))
 
 
+# The demo is set in the Town of Canandaigua, whose law the app ships; a few parcels (by
+# index, of every 40) lie in towns with no law on file, to show what the app says of them.
+HOME_TOWN = "Town of Canandaigua"
+ELSEWHERE = {16: "Town of South Bristol", 35: "Town of Gorham"}
+
+
+def _stretch(lake: dict[str, object], town: str) -> tuple[float, float]:
+    """The longest run of the shore (as fractions along it) in the town, trimmed at both
+    ends so that sites at any offset stay inside."""
+    from ..geo.placement import sites_around
+
+    steps = 400
+    fractions = [i / steps for i in range(steps)]
+    inside = [_municipality(s).municipality == town
+              for s in sites_around(lake, fractions, [199.0] * steps)]
+    best, start = (0, 0), None
+    for i, yes in enumerate([*inside, False]):
+        if yes and start is None:
+            start = i
+        elif not yes and start is not None:
+            best = max(best, (start, i), key=lambda r: r[1] - r[0])
+            start = None
+    first, end = best
+    trim = max(1, (end - first) // 12)
+    return (first + trim) / steps, (end - 1 - trim) / steps
+
+
 def demo_cases(count: int, *, today: date, seed: int = 202) -> Iterator[Case]:
     from ..geo.placement import sites_around
 
     rng = random.Random(seed)
     with resource("shorelines", "canandaigua_lake_ne10m_coarse.geojson").open() as f:
         lake = json.load(f)["features"][0]["geometry"]
-    fractions = [(i + rng.random() * 0.5) / count for i in range(count)]
+    stretches = {town: _stretch(lake, town) for town in {HOME_TOWN, *ELSEWHERE.values()}}
+    towns = [ELSEWHERE.get(i % 40, HOME_TOWN) for i in range(count)]
+    spread = [(i + rng.random() * 0.5) / count for i in range(count)]
+    fractions = [stretches[town][0] + (stretches[town][1] - stretches[town][0]) * f
+                 for town, f in zip(towns, spread, strict=True)]
     offsets = [rng.choice(_OFFSETS_FT) for _ in range(count)]
     sites = sites_around(lake, fractions, offsets)
     for index, (site, offset) in enumerate(zip(sites, offsets, strict=True)):

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..domain.case import Case
+from ..domain.jurisdiction import EXAMPLE_MARK, Jurisdiction
 from ..domain.rules import Evaluation, LetterKind, next_inspection_due
 from ..errors import InputError, NotFoundError
 from ..letters.content import (
@@ -51,10 +52,22 @@ def wording_for(ws: Workspace) -> Wording:
     return load_wording(own if own.exists() else resource("letters", "templates.toml"))
 
 
-def office_for(ws: Workspace) -> Office:
+def office_for(ws: Workspace, municipality: str | None = None) -> Office:
+    """The letterhead and signer: the municipality's own section of office.toml, else its
+    law's, else the default."""
     own = ws.folder.root / OFFICE_FILE
+    law = None if municipality is None else ws.laws.for_municipality(municipality)
     return load_office(own if own.exists() else resource("letters", "office.toml"),
-                       base=ws.folder.root)
+                       base=ws.folder.root, municipality=municipality,
+                       jurisdiction_id=None if law is None else law.id)
+
+
+NO_LETTER = "no letter was drafted or issued"
+
+
+def law_for_letters(ws: Workspace, case: Case) -> Jurisdiction:
+    """The parcel's law, or NoLawOnFile: no letter is ever made under another town's law."""
+    return ws.law_for(case.parcel.municipality, doing=NO_LETTER)
 
 
 def _last_inspection(ws: Workspace, parcel_id: str) -> date | None:
@@ -83,21 +96,24 @@ def _photos(ws: Workspace, parcel_id: str) -> tuple[Photo, ...]:
 
 
 def _inputs(ws: Workspace, sbl: str, evaluation: Evaluation, case: Case, letter_date: date,
-            kind: str, *, final: bool = False) -> LetterInputs:
+            kind: str, *, final: bool = False,
+            replaced: tuple[str, str, date] | None = None) -> LetterInputs:
     parcel_id = ws.parcel_id(sbl)
     last = _last_inspection(ws, parcel_id)
     extra: dict[str, Any] = {}
+    law = law_for_letters(ws, case)
     if last is not None:
-        extra["due_date"] = next_inspection_due(last, ws.jurisdiction)
+        extra["due_date"] = next_inspection_due(last, law)
     report = kind == "report_of_findings"
     from ..geo.setbacks import separations
     from .sketch import site_sketch
 
     return LetterInputs(
-        case=case, evaluation=evaluation, jurisdiction=ws.jurisdiction,
-        wording=wording_for(ws), office=office_for(ws), letter_date=letter_date,
-        last_inspection=last, extra=extra, mark_unconfirmed=not final,
-        sketch=site_sketch(ws, case) if report else None,
+        case=case, evaluation=evaluation, jurisdiction=law,
+        wording=wording_for(ws), office=office_for(ws, case.parcel.municipality),
+        letter_date=letter_date,
+        last_inspection=last, extra=extra, mark_unconfirmed=not final, replaced=replaced,
+        sketch=site_sketch(ws, case, evaluation.lake) if report else None,
         photos=_photos(ws, parcel_id) if report else (),
         measurements=_measurement_lines(ws, parcel_id) if report else (),
         separations=tuple(
@@ -136,6 +152,7 @@ def compose(ws: Workspace, sbl: str, kind: str, *, as_of: date | None = None) ->
                          f"{', '.join(LETTER_KINDS)}.")
     day = as_of or ws.today()
     case = ws.load_case(sbl)
+    law_for_letters(ws, case)
     evaluation = ws.evaluate_parcel(sbl, as_of=day)
     return build(kind, _inputs(ws, sbl, evaluation, case, day, kind))
 
@@ -143,22 +160,54 @@ def compose(ws: Workspace, sbl: str, kind: str, *, as_of: date | None = None) ->
 def draft_pdf(ws: Workspace, sbl: str, kind: str, *, as_of: date | None = None) -> bytes:
     from ..letters.render import render_letter
 
-    return render_letter(compose(ws, sbl, kind, as_of=as_of), office_for(ws), draft=True)
+    case = ws.load_case(sbl)
+    law = law_for_letters(ws, case)
+    letter = compose(ws, sbl, kind, as_of=as_of)
+    # a draft the records do not call for says why on every page
+    reason = why_not(kind, ws.evaluate_parcel(sbl, as_of=as_of or ws.today()), ws, sbl)
+    if reason is not None:
+        from dataclasses import replace
+
+        letter = replace(letter, draft_note=f"{wording_for(ws).common['not_called_for']}: "
+                                            f"{reason}.")
+    return render_letter(letter, office_for(ws, case.parcel.municipality), draft=True,
+                         example_law=law.example)
+
+
+def set_new_deadlines(ws: Workspace, sbl: str, *, as_of: date | None = None) -> dict[str, Any]:
+    """Record a notice's deadlines afresh, counted from `as_of` by the law's defaults, in
+    place of ones already past; an attributable edit of the case."""
+    from dataclasses import replace
+
+    from ..domain.case import NoticeDeadlines
+    from ..letters.content import deadlines
+
+    day = as_of or ws.today()
+    parcel_id, before, _ = ws.open_for_edit(sbl)
+    permit_by, complete_by, _, _ = deadlines(replace(before, notice=None),
+                                             law_for_letters(ws, before), day)
+    after = replace(before, notice=NoticeDeadlines(permit_by=permit_by,
+                                                   complete_by=complete_by))
+    ws.save_edit(parcel_id, before, after, today=day)
+    return {"sbl": sbl, "permit_by": permit_by.isoformat(),
+            "complete_by": complete_by.isoformat()}
 
 
 def draft_from_case(ws: Workspace, case: Case, *, as_of: date) -> list[tuple[str, bytes]]:
     """Drafts of the letters a case file calls for, without storing anything."""
     from ..letters.render import render_letter
 
+    law = law_for_letters(ws, case)
     evaluation = ws.evaluate_case(case, as_of=as_of)
-    office = office_for(ws)
+    office = office_for(ws, case.parcel.municipality)
     wording = wording_for(ws)
     recipient(case)  # refuse an unmailable address before rendering anything
     out = []
     for kind in evaluation.letters:
-        inputs = LetterInputs(case=case, evaluation=evaluation, jurisdiction=ws.jurisdiction,
+        inputs = LetterInputs(case=case, evaluation=evaluation, jurisdiction=law,
                               wording=wording, office=office, letter_date=as_of)
-        out.append((kind.value, render_letter(build(kind.value, inputs), office, draft=True)))
+        out.append((kind.value, render_letter(build(kind.value, inputs), office, draft=True,
+                                              example_law=law.example)))
     return out
 
 
@@ -192,6 +241,17 @@ def issue(ws: Workspace, sbl: str, kinds: list[str] | None = None, *,
                             "(`inspector-app sync conflicts`) before issuing a letter.",
                             in_app=f"Parcel {sbl} has unresolved sync conflicts; resolve them "
                                    "(Sync > Conflicts...) before issuing a letter.")
+    case = ws.load_case(sbl)
+    law = law_for_letters(ws, case)
+    if law.example:
+        raise LetterRefused(
+            f"Parcel {sbl}: the law on file for {case.parcel.municipality} ({law.source}) is an "
+            "example, not the town's adopted law, so no letter can be issued under it "
+            f"({NO_LETTER}); a draft marked {EXAMPLE_MARK} can be made. Add the town's own "
+            "law with `inspector-app jurisdiction use FILE`.",
+            in_app=f"Parcel {sbl}: the law on file for {case.parcel.municipality} is an "
+                   "example, not the town's adopted law, so no letter can be issued under it; "
+                   f"a draft marked {EXAMPLE_MARK} can be made.")
     evaluation = ws.evaluate_parcel(sbl, as_of=day)
     wanted = kinds or [k.value for k in evaluation.letters]
     if not wanted:
@@ -204,21 +264,49 @@ def issue(ws: Workspace, sbl: str, kinds: list[str] | None = None, *,
         reason = why_not(kind, evaluation, ws, sbl)
         if reason is not None:
             raise LetterRefused(f"Parcel {sbl}: no {kind} can be issued: {reason}.")
+    replaced: tuple[str, str, date] | None = None
     if replaces is not None:
-        old = ws.store.query("SELECT parcel_id, status FROM letters WHERE id = ?", (replaces,))
+        old = ws.store.query("SELECT parcel_id, status, kind, letter_date FROM letters WHERE "
+                             "id = ?", (replaces,))
         if not old or old[0]["status"] != "issued" or old[0]["parcel_id"] != parcel_id:
             raise NotFoundError(f"No issued letter {replaces!r} for parcel {sbl} to correct.")
-    office = office_for(ws)
+        if old[0]["kind"] not in wanted:
+            raise LetterRefused(f"Parcel {sbl}: letter {replaces[:8]} is a {old[0]['kind']}; "
+                                "a correction must be a letter of the same kind.")
+        replaced = (replaces, old[0]["kind"], date.fromisoformat(old[0]["letter_date"]))
+    office = office_for(ws, case.parcel.municipality)
     version = case_version(ws.store.conn, parcel_id)
+    for kind in wanted:
+        if replaced is not None and kind == replaced[1]:
+            continue
+        # the same kind from the same records: nothing but letters changed since it
+        same = ws.store.query(
+            "SELECT l.id, l.letter_date FROM letters l WHERE l.parcel_id = ? AND l.kind = ? "
+            "AND l.status = 'issued' AND NOT EXISTS (SELECT 1 FROM change_log c WHERE "
+            "c.parcel_id = l.parcel_id AND c.seq > l.case_version AND c.table_name != "
+            "'letters') ORDER BY l.issued_at DESC", (parcel_id, kind))
+        if same:
+            first = same[0]
+            raise LetterRefused(
+                f"Parcel {sbl}: a {kind} was already issued from these records (letter "
+                f"{first['id'][:8]}, dated {first['letter_date']}); nothing was issued. To "
+                f"change it, issue a correction with --replaces {first['id']}.",
+                in_app=f"Parcel {sbl}: a {kind.replace('_', ' ')} was already issued from "
+                       f"these records (letter {first['id'][:8]}, dated "
+                       f"{first['letter_date']}); nothing was issued.")
     rendered = []
     for kind in wanted:
-        letter = build(kind, _inputs(ws, sbl, evaluation, ws.load_case(sbl), day, kind))
+        fix = replaced if replaced is not None and kind == replaced[1] else None
+        letter = build(kind, _inputs(ws, sbl, evaluation, ws.load_case(sbl), day, kind,
+                                     replaced=fix))
         final = build(kind, _inputs(ws, sbl, evaluation, ws.load_case(sbl), day, kind,
-                                    final=True))
+                                    final=True, replaced=fix))
+        values = tuple(f"uses {v}, which the jurisdiction file marks unconfirmed"
+                       for v in letter.unconfirmed_values)
         rendered.append((final, render_letter(final, office, draft=False),
-                         unconfirmed_citations(letter)))
+                         (*unconfirmed_citations(letter), *values)))
     issued_at = datetime.now(UTC).isoformat(timespec="milliseconds")
-    out = []
+    committed = []
     with ws.store.transaction() as w:
         for letter, pdf, unconfirmed in rendered:
             digest = hashlib.sha256(pdf).hexdigest()
@@ -227,11 +315,22 @@ def issue(ws: Workspace, sbl: str, kinds: list[str] | None = None, *,
                 "recipient": list(letter.recipient), "case_version": version,
                 "issued_by": w.actor.user, "issued_at": issued_at, "sha256": digest,
                 "pdf": pdf, "replaces_letter_id": replaces}, parcel_id=parcel_id)
-            path = _file_copy(ws, sbl, letter.kind, day, letter_id, pdf)
-            warnings = tuple(f"cites {c}, whose section number the jurisdiction file marks "
-                             "unconfirmed" for c in unconfirmed)
-            out.append(IssuedLetter(letter_id, sbl, letter.kind, day.isoformat(), digest,
-                                    version, replaces, str(path), warnings))
+            committed.append((letter_id, letter, pdf, digest, unconfirmed))
+    # The files in letters/ are written only once the register holds the letters, so that
+    # no finished-looking letter exists that the register does not know.
+    out = []
+    for letter_id, letter, pdf, digest, unconfirmed in committed:
+        warnings = [c if c.startswith("uses ") else
+                    f"cites {c}, whose section number the jurisdiction file marks "
+                    "unconfirmed" for c in unconfirmed]
+        path = _copy_path(ws, sbl, letter.kind, day, letter_id)
+        try:
+            _file_copy(ws, sbl, letter.kind, day, letter_id, pdf)
+        except OSError as exc:
+            warnings.append(f"its copy {path} could not be written ({exc.strerror}); the "
+                            "letter is issued and in the register: print it from there")
+        out.append(IssuedLetter(letter_id, sbl, letter.kind, day.isoformat(), digest,
+                                version, replaces, str(path), tuple(warnings)))
     return out
 
 
@@ -253,12 +352,17 @@ def unconfirmed_citations(letter: Letter) -> tuple[str, ...]:
 
 def _file_copy(ws: Workspace, sbl: str, kind: str, day: date, letter_id: str,
                pdf: bytes) -> Path:
-    """A convenience copy in the data folder's letters/; the register is the record."""
-    folder = ws.folder.letters / sbl.replace("/", "_")
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{day.isoformat()}-{kind}-{letter_id[:8]}.pdf"
+    """A convenience copy in the data folder's letters/ of a letter the register holds
+    (committed); the register is the record."""
+    path = _copy_path(ws, sbl, kind, day, letter_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(path, pdf)
     return path
+
+
+def _copy_path(ws: Workspace, sbl: str, kind: str, day: date, letter_id: str) -> Path:
+    folder = ws.folder.letters / sbl.replace("/", "_")
+    return folder / f"{day.isoformat()}-{kind}-{letter_id[:8]}.pdf"
 
 
 def register(ws: Workspace, sbl: str | None = None) -> list[dict[str, Any]]:

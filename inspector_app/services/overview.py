@@ -10,7 +10,17 @@ from ..domain.rules import Outcome, Zone, next_inspection_due
 from ..domain.sbl import sbl_sort_key
 
 if TYPE_CHECKING:
+    from .evaluation import NoLawFacts
     from .workspace import Workspace
+
+
+def _no_law_row(r: dict[str, Any], found: Any) -> dict[str, Any]:
+    facts: NoLawFacts = found
+    return {"sbl": r["sbl"], "site_address": r["site_address"], "owner_name": r["owner_name"],
+            "municipality": r["municipality"], "is_demo": bool(r["is_demo"]),
+            "outcome": "no_law_on_file", "zone": "not judged",
+            "distance_ft": facts.lake_distance_ft, "due": None, "message": facts.sentence,
+            "flags": {"conflicts": bool(r["conflicts"]), "no_law": True}}
 
 
 
@@ -39,16 +49,23 @@ def overview(ws: Workspace, *, as_of: date,
     for n, r in enumerate(rows, start=1):
         if cancelled():
             break
-        e = ws.evaluate_case(ws.load_case(r["sbl"]), as_of=as_of)
+        case = ws.load_case(r["sbl"])
+        law = ws.laws.for_municipality(case.parcel.municipality)
+        if law is None:  # listed, and said so, but judged under no law
+            out.append(_no_law_row(r, ws.assess_case(case, as_of=as_of)))
+            if progress is not None and (n % 200 == 0 or n == len(rows)):
+                progress(n, len(rows))
+            continue
+        e = ws.evaluate_case(case, as_of=as_of)
         last = r["last_inspection"]
-        due = next_inspection_due(date.fromisoformat(last), ws.jurisdiction) if last else None
+        due = next_inspection_due(date.fromisoformat(last), law) if last else None
         codes = {v.code for v in e.violations}
         pending = [k.value for k in e.letters
                    if not issued.get((r["id"], k.value)) or (last and issued[(r["id"], k.value)]
                                                              < last)]
         flags = {
             "five_year": e.lake.zone is Zone.WITHIN and (due is None or (due - as_of).days <=
-                                                         ws.jurisdiction.due_soon_days),
+                                                         law.due_soon_days),
             "within": e.lake.zone is Zone.WITHIN,
             "undetermined": e.lake.zone is Zone.UNDETERMINED,
             "failure": e.outcome is Outcome.FAILURE,
@@ -59,6 +76,7 @@ def overview(ws: Workspace, *, as_of: date,
                                      "holding_tank_records_missing"}),
             "conflicts": bool(r["conflicts"]),
             "letters": bool(pending),
+            "no_law": False,
         }
         out.append({"sbl": r["sbl"], "site_address": r["site_address"],
                     "owner_name": r["owner_name"], "municipality": r["municipality"],

@@ -6,10 +6,11 @@ import json
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from types import EllipsisType
 from typing import TYPE_CHECKING, Any
 
 from ..domain.case import Case
-from ..domain.rules import MapDistance
+from ..domain.rules import ComponentDistance, MapDistance
 from ..domain.units import plain_number
 from ..errors import InputError
 from ..paths import resource
@@ -22,11 +23,19 @@ if TYPE_CHECKING:
 BUNDLED_FILE = ("shorelines", "canandaigua_lake_ne10m_coarse.geojson")
 BUNDLED_NAME = "Natural Earth 1:10m outline of Canandaigua Lake (coarse)"
 BUNDLED_SOURCE = ("Natural Earth ne_10m_lakes, public domain; a 23-vertex generalisation, off "
-                  "by hundreds of feet: never decides a 200-ft question on its own")
+                  "by hundreds of feet: decides the 200-ft question only for parcels more "
+                  "than its accuracy beyond the 200-ft line")
 # Declared accuracy of the bundled outline: at least 1,000 ft. It is placed well beyond the
 # worst generalisation error seen along the outline, so that the coarse layer can only ever
 # say "undetermined" near the 200-ft line.
 BUNDLED_ACCURACY_FT = 1500.0
+
+# The most vertices a shoreline layer may have. The whole lake shore (about 36 miles) at
+# one vertex every foot is about 190,000; a layer is one record, and every sync package
+# and field kit that carries it holds all of its vertices (about 40 bytes each as GeoJSON,
+# 8 MB at the limit), which keeps it far under a package member's limit
+# (sync.package.MAX_MEMBER_BYTES, 200 MB).
+MAX_LAYER_VERTICES = 200_000
 
 _CACHE: dict[tuple[str, int], LakeLine] = {}
 
@@ -77,8 +86,19 @@ def read_layer_file(path: Path) -> tuple[LakeLine, str]:
     from ..geo.vector_files import read_vector_file
 
     features = read_vector_file(path)
+    _check_vertices(features.vertex_count, path)
     kind, geometry = classify(features.geometries, str(path))
-    return LakeLine(kind, geometry), features.source_crs
+    lake = LakeLine(kind, geometry)
+    _check_vertices(lake.vertex_count, path)
+    return lake, features.source_crs
+
+
+def _check_vertices(count: int, path: Path) -> None:
+    if count > MAX_LAYER_VERTICES:
+        raise InputError(f"{path}: the shoreline layer has {count:,} vertices, over the limit "
+                         f"of {MAX_LAYER_VERTICES:,} vertices for a layer; simplify it to "
+                         "its survey accuracy (for example to one vertex every few feet) "
+                         "and import it again. Nothing was imported.")
 
 
 def import_layer(ws: Workspace, path: Path, *, name: str, accuracy_ft: float,
@@ -152,14 +172,45 @@ def measured_geometry(case: Case, where: str) -> Any:
     return geometry_from_lonlat(geojson, where)
 
 
-def map_distance(ws: Workspace, case: Case) -> tuple[MapDistance, Measurement] | None:
-    layer = active_layer(ws)
+def map_distance(ws: Workspace, case: Case, *, layer: ActiveLayer | EllipsisType | None = ...
+                 ) -> tuple[MapDistance, Measurement] | None:
+    """The distance on the active layer (`layer`, when given, is the active layer as read
+    once for many parcels)."""
+    if isinstance(layer, EllipsisType):
+        layer = active_layer(ws)
     geometry = measured_geometry(case, f"parcel {case.parcel.sbl}: site geometry")
     if layer is None or geometry is None:
         return None
     m = layer.lake.measure(geometry)
     return (MapDistance(distance_ft=round(m.distance_ft, 2), accuracy_ft=layer.accuracy_ft,
                         layer_name=layer.name, layer_version=layer.version), m)
+
+
+def component_map_distances(ws: Workspace, case: Case, *,
+                            layer: ActiveLayer | EllipsisType | None = ...
+                            ) -> list[ComponentDistance]:
+    """Each located component's distance to the active layer's lake line, with the layer's
+    declared accuracy (the design-load zone of § 202-6 C rests on the nearest)."""
+    if isinstance(layer, EllipsisType):
+        layer = active_layer(ws)
+    seen: dict[str, int] = {}
+    located = []
+    for i, c in enumerate(case.components):
+        seen[c.kind.value] = seen.get(c.kind.value, 0) + 1
+        if c.geometry is not None:
+            located.append((c, c.geometry, seen[c.kind.value], i))
+    if layer is None or not located:
+        return []
+    from ..geo.vector_files import geometry_from_lonlat
+
+    sbl = case.parcel.sbl
+    geometries = [geometry_from_lonlat(g, f"parcel {sbl}: components[{i}].geometry")
+                  for _, g, _, i in located]
+    label = f"{layer.name} v{layer.version}"
+    return [ComponentDistance(component=c.kind, ordinal=n, distance_ft=round(m.distance_ft, 2),
+                              accuracy_ft=layer.accuracy_ft, source="map", layer=label)
+            for (c, _, n, _), m in zip(located, layer.lake.measure_many(geometries),
+                                       strict=True)]
 
 
 def record_map_measurement(w: RecordWriter, ws: Workspace, parcel_id: str, case: Case,

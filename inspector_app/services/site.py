@@ -311,6 +311,29 @@ def parse_target(text: str) -> tuple[SiteFeatureKind | None, ComponentKind | Non
                          "component:KIND[#N] for a component's location.") from None
 
 
+def _positions(coordinates: Any) -> list[tuple[float, float]]:
+    if coordinates and isinstance(coordinates[0], int | float):
+        return [(float(coordinates[0]), float(coordinates[1]))]
+    return [p for part in coordinates or () for p in _positions(part)]
+
+
+def far_from_lake(geometry: dict[str, Any]) -> str | None:
+    """A warning when a stored geometry (WGS84) lies more than NEAR_LAKE_MI from the lake's
+    extent (LAKE_EXTENT_FT): most likely a slip in the numbers, though kept as given."""
+    from ..geo.crs import lonlat_to_feet
+
+    points = _positions(geometry.get("coordinates"))
+    if not points:
+        return None
+    xs, ys = lonlat_to_feet([p[0] for p in points], [p[1] for p in points])
+    miles = max(_miles_from_lake(float(x), float(y)) for x, y in zip(xs, ys, strict=True))
+    if miles <= NEAR_LAKE_MI:
+        return None
+    return (f"the location is {_far(miles)} from Canandaigua Lake, outside the area this "
+            "app serves; it was stored as given: check the coordinates and record it again "
+            "if they are wrong")
+
+
 def set_geometry(ws: Workspace, sbl: str, target: str, geometry: dict[str, Any], *,
                  method: CaptureMethod, accuracy_ft: float | None, note: str | None = None,
                  today: date | None = None) -> dict[str, Any]:
@@ -344,8 +367,20 @@ def set_geometry(ws: Workspace, sbl: str, target: str, geometry: dict[str, Any],
     ws.save_case(case, today=today)
     out: dict[str, Any] = {"sbl": sbl, "target": target, "geometry": geometry,
                            "capture": {"method": method.value, "accuracy_ft": accuracy_ft}}
+    far = far_from_lake(geometry)
+    if far is not None:
+        out["warnings"] = [far]
     if feature_kind in (SiteFeatureKind.ABSORPTION_AREA, SiteFeatureKind.HOLDING_TANK):
-        lake = ws.evaluate_parcel(sbl, as_of=today).lake
+        from .evaluation import NoLawFacts
+
+        found = ws.assess_parcel(sbl, as_of=today)
+        if isinstance(found, NoLawFacts):  # measured, but no law to judge the zone by
+            out["lake"] = {"distance_ft": found.lake_distance_ft, "source": found.lake_source,
+                           "zone": None, "layer": found.lake_layer,
+                           "accuracy_ft": found.lake_accuracy_ft, "method": found.lake_method,
+                           "citation": None, "message": found.sentence}
+            return out
+        lake = found.lake
         out["lake"] = {"distance_ft": lake.distance_ft, "source": lake.source,
                        "zone": lake.zone.value, "layer": lake.layer,
                        "accuracy_ft": lake.accuracy_ft, "method": lake.method,

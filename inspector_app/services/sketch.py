@@ -21,6 +21,12 @@ class SiteMapData(NamedTuple):
     layer: str | None = None  # "NAME vN", as the evaluation names a layer
 
 
+def _setback_ft(ws: Workspace, case: Case) -> float:
+    """The parcel's law's setback; with no law on file no band is drawn (0 ft)."""
+    law = ws.laws.for_municipality(case.parcel.municipality)
+    return 0.0 if law is None else law.lake_setback_ft
+
+
 def site_map(ws: Workspace, case: Case) -> SiteMapData:
     """Geometry for the on-screen site map, the active layer's label, accuracy and name."""
     from ..geo.sketch import sketch_geometry
@@ -28,7 +34,7 @@ def site_map(ws: Workspace, case: Case) -> SiteMapData:
     layer = active_layer(ws)
     if layer is None:
         return SiteMapData(None, "No shoreline layer is active", 0.0)
-    return SiteMapData(sketch_geometry(case, layer.lake, ws.jurisdiction.lake_setback_ft),
+    return SiteMapData(sketch_geometry(case, layer.lake, _setback_ft(ws, case)),
                        f"Shoreline: {layer.label()}", layer.accuracy_ft,
                        f"{layer.name} v{layer.version}")
 
@@ -75,17 +81,32 @@ def lake_caption(lake: LakeFinding, map_ft: float | None, map_accuracy_ft: float
     return "  ·  ".join((shown, field, decides))
 
 
-def site_sketch(ws: Workspace, case: Case) -> Sketch | None:
+def site_sketch(ws: Workspace, case: Case, lake: LakeFinding | None = None) -> Sketch | None:
+    """The report's sketch. It draws the distance that decides (`lake`, the evaluation's
+    finding): a field measurement is labelled as such, and the map's setback band and
+    nearest line are left out where they are not what decides or cannot settle it."""
     from ..geo.sketch import sketch_geometry
 
     layer = active_layer(ws)
     if layer is None or case.site is None:
         return None
-    g: SketchGeometry | None = sketch_geometry(case, layer.lake, ws.jurisdiction.lake_setback_ft)
+    setback_ft = _setback_ft(ws, case)
+    g: SketchGeometry | None = sketch_geometry(case, layer.lake, setback_ft)
     if g is None:
         return None
-    return Sketch(window=g.window, shore=g.shore, band=g.band, water=g.water, areas=g.areas,
-                  features=g.features, nearest=g.nearest,
+    map_decides = lake is None or (lake.source == "map" and lake.zone is not Zone.UNDETERMINED)
+    caption = f"Shoreline: {layer.label()}."
+    if lake is not None and lake.source == "field" and lake.distance_ft is not None:
+        method = FIELD_METHODS.get(lake.method or "", "Measured").lower()
+        caption += (f" Decides: {lake.distance_ft:,.1f} ft, field ({method}); shoreline "
+                    "approximate, no map distance or band drawn.")
+        return Sketch(window=g.window, shore=g.shore, band=(), water=g.water, areas=g.areas,
+                      features=g.features, nearest=None, distance_label="", caption=caption)
+    if map_decides:
+        caption += f" Shaded: within {setback_ft:g} ft of the lake line."
+    else:
+        caption += f" The map cannot settle the {setback_ft:g}-ft question: no band drawn."
+    return Sketch(window=g.window, shore=g.shore, band=g.band if map_decides else (),
+                  water=g.water, areas=g.areas, features=g.features, nearest=g.nearest,
                   distance_label=f"{g.distance_ft:,.1f} ft (map, ±{layer.accuracy_ft:,.0f} ft)",
-                  caption=(f"Shoreline: {layer.label()}. Shaded: within "
-                           f"{ws.jurisdiction.lake_setback_ft:g} ft of the lake line."))
+                  caption=caption)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import hashlib
 import json
@@ -11,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
+from types import EllipsisType
 from typing import TYPE_CHECKING, Any
 
 from ..domain.case import Case
@@ -22,11 +24,17 @@ from ..paths import DataFolder, write_atomically
 from ..storage.cases import case_version, load_case, parcel_id_for, save_case
 from ..storage.store import Store
 from .decisions import Reversal, active_decisions, decide, follow_findings, reopen
-from .evaluation import jurisdiction_for
-from .shorelines import ensure_default_layer, map_distance, record_map_measurement
+from .evaluation import Laws, NoLawFacts, NoLawOnFile, laws_for, no_law_facts
+from .shorelines import (
+    component_map_distances,
+    ensure_default_layer,
+    map_distance,
+    record_map_measurement,
+)
 
 if TYPE_CHECKING:
     from ..storage.records import RecordWriter
+    from .shorelines import ActiveLayer
 
 USER_ENV = "INSPECTOR_APP_USER"
 MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024
@@ -57,7 +65,7 @@ class Workspace:
         self.folder = DataFolder(root)
         self.clock = clock
         self.store = Store(self.folder, user=user or default_user(), clock=clock)
-        self._jurisdiction: Jurisdiction | None = None
+        self._laws: Laws | None = None
         ensure_default_layer(self)
 
     def close(self) -> None:
@@ -148,23 +156,60 @@ class Workspace:
     # --- rules -------------------------------------------------------------------------
 
     @property
+    def laws(self) -> Laws:
+        """The jurisdiction files in force in this data folder."""
+        if self._laws is None:
+            self._laws = laws_for(self.folder.root)
+        return self._laws
+
+    @property
     def jurisdiction(self) -> Jurisdiction:
-        if self._jurisdiction is None:
-            self._jurisdiction = jurisdiction_for(self.folder.root)
-        return self._jurisdiction
+        """The Town of Canandaigua law as in force here. A parcel's law is
+        `law_for(municipality)`: use that for anything said about a parcel."""
+        return self.laws.default
+
+    def law_for(self, municipality: str, *, doing: str = "") -> Jurisdiction:
+        """The law of a municipality; NoLawOnFile when no file covers it."""
+        found = self.laws.for_municipality(municipality)
+        if found is None:
+            raise NoLawOnFile(municipality, doing=doing)
+        return found
 
     def evaluate_case(self, case: Case, *, as_of: date | None = None) -> Evaluation:
-        """Evaluate a case that is not (or not yet) stored."""
+        """Evaluate a case that is not (or not yet) stored under its municipality's law
+        (NoLawOnFile when there is none)."""
         return self._evaluate(case, as_of=as_of, decisions={})
 
     def _evaluate(self, case: Case, *, as_of: date | None,
-                  decisions: Mapping[str, SuggestionStatus | Decision]) -> Evaluation:
+                  decisions: Mapping[str, SuggestionStatus | Decision],
+                  layer: ActiveLayer | EllipsisType | None = ...) -> Evaluation:
         from ..geo.setbacks import separations
 
-        found = map_distance(self, case)
-        return evaluate(case, self.jurisdiction, as_of=as_of or self.today(),
+        law = self.law_for(case.parcel.municipality)
+        found = map_distance(self, case, layer=layer)
+        return evaluate(case, law, as_of=as_of or self.today(),
                         map_distance=None if found is None else found[0],
-                        separations=separations(case), decisions=decisions)
+                        separations=separations(case), decisions=decisions,
+                        component_distances=component_map_distances(self, case, layer=layer))
+
+    def assess_case(self, case: Case, *, as_of: date | None = None,
+                    layer: ActiveLayer | EllipsisType | None = ...
+                    ) -> Evaluation | NoLawFacts:
+        """The evaluation under the parcel's law, or, with no law on file, the record's
+        facts and measurements with no judgement. `layer`, when given, is the active
+        shoreline layer as read once for many cases."""
+        if self.laws.for_municipality(case.parcel.municipality) is None:
+            found = map_distance(self, case, layer=layer)
+            return no_law_facts(case, as_of=as_of or self.today(),
+                                map_distance=None if found is None else found[0])
+        return self._evaluate(case, as_of=as_of, decisions={}, layer=layer)
+
+    def assess_parcel(self, sbl: str, *, as_of: date | None = None
+                      ) -> Evaluation | NoLawFacts:
+        case = self.load_case(sbl)
+        if self.laws.for_municipality(case.parcel.municipality) is None:
+            return self.assess_case(case, as_of=as_of)
+        return self.evaluate_parcel(sbl, as_of=as_of)
 
     def decisions(self, sbl: str) -> dict[str, SuggestionStatus]:
         rows = self.store.query(
@@ -210,8 +255,11 @@ class Workspace:
             return reopen(w, parcel_id, key)
 
     def _follow_findings(self, w: RecordWriter, parcel_id: str, day: date) -> None:
-        follow_findings(w, parcel_id, lambda case, decisions: self._evaluate(
-            case, as_of=day, decisions=decisions))
+        # With no law on file the evaluation refuses before any write: accepted findings
+        # stay as they were recorded.
+        with contextlib.suppress(NoLawOnFile):
+            follow_findings(w, parcel_id, lambda case, decisions: self._evaluate(
+                case, as_of=day, decisions=decisions))
 
     # --- parcels -----------------------------------------------------------------------
 
@@ -236,6 +284,21 @@ class Workspace:
         for row in rows:
             for key in ("old_value", "new_value"):
                 row[key] = None if row[key] is None else json.loads(row[key])
+        # values this laptop cleared from its copy of the history (`assignment.purge`)
+        from .assignment import CLEARED
+
+        by_seq = {r["seq"]: r for r in rows}
+        for mark in self.store.query(
+                "SELECT c.seq, k.cleared FROM cleared_copies k JOIN change_log c ON "
+                "c.change_id = k.row_id WHERE k.table_name = 'change_log' AND c.parcel_id = ?",
+                (self.parcel_id(sbl),)):
+            row = by_seq[mark["seq"]]
+            for path in json.loads(mark["cleared"]):
+                key, _, name = path.partition(".")
+                if not name:
+                    row[key] = CLEARED
+                elif isinstance(row[key], dict):
+                    row[key][name] = CLEARED
         return rows
 
     # --- attachments -------------------------------------------------------------------

@@ -282,23 +282,97 @@ def _detail(spec_type: FieldType, value: Any) -> DetailValue:
     return value  # type: ignore[no-any-return]
 
 
-def load_parcel(conn: sqlite3.Connection, parcel_id: str) -> Parcel:
-    p = _rows(conn, "SELECT * FROM parcels WHERE id = ?", [parcel_id])[0]
-    renters = _active(conn, "renters", parcel_id, order="position")
+# Each table a case is read from: (extra condition, order). A single row is the first.
+_CASE_TABLES: dict[str, tuple[str, str]] = {
+    "renters": ("", "position"),
+    "dwellings": ("", "created_at, id"),
+    "proposed_work": ("", "created_at, id"),
+    "etu_services": ("", "created_at, id"),
+    "etu_reports": ("", "position"),
+    "holding_tank_services": ("", "created_at, id"),
+    "pump_outs": ("", "position"),
+    "site_observations": ("", "created_at, id"),
+    "ahj_determinations": ("", "created_at, id"),
+    "notices": ("", "created_at, id"),
+    "systems": ("", "created_at, id"),
+    "components": ("", "position"),
+    "site_features": ("", "position"),
+    "lake_measurements": ("AND method != 'map'", "measured_on, created_at"),
+    "inspections": ("", "date DESC, created_at DESC"),
+}
+_TESTS_ORDER = "position"
+
+# The rows of one parcel's table (in the order above), and the tests of one inspection.
+TableRows = Callable[[str], list[Row]]
+TestRows = Callable[[str], list[Row]]
+
+
+def _parcel_rows(conn: sqlite3.Connection, parcel_id: str) -> TableRows:
+    def rows(table: str) -> list[Row]:
+        where, order = _CASE_TABLES[table]
+        return _active(conn, table, parcel_id, where=where, order=order)
+    return rows
+
+
+def _test_rows(conn: sqlite3.Connection) -> TestRows:
+    def rows(inspection_id: str) -> list[Row]:
+        return _rows(conn, "SELECT * FROM inspection_tests WHERE inspection_id = ? AND "
+                           f"deleted_at IS NULL ORDER BY {_TESTS_ORDER}", [inspection_id])
+    return rows
+
+
+def _grouped(conn: sqlite3.Connection, sql: str, key: str) -> dict[str, list[Row]]:
+    out: dict[str, list[Row]] = {}
+    for row in _rows(conn, sql, ()):
+        out.setdefault(row[key], []).append(row)
+    return out
+
+
+def load_cases(conn: sqlite3.Connection) -> dict[str, Case]:
+    """Every active parcel's case by parcel id, as `load_case` builds it, read with one
+    query per table."""
+    parcels = _rows(conn, "SELECT * FROM parcels WHERE deleted_at IS NULL", ())
+    tables = {table: _grouped(conn, f"SELECT * FROM {table} WHERE deleted_at IS NULL "
+                                    f"{where} ORDER BY parcel_id, {order}", "parcel_id")
+              for table, (where, order) in _CASE_TABLES.items()}
+    tests = _grouped(conn, "SELECT * FROM inspection_tests WHERE deleted_at IS NULL "
+                           f"ORDER BY inspection_id, {_TESTS_ORDER}", "inspection_id")
+
+    def for_parcel(parcel_id: str) -> TableRows:
+        return lambda table: tables[table].get(parcel_id, [])
+
+    def test_rows(inspection_id: str) -> list[Row]:
+        return tests.get(inspection_id, [])
+
+    return {p["id"]: _case_from(p, for_parcel(p["id"]), test_rows) for p in parcels}
+
+
+def _parcel_from(p: Row, rows: TableRows) -> Parcel:
     return Parcel(
         sbl=p["sbl"], municipality=p["municipality"], site_address=p["site_address"],
         owner_name=p["owner_name"],
         owner_mailing_address=tuple(json.loads(p["owner_mailing_address"])),
         owner_phone=p["owner_phone"], owner_email=p["owner_email"],
         renters=tuple(Renter(name=r["name"], mailing_address=tuple(json.loads(
-            r["mailing_address"])), phone=r["phone"], email=r["email"]) for r in renters),
+            r["mailing_address"])), phone=r["phone"], email=r["email"])
+            for r in rows("renters")),
         longitude=p["longitude"], latitude=p["latitude"])
 
 
+def load_parcel(conn: sqlite3.Connection, parcel_id: str) -> Parcel:
+    p = _rows(conn, "SELECT * FROM parcels WHERE id = ?", [parcel_id])[0]
+    return _parcel_from(p, _parcel_rows(conn, parcel_id))
+
+
 def load_case(conn: sqlite3.Connection, parcel_id: str) -> Case:
+    p = _rows(conn, "SELECT * FROM parcels WHERE id = ?", [parcel_id])[0]
+    return _case_from(p, _parcel_rows(conn, parcel_id), _test_rows(conn))
+
+
+def _case_from(parcel: Row, rows: TableRows, test_rows: TestRows) -> Case:
     def one(table: str) -> Row | None:
-        rows = _active(conn, table, parcel_id)
-        return rows[0] if rows else None
+        found = rows(table)
+        return found[0] if found else None
 
     d = one("dwellings")
     w = one("proposed_work")
@@ -307,9 +381,9 @@ def load_case(conn: sqlite3.Connection, parcel_id: str) -> Case:
     o = one("site_observations")
     a = one("ahj_determinations")
     n = one("notices")
-    inspections = _active(conn, "inspections", parcel_id, order="date DESC, created_at DESC")
+    inspections = rows("inspections")
     return Case(
-        parcel=load_parcel(conn, parcel_id),
+        parcel=_parcel_from(parcel, rows),
         dwelling=None if d is None else Dwelling(
             bedrooms=d["bedrooms"], living_area_sqft=d["living_area_sqft"],
             building_area_sqft=d["building_area_sqft"],
@@ -320,7 +394,7 @@ def load_case(conn: sqlite3.Connection, parcel_id: str) -> Case:
             conveyance=_bool(w["conveyance"]), change_of_use=_bool(w["change_of_use"]),
             bedrooms=w["bedrooms"], living_area_sqft=w["living_area_sqft"],
             work_area_sqft=w["work_area_sqft"]),
-        site=_load_site(conn, parcel_id),
+        site=_load_site(rows),
         system=_load_system(one("systems")),
         components=tuple(
             Component(kind=ComponentKind(c["kind"]), condition=Condition(c["condition"]),
@@ -328,7 +402,7 @@ def load_case(conn: sqlite3.Connection, parcel_id: str) -> Case:
                       details={spec.name: _detail(spec.type, c[spec.name])
                                for spec in COMPONENT_DETAILS if c[spec.name] is not None},
                       geometry=None if c["geometry"] is None else json.loads(c["geometry"]))
-            for c in _active(conn, "components", parcel_id, order="position")),
+            for c in rows("components")),
         etu=None if e is None else EtuService(
             service_contract=_bool(e["service_contract"]),
             manufacturer_interval_months=e["manufacturer_interval_months"],
@@ -336,13 +410,13 @@ def load_case(conn: sqlite3.Connection, parcel_id: str) -> Case:
             inspections=tuple(
                 EtuInspection(date=date.fromisoformat(r["inspection_date"]),
                               report_received=_date(r["report_received"]))
-                for r in _active(conn, "etu_reports", parcel_id, order="position"))),
+                for r in rows("etu_reports"))),
         holding_tank_service=None if h is None else HoldingTankService(
             hauler_contract=_bool(h["hauler_contract"]), hauler_name=h["hauler_name"],
             pump_outs=tuple(
                 PumpOut(date=date.fromisoformat(r["date"]),
                         record_received=bool(r["record_received"]), volume_gal=r["volume_gal"])
-                for r in _active(conn, "pump_outs", parcel_id, order="position"))),
+                for r in rows("pump_outs"))),
         observations=None if o is None else Observations(
             absorption_area_encroachments=tuple(json.loads(o["absorption_area_encroachments"])),
             clear_water_connections=tuple(json.loads(o["clear_water_connections"]))),
@@ -352,10 +426,12 @@ def load_case(conn: sqlite3.Connection, parcel_id: str) -> Case:
             waiver_description=a["waiver_description"],
             factors_weighed=tuple(FactorFinding(factor=f["factor"], finding=f["finding"])
                                   for f in json.loads(a["factors_weighed"])),
-            determined_by=a["determined_by"], determined_on=_date(a["determined_on"])),
+            determined_by=a["determined_by"], determined_on=_date(a["determined_on"]),
+            permit_number=a["permit_number"], permit_issued_on=_date(a["permit_issued_on"])),
         notice=None if n is None else NoticeDeadlines(permit_by=_date(n["permit_by"]),
                                                       complete_by=_date(n["complete_by"])),
-        inspection=_load_inspection(conn, inspections[0]) if inspections else None,
+        inspection=_load_inspection(inspections[0], test_rows(inspections[0]["id"]))
+        if inspections else None,
     )
 
 
@@ -367,10 +443,9 @@ def _load_system(row: Row | None) -> SystemRecord | None:
                         installed_year=row["installed_year"], description=row["description"])
 
 
-def _load_site(conn: sqlite3.Connection, parcel_id: str) -> Site | None:
-    features = _active(conn, "site_features", parcel_id, order="position")
-    measurements = _active(conn, "lake_measurements", parcel_id, where="AND method != 'map'",
-                           order="measured_on, created_at")
+def _load_site(rows: TableRows) -> Site | None:
+    features = rows("site_features")
+    measurements = rows("lake_measurements")
     if not features and not measurements:
         return None
     absorption_row = next((f for f in features if f["kind"] == SiteFeatureKind.ABSORPTION_AREA),
@@ -404,9 +479,7 @@ def _load_capture(row: Row | None) -> Capture | None:
                    accuracy_ft=row["capture_accuracy_ft"])
 
 
-def _load_inspection(conn: sqlite3.Connection, i: Row) -> Inspection:
-    tests = _rows(conn, "SELECT * FROM inspection_tests WHERE inspection_id = ? AND "
-                        "deleted_at IS NULL ORDER BY position", [i["id"]])
+def _load_inspection(i: Row, tests: list[Row]) -> Inspection:
     return Inspection(
         date=date.fromisoformat(i["date"]), inspector=i["inspector"],
         reason=InspectionReason(i["reason"]),

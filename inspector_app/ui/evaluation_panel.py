@@ -9,6 +9,7 @@ from PySide6.QtCore import QUrl, Signal
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QTextBrowser
 
 from ..domain.rules import NOT_INSPECTED, Evaluation, Suggestion, SuggestionStatus
+from ..services.evaluation import NoLawFacts
 from . import theme as themes
 from .theme import Theme
 
@@ -66,14 +67,17 @@ def evaluation_html(e: Evaluation, t: Theme | None = None) -> str:
             continue
         flags = []
         if d.provisional:
-            flags.append(f"<b style='color:{t.substandard}'>provisional</b> (lake zone "
-                         "undetermined)")
+            flags.append(f"<b style='color:{t.substandard}'>provisional</b> (design-load "
+                         "zone undetermined)")
         if d.ahj_determination_required:
             flags.append(f"<b style='color:{t.substandard}'>AHJ determination required</b>")
         parts.append(f"<p><b>{title}:</b> {escape(d.arithmetic)}: {d.design_bedrooms} design "
                      f"bedrooms ({escape(d.basis)}), {escape(d.standard)}"
                      + (f"; {'; '.join(flags)}" if flags else "")
-                     + cite(", ".join(d.citations)) + "</p>")
+                     + cite(", ".join(d.citations))
+                     + (f"<br>Rate decided by {escape(d.zone_basis.detail)}"
+                        if d.zone_basis is not None and title == "Design load" else "")
+                     + "</p>")
     if e.triggers:
         parts.append("<p><b>Inspection triggers</b></p><ul>" + "".join(
             f"<li>{escape(tr.code.replace('_', ' '))}: {escape(tr.detail)}{cite(tr.citation)}"
@@ -95,8 +99,12 @@ def evaluation_html(e: Evaluation, t: Theme | None = None) -> str:
             else:
                 actions = _decision_html(t, s)
             component = s.component.value.replace("_", " ") if s.component else ""
+            colour = t.failure if s.condition.value == "failed" else t.substandard
+            marks = (f" <b style='color:{colour}'>"
+                     f"(accepting marks it {escape(s.condition.value)})</b>"
+                     if s.status is SuggestionStatus.PENDING else "")
             items.append(f"<li>{escape(component)}: {escape(s.defect)}{cite(s.citation)}"
-                         f"{actions}</li>")
+                         f"{marks}{actions}</li>")
         parts.append("<p><b>Suggested findings</b></p><ul>" + "".join(items) + "</ul>")
     if e.unsupported:
         parts.append("<p><b>Accepted findings the record no longer bears out</b></p><ul>"
@@ -111,6 +119,44 @@ def evaluation_html(e: Evaluation, t: Theme | None = None) -> str:
     return "".join(parts)
 
 
+def no_law_html(f: NoLawFacts, t: Theme | None = None) -> str:
+    """A parcel with no law on file: said first, then what the record says, unjudged."""
+    t = t or themes.active()
+    parts = ["<h3 style='margin:0'>Evaluation</h3>",
+             f"<p style='color:{t.muted};margin-top:0'>as of {f.as_of.isoformat()}</p>",
+             f"<p style='background:{t.prompt.background};color:{t.prompt.text};padding:4px'>"
+             f"<b>{escape(f.sentence)}</b></p>"]
+    if f.lake_distance_ft is None:
+        lake = "no distance to the lake line is recorded or measured"
+    else:
+        lake = (f"{f.lake_distance_ft:,.1f} ft by {escape(f.lake_method or '')}"
+                + (f" on {escape(f.lake_layer)}" if f.lake_layer else "")
+                + (f", ±{f.lake_accuracy_ft:,.0f} ft" if f.lake_accuracy_ft else ""))
+    parts.append(f"<p><b>Lake (measured, not judged):</b> {lake}</p>")
+    insp = f.inspection
+    parts.append("<p><b>Inspection on record:</b> " + (
+        "none" if insp is None else f"{insp.date.isoformat()} by {escape(insp.inspector)}")
+        + "</p>")
+    if insp is not None and insp.failure_evidence:
+        parts.append("<p><b>Evidence recorded:</b> "
+                     + escape("; ".join(insp.failure_evidence)) + "</p>")
+    obs = f.observations
+    for label, items in (("On the absorption area", obs.absorption_area_encroachments if obs
+                          else ()),
+                         ("Clear water into the system", obs.clear_water_connections if obs
+                          else ())):
+        if items:
+            parts.append(f"<p><b>{label} (observed):</b> {escape(', '.join(items))}</p>")
+    if f.components:
+        parts.append("<p><b>Components as recorded</b></p><ul>" + "".join(
+            f"<li>{escape(c.kind.value.replace('_', ' '))}: "
+            f"{escape(c.condition.value.replace('_', ' '))}"
+            + (f" ({escape('; '.join(c.defects))})" if c.defects else "") + "</li>"
+            for c in f.components) + "</ul>")
+    parts.append("<p><b>Letters called for:</b> none (no law on file)</p>")
+    return "".join(parts)
+
+
 class EvaluationPanel(QTextBrowser):
     decided = Signal(str, bool, str)  # suggestion key, accepted, note ("" for none)
     undone = Signal(str)  # suggestion key whose decision is to be undone
@@ -120,16 +166,19 @@ class EvaluationPanel(QTextBrowser):
         self.setOpenLinks(False)
         self.anchorClicked.connect(self._clicked)
         self.setMinimumWidth(240)
-        self.setPlaceholderText("Select a parcel to see what Chapter 202 makes of it.")
+        self.setPlaceholderText("Select a parcel to see what its law makes of it.")
         self.evaluation: Evaluation | None = None
+        self.no_law: NoLawFacts | None = None
 
-    def show_evaluation(self, e: Evaluation | None) -> None:
-        self.evaluation = e
-        self.setHtml("" if e is None else evaluation_html(e))
+    def show_evaluation(self, e: Evaluation | NoLawFacts | None) -> None:
+        self.no_law = e if isinstance(e, NoLawFacts) else None
+        self.evaluation = None if isinstance(e, NoLawFacts) else e
+        self.setHtml("" if e is None else no_law_html(e) if isinstance(e, NoLawFacts)
+                     else evaluation_html(e))
 
     def restyle(self) -> None:
         """Render again in the active theme's colours."""
-        self.show_evaluation(self.evaluation)
+        self.show_evaluation(self.no_law or self.evaluation)
 
     def _suggestion(self, key: str) -> Suggestion | None:
         e = self.evaluation

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..domain.case import (
+    AhjDetermination,
     Case,
     Component,
     Dwelling,
@@ -48,7 +49,7 @@ from ..domain.case import (
     Site,
 )
 from ..domain.fields import DetailField, FieldType, details_for
-from ..domain.labels import words
+from ..domain.labels import field_label, words
 from ..domain.vocabulary import (
     ComponentKind,
     Condition,
@@ -216,6 +217,7 @@ class CaseForm(QWidget):
         layout.addWidget(self._dwelling_box())
         layout.addWidget(self._system_box())
         layout.addWidget(self._inspection_box())
+        layout.addWidget(self._ahj_box())
         layout.addWidget(self._maintenance_box())
         layout.addStretch()
 
@@ -340,6 +342,18 @@ class CaseForm(QWidget):
         form.addRow("Clear-water connections (§ 202-5 F)", self.clear_water)
         return box
 
+    def _ahj_box(self) -> QGroupBox:
+        box = QGroupBox("AHJ determination (§ 202-7 B(3))")
+        form = _form_layout(box)
+        self.permit_number = self.ed.watch(QLineEdit())
+        self.permit_issued_on = self.ed.watch(QLineEdit())
+        self.permit_issued_on.setPlaceholderText("YYYY-MM-DD")
+        self.permit_number.setToolTip("The building permit provided with the letter of "
+                                      "acknowledgement")
+        form.addRow(field_label("ahj.permit_number"), self.permit_number)
+        form.addRow(field_label("ahj.permit_issued_on"), self.permit_issued_on)
+        return box
+
     def _maintenance_box(self) -> QGroupBox:
         box = QGroupBox("Maintenance records")
         form = _form_layout(box)
@@ -433,6 +447,9 @@ class CaseForm(QWidget):
         o = case.observations
         _set_plain(self.encroachments, "\n".join(o.absorption_area_encroachments) if o else "")
         _set_plain(self.clear_water, "\n".join(o.clear_water_connections) if o else "")
+        a = case.ahj
+        _set_text(self.permit_number, (a.permit_number or "") if a else "")
+        _set_text(self.permit_issued_on, _iso(a.permit_issued_on) if a else "")
         e = case.etu
         _set_checked(self.etu_contract, bool(e and e.service_contract))
         _set_value(self.etu_interval, (e.manufacturer_interval_months or 0) if e else 0)
@@ -673,6 +690,7 @@ class CaseForm(QWidget):
         observations = (Observations(absorption_area_encroachments=encroach,
                                      clear_water_connections=clear)
                         if encroach or clear or case.observations else None)
+        ahj = self._read_ahj(case)
         etu_rows = []
         for n, line in enumerate(_lines(self.etu_inspections.toPlainText()), start=1):
             parts = [x.strip() for x in line.split(",")] + [""]
@@ -705,7 +723,21 @@ class CaseForm(QWidget):
             pump_outs=tuple(pump_rows)) if has_tank else None
         return replace(case, parcel=parcel, dwelling=dwelling, components=tuple(components),
                        inspection=inspection or case.inspection, site=site,
-                       observations=observations, etu=etu, holding_tank_service=holding)
+                       observations=observations, ahj=ahj, etu=etu,
+                       holding_tank_service=holding)
+
+    def _read_ahj(self, case: Case) -> AhjDetermination | None:
+        """The AHJ determination with the permit as the form shows it; the rest as loaded."""
+        text = self.permit_issued_on.text().strip()
+        try:
+            issued = date.fromisoformat(text) if text else None
+        except ValueError:
+            raise ValueError(f"{field_label('ahj.permit_issued_on')}: {text!r} is not a date; "
+                             "type it as YYYY-MM-DD") from None
+        ahj = replace(case.ahj or AhjDetermination(),
+                      permit_number=self.permit_number.text().strip() or None,
+                      permit_issued_on=issued)
+        return None if case.ahj is None and ahj == AhjDetermination() else ahj
 
     def _emit(self) -> None:
         if self.loaded:

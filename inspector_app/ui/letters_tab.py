@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..errors import InspectorError
-from ..letters.content import LETTER_KINDS
+from ..letters.content import LETTER_KINDS, DeadlinesPassed
 from ..services import letters as letter_service
 from .context import AppContext
 
@@ -264,12 +264,17 @@ class LettersTab(QWidget):
 
         self.ctx.runner.run(fn, done, on_error=on_error)
 
-    def load(self, sbl: str, called_for: list[str]) -> None:
+    def load(self, sbl: str, called_for: list[str], *, no_law: str | None = None) -> None:
         """Show a parcel. Shown again after its records changed, an issued letter stays
         on screen (it never changes); a draft goes, as it may no longer be what a draft
-        would say."""
+        would say. `no_law`: the parcel's municipality has no law on file (the sentence
+        saying so): no letter can be drafted or issued, and the tab says why."""
         same = sbl == self.sbl
         self.sbl = sbl
+        self.no_law = no_law
+        for button in (self.preview_button, self.issue_button):
+            button.setEnabled(no_law is None)
+            button.setToolTip("" if no_law is None else no_law)
         for i in range(self.kind.count()):
             kind = self.kind.itemData(i)
             self.kind.setItemText(i, words(kind) + (
@@ -280,7 +285,8 @@ class LettersTab(QWidget):
         keep = same and self.wanted is not None and self.wanted[0] == "issued"
         if not keep:
             self.wanted = None
-            self._show([], None, IDLE_TEXT)
+            self._show([], None, IDLE_TEXT if no_law is None else
+                       f"{no_law} No letter can be drafted or issued for this parcel.")
         self.refresh_register(select=self.wanted[2] if keep and self.wanted else None)
 
     def refresh_register(self, select: str | None = None) -> None:
@@ -408,8 +414,44 @@ class LettersTab(QWidget):
                 self.refresh_register(select=letter.id)
             self.ctx.changed.emit(sbl)
 
-        self._run(lambda: letter_service.issue(self.ctx.ws, sbl, [kind], as_of=day), done,
-                  lambda: self.issue_button.setEnabled(True))
+        def issue_now() -> None:
+            self.issue_button.setEnabled(False)
+            self.ctx.runner.run(lambda: letter_service.issue(self.ctx.ws, sbl, [kind],
+                                                             as_of=day),
+                                done, on_error=refused)
+
+        def refused(exc: BaseException) -> None:
+            self.issue_button.setEnabled(True)
+            if isinstance(exc, DeadlinesPassed):
+                self._offer_new_deadlines(sbl, day, exc, issue_now)
+            else:
+                self.ctx.error(exc)
+
+        issue_now()
+
+    def _offer_new_deadlines(self, sbl: str, day: Any, exc: DeadlinesPassed,
+                             then: Callable[[], None]) -> None:
+        """A notice whose recorded deadlines have passed: offer to record new ones, counted
+        from the letter's date, and then issue it."""
+        answer = QMessageBox.question(
+            self, "Set new deadlines?",
+            f"{exc.in_app}\n\nRecord new deadlines (Permit by, Complete by) counted from "
+            f"{day.isoformat()} by the law's default periods, then issue the letter? The change "
+            "is recorded on the parcel under your name.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel)
+        if answer != QMessageBox.StandardButton.Yes:
+            self.ctx.status.emit("Not issued: the recorded deadlines have passed; nothing was "
+                                 "saved.")
+            return
+
+        def done(result: dict[str, Any]) -> None:
+            self.ctx.status.emit(f"New deadlines for {sbl}: permit by {result['permit_by']}, "
+                                 f"work complete by {result['complete_by']}.")
+            self.ctx.changed.emit(sbl)
+            then()
+
+        self._run(lambda: letter_service.set_new_deadlines(self.ctx.ws, sbl, as_of=day), done)
 
     # --- printing and the viewer --------------------------------------------------------
 

@@ -101,6 +101,7 @@ WORK_LISTS = {
     "holding": "Holding-tank records missing",
     "conflicts": "Sync conflicts",
     "letters": "Letters pending",
+    "no_law": "No law on file for the municipality",
 }
 
 COLUMNS = (("sbl", "SBL"), ("site_address", "Site address"), ("owner_name", "Owner"),
@@ -732,16 +733,22 @@ class MainWindow(QMainWindow):
 
         def details() -> tuple[Any, ...]:
             ws = self.workspace
-            return (ws.evaluate_parcel(sbl, as_of=day), site_map(ws, case), ws.history(sbl),
+            return (ws.assess_parcel(sbl, as_of=day), site_map(ws, case), ws.history(sbl),
                     ws.attachments(sbl))
 
         def shown(result: tuple[Any, ...]) -> None:
             if round_ != self._shown_round or sbl != self.sbl:
                 return  # the user has moved on: never show one parcel's details on another
             evaluation, site_map_data, history, photos = result
+            from ..services.evaluation import NoLawFacts
+
             self.evaluation.show_evaluation(evaluation)
-            self.site.show_site(*site_map_data, lake=evaluation.lake)
-            self.letters.load(sbl, [k.value for k in evaluation.letters])
+            if isinstance(evaluation, NoLawFacts):  # measured, never judged: no zone shown
+                self.site.show_site(*site_map_data, lake=None)
+                self.letters.load(sbl, [], no_law=evaluation.sentence)
+            else:
+                self.site.show_site(*site_map_data, lake=evaluation.lake)
+                self.letters.load(sbl, [k.value for k in evaluation.letters])
             self._show_history(history)
             self._show_photos(photos)
 
@@ -1284,7 +1291,17 @@ class MainWindow(QMainWindow):
         if path:
             from ..services import sync
 
-            self.ctx.run(lambda: sync.export(self.workspace, Path(path)),
+            # an office package is for one laptop: with several, the person names it
+            status = self.runner.wait(lambda: sync.status(self.workspace))
+            laptops = [d["device"] for d in status.get("devices", []) if not d.get("revoked")]
+            device = None
+            if status["role"] == "office" and len(laptops) > 1:
+                device, ok = QInputDialog.getItem(
+                    self, "Export a sync package", "The package is for the laptop "
+                    "(it carries that laptop's parcels only):", laptops, 0, False)
+                if not ok:
+                    return
+            self.ctx.run(lambda: sync.export(self.workspace, Path(path), device=device),
                          lambda r: self.message.setText(f"Exported {r['changes']} change(s) "
                                                         f"to {r['path']}"))
 
@@ -1395,8 +1412,11 @@ class MainWindow(QMainWindow):
                  "<p>Field inspections of on-site wastewater treatment systems.</p>"]
         if ws is not None:
             try:
-                rules = self.runner.wait(lambda: ws.jurisdiction)
-                rules_text = f"{rules.name}, {rules.law} ({rules.water_body})"
+                laws = self.runner.wait(lambda: ws.laws)
+                rules_text = "; ".join(
+                    f"{j.title} for {', '.join(j.municipalities)}"
+                    + (" (an example, not adopted law)" if j.example else "")
+                    for j in laws.files)
             except InputError as exc:
                 rules_text = f"the rules file cannot be read: {exc}"
             facts = [f"Data folder: {ws.folder.root}",

@@ -4,6 +4,7 @@ from dataclasses import replace
 
 import pytest
 
+from inspector_app.domain.case import AhjDetermination, FactorFinding
 from inspector_app.domain.jurisdiction import JurisdictionError, parse_jurisdiction
 from inspector_app.domain.rules import evaluate
 from inspector_app.paths import resource
@@ -35,8 +36,10 @@ def test_another_towns_file_changes_the_results_without_code() -> None:
                      .replace("gpd_per_bedroom_within = 150", "gpd_per_bedroom_within = 160")
                      .replace('id = "town-of-canandaigua-ch202"', 'id = "south-bristol-ch120"'))
     j = _parse(south_bristol)
-    e = evaluate(case(lake_ft=120, components=(component("septic_tank", "substandard"),)), j,
-                 as_of=AS_OF)
+    limited = AhjDetermination(factors_weighed=(FactorFinding(
+        factor="(d)", finding="the lot is 60 ft deep between the road and the lake"),))
+    e = evaluate(case(lake_ft=120, components=(component("septic_tank", "substandard"),),
+                      ahj=limited), j, as_of=AS_OF)
     assert e.design.gpd_per_bedroom == 160
     assert e.design.citations[0] == "§ 120-6 C(2)"
     assert e.substandard_path.citation == "§ 120-7 B"

@@ -10,6 +10,7 @@ from inspector_app.domain.case import (
     Dwelling,
     EtuInspection,
     EtuService,
+    FactorFinding,
     HoldingTankService,
     Observations,
     ProposedWork,
@@ -17,6 +18,7 @@ from inspector_app.domain.case import (
     Site,
 )
 from inspector_app.domain.rules import (
+    ComponentDistance,
     LetterKind,
     MapDistance,
     Outcome,
@@ -113,10 +115,16 @@ def test_an_entered_ahj_determination_is_used() -> None:
         7, "ahj", 970, False)
 
 
-def test_six_counted_bedrooms_in_a_big_house_need_no_ahj() -> None:
-    d = run(case(bedrooms=6, living=5000)).design
+def test_six_counted_bedrooms_in_a_big_house_still_ask_the_ahj() -> None:
+    # § 202-6 C(3)(f) adds 110 gpd per additional bedroom, but not how many more bedrooms
+    # 5,000 sq ft makes: the counted six are a floor, the AHJ decides (g).
+    e = run(case(bedrooms=6, living=5000))
+    d = e.design
     assert (d.design_bedrooms, d.design_load_gpd, d.ahj_determination_required) == (
-        6, 860, False)
+        6, 860, True)
+    assert "§ 202-6 C(3)(g)" in d.citations
+    assert any("AHJ must make the final determination" in p for p in e.prompts)
+    assert not run(case(bedrooms=6, living=4050)).design.ahj_determination_required
 
 
 # --- lake zone from a map distance ---------------------------------------------------
@@ -208,7 +216,9 @@ def test_letters_follow_the_zone_and_the_ahj() -> None:
     assert beyond.letters == (LetterKind.SUBSTANDARD_NOTICE,)
     assert beyond.substandard_path.citation == "§ 202-7 C(1)"
     assert not beyond.substandard_path.upgrade_required
-    within = run(case(lake_ft=120, components=SUBSTANDARD))
+    limited = AhjDetermination(factors_weighed=(FactorFinding(
+        factor="(d)", finding="the lot is 60 ft deep between the road and the lake"),))
+    within = run(case(lake_ft=120, components=SUBSTANDARD, ahj=limited))
     assert within.letters == ()
     assert within.substandard_path.citation == "§ 202-7 B"
     assert len(within.substandard_path.waiver_factors) == 5
@@ -218,6 +228,7 @@ def test_letters_follow_the_zone_and_the_ahj() -> None:
     unknown = run(case(lake_ft=None, components=SUBSTANDARD))
     assert unknown.letters == ()
     assert "measure it in the field" in unknown.substandard_path.summary
+    assert unknown.substandard_path.upgrade_required is None
     failed = run(case(lake_ft=350, components=(component("absorption_area", "failed"),)))
     assert failed.letters == (LetterKind.NOTICE_OF_VIOLATION,)
     assert failed.substandard_path.upgrade_required
@@ -364,3 +375,79 @@ def test_dates_move_with_as_of() -> None:
     c = _etu([EtuInspection(date=AS_OF - timedelta(days=5))])
     assert "etu_report_late" not in _codes(run(c))
     assert "etu_report_late" in _codes(run(c, as_of=AS_OF + timedelta(days=6)))
+
+
+# --- the substandard path: the zone, and the lot's recorded limitations -----------------
+
+def test_upgrade_is_unknown_while_the_zone_is_undetermined() -> None:
+    e = run(case(lake_ft=None, components=SUBSTANDARD))
+    assert e.lake.zone is Zone.UNDETERMINED
+    assert e.substandard_path.upgrade_required is None
+    failed = run(case(lake_ft=None, components=(component("absorption_area", "failed"),)))
+    assert failed.substandard_path.upgrade_required is True  # a failure is corrected anyway
+
+
+def test_greatest_extent_possible_only_for_a_lot_with_recorded_limitations() -> None:
+    plain = run(case(lake_ft=120, components=SUBSTANDARD)).substandard_path
+    assert "greatest extent possible" in plain.summary and "is not offered" in plain.summary
+    assert (plain.waiver_factors, plain.holding_tank_option, plain.acknowledgement) == (
+        (), None, None)
+    assert plain.citation == "§ 202-5 D (unconfirmed)"
+    undecided = run(case(lake_ft=120, components=SUBSTANDARD,
+                         ahj=AhjDetermination(greatest_extent_possible=False)))
+    assert undecided.substandard_path.waiver_factors == ()
+    for ahj in (AhjDetermination(greatest_extent_possible=True),
+                AhjDetermination(waiver_granted=True, waiver_description="lake setback"),
+                AhjDetermination(factors_weighed=(FactorFinding(factor="(d)",
+                                                                finding="small lot"),))):
+        offered = run(case(lake_ft=120, components=SUBSTANDARD, ahj=ahj)).substandard_path
+        assert offered.citation == "§ 202-7 B"
+        assert "to the greatest extent possible" in offered.summary
+        assert len(offered.waiver_factors) == 5 and offered.holding_tank_option
+
+
+# --- § 202-6 C(2): the nearest located component decides the design-load zone -----------
+
+def _tank_at(distance_ft: float, accuracy_ft: float = 0.0) -> ComponentDistance:
+    return ComponentDistance(component=ComponentKind.SEPTIC_TANK, ordinal=1,
+                             distance_ft=distance_ft, accuracy_ft=accuracy_ft, source="map",
+                             layer="Survey v1")
+
+
+def test_a_tank_within_200_ft_puts_the_system_partially_within() -> None:
+    e = run(case(lake_ft=250, components=SUBSTANDARD), component_distances=[_tank_at(150)])
+    assert e.lake.zone is Zone.BEYOND  # § 202-5 D and § 202-7 stay with the absorption area
+    d = e.design
+    assert (d.gpd_per_bedroom, d.design_load_gpd, d.provisional) == (150, 450, False)
+    assert d.citations[0] == "§ 202-6 C(2)"
+    z = d.zone_basis
+    assert (z.zone, z.component, z.distance_ft, z.citation) == (
+        Zone.WITHIN, ComponentKind.SEPTIC_TANK, 150, "§ 202-6 C(2)")
+    assert "septic tank, 150.0 ft" in z.detail and "partially within 200 ft" in z.detail
+    assert e.letters == (LetterKind.SUBSTANDARD_NOTICE,)
+    assert e.substandard_path.citation == "§ 202-7 C(1)"
+
+
+def test_every_located_component_beyond_keeps_130_and_names_the_nearest() -> None:
+    e = run(case(lake_ft=320), component_distances=[_tank_at(260)])
+    z = e.design.zone_basis
+    assert (e.design.gpd_per_bedroom, z.zone, z.component, z.distance_ft) == (
+        130, Zone.BEYOND, ComponentKind.SEPTIC_TANK, 260)
+    assert z.citation == "§ 202-6 C(1)"
+    alone = run(case(lake_ft=320)).design.zone_basis
+    assert (alone.component, alone.source, alone.distance_ft) == (
+        ComponentKind.ABSORPTION_AREA, "field", 320)
+
+
+def test_a_component_the_map_cannot_place_makes_the_design_provisional() -> None:
+    e = run(case(lake_ft=320), component_distances=[_tank_at(260, accuracy_ft=100)])
+    assert e.lake.zone is Zone.BEYOND
+    assert (e.design.gpd_per_bedroom, e.design.provisional) == (150, True)
+    assert any("design load is provisional" in p and "septic tank" in p for p in e.prompts)
+
+
+def test_a_field_measured_absorption_area_is_not_second_guessed_by_its_map_position() -> None:
+    area_on_map = ComponentDistance(component=ComponentKind.ABSORPTION_AREA, ordinal=1,
+                                    distance_ft=150, accuracy_ft=1500, source="map")
+    d = run(case(lake_ft=320), component_distances=[area_on_map]).design
+    assert (d.gpd_per_bedroom, d.provisional) == (130, False)

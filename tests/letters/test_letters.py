@@ -67,10 +67,10 @@ def test_notice_of_violation_says_what_the_law_requires(failed: Workspace) -> No
             "§ 202-5 E", "driveway, above-ground pool",
             "Septic tank (substandard): outlet baffle missing; riser lid cracked",
             "Absorption area (failed): surface breakout",       # components and defects
-            "Corrective action required",                        # what to do
+            "What you must do",                                  # what to do
             "building permit by January 15, 2027",              # permit deadline
-            "complete the work by May 1, 2027",                 # time allowed
-            "give a copy of this notice to every tenant",       # duty to forward to renters
+            "complete the repair of the system by May 1, 2027",  # time allowed
+            "forward this notice to any other owners of the parcel and to its renters",
             "cc: Maria Castellano", "Page 1 of", "DRAFT"):
         assert required in text, required
 
@@ -98,7 +98,8 @@ def test_letter_of_acknowledgement_states_waiver_and_factors(workspace: Workspac
                      "Local waiver", "Separation from the lake reduced to 62 ft",
                      "(a) previous approvals", "NYSDOH approval of the 1987 system on file",
                      "(e) the extent to which the limitations are self-created",
-                     "Determination by CEO D. Brennan on November 21, 2026"):
+                     "Determination by CEO D. Brennan on November 21, 2026",
+                     "Building permit: number BP-2026-0147, issued on November 24, 2026."):
         assert required in text, required
 
 

@@ -31,7 +31,7 @@ from inspector_app.ui.tasks import TaskRunner
 
 TODAY = date(2026, 11, 25)
 SBL = "900.01-1-7"  # the demo's failed system: its records call for a notice of violation
-ADDRESS = "4042 East Lake Road (NY 364)"
+ADDRESS = "4042 County Road 16 (West Lake Road)"
 OTHER = "900.01-1-3"
 SHOTS_ENV = "INSPECTOR_APP_SCREENSHOTS"
 

@@ -1,0 +1,113 @@
+"""A letter's file in the data folder exists only for a letter the register holds."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from inspector_app.casefile import parse_document
+from inspector_app.services import letters
+from inspector_app.services.workspace import Workspace
+from inspector_app.storage.records import RecordWriter
+
+TODAY = date(2026, 11, 25)
+SBL = "98.00-1-23.100"
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "full_case.json"
+
+
+def _pdfs(root: Path) -> list[Path]:
+    return sorted(p for p in (root / "letters").rglob("*.pdf") if not p.name.startswith("."))
+
+
+def _unknown_files(ws: Workspace) -> list[str]:
+    """Finished letter files the register does not hold with the same bytes."""
+    held = {r["id"][:8]: r["sha256"] for r in letters.register(ws)}
+    return [p.name for p in _pdfs(ws.folder.root)
+            if held.get(p.stem.rsplit("-", 1)[1]) != hashlib.sha256(p.read_bytes()).hexdigest()]
+
+
+def test_a_rolled_back_issue_leaves_no_letter_file(workspace: Workspace,
+                                                   full_case: dict[str, Any],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    workspace.save_case(parse_document(full_case, source="case.json", today=TODAY),
+                        today=TODAY)
+
+    def fail(self: RecordWriter) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(RecordWriter, "flush", fail)
+    with pytest.raises(OSError):
+        letters.issue(workspace, SBL, as_of=TODAY)
+    monkeypatch.undo()
+    assert letters.register(workspace) == []
+    assert _pdfs(workspace.folder.root) == []
+    (issued,) = letters.issue(workspace, SBL, as_of=TODAY)
+    assert Path(issued.path).read_bytes() == letters.stored_pdf(workspace, issued.id)
+    assert _unknown_files(workspace) == []
+
+
+def test_a_letter_whose_file_cannot_be_written_is_still_issued(
+        workspace: Workspace, full_case: dict[str, Any],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    workspace.save_case(parse_document(full_case, source="case.json", today=TODAY),
+                        today=TODAY)
+
+    def full(path: Path, data: bytes) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(letters, "write_atomically", full)
+    (issued,) = letters.issue(workspace, SBL, as_of=TODAY)
+    assert [r["id"] for r in letters.register(workspace)] == [issued.id]
+    assert any("could not be written (No space left on device)" in w for w in issued.warnings)
+    monkeypatch.undo()
+    assert letters.issued_copy(workspace, issued.id).read_bytes() == letters.stored_pdf(
+        workspace, issued.id)
+
+
+ISSUER = r"""
+import json, sys
+from datetime import date
+from pathlib import Path
+from inspector_app.casefile import parse_document
+from inspector_app.services import letters
+from inspector_app.services.workspace import Workspace
+
+ws = Workspace(Path(sys.argv[1]), user="crash-test")
+today = date(2026, 11, 25)
+if not ws.parcels():
+    doc = json.loads(Path(sys.argv[2]).read_text("utf-8"))
+    ws.save_case(parse_document(doc, source="case.json", today=today), today=today)
+print("ready", flush=True)
+while True:
+    letters.issue(ws, "98.00-1-23.100", as_of=today)
+"""
+
+
+@pytest.mark.slow
+def test_sigkill_while_issuing_never_leaves_a_letter_the_register_lacks(
+        tmp_path: Path) -> None:
+    rng = random.Random(3)
+    root = tmp_path / "data"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    for _ in range(15):
+        child = subprocess.Popen([sys.executable, "-c", ISSUER, str(root), str(FIXTURE)],
+                                 stdout=subprocess.PIPE, text=True, env=env)
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(0.2 + rng.random() * 1.0)
+        child.send_signal(signal.SIGKILL)
+        child.communicate()
+        with Workspace(root, user="checker") as ws:
+            assert _unknown_files(ws) == []
+    with Workspace(root, user="checker") as ws:
+        assert letters.register(ws), "no letter was issued between the kills"
