@@ -8,14 +8,20 @@ from __future__ import annotations
 import os
 import sys
 
-from benchmarks import bench_distance, bench_gui, bench_letters, bench_sync
+from benchmarks import (
+    bench_distance,
+    bench_gui,
+    bench_letters,
+    bench_sync,
+    bench_worklists,
+)
 from benchmarks.common import Goal
 
 
 def main() -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     goals: list[Goal] = []
-    for bench in (bench_distance, bench_letters, bench_sync, bench_gui):
+    for bench in (bench_distance, bench_letters, bench_sync, bench_worklists, bench_gui):
         goals += bench.main()
     print("\n== summary")
     width = max(len(f"{g.benchmark}: {g.measure}") for g in goals)

@@ -8,6 +8,7 @@ opened, so a refused command leaves nothing behind.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -18,7 +19,7 @@ from typing import Any
 
 from . import __version__, casefile
 from .errors import InputError
-from .paths import resolve_data_dir
+from .paths import HOME_ENV, resolve_data_dir
 
 Handler = Callable[[argparse.Namespace], Any]
 
@@ -53,7 +54,24 @@ def _feet(text: str) -> float:
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # one clear sentence, exit status 2
         self.print_usage(sys.stderr)
-        raise InputError(f"{self.prog}: {message}.")
+        raise InputError(f"{self.prog}: {self._plain(message)}.")
+
+    def _plain(self, message: str) -> str:
+        """argparse's message about a missing or unknown command, in the commands' own
+        words rather than the parser's internal names for them."""
+        for action in self._actions:
+            if not isinstance(action, argparse._SubParsersAction):
+                continue
+            names = list(action.choices)
+            listed = f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0]
+            for name in {action.dest, action.metavar} - {None, argparse.SUPPRESS}:
+                if message == f"the following arguments are required: {name}":
+                    return f"say which command: {listed} (see `{self.prog} --help`)"
+                prefix = f"argument {name}: invalid choice: "
+                if message.startswith(prefix):
+                    given = message[len(prefix):].split(" (choose from")[0]
+                    return f"{given} is not a command; the commands are {listed}"
+        return message
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -122,16 +140,22 @@ def build_parser() -> argparse.ArgumentParser:
     suggestion.add_argument("--as-of", type=_as_of, metavar="DATE")
     suggestion.set_defaults(handler=_suggestion)
 
-    juris = sub.add_parser("jurisdiction", help="show, check or replace the jurisdiction file")
+    juris = sub.add_parser("jurisdiction", help="list, show, check or add the jurisdiction "
+                                                "files (one law per municipality)")
     juris_sub = juris.add_subparsers(dest="jurisdiction_command", required=True,
                                      parser_class=_Parser)
-    juris_sub.add_parser("show", help="the rules' numbers and citations in force"
-                         ).set_defaults(handler=_jurisdiction_show)
+    juris_sub.add_parser("list", help="every jurisdiction file in force and the "
+                                      "municipalities it covers"
+                         ).set_defaults(handler=_jurisdiction_list)
+    show = juris_sub.add_parser("show", help="the rules' numbers and citations in force")
+    show.add_argument("--municipality", metavar="NAME",
+                      help="the law of this municipality (default: the Town of Canandaigua's)")
+    show.set_defaults(handler=_jurisdiction_show)
     check = juris_sub.add_parser("check", help="check a jurisdiction file without using it")
     check.add_argument("file", type=Path)
     check.set_defaults(handler=_jurisdiction_check)
-    use = juris_sub.add_parser("use", help="check a jurisdiction file and make it this data "
-                                           "folder's")
+    use = juris_sub.add_parser("use", help="check a jurisdiction file and add it to this data "
+                                           "folder (replacing the one with its id)")
     use.add_argument("file", type=Path)
     use.set_defaults(handler=_jurisdiction_use)
 
@@ -140,7 +164,9 @@ def build_parser() -> argparse.ArgumentParser:
     areas = distance.add_mutually_exclusive_group(required=True)
     areas.add_argument("--area", type=Path, metavar="FILE")
     areas.add_argument("--areas", type=Path, metavar="FILE")
-    distance.add_argument("--accuracy-ft", type=_feet, default=0.0, metavar="N")
+    distance.add_argument("--accuracy-ft", type=_feet, default=None, metavar="N",
+                          help="the shoreline's accuracy (default: what the file declares, "
+                               "else 0 ft, said in the result)")
     distance.set_defaults(handler=_distance)
 
     shoreline = sub.add_parser("shoreline", help="the data folder's shoreline layers")
@@ -204,9 +230,10 @@ def build_parser() -> argparse.ArgumentParser:
     reg_sub = reg.add_subparsers(dest="register_command", required=True, parser_class=_Parser)
     reg_issue = reg_sub.add_parser("issue", help="issue the letters a stored parcel calls for")
     reg_issue.add_argument("sbl")
-    reg_issue.add_argument("--kind", action="append", choices=LETTER_KINDS,
-                           help="issue this kind (repeatable; default: what the records "
-                                "call for)")
+    reg_issue.add_argument("--kind", action="extend", nargs="+", choices=LETTER_KINDS,
+                           metavar="K",
+                           help="issue these kinds (--kind A B or --kind A --kind B; default: "
+                                "what the records call for)")
     reg_issue.add_argument("--replaces", metavar="LETTER_ID",
                            help="issue as a correction of this letter")
     reg_issue.add_argument("--as-of", type=_as_of, metavar="DATE")
@@ -270,8 +297,20 @@ def build_parser() -> argparse.ArgumentParser:
     sync_export = sync_sub.add_parser("export", help="write what the other side may not have")
     sync_export.add_argument("--out", type=Path, required=True, metavar="FILE")
     sync_export.add_argument("--device", metavar="NAME",
-                             help="(office) for this laptop only: its parcels and acknowledgements")
+                             help="(office) the laptop the package is for (needed when more "
+                                  "than one is enrolled): its parcels only")
     sync_export.set_defaults(handler=_sync_export)
+    sync_assign = sync_sub.add_parser(
+        "assign", help="(office) give an enrolled laptop more parcels, or take some away")
+    sync_assign.add_argument("--device", required=True, metavar="NAME")
+    sync_assign.add_argument("--parcels", metavar="SBL,SBL", help="the parcels to add or remove")
+    sync_assign.add_argument("--worklist", metavar="NAME",
+                             help="the parcels on this work list today (with or without "
+                                  "--parcels)")
+    sync_assign.add_argument("--remove", action="store_true",
+                             help="take these parcels from the laptop (it clears their owners' "
+                                  "contact data once the office has all its changes)")
+    sync_assign.set_defaults(handler=_sync_assign)
     sync_import = sync_sub.add_parser("import", help="apply a package from the other side")
     sync_import.add_argument("file", type=Path)
     sync_import.set_defaults(handler=_sync_import)
@@ -286,6 +325,14 @@ def build_parser() -> argparse.ArgumentParser:
     resolve.set_defaults(handler=_sync_resolve)
     sync_sub.add_parser("status", help="devices, acknowledgements, gaps, open conflicts"
                         ).set_defaults(handler=_sync_status)
+    revoke = sync_sub.add_parser("revoke", help="(office) refuse every later package of a "
+                                                "lost or retired laptop")
+    revoke.add_argument("--device", required=True, metavar="NAME")
+    revoke.add_argument("--reason", metavar="TEXT", help="why, kept with the revocation")
+    revoke.set_defaults(handler=_sync_revoke)
+    sync_sub.add_parser("rotate-key", help="a new signing key for this device, endorsed by "
+                                           "the old one, which is deleted"
+                        ).set_defaults(handler=_sync_rotate_key)
 
     backup = sub.add_parser("backup", help="write a backup of the database now")
     backup.set_defaults(handler=_backup)
@@ -295,16 +342,69 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _workspace(args: argparse.Namespace) -> Any:
+def _data_dir_named(args: argparse.Namespace) -> str:
+    """How the user chose the data folder, in words, for a message about it."""
+    if args.data_dir:
+        return "--data-dir"
+    return HOME_ENV if os.environ.get(HOME_ENV) else "the default data folder"
+
+
+def _check_data_dir(args: argparse.Namespace, root: Path, *, create: bool) -> None:
+    """Refuse a data folder that is a file, or (unless the command makes one) missing."""
+    if root.exists() and not root.is_dir():
+        raise InputError(f"The data folder {root} is a file, not a folder; give "
+                         f"{_data_dir_named(args)} a folder.")
+    if not create and not root.exists():
+        raise InputError(
+            f"There is no data folder {root} (from {_data_dir_named(args)}); check its "
+            f"spelling, or start one there with `inspector-app --data-dir {root} parcels "
+            "import ROLL.csv` (or `case import`, `demo`, `sync join`).")
+
+
+def _workspace(args: argparse.Namespace, *, create: bool = False) -> Any:
+    """The data folder opened for work. Only commands that store a first record
+    (`create`) make a folder that does not exist yet; the others refuse it, so that a
+    mistyped --data-dir is not taken for a new, empty one."""
+    from .paths import UnwritablePath
     from .services.workspace import Workspace
 
-    return Workspace(resolve_data_dir(args.data_dir), user=args.user)
+    root = resolve_data_dir(args.data_dir)
+    _check_data_dir(args, root, create=create)
+    try:
+        return Workspace(root, user=args.user)
+    except UnwritablePath:
+        raise
+    except OSError as exc:
+        raise UnwritablePath(root, exc, what="folder") from None
+
+
+@contextlib.contextmanager
+def _settings_workspace(args: argparse.Namespace) -> Any:
+    """For a command that stores nothing (`letters`, `evaluate CASE.json`): the data
+    folder when there is one, else, when none was named, the bundled settings of a new
+    folder, made nowhere (saying so when the folder was named)."""
+    root = resolve_data_dir(args.data_dir)
+    if root.exists():
+        with _workspace(args) as ws:
+            yield ws
+        return
+    if args.data_dir or os.environ.get(HOME_ENV):
+        print(f"Note: there is no data folder {root} (from {_data_dir_named(args)}); the "
+              "bundled jurisdiction, wording and office settings were used, and no folder "
+              "was created.", file=sys.stderr)
+    import tempfile
+
+    from .services.workspace import Workspace
+
+    with tempfile.TemporaryDirectory(prefix="inspector-app-") as scratch, \
+            Workspace(Path(scratch) / "data", user=args.user) as ws:
+        yield ws
 
 
 def _case_import(args: argparse.Namespace) -> Any:
     today = args.as_of or date.today()
     case = casefile.read_file(args.file, today=today)
-    with _workspace(args) as ws:
+    with _workspace(args, create=True) as ws:
         result = ws.save_case(case, today=today)
     return {"sbl": result.sbl, "created": result.created}
 
@@ -323,7 +423,7 @@ def _parcels_import(args: argparse.Namespace) -> Any:
     from .services.parcel_roll import apply_roll, read_roll
 
     parsed = read_roll(args.file)
-    with _workspace(args) as ws:
+    with _workspace(args, create=True) as ws:
         result = apply_roll(ws.store, parsed)
     for row in result.rejected:
         print(f"{args.file}: line {row.line} was not imported: {row.reason}.", file=sys.stderr)
@@ -331,8 +431,16 @@ def _parcels_import(args: argparse.Namespace) -> Any:
 
 
 def _history(args: argparse.Namespace) -> Any:
+    from .storage.records import from_sql_text
+
     with _workspace(args) as ws:
-        return ws.history(args.sbl)
+        rows = ws.history(args.sbl)
+    for row in rows:  # lists and objects stored as JSON text are shown as JSON values
+        for key in ("old_value", "new_value"):
+            value = row[key]
+            row[key] = ({k: from_sql_text(v) for k, v in value.items()}
+                        if isinstance(value, dict) else from_sql_text(value))
+    return rows
 
 
 def _attach(args: argparse.Namespace) -> Any:
@@ -351,21 +459,24 @@ def _demo(args: argparse.Namespace) -> Any:
         if total >= 1000:
             print(f"demo: {done} of {total} parcels", file=sys.stderr, flush=True)
 
-    with _workspace(args) as ws:
+    with _workspace(args, create=True) as ws:
         return install_demo(ws, count=count, today=args.as_of, progress=progress)
 
 
 def _evaluate(args: argparse.Namespace) -> Any:
-    from .services.evaluation import evaluation_json
+    from .services.evaluation import NoLawFacts, evaluation_json, no_law_json
 
     if (args.file is None) == (args.sbl is None):
         raise InputError("evaluate: give either a case file or --sbl SBL.")
     today = args.as_of or date.today()
     case = None if args.file is None else casefile.read_file(args.file, today=today)
-    with _workspace(args) as ws:
-        evaluation = (ws.evaluate_case(case, as_of=today) if case is not None
-                      else ws.evaluate_parcel(args.sbl, as_of=today))
-        return evaluation_json(evaluation, ws.jurisdiction)
+    with (_settings_workspace(args) if case is not None else _workspace(args)) as ws:
+        found = (ws.assess_case(case, as_of=today) if case is not None
+                 else ws.assess_parcel(args.sbl, as_of=today))
+        if isinstance(found, NoLawFacts):
+            return no_law_json(found)
+        municipality = (case or ws.load_case(args.sbl)).parcel.municipality
+        return evaluation_json(found, ws.law_for(municipality))
 
 
 def _worklist(args: argparse.Namespace) -> Any:
@@ -397,7 +508,16 @@ def _jurisdiction_json(j: Any) -> Any:
 
 def _jurisdiction_show(args: argparse.Namespace) -> Any:
     with _workspace(args) as ws:
-        return _jurisdiction_json(ws.jurisdiction)
+        if args.municipality is None:
+            return _jurisdiction_json(ws.jurisdiction)
+        return _jurisdiction_json(ws.law_for(args.municipality))
+
+
+def _jurisdiction_list(args: argparse.Namespace) -> Any:
+    from .services.evaluation import describe_laws
+
+    with _workspace(args) as ws:
+        return describe_laws(ws.laws)
 
 
 def _jurisdiction_check(args: argparse.Namespace) -> Any:
@@ -407,18 +527,11 @@ def _jurisdiction_check(args: argparse.Namespace) -> Any:
 
 
 def _jurisdiction_use(args: argparse.Namespace) -> Any:
-    import os
-    import shutil
+    from .services.evaluation import install_jurisdiction, load_jurisdiction_file
 
-    from .services.evaluation import DATA_FOLDER_JURISDICTION, load_jurisdiction_file
-
-    j = load_jurisdiction_file(args.file)
+    load_jurisdiction_file(args.file)  # refuse a broken file before the data folder is opened
     with _workspace(args) as ws:
-        target = ws.folder.root / DATA_FOLDER_JURISDICTION
-        temp = target.with_name(f".{target.name}.tmp")
-        shutil.copyfile(args.file, temp)
-        os.replace(temp, target)
-    return {"id": j.id, "name": j.name, "file": str(target)}
+        return install_jurisdiction(ws.folder.root, args.file)
 
 
 def _distance(args: argparse.Namespace) -> Any:
@@ -463,6 +576,13 @@ def _site(args: argparse.Namespace) -> Any:
 
     site.parse_target(args.target)  # refuse a bad target before the data folder is opened
     common = {"accuracy_ft": args.accuracy_ft, "note": args.note, "today": args.as_of}
+    result = _site_capture(args, site, common)
+    for warning in result.get("warnings", ()):
+        print(f"site: warning: {warning}.", file=sys.stderr)
+    return result
+
+
+def _site_capture(args: argparse.Namespace, site: Any, common: dict[str, Any]) -> Any:
     with _workspace(args) as ws:
         if args.lonlat:
             return site.set_from_lonlat(ws, args.sbl, args.target, args.lonlat, **common)
@@ -490,14 +610,17 @@ def _gps(args: argparse.Namespace) -> Any:
 
 
 def _letters(args: argparse.Namespace) -> Any:
-    from .paths import write_atomically
+    from .paths import UnwritablePath, write_atomically
     from .services.letters import draft_from_case
 
     today = args.as_of or date.today()
     case = casefile.read_file(args.file, today=today)
-    with _workspace(args) as ws:
+    with _settings_workspace(args) as ws:
         drafts = draft_from_case(ws, case, as_of=today)
-    args.out.mkdir(parents=True, exist_ok=True)
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UnwritablePath(args.out, exc, what="folder") from None
     out = []
     stem = case.parcel.sbl.replace("/", "_")
     for kind, pdf in drafts:
@@ -664,6 +787,14 @@ def _sync_export(args: argparse.Namespace) -> Any:
         return export(ws, args.out, device=args.device)
 
 
+def _sync_assign(args: argparse.Namespace) -> Any:
+    from .services.assignment import assign
+
+    parcels = [s.strip() for s in args.parcels.split(",") if s.strip()] if args.parcels else None
+    with _workspace(args) as ws:
+        return assign(ws, args.device, parcels, worklist=args.worklist, remove=args.remove)
+
+
 def _sync_import(args: argparse.Namespace) -> Any:
     from .services.sync import import_package
 
@@ -699,6 +830,20 @@ def _sync_status(args: argparse.Namespace) -> Any:
 
     with _workspace(args) as ws:
         return status(ws)
+
+
+def _sync_revoke(args: argparse.Namespace) -> Any:
+    from .services.sync import revoke
+
+    with _workspace(args) as ws:
+        return revoke(ws, args.device, reason=args.reason)
+
+
+def _sync_rotate_key(args: argparse.Namespace) -> Any:
+    from .services.sync import rotate_key
+
+    with _workspace(args) as ws:
+        return rotate_key(ws)
 
 
 def _backup(args: argparse.Namespace) -> Any:

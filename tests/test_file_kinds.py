@@ -20,6 +20,7 @@ COMMANDS = {
 
 
 def _run(tmp_path: Path, args: list[str]) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "data").mkdir(exist_ok=True)  # `sync import` opens an existing folder only
     return subprocess.run([sys.executable, "-m", "inspector_app", "--data-dir",
                            str(tmp_path / "data"), *args], capture_output=True, text=True,
                           timeout=60, stdin=subprocess.DEVNULL)

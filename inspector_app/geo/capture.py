@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -195,8 +196,16 @@ def average_log(path: Path) -> AveragedFix:
         raise CaptureError(f"{path}: no such NMEA log.") from None
     except UnreadableFile as exc:
         raise CaptureError(str(exc)) from None
-    fixes, unreadable = read_fixes(io.StringIO(raw.decode("ascii", errors="replace")))
+    text = raw.decode("ascii", errors="replace")
+    if not _NMEA_SENTENCE.search(text):
+        raise CaptureError(f"{path}: is not an NMEA 0183 log (no line is a sentence such as "
+                           "$GPGGA,...); give the log file the GPS receiver wrote.")
+    fixes, unreadable = read_fixes(io.StringIO(text))
     return average_fixes(fixes, unreadable, where=str(path))
+
+
+# The start of an NMEA 0183 sentence: "$", a two-letter talker and a three-letter type.
+_NMEA_SENTENCE = re.compile(r"^\s*\$[A-Z]{2}[A-Z]{3},", re.MULTILINE)
 
 
 def average_device(port: str, *, seconds: float, baud: int = 4800) -> AveragedFix:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import warnings
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from pyproj.exceptions import CRSError
 from shapely.geometry.base import BaseGeometry
 
 from ..errors import InputError
+from ..json_input import NonFiniteNumber, loads
 from .crs import MEASURE_CRS, WGS84, transformer
 
 # Latitude and longitude ranges around New York, to recognise swapped axes.
@@ -38,6 +40,11 @@ class Features:
     ids: list[Any]
     source_crs: str
 
+    @property
+    def vertex_count(self) -> int:
+        return int(shapely.get_num_coordinates(np.asarray(self.geometries,
+                                                          dtype=object)).sum())
+
 
 def _crs(text: str | None, path: Path | str) -> CRS:
     if not text:
@@ -51,14 +58,18 @@ def _crs(text: str | None, path: Path | str) -> CRS:
                                 "one this app can use.") from None
 
 
+@lru_cache(maxsize=1)
 def area_of_use() -> tuple[float, float, float, float]:
     aou = CRS.from_user_input(MEASURE_CRS).area_of_use
     assert aou is not None
     return aou.west, aou.south, aou.east, aou.north
 
 
-def to_measure_crs(geoms: list[BaseGeometry], crs: CRS, where: str) -> list[BaseGeometry]:
-    """Check and project geometries to EPSG:2261; refuse swapped or out-of-area input."""
+def to_measure_crs(geoms: list[BaseGeometry], crs: CRS, where: str, *,
+                   crs_wkt: str | None = None) -> list[BaseGeometry]:
+    """Check and project geometries to EPSG:2261; refuse swapped or out-of-area input.
+    `crs_wkt` is `crs.to_wkt()`, when the caller has it."""
+    wkt = crs.to_wkt() if crs_wkt is None else crs_wkt
     arr = np.asarray(geoms, dtype=object)
     coords = shapely.get_coordinates(arr)
     if not len(coords):
@@ -75,7 +86,7 @@ def to_measure_crs(geoms: list[BaseGeometry], crs: CRS, where: str) -> list[Base
                 f"{lon[0]:.5f}, the second {lat[0]:.5f}); GeoJSON and this app put "
                 "longitude first, about -77.3 at the lake.")
     else:
-        to_lonlat = transformer(crs.to_wkt(), WGS84)
+        to_lonlat = transformer(wkt, WGS84)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             lon, lat = to_lonlat.transform(coords[:, 0], coords[:, 1])
@@ -90,7 +101,7 @@ def to_measure_crs(geoms: list[BaseGeometry], crs: CRS, where: str) -> list[Base
             f"longitude {float(np.nanmin(lon)):.4f} to {float(np.nanmax(lon)):.4f}, latitude "
             f"{float(np.nanmin(lat)):.4f} to {float(np.nanmax(lat)):.4f}. Check the coordinate "
             "system the coordinates are in.")
-    to_feet = transformer(crs.to_wkt(), MEASURE_CRS)
+    to_feet = transformer(wkt, MEASURE_CRS)
 
     def project(xy: np.ndarray) -> np.ndarray:
         x, y = to_feet.transform(xy[:, 0], xy[:, 1])
@@ -102,6 +113,14 @@ def to_measure_crs(geoms: list[BaseGeometry], crs: CRS, where: str) -> list[Base
     return list(out)
 
 
+# The GDAL drivers of the layer files this app reads, and how to say so.
+READ_DRIVERS = frozenset({"GeoJSON", "ESRI Shapefile", "GPKG"})
+_LAYER_SUFFIXES = frozenset({".geojson", ".json", ".shp", ".gpkg"})
+_NOT_A_LAYER = ("is not a file type this app reads; give a GeoJSON file (.geojson or .json), "
+                "an ESRI Shapefile (.shp, with its .shx, .dbf and .prj beside it) or a "
+                "GeoPackage (.gpkg).")
+
+
 def read_vector_file(path: Path) -> Features:
     """Read a Shapefile, GeoPackage or GeoJSON layer and project it to EPSG:2261."""
     if not path.exists():
@@ -111,10 +130,20 @@ def read_vector_file(path: Path) -> Features:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
+            driver = pyogrio.read_info(path).get("driver")
+            if driver not in READ_DRIVERS:
+                raise GeometryFileError(f"{path}: {_NOT_A_LAYER}")
             meta, fids, wkb, _ = pyogrio.raw.read(path, return_fids=True)
+    except GeometryFileError:
+        raise
     except Exception as exc:
+        detail = str(exc).strip()
+        if not detail or "not recognized as" in detail or "<DRIVER>" in detail:
+            if path.suffix.lower() not in _LAYER_SUFFIXES:
+                raise GeometryFileError(f"{path}: {_NOT_A_LAYER}") from None
+            detail = "the file is damaged, or is not what its name says"
         raise GeometryFileError(f"{path}: cannot be read as GeoJSON, an ESRI Shapefile or a "
-                                f"GeoPackage ({str(exc).strip() or type(exc).__name__}).") from None
+                                f"GeoPackage ({detail}).") from None
     crs = _crs(meta.get("crs"), path)
     geoms = [g for g in shapely.from_wkb(wkb) if g is not None and not g.is_empty] if (
         wkb is not None) else []
@@ -139,9 +168,11 @@ def _geojson_crs(doc: dict[str, Any], path: Path) -> CRS:
 def read_geojson_areas(path: Path) -> Features:
     """Read a GeoJSON geometry, Feature or FeatureCollection, keeping each feature's id."""
     try:
-        doc = json.loads(path.read_text("utf-8"))
+        doc = loads(path.read_text("utf-8"))
     except FileNotFoundError:
         raise GeometryFileError(f"{path}: no such file.") from None
+    except NonFiniteNumber as exc:
+        raise GeometryFileError(f"{path}: {exc}.") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise GeometryFileError(f"{path}: is not GeoJSON ({exc}).") from None
     if not isinstance(doc, dict) or "type" not in doc:
@@ -197,4 +228,11 @@ def geometry_to_lonlat(geom: BaseGeometry) -> dict[str, Any]:
 def geometry_from_lonlat(geojson: dict[str, Any], where: str) -> BaseGeometry:
     """A WGS84 GeoJSON geometry, checked and projected to EPSG:2261."""
     geom = shapely.geometry.shape(geojson)
-    return to_measure_crs([geom], CRS.from_user_input(WGS84), where)[0]
+    crs, wkt = _wgs84()
+    return to_measure_crs([geom], crs, where, crs_wkt=wkt)[0]
+
+
+@lru_cache(maxsize=1)
+def _wgs84() -> tuple[CRS, str]:
+    crs = CRS.from_user_input(WGS84)
+    return crs, crs.to_wkt()

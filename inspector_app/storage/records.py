@@ -59,6 +59,21 @@ def to_sql(value: Any) -> SqlValue:
     raise TypeError(f"cannot store a {type(value).__name__}")
 
 
+def from_sql_text(value: Any) -> Any:
+    """A list or object `to_sql` stored as JSON text, given back as itself; any other value
+    (text that is not exactly that compact JSON form included) as it is."""
+    if not isinstance(value, str) or value[:1] not in ("[", "{"):
+        return value
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return value
+    if not isinstance(parsed, list | dict):
+        return value
+    same = json.dumps(parsed, ensure_ascii=False, separators=(",", ":")) == value
+    return parsed if same else value
+
+
 def _same(a: SqlValue, b: SqlValue) -> bool:
     if isinstance(a, bool | int | float) and isinstance(b, bool | int | float):
         return float(a) == float(b)

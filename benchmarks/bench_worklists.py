@@ -1,0 +1,107 @@
+"""The four work lists (and `no-law-on-file`) for 20,000 demo parcels, whole process.
+
+Prints the median time of `inspector-app worklist` (every list, as of one date) and its
+ratio to a process in the same run that only reads the same rows from SQLite (goal: at
+most 1.5 s and at most 10 times the baseline), then the work lists in process, read in one
+pass against every parcel loaded and assessed on its own (on 2,000 parcels).
+
+Run: python -m benchmarks.bench_worklists [--scale]   (--scale adds 2,000/20,000/100,000)
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+from benchmarks.common import Goal, report
+from inspector_app.paths import DATABASE_NAME
+from inspector_app.services.worklists import worklists, worklists_one_by_one
+from inspector_app.services.workspace import Workspace
+from inspector_app.storage.cases import _CASE_TABLES
+
+PARCELS = 20_000
+AS_OF = "2026-11-25"
+GOAL_S, GOAL_RATIO = 1.5, 10.0
+
+# Reads every row the work lists read: the parcels, each table a case is built from and
+# the inspections' tests.
+READ_ONLY = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1])
+tables = ["parcels", "inspection_tests", *sys.argv[2:]]
+rows = sum(len(conn.execute(f"SELECT * FROM {t} WHERE deleted_at IS NULL").fetchall())
+           for t in tables)
+print(rows)
+"""
+
+
+def _median_s(args: list[str], repeat: int = 5) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(args, check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def _build(folder: Path, parcels: int) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "inspector_app", "--data-dir", str(folder), "demo",
+                    "--parcels", str(parcels)], check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def _whole_process(folder: Path, repeat: int = 5) -> tuple[float, float]:
+    ours = _median_s([sys.executable, "-m", "inspector_app", "--data-dir", str(folder),
+                      "worklist", "--as-of", AS_OF], repeat)
+    base = _median_s([sys.executable, "-c", READ_ONLY, str(folder / DATABASE_NAME),
+                      *_CASE_TABLES], repeat)
+    return ours, base
+
+
+def main(scale: bool = False) -> list[Goal]:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        built = _build(root / "office", PARCELS)
+        ours, base = _whole_process(root / "office")
+        _build(root / "small", 2_000)
+        with Workspace(root / "small", user="clerk") as ws:
+            day = date.fromisoformat(AS_OF)
+            t0 = time.perf_counter()
+            fast = worklists(ws, as_of=day)
+            t_fast = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            slow = worklists_one_by_one(ws, as_of=day)
+            t_slow = time.perf_counter() - t0
+            assert fast == slow
+        rows = [
+            ("demo --parcels 20000 (data folder built)", f"{built:8.2f} s"),
+            ("worklist, all lists, whole process (median of 5)", f"{ours:8.2f} s  "
+             f"(goal <= {GOAL_S} s)"),
+            ("baseline: read the same rows from SQLite", f"{base:8.2f} s"),
+            ("ratio ours / baseline", f"{ours / base:8.2f}   (goal <= {GOAL_RATIO:g})"),
+            ("2,000 parcels in process: one pass", f"{t_fast:8.2f} s"),
+            ("2,000 parcels in process: one by one", f"{t_slow:8.2f} s"),
+            ("ratio one by one / one pass", f"{t_slow / t_fast:8.2f}"),
+        ]
+        if scale:
+            for n in (2_000, 20_000, 100_000):
+                folder = root / f"scale-{n}"
+                made = _build(folder, n)
+                t, b = _whole_process(folder, repeat=3)
+                rows.append((f"{n:,} parcels: worklist / baseline (built in {made:.0f} s)",
+                             f"{t:8.2f} s / {b:.2f} s = {t / b:.1f}x"))
+        report(f"work lists: {PARCELS:,} demo parcels", rows)
+        return [Goal("work lists", "20,000 parcels, whole process", f"{ours:.2f} s",
+                     f"<= {GOAL_S} s", ours <= GOAL_S),
+                Goal("work lists", "ratio to reading the rows", f"{ours / base:.1f}",
+                     f"<= {GOAL_RATIO:g}", ours / base <= GOAL_RATIO)]
+
+
+if __name__ == "__main__":
+    main(scale="--scale" in sys.argv[1:])
