@@ -358,13 +358,14 @@ def _check_data_dir(args: argparse.Namespace, root: Path, *, create: bool) -> No
         raise InputError(
             f"There is no data folder {root} (from {_data_dir_named(args)}); check its "
             f"spelling, or start one there with `inspector-app --data-dir {root} parcels "
-            "import ROLL.csv` (or `case import`, `demo`, `sync join`).")
+            "import ROLL.csv` (or `case import`, `shoreline import`, `demo`, `sync join`).")
 
 
 def _workspace(args: argparse.Namespace, *, create: bool = False) -> Any:
-    """The data folder opened for work. Only commands that store a first record
-    (`create`) make a folder that does not exist yet; the others refuse it, so that a
-    mistyped --data-dir is not taken for a new, empty one."""
+    """The data folder opened for work. Commands that store a first record or set a
+    folder up (`create`: imports, demo, the `use` commands) make a folder that does not
+    exist yet; the others refuse it, so that a mistyped --data-dir is not taken for a new,
+    empty one."""
     from .paths import UnwritablePath
     from .services.workspace import Workspace
 
@@ -530,7 +531,7 @@ def _jurisdiction_use(args: argparse.Namespace) -> Any:
     from .services.evaluation import install_jurisdiction, load_jurisdiction_file
 
     load_jurisdiction_file(args.file)  # refuse a broken file before the data folder is opened
-    with _workspace(args) as ws:
+    with _workspace(args, create=True) as ws:
         return install_jurisdiction(ws.folder.root, args.file)
 
 
@@ -546,7 +547,7 @@ def _shoreline_import(args: argparse.Namespace) -> Any:
     from .services.shorelines import import_layer, read_layer_file
 
     read_layer_file(args.file)  # refuse a bad file before the data folder is touched
-    with _workspace(args) as ws:
+    with _workspace(args, create=True) as ws:
         return import_layer(ws, args.file, name=args.name, accuracy_ft=args.accuracy_ft,
                             source=args.source)
 
@@ -697,7 +698,7 @@ def _install(args: argparse.Namespace, name: str, check: Callable[[Path, Path], 
     from .paths import write_atomically
 
     check(args.file, args.file.parent)
-    with _workspace(args) as ws:
+    with _workspace(args, create=True) as ws:
         target = ws.folder.root / name
         check(args.file, ws.folder.root)
         write_atomically(target, args.file.read_bytes())

@@ -220,7 +220,7 @@ def test_shoreline_import_and_list(capsys: pytest.CaptureFixture[str], tmp_path:
     from tests.geo.helpers import lake_with_island, write_wgs84
 
     data = str(tmp_path / "d")
-    (tmp_path / "d").mkdir()  # an empty folder becomes a data folder; a missing one is refused
+    assert not (tmp_path / "d").exists()  # importing a first layer makes the data folder
     lake = write_wgs84(tmp_path / "lake.geojson", [lake_with_island()])
     status, layer, err = cli(capsys, "--data-dir", data, "shoreline", "import", str(lake),
                              "--name", "County LiDAR contour", "--accuracy-ft", "3")
