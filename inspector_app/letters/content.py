@@ -16,7 +16,14 @@ from typing import Any
 from ..domain.case import Case, Component
 from ..domain.fields import COMPONENT_DETAILS
 from ..domain.jurisdiction import Jurisdiction
-from ..domain.rules import Evaluation, Finding, Suggestion, SuggestionStatus, finding_text
+from ..domain.rules import (
+    Evaluation,
+    Finding,
+    LakeFinding,
+    Suggestion,
+    SuggestionStatus,
+    finding_text,
+)
 from ..domain.vocabulary import ComponentKind, Condition
 from ..errors import InputError
 from .templates import LetterTemplate, Office, Wording, escape, fill
@@ -395,8 +402,15 @@ def acknowledgement_determined(case: Case) -> bool:
     return bool(a and a.greatest_extent_possible and a.determined_by and a.determined_on)
 
 
+_SHORT = {"the decision whether a local waiver is granted (Local waiver granted)":
+          "the waiver decision",
+          "who made the determination (Determined by)": "who made the determination",
+          "the date of the determination (Determined on)": "when it was made"}
+
+
 def _missing_in_short(missing: Sequence[str]) -> str:
-    """What an acknowledgement lacks, with the factor findings taken together."""
+    """What an acknowledgement lacks, in short: the factor findings taken together, and
+    without the names of the form's fields, which the refusal to issue gives."""
     factors = [m for m in missing if m.startswith("the finding on factor ")]
     rest = [m for m in missing if m not in factors]
     if factors:
@@ -405,7 +419,7 @@ def _missing_in_short(missing: Sequence[str]) -> str:
         of = factors[0].split(" of ", 1)[1]
         rest.insert(0, f"the finding on factor {letters[0]} of {of}" if len(letters) == 1
                     else f"the findings on factors {_and(letters)} of {of}")
-    return "; ".join(rest)
+    return _and([_SHORT.get(m, re.sub(r" \([A-Z][^()]*\)$", "", m)) for m in rest])
 
 
 # Kinds that state the system's findings (its failed and substandard components, its
@@ -460,10 +474,6 @@ def issue_problems(kind: str, i: LetterInputs) -> tuple[str, ...]:
     """Why issuing this letter on its date would be refused, in short, for the pages of a
     draft; () when nothing on record stands in the way."""
     out = []
-    pending = pending_suggestions(kind, i.evaluation)
-    if pending:
-        out.append(f"{_awaiting(len(pending))} the inspector's decision ("
-                   + "; ".join(suggestion_words(s) for s in pending) + ")")
     if kind == "letter_of_acknowledgement":
         missing = acknowledgement_missing(i.case, i.jurisdiction)
         if missing:
@@ -472,6 +482,12 @@ def issue_problems(kind: str, i: LetterInputs) -> tuple[str, ...]:
         problem = deadline_problem(i.case, i.evaluation, i.letter_date)
         if problem is not None:
             out.append(problem)
+    pending = pending_suggestions(kind, i.evaluation)
+    if pending:
+        on = list(dict.fromkeys(suggestion_words(s).split(": ", 1)[0] for s in pending
+                                if s.component is not None))
+        out.append(f"{_awaiting(len(pending))} the inspector's decision"
+                   + (f" (on the {_and(on)})" if on else ""))
     return tuple(out)
 
 
@@ -559,6 +575,7 @@ def _report_blocks(i: LetterInputs) -> list[Block]:
     c, e, w = i.case, i.evaluation, i.wording
     out: list[Block] = [Heading("System elements")]
     rows = []
+    drawn = _site_geometry(c)
     for comp in c.components:
         d = comp.details
         kind = w.label(comp.kind.value)
@@ -568,8 +585,9 @@ def _report_blocks(i: LetterInputs) -> list[Block]:
             kind += f", {d['material']}"
         capacity = (f"{d['capacity_gal']:,g} gal" if "capacity_gal" in d else
                     f"{d['area_sqft']:,g} sq ft" if "area_sqft" in d else "-")
+        geometry = comp.geometry if comp.geometry is not None else drawn.pop(comp.kind, None)
         location = "; ".join(x for x in (str(d.get("location_note") or ""),
-                                         position_text(comp.geometry)) if x) or "-"
+                                         position_text(geometry)) if x) or "not recorded"
         observed = [_detail_text(name, val) for name, val in d.items()
                     if name not in ("absorption_type", "material", "capacity_gal", "area_sqft",
                                     "location_note")]
@@ -613,9 +631,21 @@ def _report_blocks(i: LetterInputs) -> list[Block]:
     return out
 
 
+def _site_geometry(case: Case) -> dict[ComponentKind, Any]:
+    """Where the site record draws the absorption area and the holding tank: the position
+    of the first such component that has none of its own."""
+    site = case.site
+    if site is None:
+        return {}
+    out = {ComponentKind.ABSORPTION_AREA: site.absorption_area,
+           ComponentKind.HOLDING_TANK: site.holding_tank}
+    return {k: g for k, g in out.items() if g is not None}
+
+
 def position_text(geometry: Any) -> str:
     """A captured position in words: latitude and longitude (WGS84), for a point its own,
-    for a line or area the mean of its vertices."""
+    for a line or area how many points it has and the mean of its vertices (a ring's
+    closing point counted once)."""
     if not isinstance(geometry, dict):
         return ""
     points: list[Any] = []
@@ -628,14 +658,25 @@ def position_text(geometry: Any) -> str:
             for x in c:
                 walk(x)
 
-    walk(geometry.get("coordinates"))
+    coordinates = geometry.get("coordinates")
+    if geometry.get("type") == "Polygon" and isinstance(coordinates, list | tuple):
+        for ring in coordinates:
+            ring = list(ring) if isinstance(ring, list | tuple) else []
+            walk(ring[:-1] if len(ring) > 3 and ring[0] == ring[-1] else ring)
+    else:
+        walk(coordinates)
     if not points:
         return ""
     lon = sum(p[0] for p in points) / len(points)
     lat = sum(p[1] for p in points) / len(points)
     where = (f"{abs(lat):.5f}° {'N' if lat >= 0 else 'S'}, "
              f"{abs(lon):.5f}° {'W' if lon < 0 else 'E'}")
-    return where if geometry.get("type") == "Point" else f"centre {where}"
+    kind = str(geometry.get("type") or "")
+    if kind == "Point":
+        return where
+    shape = {"Polygon": "area", "MultiPolygon": "area", "LineString": "line",
+             "MultiLineString": "line"}.get(kind, "shape")
+    return f"{shape}, {len(points)} points, centred at {where}"
 
 
 def _detail_text(name: str, value: object) -> str:
@@ -650,8 +691,12 @@ def _detail_text(name: str, value: object) -> str:
     return f"{label}: {text}"
 
 
-def describe_measurements(rows: Sequence[dict[str, Any]]) -> tuple[str, ...]:
-    """One line per stored lake distance: value, method, layer, accuracy, who, when."""
+def describe_measurements(rows: Sequence[dict[str, Any]], lake: LakeFinding | None = None,
+                          setback_ft: float | None = None) -> tuple[str, ...]:
+    """One line per stored lake distance: value, method, layer, accuracy, who, when. Where
+    a field measurement decides (`lake`, the evaluation's finding), that one says so and
+    each map distance says it is not used; a map coarser than the setback says coarse."""
+    field = lake is not None and lake.source == "field" and lake.distance_ft is not None
     out = []
     for r in rows:
         line = f"{r['distance_ft']:,.1f} ft to the lake line by {r['method']}"
@@ -660,5 +705,13 @@ def describe_measurements(rows: Sequence[dict[str, Any]]) -> tuple[str, ...]:
         if r.get("accuracy_ft") is not None:
             line += f" (±{r['accuracy_ft']:,g} ft)"
         line += f", {r['measured_by']}, {r['measured_on']}"
+        if field and lake is not None and r["method"] == "map":
+            accuracy = r.get("accuracy_ft")
+            coarse = setback_ft is not None and accuracy is not None and accuracy > setback_ft
+            line += (f" ({'coarse map' if coarse else 'map'}; not used: the field measurement "
+                     "decides)")
+        elif field and lake is not None and r["method"] == lake.method and (
+                float(r["distance_ft"]) == lake.distance_ft):
+            line += " (decides)"
         out.append(line)
     return tuple(out)

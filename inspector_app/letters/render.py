@@ -61,6 +61,7 @@ WINDOW_TOP = 2.125 * inch
 WINDOW_W, WINDOW_H = 3.75 * inch, 1.0 * inch
 FIRST_BODY_TOP = 3.45 * inch
 FONT = "Vera"
+DRAFT_NOTE_LINES = 3
 
 
 @lru_cache(maxsize=1)
@@ -146,7 +147,10 @@ def _numbered_canvas(letter: Letter, office: Office, draft: bool, banner: str
                     # page cannot pass for a finding
                     self.setFont("Vera-Bold", 7.5)
                     lines = simpleSplit(letter.draft_note, "Vera-Bold", 7.5, PAGE_W - 2 * MARGIN)
-                    for n, line in enumerate(lines[:2]):  # below the page's footer line
+                    if len(lines) > DRAFT_NOTE_LINES:  # below the page's footer line
+                        lines = lines[:DRAFT_NOTE_LINES]
+                        lines[-1] = lines[-1][:-2].rstrip() + " \u2026"
+                    for n, line in enumerate(lines):
                         self.drawString(MARGIN, 0.36 * inch - 8.5 * n, line)
 
     return NumberedCanvas
@@ -186,16 +190,22 @@ def _first_page(letter: Letter, office: Office) -> Callable[[Any, Any], None]:
 
 
 def _sketch_flowable(s: Sketch, width: float) -> Drawing:
-    height = 3.6 * inch
+    """The sketch, its notes above it and its caption below, each wrapped to the width."""
+    map_h = 3.6 * inch - 18
+    caption = simpleSplit(s.caption, FONT, 7, width)
+    notes = [line for note in s.notes for line in simpleSplit(note, "Vera-Bold", 8, width)]
+    base = 6 + 9 * len(caption)  # the map's bottom edge
+    top = base + map_h  # the map's top edge
+    height = top + (6 + 10 * len(notes) if notes else 0)
     minx, miny, maxx, maxy = s.window
-    scale = min(width / (maxx - minx), (height - 18) / (maxy - miny))
+    scale = min(width / (maxx - minx), map_h / (maxy - miny))
     ox = (width - (maxx - minx) * scale) / 2
     d = Drawing(width, height)
 
     def pts(coords: Sequence[tuple[float, float]]) -> list[float]:
         out: list[float] = []
         for x, y in coords:
-            out += [ox + (x - minx) * scale, 14 + (y - miny) * scale]
+            out += [ox + (x - minx) * scale, base + (y - miny) * scale]
         return out
 
     d.add(Polygon(pts([(minx, miny), (maxx, miny), (maxx, maxy), (minx, maxy)]),
@@ -234,12 +244,16 @@ def _sketch_flowable(s: Sketch, width: float) -> Drawing:
     span = (maxx - minx) / 4
     bar = 10 ** math.floor(math.log10(span))
     bar = max((b for b in (bar, 2 * bar, 5 * bar) if b <= span), default=bar)
-    d.add(Line(ox + 6, 20, ox + 6 + bar * scale, 20, strokeWidth=2))
-    d.add(String(ox + 6, 24, f"{bar:,.0f} ft", fontName=FONT, fontSize=7))
-    d.add(String(ox + (maxx - minx) * scale - 14, height - 14, "N", fontName="Vera-Bold",
-                 fontSize=9))
-    d.add(String(0, 2, s.caption, fontName=FONT, fontSize=7,
-                 fillColor=colors.HexColor("#444444")))
+    d.add(Line(ox + 6, base + 6, ox + 6 + bar * scale, base + 6, strokeWidth=2))
+    d.add(String(ox + 6, base + 10, f"{bar:,.0f} ft", fontName=FONT, fontSize=7))
+    d.add(String(ox + (maxx - minx) * scale - 14, base + (maxy - miny) * scale - 14, "N",
+                 fontName="Vera-Bold", fontSize=9))
+    for n, line in enumerate(notes):
+        d.add(String(0, height - 9 - 10 * n, line, fontName="Vera-Bold", fontSize=8,
+                     fillColor=colors.HexColor("#c0392b")))
+    for n, line in enumerate(caption):
+        d.add(String(0, base - 9 - 9 * n, line, fontName=FONT, fontSize=7,
+                     fillColor=colors.HexColor("#444444")))
     return d
 
 
@@ -279,8 +293,12 @@ def _story(letter: Letter, office: Office, width: float) -> list[Any]:
             story.append(KeepTogether([image, RLParagraph(block.caption, st["small"])]))
     for text in letter.closing:
         story.append(RLParagraph(text, st["body"]))
-    # The signature never stands alone on a page: it goes with the last paragraph.
-    last = [story.pop()] if letter.signed and isinstance(story[-1], RLParagraph) else []
+    # The signature never stands alone on a page, nor with its closing only: it goes with
+    # the last two paragraphs (and any space between them).
+    last: list[Any] = []
+    while letter.signed and story and isinstance(story[-1], RLParagraph | Spacer) and sum(
+            isinstance(x, RLParagraph) for x in last) < 2:
+        last.insert(0, story.pop())
     if letter.signed:
         signature: list[Any] = [Spacer(1, 6), RLParagraph("Sincerely,", st["body"])]
         if office.signature_image is not None:

@@ -32,7 +32,7 @@ PLACEHOLDERS = frozenset({
     "owner_name", "site_address", "municipality", "sbl", "letter_date", "inspection_date",
     "inspector", "law", "water_body", "authority", "office_name", "permit_by", "complete_by",
     "complete_within_days", "setback_ft", "due_date", "last_inspection", "cycle_years",
-    "report_days", "cite", "waiver_description",
+    "report_days", "cite", "waiver_description", "limitations",
     # a date the office asks for (not the law's), whether a value is unconfirmed, the
     # finding an action line is about, and the letter a correction replaces
     "reply_by", "unconfirmed", "what", "replaced_kind", "replaced_date", "replaced_id",
@@ -48,7 +48,8 @@ KINDS: dict[str, tuple[str, ...]] = {
     # paragraphs, closing)
     "notice_of_violation": (
         "inspection_found", "records_show", "components_heading", "substandard_within",
-        "substandard_beyond", "substandard_undetermined", "actions_heading",
+        "substandard_beyond", "substandard_beyond_failure", "substandard_undetermined",
+        "actions_heading",
         "action_system_in_failure", "action_absorption_area_encroachment",
         "action_clear_water_discharge", "action_etu_no_service_contract",
         "action_etu_inspection_overdue", "action_etu_report_late",
@@ -57,8 +58,9 @@ KINDS: dict[str, tuple[str, ...]] = {
         "absorption_field_design", "other_design", "other_approvals", "deadlines",
         "renters"),
     "substandard_notice": ("components_heading",),
-    "letter_of_acknowledgement": ("waiver_granted", "waiver_none", "factors_heading"),
-    "five_year_reminder": (),
+    "letter_of_acknowledgement": ("determination", "determination_not_recorded",
+                                  "waiver_granted", "waiver_none", "factors_heading"),
+    "five_year_reminder": ("due", "overdue"),
     "etu_report_reminder": (),
     "pump_out_request": (),
     "report_of_findings": (),

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..domain.case import Case
 from ..domain.jurisdiction import EXAMPLE_MARK, Jurisdiction
-from ..domain.rules import Evaluation, LetterKind, next_inspection_due
+from ..domain.rules import Evaluation, LakeFinding, LetterKind, next_inspection_due
 from ..errors import InputError, NotFoundError
 from ..letters.content import (
     LETTER_KINDS,
@@ -29,6 +29,8 @@ from ..letters.content import (
     Photo,
     build,
     describe_measurements,
+    issue_problems,
+    pending_refusal,
     recipient,
 )
 from ..letters.templates import Office, Wording, load_office, load_wording
@@ -76,14 +78,15 @@ def _last_inspection(ws: Workspace, parcel_id: str) -> date | None:
     return None if row["d"] is None else date.fromisoformat(row["d"])
 
 
-def _measurement_lines(ws: Workspace, parcel_id: str) -> tuple[str, ...]:
+def _measurement_lines(ws: Workspace, parcel_id: str, lake: LakeFinding,
+                       setback_ft: float) -> tuple[str, ...]:
     rows = ws.store.query(
         "SELECT m.distance_ft, m.method, m.accuracy_ft, m.measured_by, m.measured_on,"
         " CASE WHEN l.id IS NULL THEN NULL ELSE l.name || ' v' || l.layer_version END AS layer"
         " FROM lake_measurements m LEFT JOIN shoreline_layers l ON l.id = m.shoreline_layer_id"
         " WHERE m.parcel_id = ? AND m.deleted_at IS NULL ORDER BY m.measured_on, m.created_at",
         (parcel_id,))
-    return describe_measurements(rows)
+    return describe_measurements(rows, lake, setback_ft)
 
 
 def _photos(ws: Workspace, parcel_id: str) -> tuple[Photo, ...]:
@@ -115,7 +118,8 @@ def _inputs(ws: Workspace, sbl: str, evaluation: Evaluation, case: Case, letter_
         last_inspection=last, extra=extra, mark_unconfirmed=not final, replaced=replaced,
         sketch=site_sketch(ws, case, evaluation.lake) if report else None,
         photos=_photos(ws, parcel_id) if report else (),
-        measurements=_measurement_lines(ws, parcel_id) if report else (),
+        measurements=_measurement_lines(ws, parcel_id, evaluation.lake, law.lake_setback_ft)
+        if report else (),
         separations=tuple(
             f"{s.component.value.replace('_', ' ')} #{s.ordinal} to {s.target.replace('_', ' ')}"
             f": {s.distance_ft:,.1f} ft ({s.source})" for s in separations(case))
@@ -160,16 +164,23 @@ def compose(ws: Workspace, sbl: str, kind: str, *, as_of: date | None = None) ->
 def draft_pdf(ws: Workspace, sbl: str, kind: str, *, as_of: date | None = None) -> bytes:
     from ..letters.render import render_letter
 
+    if kind not in LETTER_KINDS:
+        raise InputError(f"{kind!r} is not a letter kind; the kinds are "
+                         f"{', '.join(LETTER_KINDS)}.")
+    day = as_of or ws.today()
     case = ws.load_case(sbl)
     law = law_for_letters(ws, case)
-    letter = compose(ws, sbl, kind, as_of=as_of)
-    # a draft the records do not call for says why on every page
-    reason = why_not(kind, ws.evaluate_parcel(sbl, as_of=as_of or ws.today()), ws, sbl)
-    if reason is not None:
+    evaluation = ws.evaluate_parcel(sbl, as_of=day)
+    inputs = _inputs(ws, sbl, evaluation, case, day, kind)
+    letter = build(kind, inputs)
+    # a draft whose issuing would be refused says why on every page
+    reason = why_not(kind, evaluation, ws, sbl)
+    reasons = ([] if reason is None else [reason]) + list(issue_problems(kind, inputs))
+    if reasons:
         from dataclasses import replace
 
-        letter = replace(letter, draft_note=f"{wording_for(ws).common['not_called_for']}: "
-                                            f"{reason}.")
+        letter = replace(letter, draft_note=f"{inputs.wording.common['not_called_for']}: "
+                                            f"{'; '.join(reasons)}.")
     return render_letter(letter, office_for(ws, case.parcel.municipality), draft=True,
                          example_law=law.example)
 
@@ -206,7 +217,14 @@ def draft_from_case(ws: Workspace, case: Case, *, as_of: date) -> list[tuple[str
     for kind in evaluation.letters:
         inputs = LetterInputs(case=case, evaluation=evaluation, jurisdiction=law,
                               wording=wording, office=office, letter_date=as_of)
-        out.append((kind.value, render_letter(build(kind.value, inputs), office, draft=True,
+        letter = build(kind.value, inputs)
+        problems = issue_problems(kind.value, inputs)
+        if problems:
+            from dataclasses import replace
+
+            letter = replace(letter, draft_note=f"{wording.common['not_called_for']}: "
+                                                f"{'; '.join(problems)}.")
+        out.append((kind.value, render_letter(letter, office, draft=True,
                                               example_law=law.example)))
     return out
 
@@ -264,6 +282,10 @@ def issue(ws: Workspace, sbl: str, kinds: list[str] | None = None, *,
         reason = why_not(kind, evaluation, ws, sbl)
         if reason is not None:
             raise LetterRefused(f"Parcel {sbl}: no {kind} can be issued: {reason}.")
+    for kind in wanted:  # before anything else is asked of the user (new deadlines)
+        pending = pending_refusal(kind, evaluation, sbl)
+        if pending is not None:
+            raise pending
     replaced: tuple[str, str, date] | None = None
     if replaces is not None:
         old = ws.store.query("SELECT parcel_id, status, kind, letter_date FROM letters WHERE "
@@ -273,6 +295,7 @@ def issue(ws: Workspace, sbl: str, kinds: list[str] | None = None, *,
         if old[0]["kind"] not in wanted:
             raise LetterRefused(f"Parcel {sbl}: letter {replaces[:8]} is a {old[0]['kind']}; "
                                 "a correction must be a letter of the same kind.")
+        _refuse_replaced_again(ws, sbl, replaces)
         replaced = (replaces, old[0]["kind"], date.fromisoformat(old[0]["letter_date"]))
     office = office_for(ws, case.parcel.municipality)
     version = case_version(ws.store.conn, parcel_id)
@@ -308,6 +331,8 @@ def issue(ws: Workspace, sbl: str, kinds: list[str] | None = None, *,
     issued_at = datetime.now(UTC).isoformat(timespec="milliseconds")
     committed = []
     with ws.store.transaction() as w:
+        if replaces is not None:  # corrected meanwhile by someone else: still one correction
+            _refuse_replaced_again(ws, sbl, replaces, conn=w.conn)
         for letter, pdf, unconfirmed in rendered:
             digest = hashlib.sha256(pdf).hexdigest()
             letter_id = w.insert("letters", {
@@ -332,6 +357,36 @@ def issue(ws: Workspace, sbl: str, kinds: list[str] | None = None, *,
         out.append(IssuedLetter(letter_id, sbl, letter.kind, day.isoformat(), digest,
                                 version, replaces, str(path), tuple(warnings)))
     return out
+
+
+def _refuse_replaced_again(ws: Workspace, sbl: str, replaces: str, *, conn: Any = None) -> None:
+    """A letter is corrected once: a correction of one already replaced is refused, naming
+    the letter in force (the last of its corrections) to correct instead."""
+    def replacement(letter_id: str) -> tuple[str, str] | None:
+        sql = ("SELECT id, letter_date FROM letters WHERE replaces_letter_id = ? AND "
+               "status = 'issued' ORDER BY issued_at, id LIMIT 1")
+        row = (conn or ws.store.conn).execute(sql, (letter_id,)).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]))
+
+    first = replacement(replaces)
+    if first is None:
+        return
+    current, seen = first, {replaces}
+    while current[0] not in seen:
+        seen.add(current[0])
+        later = replacement(current[0])
+        if later is None:
+            break
+        current = later
+    via = "" if current == first else (f", itself since corrected; the letter in force is "
+                                       f"{current[0][:8]}, dated {current[1]}")
+    raise LetterRefused(
+        f"Parcel {sbl}: letter {replaces[:8]} was already replaced by letter {first[0][:8]} "
+        f"(dated {first[1]}){via}; nothing was issued. To correct the correction, issue with "
+        f"--replaces {current[0]}.",
+        in_app=f"Parcel {sbl}: letter {replaces[:8]} was already replaced by letter "
+               f"{first[0][:8]} (dated {first[1]}){via}; nothing was issued. To correct it, "
+               f"correct letter {current[0][:8]} instead.")
 
 
 _UNCONFIRMED = re.compile(r"((?:§|10 NYCRR|Chapter)[^<>()]*?(?:\([^<>()]*\)[^<>()]*?)*) "

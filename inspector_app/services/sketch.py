@@ -98,10 +98,21 @@ def site_sketch(ws: Workspace, case: Case, lake: LakeFinding | None = None) -> S
     caption = f"Shoreline: {layer.label()}."
     if lake is not None and lake.source == "field" and lake.distance_ft is not None:
         method = FIELD_METHODS.get(lake.method or "", "Measured").lower()
+        accuracy = f"±{layer.accuracy_ft:,.0f} ft"
+        outline = "coarse map outline" if layer.accuracy_ft > setback_ft else "map outline"
+        site = case.site
+        what = ("the absorption area" if site.absorption_area is not None else
+                "the holding tank" if site.holding_tank is not None else "the system")
         caption += (f" Decides: {lake.distance_ft:,.1f} ft, field ({method}); shoreline "
-                    "approximate, no map distance or band drawn.")
+                    f"approximate ({accuracy}), not to scale for the distance; no map distance "
+                    "or band drawn.")
+        notes = (f"Distance that decides: {lake.distance_ft:,.1f} ft from {what} to the lake "
+                 f"line, measured in the field ({method}).",
+                 f"The shoreline shown is the {outline} ({accuracy}): approximate, and not to "
+                 "scale for that distance.")
         return Sketch(window=g.window, shore=g.shore, band=(), water=g.water, areas=g.areas,
-                      features=g.features, nearest=None, distance_label="", caption=caption)
+                      features=g.features, nearest=None, distance_label="", caption=caption,
+                      notes=notes)
     if map_decides:
         caption += f" Shaded: within {setback_ft:g} ft of the lake line."
     else:

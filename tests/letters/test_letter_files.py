@@ -19,6 +19,7 @@ from inspector_app.casefile import parse_document
 from inspector_app.services import letters
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.records import RecordWriter
+from tests.suggestions import decide_pending
 
 TODAY = date(2026, 11, 25)
 SBL = "98.00-1-23.100"
@@ -41,6 +42,7 @@ def test_a_rolled_back_issue_leaves_no_letter_file(workspace: Workspace,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     workspace.save_case(parse_document(full_case, source="case.json", today=TODAY),
                         today=TODAY)
+    decide_pending(workspace, SBL, as_of=TODAY)
 
     def fail(self: RecordWriter) -> None:
         raise OSError(28, "No space left on device")
@@ -61,6 +63,7 @@ def test_a_letter_whose_file_cannot_be_written_is_still_issued(
         monkeypatch: pytest.MonkeyPatch) -> None:
     workspace.save_case(parse_document(full_case, source="case.json", today=TODAY),
                         today=TODAY)
+    decide_pending(workspace, SBL, as_of=TODAY)
 
     def full(path: Path, data: bytes) -> None:
         raise OSError(28, "No space left on device")
@@ -87,6 +90,8 @@ today = date(2026, 11, 25)
 if not ws.parcels():
     doc = json.loads(Path(sys.argv[2]).read_text("utf-8"))
     ws.save_case(parse_document(doc, source="case.json", today=today), today=today)
+    for s in ws.evaluate_parcel("98.00-1-23.100", as_of=today).suggestions:
+        ws.decide_suggestion("98.00-1-23.100", s.key, accept=False, as_of=today)
 print("ready", flush=True)
 while True:
     letters.issue(ws, "98.00-1-23.100", as_of=today)

@@ -18,6 +18,7 @@ from inspector_app.letters.templates import LetterTemplateError, load_office, lo
 from inspector_app.paths import resource
 from inspector_app.services import letters
 from inspector_app.services.workspace import Workspace
+from tests.suggestions import decide_pending
 
 TODAY = date(2026, 11, 25)
 
@@ -38,6 +39,7 @@ def _store(ws: Workspace, doc: dict[str, Any]) -> None:
 @pytest.fixture
 def failed(workspace: Workspace, full_case: dict[str, Any]) -> Workspace:
     _store(workspace, full_case)
+    decide_pending(workspace, "98.00-1-23.100", as_of=TODAY)
     return workspace
 
 
@@ -206,6 +208,7 @@ def test_no_envelope_without_a_mailing_address(workspace: Workspace, full_case: 
     doc = copy.deepcopy(full_case)
     doc["parcel"]["owner_mailing_address"] = address
     _store(workspace, doc)
+    decide_pending(workspace, "98.00-1-23.100", as_of=TODAY)
     with pytest.raises(InputError, match="mailing address .* has no line ending in a ZIP"):
         letters.issue(workspace, "98.00-1-23.100", as_of=TODAY)
     with pytest.raises(InputError, match="has no line ending in a ZIP"):
@@ -219,6 +222,7 @@ def test_batch_printing_keeps_each_letters_numbering(failed: Workspace, full_cas
     second["parcel"]["sbl"] = "98.00-1-24"
     second["parcel"]["owner_name"] = "Linda Abbott"
     _store(failed, second)
+    decide_pending(failed, "98.00-1-24", as_of=TODAY)
     a = letters.issue(failed, "98.00-1-23.100", as_of=TODAY)
     b = letters.issue(failed, "98.00-1-24", ["notice_of_violation", "pump_out_request"],
                       as_of=TODAY)
@@ -316,6 +320,15 @@ def test_register_commands_end_to_end(tmp_path: Path, capsys: Any) -> None:
     assert status == 0, err
     assert out == {"file": str(tmp_path / "d" / "office.toml")}
     assert (tmp_path / "d" / "seal.png").exists()
+    status, _, err = cli(capsys, "--data-dir", data, "register", "issue", "98.00-1-23.100",
+                         "--as-of", "2026-11-25")
+    assert status == 2 and "suggested findings await the inspector's decision" in err
+    for key in ("septic_tank_capacity/septic_tank#1", "baffle/outlet_baffle/septic_tank#1",
+                "failure/breakout/absorption_area#1"):
+        assert f"(key {key})" in err
+        status, _, err2 = cli(capsys, "--data-dir", data, "suggestion", "reject",
+                              "98.00-1-23.100", key, "--as-of", "2026-11-25")
+        assert status == 0, err2
     status, issued, err = cli(capsys, "--data-dir", data, "register", "issue",
                               "98.00-1-23.100", "--as-of", "2026-11-25")
     assert status == 0, err

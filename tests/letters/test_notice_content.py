@@ -18,6 +18,7 @@ from inspector_app.letters.content import DeadlinesPassed
 from inspector_app.paths import resource
 from inspector_app.services import letters
 from inspector_app.services.workspace import Workspace
+from tests.suggestions import decide_pending
 
 TODAY = date(2026, 11, 25)
 SBL = "98.00-1-23.100"
@@ -46,8 +47,12 @@ def _only(doc: dict[str, Any], **keep: Any) -> dict[str, Any]:
     return d
 
 
-def _store(ws: Workspace, doc: dict[str, Any]) -> None:
+def _store(ws: Workspace, doc: dict[str, Any], *, decide: bool = True) -> None:
+    """Save the case; with `decide`, the inspector's decision on each suggested finding
+    (rejected: the record stays as entered)."""
     ws.save_case(parse_document(doc, source="case.json", today=TODAY), today=TODAY)
+    if decide:
+        decide_pending(ws, doc["parcel"]["sbl"], as_of=TODAY)
 
 
 def _nov(ws: Workspace, doc: dict[str, Any]) -> str:

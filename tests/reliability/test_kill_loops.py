@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import random
@@ -17,8 +18,10 @@ from pathlib import Path
 import pytest
 
 from inspector_app.services.demo import install_demo
+from inspector_app.services.evaluation import NoLawOnFile
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.database import SCHEMA_VERSION
+from tests.suggestions import decide_pending
 
 ROOT = Path(__file__).parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -67,6 +70,9 @@ def test_sigkill_while_issuing_letters(tmp_path: Path) -> None:
     folder = tmp_path / "office"
     ws = Workspace(folder, user="clerk")
     install_demo(ws, today=date(2026, 11, 25))
+    for p in ws.parcels():  # the inspector's decisions, without which nothing is issued
+        with contextlib.suppress(NoLawOnFile):
+            decide_pending(ws, p["sbl"], as_of=date(2026, 11, 25))
     ws.close()
     rng = random.Random(3)
     reported: dict[str, str] = {}

@@ -28,6 +28,7 @@ from inspector_app.services.workspace import Workspace
 from inspector_app.ui import letters_tab
 from inspector_app.ui.main_window import MainWindow
 from inspector_app.ui.tasks import TaskRunner
+from tests.suggestions import decide_pending
 
 TODAY = date(2026, 11, 25)
 SBL = "900.01-1-7"  # the demo's failed system: its records call for a notice of violation
@@ -65,6 +66,7 @@ def prompts(monkeypatch: pytest.MonkeyPatch) -> Prompts:
 def window(qtbot: QtBot, tmp_path: Path, prompts: Prompts) -> Iterator[MainWindow]:
     ws = Workspace(tmp_path / "data", user="k.olmsted")
     install_demo(ws, today=TODAY)
+    decide_pending(ws, SBL, as_of=TODAY)
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     w = MainWindow(ws, runner=TaskRunner(), settings=settings)
     assert not w.runner.synchronous
@@ -200,6 +202,27 @@ def test_issue_asks_first_and_cancel_changes_nothing(window: MainWindow, qtbot: 
     assert letter_service.register(window.workspace, SBL) == []
     assert tab.register.count() == 0
     assert window.message.text() == "Not issued: nothing was saved."
+
+
+def test_issuing_with_a_suggestion_undecided_says_so_in_the_apps_words(
+        window: MainWindow, qtbot: QtBot, prompts: Prompts) -> None:
+    ws = window.workspace
+    key = "baffle/inlet_baffle/septic_tank#1"
+    window.runner.wait(lambda: ws.reopen_suggestion(SBL, key))
+    tab = open_letters(window, qtbot)
+    prompts.answer = QMessageBox.StandardButton.Yes
+    qtbot.mouseClick(tab.issue_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(prompts.warnings), timeout=15000)
+    idle(window, qtbot)
+    (warning,) = prompts.warnings
+    assert warning.startswith(f"Parcel {SBL}: no notice of violation can be issued while a "
+                              "suggested finding awaits the inspector's decision")
+    assert "septic tank #1: inlet baffle/tee damaged (§ 202-6 A)" in warning
+    assert warning.endswith("Accept or reject it under Suggested findings in the Evaluation "
+                            "panel, then issue the letter.")
+    assert "inspector-app" not in warning and key not in warning
+    assert letter_service.register(ws, SBL) == [] and tab.issue_button.isEnabled()
+    prompts.warnings.clear()
 
 
 def test_issue_confirmed_issues_the_letter_and_shows_the_issued_copy(

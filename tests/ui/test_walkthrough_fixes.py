@@ -33,6 +33,7 @@ from inspector_app.ui.dialogs import ConflictsDialog
 from inspector_app.ui.history_view import HistoryView
 from inspector_app.ui.main_window import MainWindow
 from inspector_app.ui.tasks import TaskRunner
+from tests.suggestions import decide_pending
 from tests.sync.conftest import Pair
 
 TODAY = date(2026, 11, 25)
@@ -74,6 +75,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
         ws.decide_suggestion(sbl, suggestion.key, accept=False, as_of=TODAY)
         ws.decide_suggestion(sbl, suggestion.key, accept=True, note="seen on site",
                              as_of=TODAY)
+    decide_pending(ws, NOTICE, as_of=TODAY)
     (letter,) = letter_service.issue(ws, NOTICE, as_of=TODAY)
     letter_service.mark_printed(ws, letter.id)
 
@@ -243,6 +245,7 @@ def window(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(QMessageBox, "warning", prompts.warning)
     ws = Workspace(tmp_path / "data", user="k.olmsted")
     install_demo(ws, today=TODAY)
+    decide_pending(ws, VIOLATION, as_of=TODAY)
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     w = MainWindow(ws, runner=TaskRunner(), settings=settings)
     assert not w.runner.synchronous

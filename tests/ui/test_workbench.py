@@ -20,6 +20,7 @@ from inspector_app.services.workspace import Workspace
 from inspector_app.ui.dialogs import ConflictsDialog
 from inspector_app.ui.main_window import ROW_ROLE, MainWindow
 from inspector_app.ui.tasks import TaskRunner
+from tests.suggestions import decide_pending
 
 TODAY = date(2026, 11, 25)
 # Screenshots go to a temporary folder; to refresh the user guide's pictures run
@@ -119,6 +120,7 @@ def test_issue_preview_and_print_a_letter_to_a_file(window: MainWindow, tmp_path
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     from PySide6.QtWidgets import QMessageBox
 
+    decide_pending(window.workspace, "900.01-1-7", as_of=TODAY)
     window.select("900.01-1-7")
     window.tabs.setCurrentIndex(2)
     window.letters.preview_draft()
