@@ -8,7 +8,6 @@ say so and never decide silently.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
@@ -218,7 +217,20 @@ NOT_INSPECTED = "not_inspected"
 
 def zone_for(distance_ft: float, accuracy_ft: float, setback_ft: float) -> Zone:
     """Within only if distance + accuracy <= setback; beyond only if distance - accuracy >
-    setback; otherwise undetermined. Exactly the setback counts as within."""
+    setback; otherwise undetermined. Exactly the setback counts as within.
+
+    The numbers are taken as written (decimal), exactly. Where the float sums are farther
+    from the setback than any rounding of the floats could carry them, they decide alone;
+    only a near tie is settled in exact arithmetic."""
+    fd, fa, fs = float(distance_ft), float(accuracy_ft), float(setback_ft)
+    margin = 1e-9 * (abs(fd) + abs(fa) + abs(fs))
+    low, high = fd - fa - fs, fd + fa - fs
+    if high < -margin:
+        return Zone.WITHIN
+    if high > margin and low > margin:
+        return Zone.BEYOND
+    if high > margin and low < -margin:
+        return Zone.UNDETERMINED
     d, a, s = Fraction(str(distance_ft)), Fraction(str(accuracy_ft)), Fraction(str(setback_ft))
     if d + a <= s:
         return Zone.WITHIN
@@ -524,11 +536,11 @@ def required_tank_gal(design_bedrooms: int, garbage_grinder: bool, j: Jurisdicti
 
 
 def _ordinals(components: Sequence[Component]) -> list[int]:
-    seen: Counter[ComponentKind] = Counter()
+    seen: dict[ComponentKind, int] = {}
     out = []
     for c in components:
-        seen[c.kind] += 1
-        out.append(seen[c.kind])
+        n = seen[c.kind] = seen.get(c.kind, 0) + 1
+        out.append(n)
     return out
 
 

@@ -9,40 +9,42 @@ from shapely.geometry.base import BaseGeometry
 from ..domain.case import Case
 from ..domain.rules import Separation
 from ..domain.vocabulary import ComponentKind, SiteFeatureKind
-from .vector_files import geometry_from_lonlat
+from .case_shapes import CaseShapes
 
 # Site features and the column of the separation table they are measured against.
 TARGETS = {SiteFeatureKind.WELL: "well", SiteFeatureKind.DWELLING: "dwelling",
            SiteFeatureKind.PROPERTY_LINE: "property_line", SiteFeatureKind.WATERCOURSE: "lake"}
 
 
-def separations(case: Case) -> list[Separation]:
-    """The shortest distance from each located component to each kind of target."""
-    sbl = case.parcel.sbl
+def separations(case: Case, shapes: CaseShapes | None = None) -> list[Separation]:
+    """The shortest distance from each located component to each kind of target.
+    `shapes`, when given, are the case's geometries as projected for all its distances."""
+    if shapes is None:
+        shapes = CaseShapes(case)
     sources: list[tuple[ComponentKind, int, BaseGeometry, float]] = []
     seen: Counter[ComponentKind] = Counter()
     for i, c in enumerate(case.components):
         seen[c.kind] += 1
         if c.geometry is not None:
-            sources.append((c.kind, seen[c.kind], geometry_from_lonlat(
-                c.geometry, f"parcel {sbl}: components[{i}].geometry"), 0.0))
+            sources.append((c.kind, seen[c.kind], shapes.component(i), 0.0))
     site = case.site
     if site is None:
         return []
     located = {(kind, n) for kind, n, _, _ in sources}
-    for kind, geojson, capture in (
-            (ComponentKind.ABSORPTION_AREA, site.absorption_area, site.absorption_area_capture),
-            (ComponentKind.HOLDING_TANK, site.holding_tank, site.holding_tank_capture)):
+    for kind, name, geojson, capture in (
+            (ComponentKind.ABSORPTION_AREA, "absorption_area", site.absorption_area,
+             site.absorption_area_capture),
+            (ComponentKind.HOLDING_TANK, "holding_tank", site.holding_tank,
+             site.holding_tank_capture)):
         if geojson is not None and (kind, 1) not in located:
-            sources.append((kind, 1, geometry_from_lonlat(geojson, f"parcel {sbl}: site"),
+            sources.append((kind, 1, shapes.site(name, f"parcel {case.parcel.sbl}: site"),
                             (capture.accuracy_ft or 0.0) if capture else 0.0))
     best: dict[tuple[ComponentKind, int, str], Separation] = {}
     for j, feature in enumerate(site.features):
         target = TARGETS.get(feature.kind)
         if target is None:
             continue
-        where = f"parcel {sbl}: site.features[{j}].geometry"
-        geometry = geometry_from_lonlat(feature.geometry, where)
+        geometry = shapes.feature(j)
         for kind, ordinal, source, accuracy in sources:
             distance = float(source.distance(geometry))
             total_accuracy = accuracy + (feature.capture_accuracy_ft or 0.0)

@@ -236,3 +236,41 @@ def geometry_from_lonlat(geojson: dict[str, Any], where: str) -> BaseGeometry:
 def _wgs84() -> tuple[CRS, str]:
     crs = CRS.from_user_input(WGS84)
     return crs, crs.to_wkt()
+
+
+def lonlat_many_to_measure_crs(geoms: list[BaseGeometry]) -> list[BaseGeometry] | None:
+    """WGS84 geometries projected to EPSG:2261 in one call, each checked as
+    `geometry_from_lonlat` checks it; None when any of them would be refused (project
+    them one at a time to learn which and why). Each coordinate is projected exactly as
+    it is one geometry at a time."""
+    if not geoms:
+        return []
+    arr = np.asarray(geoms, dtype=object)
+    counts = shapely.get_num_coordinates(arr)
+    if (counts <= 0).any():
+        return None
+    coords = shapely.get_coordinates(arr)
+    if not np.isfinite(coords).all():
+        return None
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    lon, lat = coords[:, 0], coords[:, 1]
+    lon_min, lon_max = np.minimum.reduceat(lon, starts), np.maximum.reduceat(lon, starts)
+    lat_min, lat_max = np.minimum.reduceat(lat, starts), np.maximum.reduceat(lat, starts)
+    swapped = ((_NY_LAT[0] <= lon_min) & (lon_max <= _NY_LAT[1])
+               & (_NY_LON[0] <= lat_min) & (lat_max <= _NY_LON[1]))
+    west, south, east, north = area_of_use()
+    tol = 0.01
+    outside = ((lon_min < west - tol) | (lon_max > east + tol) | (lat_min < south - tol)
+               | (lat_max > north + tol))
+    if swapped.any() or outside.any():
+        return None
+    to_feet = transformer(_wgs84()[1], MEASURE_CRS)
+
+    def project(xy: np.ndarray) -> np.ndarray:
+        x, y = to_feet.transform(xy[:, 0], xy[:, 1])
+        return np.column_stack([x, y])
+
+    out = shapely.transform(arr, project)
+    if not np.isfinite(shapely.get_coordinates(out)).all():
+        return None
+    return list(out)

@@ -17,6 +17,7 @@ from ..paths import resource
 from ..storage.records import RecordWriter
 
 if TYPE_CHECKING:
+    from ..geo.case_shapes import CaseShapes
     from ..geo.lake_line import LakeLine, Measurement
     from .workspace import Workspace
 
@@ -158,39 +159,44 @@ def active_layer(ws: Workspace) -> ActiveLayer | None:
                        version=r["layer_version"], lake=_CACHE[key])
 
 
-def measured_geometry(case: Case, where: str) -> Any:
+def measured_geometry(case: Case, where: str, shapes: CaseShapes | None = None) -> Any:
     """The geometry a lake distance is measured from: the absorption area, else the
-    holding tank (EPSG:2261), or None."""
+    holding tank (EPSG:2261), or None. `shapes`, when given, are the case's geometries as
+    projected for all its distances."""
     site = case.site
     if site is None:
         return None
-    geojson = site.absorption_area or site.holding_tank
-    if geojson is None:
+    name = "absorption_area" if site.absorption_area else "holding_tank"
+    if getattr(site, name) is None:
         return None
-    from ..geo.vector_files import geometry_from_lonlat
+    if shapes is None:
+        from ..geo.case_shapes import CaseShapes
 
-    return geometry_from_lonlat(geojson, where)
+        shapes = CaseShapes(case)
+    return shapes.site(name, where)
 
 
-def map_distance(ws: Workspace, case: Case, *, layer: ActiveLayer | EllipsisType | None = ...
-                 ) -> tuple[MapDistance, Measurement] | None:
+def map_distance(ws: Workspace, case: Case, *, layer: ActiveLayer | EllipsisType | None = ...,
+                 shapes: CaseShapes | None = None) -> tuple[MapDistance, Measurement] | None:
     """The distance on the active layer (`layer`, when given, is the active layer as read
-    once for many parcels)."""
+    once for many parcels; `shapes`, the case's projected geometries)."""
     if isinstance(layer, EllipsisType):
         layer = active_layer(ws)
-    geometry = measured_geometry(case, f"parcel {case.parcel.sbl}: site geometry")
+    geometry = measured_geometry(case, f"parcel {case.parcel.sbl}: site geometry", shapes)
     if layer is None or geometry is None:
         return None
-    m = layer.lake.measure(geometry)
+    m = layer.lake.measure(geometry) if shapes is None else shapes.lake_measurement(
+        layer.lake, geometry)
     return (MapDistance(distance_ft=round(m.distance_ft, 2), accuracy_ft=layer.accuracy_ft,
                         layer_name=layer.name, layer_version=layer.version), m)
 
 
 def component_map_distances(ws: Workspace, case: Case, *,
-                            layer: ActiveLayer | EllipsisType | None = ...
-                            ) -> list[ComponentDistance]:
+                            layer: ActiveLayer | EllipsisType | None = ...,
+                            shapes: CaseShapes | None = None) -> list[ComponentDistance]:
     """Each located component's distance to the active layer's lake line, with the layer's
-    declared accuracy (the design-load zone of § 202-6 C rests on the nearest)."""
+    declared accuracy (the design-load zone of § 202-6 C rests on the nearest). `shapes`,
+    when given, are the case's projected geometries."""
     if isinstance(layer, EllipsisType):
         layer = active_layer(ws)
     seen: dict[str, int] = {}
@@ -201,11 +207,11 @@ def component_map_distances(ws: Workspace, case: Case, *,
             located.append((c, c.geometry, seen[c.kind.value], i))
     if layer is None or not located:
         return []
-    from ..geo.vector_files import geometry_from_lonlat
+    if shapes is None:
+        from ..geo.case_shapes import CaseShapes
 
-    sbl = case.parcel.sbl
-    geometries = [geometry_from_lonlat(g, f"parcel {sbl}: components[{i}].geometry")
-                  for _, g, _, i in located]
+        shapes = CaseShapes(case)
+    geometries = [shapes.component(i) for _, _, _, i in located]
     label = f"{layer.name} v{layer.version}"
     return [ComponentDistance(component=c.kind, ordinal=n, distance_ft=round(m.distance_ft, 2),
                               accuracy_ft=layer.accuracy_ft, source="map", layer=label)
@@ -213,22 +219,30 @@ def component_map_distances(ws: Workspace, case: Case, *,
                                        strict=True)]
 
 
+_LAST_MAP = ("SELECT distance_ft FROM lake_measurements WHERE parcel_id = ? AND method = 'map' "
+             "AND shoreline_layer_id = ? AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1")
+
+
 def record_map_measurement(w: RecordWriter, ws: Workspace, parcel_id: str, case: Case,
-                           today: date) -> bool:
+                           today: date, *, layer: ActiveLayer | EllipsisType | None = ...,
+                           shapes: CaseShapes | None = None,
+                           last: float | EllipsisType | None = ...) -> bool:
     """Keep the map distance as evidence: layer, version, accuracy, who and when.
 
-    A new row is written only when the distance on the active layer has changed."""
-    found = map_distance(ws, case)
+    A new row is written only when the distance on the active layer has changed. `layer`,
+    `shapes` and `last` (the parcel's latest map distance on the layer, None for none),
+    when given, are read once for many parcels."""
+    if isinstance(layer, EllipsisType):
+        layer = active_layer(ws)
+    found = map_distance(ws, case, layer=layer, shapes=shapes)
     if found is None:
         return False
     distance, m = found
-    layer = active_layer(ws)
     assert layer is not None
-    last = w.conn.execute(
-        "SELECT distance_ft FROM lake_measurements WHERE parcel_id = ? AND method = 'map' AND "
-        "shoreline_layer_id = ? AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1",
-        (parcel_id, layer.id)).fetchone()
-    if last is not None and round(float(last[0]), 2) == distance.distance_ft:
+    if isinstance(last, EllipsisType):
+        row = w.conn.execute(_LAST_MAP, (parcel_id, layer.id)).fetchone()
+        last = None if row is None else float(row[0])
+    if last is not None and round(last, 2) == distance.distance_ft:
         return False
     nearest = m.nearest_lonlat()
     site = case.site
@@ -246,7 +260,8 @@ def record_map_measurement(w: RecordWriter, ws: Workspace, parcel_id: str, case:
 def measure_parcels(ws: Workspace, sbls: list[str] | None, *, today: date | None = None,
                     progress: Any = None, cancelled: Any = None) -> dict[str, Any]:
     """Measure parcels (all, or those named) on the active layer and keep new distances."""
-    from ..storage.cases import load_case
+    from ..geo.case_shapes import measure_cases, project_cases
+    from ..storage.cases import load_case, load_cases
 
     layer = active_layer(ws)
     if layer is None:
@@ -264,11 +279,29 @@ def measure_parcels(ws: Workspace, sbls: list[str] | None, *, today: date | None
         ids = [ws.parcel_id(s) for s in sbls]
     recorded = 0
     with ws.store.transaction() as w:
-        for n, parcel_id in enumerate(ids, start=1):
+        if sbls is None:
+            # A map measurement reads the site's geometry and capture, nothing else.
+            every = load_cases(w.conn, only=("site_features",))
+            cases = [every[i] for i in ids]
+        else:
+            cases = [load_case(w.conn, i) for i in ids]
+        last: dict[str, float] = {}
+        for parcel_id, distance_ft in w.conn.execute(
+                "SELECT parcel_id, distance_ft FROM lake_measurements WHERE method = 'map' AND "
+                "shoreline_layer_id = ? AND deleted_at IS NULL ORDER BY parcel_id, "
+                "created_at DESC", (layer.id,)):
+            last.setdefault(parcel_id, float(distance_ft))
+        projected = project_cases(cases)
+        measure_cases(projected, layer.lake)
+        for n, (parcel_id, case, shapes) in enumerate(
+                zip(ids, cases, projected, strict=True), start=1):
             if cancelled is not None and cancelled():
                 raise InputError("Measuring was cancelled; no measurement was kept.")
-            recorded += record_map_measurement(w, ws, parcel_id, load_case(w.conn, parcel_id),
-                                               day)
+            if record_map_measurement(w, ws, parcel_id, case, day, layer=layer, shapes=shapes,
+                                      last=last.get(parcel_id)):
+                recorded += 1
+                last[parcel_id] = float(w.conn.execute(
+                    _LAST_MAP, (parcel_id, layer.id)).fetchone()[0])
             if progress is not None:
                 progress(n, len(ids))
     return {"layer": layer.label(), "parcels": len(ids), "new_measurements": recorded}

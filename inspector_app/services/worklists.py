@@ -140,12 +140,17 @@ def _parcel(r: dict[str, Any], case: Case, evaluation: Evaluation | NoLawFacts,
 
 def _parcels(ws: Workspace, as_of: date) -> list[_Parcel]:
     """Every parcel, its case read with one query per table and the active layer read once."""
+    from ..geo.case_shapes import measure_cases, project_cases
     from ..storage.cases import load_cases
     from .shorelines import active_layer
 
     rows = ws.store.query(_PARCEL_ROWS)
     cases = load_cases(ws.store.conn)
+    projected = project_cases(cases.values())
+    shapes = dict(zip(cases, projected, strict=True))
     layer = active_layer(ws)
+    if layer is not None:
+        measure_cases(projected, layer.lake)
     laws: dict[str, Jurisdiction | None] = {}
     out = []
     for r in sorted(rows, key=lambda r: sbl_sort_key(r["sbl"])):
@@ -153,7 +158,8 @@ def _parcels(ws: Workspace, as_of: date) -> list[_Parcel]:
         town = case.parcel.municipality
         if town not in laws:
             laws[town] = ws.laws.for_municipality(town)
-        out.append(_parcel(r, case, ws.assess_case(case, as_of=as_of, layer=layer), laws[town]))
+        out.append(_parcel(r, case, ws.assess_case(case, as_of=as_of, layer=layer,
+                                                   shapes=shapes[r["id"]]), laws[town]))
     return out
 
 

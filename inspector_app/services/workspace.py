@@ -33,6 +33,7 @@ from .shorelines import (
 )
 
 if TYPE_CHECKING:
+    from ..geo.case_shapes import CaseShapes
     from ..storage.records import RecordWriter
     from .shorelines import ActiveLayer
 
@@ -182,27 +183,33 @@ class Workspace:
 
     def _evaluate(self, case: Case, *, as_of: date | None,
                   decisions: Mapping[str, SuggestionStatus | Decision],
-                  layer: ActiveLayer | EllipsisType | None = ...) -> Evaluation:
+                  layer: ActiveLayer | EllipsisType | None = ...,
+                  shapes: CaseShapes | None = None) -> Evaluation:
+        from ..geo.case_shapes import CaseShapes
         from ..geo.setbacks import separations
 
         law = self.law_for(case.parcel.municipality)
-        found = map_distance(self, case, layer=layer)
+        if shapes is None:
+            shapes = CaseShapes(case)  # each geometry projected once for every distance
+        found = map_distance(self, case, layer=layer, shapes=shapes)
         return evaluate(case, law, as_of=as_of or self.today(),
                         map_distance=None if found is None else found[0],
-                        separations=separations(case), decisions=decisions,
-                        component_distances=component_map_distances(self, case, layer=layer))
+                        separations=separations(case, shapes), decisions=decisions,
+                        component_distances=component_map_distances(self, case, layer=layer,
+                                                                    shapes=shapes))
 
     def assess_case(self, case: Case, *, as_of: date | None = None,
-                    layer: ActiveLayer | EllipsisType | None = ...
-                    ) -> Evaluation | NoLawFacts:
+                    layer: ActiveLayer | EllipsisType | None = ...,
+                    shapes: CaseShapes | None = None) -> Evaluation | NoLawFacts:
         """The evaluation under the parcel's law, or, with no law on file, the record's
         facts and measurements with no judgement. `layer`, when given, is the active
-        shoreline layer as read once for many cases."""
+        shoreline layer as read once for many cases; `shapes`, the case's geometries as
+        projected together with other cases'."""
         if self.laws.for_municipality(case.parcel.municipality) is None:
-            found = map_distance(self, case, layer=layer)
+            found = map_distance(self, case, layer=layer, shapes=shapes)
             return no_law_facts(case, as_of=as_of or self.today(),
                                 map_distance=None if found is None else found[0])
-        return self._evaluate(case, as_of=as_of, decisions={}, layer=layer)
+        return self._evaluate(case, as_of=as_of, decisions={}, layer=layer, shapes=shapes)
 
     def assess_parcel(self, sbl: str, *, as_of: date | None = None
                       ) -> Evaluation | NoLawFacts:

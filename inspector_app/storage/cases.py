@@ -13,9 +13,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import fields
 from datetime import date
+from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from ..domain.case import (
@@ -272,14 +274,22 @@ def _date(value: Any) -> date | None:
     return None if value is None else date.fromisoformat(value)
 
 
-def _detail(spec_type: FieldType, value: Any) -> DetailValue:
-    if spec_type is FieldType.BOOLEAN:
-        return bool(value)
-    if spec_type is FieldType.DATE:
-        return date.fromisoformat(value)
-    if spec_type is FieldType.INTEGER:
-        return int(value)
-    return value  # type: ignore[no-any-return]
+# How a component detail's stored value is read back, by its type (else as stored).
+_READ: dict[FieldType, Callable[[Any], DetailValue]] = {
+    FieldType.BOOLEAN: bool, FieldType.DATE: date.fromisoformat, FieldType.INTEGER: int}
+_DETAILS = tuple((spec.name, _READ.get(spec.type)) for spec in COMPONENT_DETAILS)
+
+
+def _details(row: Row) -> dict[str, DetailValue]:
+    return {name: value if read is None else read(value) for name, read in _DETAILS
+            if (value := row[name]) is not None}
+
+
+@lru_cache(maxsize=4096)
+def _strings(text: str) -> tuple[Any, ...]:
+    """A stored JSON list of plain values as a tuple; the same few texts (`[]` above all)
+    recur on thousands of rows and are decoded once."""
+    return tuple(json.loads(text))
 
 
 # Each table a case is read from: (extra condition, order). A single row is the first.
@@ -328,15 +338,19 @@ def _grouped(conn: sqlite3.Connection, sql: str, key: str) -> dict[str, list[Row
     return out
 
 
-def load_cases(conn: sqlite3.Connection) -> dict[str, Case]:
+def load_cases(conn: sqlite3.Connection, *, only: Collection[str] | None = None
+               ) -> dict[str, Case]:
     """Every active parcel's case by parcel id, as `load_case` builds it, read with one
-    query per table."""
+    query per table. With `only`, just those tables of `_CASE_TABLES` are read and the
+    others are taken as empty: for a caller that reads nothing else of the cases."""
     parcels = _rows(conn, "SELECT * FROM parcels WHERE deleted_at IS NULL", ())
     tables = {table: _grouped(conn, f"SELECT * FROM {table} WHERE deleted_at IS NULL "
                                     f"{where} ORDER BY parcel_id, {order}", "parcel_id")
+              if only is None or table in only else {}
               for table, (where, order) in _CASE_TABLES.items()}
     tests = _grouped(conn, "SELECT * FROM inspection_tests WHERE deleted_at IS NULL "
-                           f"ORDER BY inspection_id, {_TESTS_ORDER}", "inspection_id")
+                           f"ORDER BY inspection_id, {_TESTS_ORDER}", "inspection_id"
+                     ) if only is None or "inspections" in only else {}
 
     def for_parcel(parcel_id: str) -> TableRows:
         return lambda table: tables[table].get(parcel_id, [])
@@ -398,9 +412,7 @@ def _case_from(parcel: Row, rows: TableRows, test_rows: TestRows) -> Case:
         system=_load_system(one("systems")),
         components=tuple(
             Component(kind=ComponentKind(c["kind"]), condition=Condition(c["condition"]),
-                      defects=tuple(json.loads(c["defects"])), note=c["note"],
-                      details={spec.name: _detail(spec.type, c[spec.name])
-                               for spec in COMPONENT_DETAILS if c[spec.name] is not None},
+                      defects=_strings(c["defects"]), note=c["note"], details=_details(c),
                       geometry=None if c["geometry"] is None else json.loads(c["geometry"]))
             for c in rows("components")),
         etu=None if e is None else EtuService(
@@ -418,8 +430,8 @@ def _case_from(parcel: Row, rows: TableRows, test_rows: TestRows) -> Case:
                         record_received=bool(r["record_received"]), volume_gal=r["volume_gal"])
                 for r in rows("pump_outs"))),
         observations=None if o is None else Observations(
-            absorption_area_encroachments=tuple(json.loads(o["absorption_area_encroachments"])),
-            clear_water_connections=tuple(json.loads(o["clear_water_connections"]))),
+            absorption_area_encroachments=_strings(o["absorption_area_encroachments"]),
+            clear_water_connections=_strings(o["clear_water_connections"])),
         ahj=None if a is None else AhjDetermination(
             greatest_extent_possible=_bool(a["greatest_extent_possible"]),
             waiver_granted=_bool(a["waiver_granted"]),
@@ -436,11 +448,14 @@ def _case_from(parcel: Row, rows: TableRows, test_rows: TestRows) -> Case:
 
 
 def _load_system(row: Row | None) -> SystemRecord | None:
-    if row is None or all(row[k] is None for k in _SYSTEM_FIELDS):
+    if row is None or _system_values(row).count(None) == len(_SYSTEM_FIELDS):
         return None
     return SystemRecord(stamped_as_built=_bool(row["stamped_as_built"]),
                         as_built_reference=row["as_built_reference"],
                         installed_year=row["installed_year"], description=row["description"])
+
+
+_system_values = itemgetter(*_SYSTEM_FIELDS)
 
 
 def _load_site(rows: TableRows) -> Site | None:
@@ -483,7 +498,7 @@ def _load_inspection(i: Row, tests: list[Row]) -> Inspection:
     return Inspection(
         date=date.fromisoformat(i["date"]), inspector=i["inspector"],
         reason=InspectionReason(i["reason"]),
-        failure_evidence=tuple(json.loads(i["failure_evidence"])),
+        failure_evidence=_strings(i["failure_evidence"]),
         inspector_certification=i["inspector_certification"], weather=i["weather"],
         occupancy=None if i["occupancy"] is None else Occupancy(i["occupancy"]),
         tests=tuple(FieldTest(kind=TestKind(t["kind"]), result=TestResult(t["result"]),

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from datetime import date, timedelta
+from fractions import Fraction
 
 import pytest
 
@@ -451,3 +453,24 @@ def test_a_field_measured_absorption_area_is_not_second_guessed_by_its_map_posit
                                     distance_ft=150, accuracy_ft=1500, source="map")
     d = run(case(lake_ft=320), component_distances=[area_on_map]).design
     assert (d.gpd_per_bedroom, d.provisional) == (130, False)
+
+
+def _zone_exactly(distance: float, accuracy: float, setback: float) -> Zone:
+    d, a, s = (Fraction(str(x)) for x in (distance, accuracy, setback))
+    return Zone.WITHIN if d + a <= s else Zone.BEYOND if d - a > s else Zone.UNDETERMINED
+
+
+def test_zone_is_decided_as_in_exact_decimal_arithmetic() -> None:
+    rng = random.Random(202)
+    cases = [(199.9, 0.1, 200), (200.1, 0.1, 200), (0.1 + 0.2, 199.7, 200), (199.7, 0.3, 200),
+             (200.3, 0.3, 200), (1e-320, 0, 0), (0, 0, 0), (5e5, 5e5, 0), (100, 1500, 200)]
+    for _ in range(20_000):
+        setback = rng.choice([200.0, 150.0, 100.0, 75.5])
+        accuracy = round(rng.choice([0.0, 1500.0, rng.uniform(0, 50)]), rng.randint(0, 3))
+        near = setback + rng.choice([-accuracy, accuracy])
+        distance = round(near + rng.choice([0.0, 0.01, -0.01, rng.uniform(-3, 3)]),
+                         rng.randint(0, 3))
+        cases.append((distance, accuracy, setback))
+    for distance, accuracy, setback in cases:
+        assert zone_for(distance, accuracy, setback) is _zone_exactly(distance, accuracy,
+                                                                      setback)
