@@ -12,6 +12,7 @@ another office stays valid here.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping, Sequence
 from datetime import date
@@ -360,39 +361,10 @@ class _Reader:
                  allowed: Sequence[str]) -> dict[str, Any] | None:
         if value is None:
             return None
-        gtype = value.get("type")
-        if gtype not in allowed:
-            raise self.fail(path, f"is a GeoJSON {json.dumps(gtype)}; it must be one of: "
-                                  f"{', '.join(allowed)}")
-        if set(value) - {"type", "coordinates", "bbox"}:
-            extra = sorted(set(value) - {"type", "coordinates", "bbox"})[0]
-            raise self.fail(path, f"has the unknown key {json.dumps(extra)}; give a bare "
-                                  "GeoJSON geometry (type and coordinates)")
-        depth = {"Point": 0, "LineString": 1, "MultiPoint": 1, "Polygon": 2,
-                 "MultiLineString": 2, "MultiPolygon": 3}[gtype]
-        self._positions(value.get("coordinates"), depth, [*path, "coordinates"], gtype)
-        return {"type": gtype, "coordinates": value["coordinates"]}
-
-    def _positions(self, node: Any, depth: int, path: list[str | int], gtype: str) -> None:
-        if depth == 0:
-            if (not isinstance(node, list) or len(node) not in (2, 3)
-                    or not all(isinstance(c, int | float) and not isinstance(c, bool)
-                               for c in node)):
-                raise self.fail(path, "must be a position [longitude, latitude]")
-            lon, lat = node[0], node[1]
-            if not (-180 <= lon <= 180 and -90 <= lat <= 90):
-                raise self.fail(path, f"is [{lon}, {lat}], which is not a WGS84 "
-                                      "longitude/latitude; case geometry must be GeoJSON in "
-                                      "WGS84 (longitude first)")
-            return
-        if not isinstance(node, list) or not node:
-            raise self.fail(path, f"must be a non-empty list of coordinates for a {gtype}")
-        for i, child in enumerate(node):
-            self._positions(child, depth - 1, [*path, i], gtype)
-        if (gtype in ("Polygon", "MultiPolygon") and depth == 1
-                and (len(node) < 4 or node[0] != node[-1])):
-            raise self.fail(path, "is not a closed ring; a polygon ring needs at least "
-                                  "four positions and must end where it starts")
+        fault = geometry_fault(value, allowed)
+        if fault is not None:
+            raise self.fail([*path, *fault[0]], fault[1])
+        return {"type": value["type"], "coordinates": value["coordinates"]}
 
     def read(self, doc: Mapping[str, Any]) -> Case:
         p = doc["parcel"]
@@ -468,9 +440,7 @@ class _Reader:
         features = []
         for i, f in enumerate(s.get("features", ())):
             path: list[str | int] = ["site", "features", i, "geometry"]
-            geometry = self.geometry(f["geometry"], path, (
-                "Point", "LineString", "Polygon", "MultiPoint", "MultiLineString",
-                "MultiPolygon"))
+            geometry = self.geometry(f["geometry"], path, SITE_FEATURE_GEOMETRIES)
             assert geometry is not None
             features.append(SiteFeature(
                 kind=SiteFeatureKind(f["kind"]), geometry=geometry,
@@ -510,7 +480,7 @@ class _Reader:
                          details=details,
                          geometry=self.geometry(c.get("geometry"), ["components", index,
                                                                     "geometry"],
-                                                ("Point", "LineString", "Polygon")))
+                                                COMPONENT_GEOMETRIES))
 
     def _etu(self, e: Mapping[str, Any] | None) -> EtuService | None:
         if e is None:
@@ -669,6 +639,63 @@ def _problems_message(errors: list[ValidationError]) -> str:
     more = len(messages) - len(shown)
     tail = f"; and {more} more, shown once these are fixed" if more else ""
     return f"has {len(messages)} problems: {listed}{tail}"
+
+
+# The most positions one site feature or component outline may have: a real absorption
+# field, property line or shore frontage needs at most a few thousand.
+MAX_FEATURE_VERTICES = 10_000
+SITE_FEATURE_GEOMETRIES = ("Point", "LineString", "Polygon", "MultiPoint", "MultiLineString",
+                           "MultiPolygon")
+COMPONENT_GEOMETRIES = ("Point", "LineString", "Polygon")
+_DEPTH = {"Point": 0, "LineString": 1, "MultiPoint": 1, "Polygon": 2, "MultiLineString": 2,
+          "MultiPolygon": 3}
+
+
+def geometry_fault(value: Any, allowed: Sequence[str]) -> tuple[list[str | int], str] | None:
+    """What is wrong with a case geometry, as (where within it, the reader's words), or
+    None: a bare GeoJSON geometry of an allowed type, of finite WGS84 longitude/latitude
+    positions, closed polygon rings, at most MAX_FEATURE_VERTICES positions."""
+    if not isinstance(value, dict):
+        return [], f"must be a GeoJSON geometry (an object), not {_describe(value)}"
+    gtype = value.get("type")
+    if gtype not in allowed:
+        return [], (f"is a GeoJSON {json.dumps(gtype)[:80]}; it must be one of: "
+                    f"{', '.join(allowed)}")
+    if set(value) - {"type", "coordinates", "bbox"}:
+        extra = sorted(set(value) - {"type", "coordinates", "bbox"})[0]
+        return [], (f"has the unknown key {json.dumps(extra)[:80]}; give a bare GeoJSON "
+                    "geometry (type and coordinates)")
+    kind = str(gtype)
+    return _positions_fault(value.get("coordinates"), _DEPTH[kind], ["coordinates"], kind, [0])
+
+
+def _positions_fault(node: Any, depth: int, path: list[str | int], gtype: str,
+                     count: list[int]) -> tuple[list[str | int], str] | None:
+    if depth == 0:
+        if (not isinstance(node, list) or len(node) not in (2, 3)
+                or not all(isinstance(c, int | float) and not isinstance(c, bool)
+                           and math.isfinite(c) for c in node)):
+            return path, "must be a position [longitude, latitude]"
+        lon, lat = node[0], node[1]
+        if not (-180 <= lon <= 180 and -90 <= lat <= 90):
+            return path, (f"is [{lon}, {lat}], which is not a WGS84 longitude/latitude; case "
+                          "geometry must be GeoJSON in WGS84 (longitude first)")
+        count[0] += 1
+        if count[0] > MAX_FEATURE_VERTICES:
+            return path, (f"has more than {MAX_FEATURE_VERTICES:,} positions; a site feature "
+                          f"or component has at most {MAX_FEATURE_VERTICES:,}")
+        return None
+    if not isinstance(node, list) or not node:
+        return path, f"must be a non-empty list of coordinates for a {gtype}"
+    for i, child in enumerate(node):
+        fault = _positions_fault(child, depth - 1, [*path, i], gtype, count)
+        if fault is not None:
+            return fault
+    if (gtype in ("Polygon", "MultiPolygon") and depth == 1
+            and (len(node) < 4 or node[0] != node[-1])):
+        return path, ("is not a closed ring; a polygon ring needs at least four positions "
+                      "and must end where it starts")
+    return None
 
 
 def field_problem(schema: Mapping[str, Any], value: Any, name: str) -> str | None:

@@ -257,6 +257,26 @@ class DataFolder:
                             continue
         return removed
 
+    @property
+    def jurisdictions(self) -> Path:
+        return self.root / "jurisdictions"
+
+    def restrict(self) -> None:
+        """Owner-only files: the database (and SQLite's -wal and -shm beside it), the
+        backups and the jurisdiction files, 0600 in 0700 folders, whatever the umask made
+        them (a folder made by an earlier version included)."""
+        files = [self.database, self.database.with_name(self.database.name + "-wal"),
+                 self.database.with_name(self.database.name + "-shm")]
+        for folder in (self.backups, self.jurisdictions):
+            if folder.is_dir() and not folder.is_symlink():
+                if folder.stat().st_mode & 0o077:
+                    folder.chmod(0o700)
+                files += [p for p in folder.iterdir() if p.is_file() and not p.is_symlink()]
+        for path in files:
+            with contextlib.suppress(FileNotFoundError):
+                if path.stat().st_mode & 0o077:
+                    path.chmod(0o600)
+
     def create(self) -> None:
         # Owner-only: the folder holds owner data and this device's private signing key.
         for folder in (self.root, self.attachments, self.backups, self.letters):

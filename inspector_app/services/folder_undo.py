@@ -21,8 +21,9 @@ class FolderUndo:
     def write(self, path: Path, data: bytes) -> None:
         if path.is_file() and path not in self.replaced:
             self.replaced[path] = path.read_bytes()
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         write_atomically(path, data)
+        path.chmod(0o600)  # the data folder's files are its owner's alone
 
     def restore(self) -> None:
         if not self.existed:

@@ -74,6 +74,19 @@ def field_schema(table: str, column: str) -> dict[str, Any] | None:
     return node
 
 
+def list_limit(table: str) -> int | None:
+    """How many records of a table one case may hold (the case file's list bound), if the
+    case file lists them."""
+    place = _PLACES.get(table)
+    if place is None or place[-1] != "[]":
+        return None
+    node: dict[str, Any] = _schema()
+    for part in place[:-1]:
+        node = node.get("properties", {}).get(part, {})
+    limit = node.get("maxItems")
+    return None if limit is None else int(limit)
+
+
 def label(table: str, column: str) -> str:
     """The field in words, with its unit: "Bedrooms", "Living area (sq ft)"."""
     return change_label(table, column).with_unit
@@ -201,7 +214,20 @@ def value_problem(conn: sqlite3.Connection, table: str, column: str, value: Any,
     node = field_schema(table, column)
     if node is None:
         return _column_problem(conn, table, column, value, words)
-    return casefile.field_problem(node, _case_value(node, value), words)
+    shown = _case_value(node, value)
+    problem = casefile.field_problem(node, shown, words)
+    allowed = _GEOMETRIES.get((table, column))
+    if problem is None and allowed is not None and shown is not None:
+        fault = casefile.geometry_fault(shown, allowed)
+        if fault is not None:
+            inner = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in fault[0])
+            return f"{words}{inner} {fault[1]}"
+    return problem
+
+
+# The geometry a field may hold; a site feature's kind narrows it, with the whole case.
+_GEOMETRIES = {("site_features", "geometry"): casefile.SITE_FEATURE_GEOMETRIES,
+               ("components", "geometry"): casefile.COMPONENT_GEOMETRIES}
 
 
 _COLUMN_TYPES = {"INTEGER": ((int,), "a whole number"), "REAL": ((int, float), "a number"),

@@ -13,6 +13,7 @@ rotates its key, the new one endorsed by the old.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -482,6 +483,24 @@ def _blobs_for(ws: Workspace, changes: list[dict[str, Any]]) -> dict[str, bytes]
     return blobs
 
 
+def _laptop_changes(ws: Workspace, device_id: str, acknowledged: int) -> list[dict[str, Any]]:
+    """The laptop's changes the office has not acknowledged, at most `policy.MAX_CHANGES`:
+    when there are more, each export carries the next of them after the last one's, and
+    once the last are out the next export begins again at what the office acknowledged
+    (so a lost package is sent again)."""
+    start = max(acknowledged, int(ws.store.get_meta("export_resume_seq") or 0))
+    rows = ws.store.query(
+        "SELECT * FROM change_log WHERE device_id = ? AND device_seq > ? ORDER BY device_seq "
+        "LIMIT ?", (device_id, start, policy.MAX_CHANGES + 1))
+    full = len(rows) > policy.MAX_CHANGES
+    rows = rows[:policy.MAX_CHANGES]
+    resume = str(rows[-1]["device_seq"]) if full else "0"
+    if resume != (ws.store.get_meta("export_resume_seq") or "0"):
+        with ws.store.transaction():
+            ws.store.set_meta("export_resume_seq", resume)
+    return rows
+
+
 def export(ws: Workspace, out: Path, *, device: str | None = None) -> dict[str, Any]:
     this = _device(ws, "this")
     assert this is not None
@@ -492,9 +511,7 @@ def export(ws: Workspace, out: Path, *, device: str | None = None) -> dict[str, 
         assert office is not None
         if not this["private_key"] or not office["public_key"]:
             raise InputError(f"This laptop {SHARED_KEY_REFUSAL}.")
-        rows = ws.store.query(
-            "SELECT * FROM change_log WHERE device_id = ? AND device_seq > ? ORDER BY device_seq",
-            (this["id"], office["acknowledged_seq"]))
+        rows = _laptop_changes(ws, this["id"], int(office["acknowledged_seq"]))
         acks = [{"device_id": office["id"],
                  "through_seq": int(ws.store.get_meta("office_seq_received") or 0)}]
     else:
@@ -653,7 +670,10 @@ def _check_policy(ws: Workspace, package: Package, source: Path) -> None:
         # parcels taken from the laptop stay its to speak of: those changes are kept for a
         # person (`assignment`)
         parcels |= assignment.held_from(ws, device, set(parcels))
-        sender = policy.Sender(device_id=device, role=FIELD, parcels=parcels)
+        enrolled = datetime.fromisoformat(rows[0]["created_at"]) if rows else None
+        sender = policy.Sender(device_id=device, role=FIELD, parcels=parcels,
+                               enrolled_at=enrolled if enrolled is None or enrolled.tzinfo
+                               else enrolled.replace(tzinfo=UTC))
     else:
         sender = policy.Sender(device_id=device, role=OFFICE)
         assignment.check_office_package(
@@ -681,11 +701,6 @@ def import_package(ws: Workspace, path: Path) -> dict[str, Any]:
         return {"applied": 0, "already_imported": True, "conflicts": 0}
     _check_policy(ws, package, path)
     ws.store.backup_now("before-sync-import")
-    for digest, data in package.attachments.items():
-        target = ws.attachment_path(digest)
-        if not target.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            write_atomically(target, data)
     this = _device(ws, "this")
     assert this is not None
     received_at = _now()
@@ -745,10 +760,34 @@ def _refuse_worse_cases(ws: Workspace, conn: sqlite3.Connection, path: Path,
                                "and nothing was changed.")
 
 
+def _write_attachments(ws: Workspace, package: Package) -> list[Path]:
+    """Write the package's files this data folder does not hold yet; the new ones."""
+    written: list[Path] = []
+    for digest, data in package.attachments.items():
+        target = ws.attachment_path(digest)
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(target, data)
+            written.append(target)
+    return written
+
+
+def _removed_on_failure(paths: list[Path]) -> Any:
+    """An exit step: files written for an import whose records did not go in (the
+    transaction rolled back) are taken out again."""
+    def remove(failed: type[BaseException] | None, *_: Any) -> bool:
+        if failed is not None:
+            for target in paths:
+                target.unlink(missing_ok=True)
+        return False
+
+    return remove
+
+
 def _apply(ws: Workspace, package: Package, path: Path, received_at: str,
            this: dict[str, Any]) -> ApplyCounts:
     manifest = package.manifest
-    with ws.store.transaction() as w:
+    with contextlib.ExitStack() as stack, ws.store.transaction() as w:
         w.conn.execute("PRAGMA defer_foreign_keys = ON")
         held: frozenset[str] = frozenset()
         outside: frozenset[str] = frozenset()
@@ -774,6 +813,9 @@ def _apply(ws: Workspace, package: Package, path: Path, received_at: str,
             raise PackageError(f"{path}: {exc}; the package was refused and nothing was "
                                "changed.") from None
         _refuse_worse_cases(ws, w.conn, path, before)
+        # every check passed: the package's photos and documents go in with its records
+        written = _write_attachments(ws, package)
+        stack.push(_removed_on_failure(written))
         counts = applier.counts
         _learn_keys(w.conn, package)
         for ack in manifest["acknowledges"]:

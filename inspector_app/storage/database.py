@@ -147,7 +147,7 @@ def backup(conn: sqlite3.Connection, folder: Path, *, reason: str,
     Keeps the newest copies of the reason's pool (`pool_of`). A "before-*" copy that holds
     exactly the data of the newest one of its pool is not written again: that one is
     returned."""
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     stamp = (now or datetime.now(UTC)).strftime(_STAMP)
     final = folder / f"inspector-{stamp}-{reason}.sqlite"
     temp = folder / f".{final.name}.tmp"
@@ -155,6 +155,7 @@ def backup(conn: sqlite3.Connection, folder: Path, *, reason: str,
     try:
         temp.unlink(missing_ok=True)
         conn.execute("VACUUM INTO ?", (str(temp),))
+        temp.chmod(0o600)  # a copy of the records: its owner's alone
         with temp.open("rb") as f:
             os.fsync(f.fileno())
         same = _newest_of(folder, pool)
@@ -237,6 +238,8 @@ def open_database(path: Path, *, backups: Path,
     exists = path.exists() and path.stat().st_size > 0
     if exists:
         _header_check(path)
+    elif not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     conn = _connect(path)
     try:
         try:

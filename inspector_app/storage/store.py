@@ -58,6 +58,7 @@ class Store:
         self.clock = clock
         self.db: sqlite_utils.Database = open_database(folder.database, backups=folder.backups,
                                                        now=clock)
+        folder.restrict()
         self.device_id, self.device_name = self._ensure_device()
         self.actor = Actor(user=user, device_id=self.device_id)
 

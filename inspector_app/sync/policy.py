@@ -13,8 +13,12 @@ signer's device id and a sequence number that continues the signer's own, within
 bound, and its acknowledgements do not go beyond what the office has sent. Every value,
 from either side, passes the rules the case-file reader applies to the same field
 (type, range, vocabulary, length, form, real dates) and is a finite number where it is a
-number; timestamps are real and not far from now; a photo is addressed by its lower-case
-hex SHA-256 and its bytes match it.
+number; timestamps are real and not far ahead of now, and a laptop's are not older than
+its enrolment; a photo is addressed by its lower-case hex SHA-256 and its bytes match it,
+and a package carries no file its changes or records do not name. A laptop's record
+names only records of its own parcel, its geometry passes the case file's geometry check,
+fields the case file does not hold pass `COLUMN_RULES`, and its package carries at most
+`MAX_CHANGES` changes.
 
 `check_package` looks at a whole package before anything is applied. The first change
 that breaks the policy refuses the package, with a message that names the change (table,
@@ -23,6 +27,7 @@ field, record), and nothing is changed.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import sqlite3
@@ -64,6 +69,13 @@ MAX_GEOMETRY_TEXT = 20 * 1024**2  # a shoreline layer's outline, from the office
 LONG_TEXT = frozenset({"geometry"})
 CLOCK_AHEAD = timedelta(days=1)
 CLOCK_BEHIND = timedelta(days=5 * 366)
+# A laptop's change is no older than the laptop's enrolment, give or take this much clock.
+CLOCK_ALLOWANCE = timedelta(days=1)
+# The most changes a laptop's package carries; `sync export` on a laptop writes at most
+# this many and the rest in the next package.
+MAX_CHANGES = 50_000
+# The most that a change's previous value (old) may hold, as JSON text, besides an outline.
+MAX_OLD_TEXT = MAX_TEXT + 100
 DIGEST = re.compile(r"\A[0-9a-f]{64}\Z")
 _FIELD_NAME = re.compile(r"\A[a-z_0-9]{1,60}\Z")
 
@@ -75,6 +87,7 @@ class Sender:
     device_id: str
     role: str  # "field" (a laptop, received at the office) or "office"
     parcels: frozenset[str] = frozenset()  # a laptop's parcels: assigned or its own
+    enrolled_at: datetime | None = None  # when the office enrolled the laptop
 
 
 class _Refusal(Exception):
@@ -110,19 +123,146 @@ def _check(conn: sqlite3.Connection, package: Package, *, sender: Sender, receiv
         if not is_digest(digest):
             raise _Refusal(f"the attachment {digest[:80]!r} is not named by a SHA-256")
     from_laptop = sender.role == "field"
+    if from_laptop and len(package.changes) > MAX_CHANGES:
+        raise _Refusal(f"it carries {len(package.changes):,} changes; a laptop's package "
+                       f"carries at most {MAX_CHANGES:,} (split it: export again after this "
+                       "one is imported)")
+    _unreferenced(package)
     if from_laptop:
         _sequence(conn, package, sender)
     _acknowledgements(conn, manifest, sender, receiver_id)
     columns: dict[str, dict[str, tuple[str, bool]]] = {}
+    # a laptop's records of its parcels' changes: a change's time is no earlier than the
+    # laptop's enrolment; the office is the authority on the records it relays
+    earliest = (None if not from_laptop
+                else now - CLOCK_BEHIND if sender.enrolled_at is None
+                else sender.enrolled_at - CLOCK_ALLOWANCE)
     for c in package.changes:
         where = _where(c)
         try:
-            _timestamp(c["at"], "its time (at)", now)
+            _timestamp(c["at"], "its time (at)", now, earliest=earliest,
+                       since="this laptop was enrolled")
             if from_laptop:
                 _authorised(conn, c, sender)
             _values(conn, c, columns, package.attachments, attachment_exists, now.date())
         except _Refusal as why:
             raise _Refusal(f"{where} {why}") from None
+    if from_laptop:
+        _references(conn, package.changes)
+        _feature_counts(conn, package.changes)
+
+
+def _named_files(value: Any, found: set[str], depth: int = 0) -> None:
+    """Collect the files a change or record names: a photo's SHA-256, a document's bytes."""
+    if depth > 64:
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in ("sha256", BYTES_REF) and isinstance(item, str):
+                found.add(item)
+            else:
+                _named_files(item, found, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _named_files(item, found, depth + 1)
+
+
+def _unreferenced(package: Package) -> None:
+    """A package carries only the photos and documents its changes or records use."""
+    if not package.attachments:
+        return
+    found: set[str] = set()
+    for c in package.changes:
+        _named_files(c.get("new"), found)
+        _named_files(c.get("old"), found)
+    for member in ("records.jsonl", "history.jsonl"):
+        for line in package.extra.get(member, b"").splitlines():
+            try:
+                _named_files(json.loads(line), found)
+            except ValueError:
+                continue  # refused as damaged where the records are read
+    for digest in package.attachments:
+        if digest not in found:
+            raise _Refusal(f"it carries the attachment {digest[:12]}..., which none of its "
+                           "changes or records refers to; a package carries only the photos "
+                           "and documents its records use")
+
+
+def _reference_columns(conn: sqlite3.Connection,
+                       cache: dict[str, dict[str, str]], table: str) -> dict[str, str]:
+    """A table's columns that name a record of another case table: column -> table."""
+    if table not in cache:
+        cache[table] = {str(r[3]): str(r[2]) for r in conn.execute(
+            f"PRAGMA foreign_key_list({table})")
+            if r[2] in LAPTOP_TABLES and r[3] != "parcel_id"}
+    return cache[table]
+
+
+def _references(conn: sqlite3.Connection, changes: list[dict[str, Any]]) -> None:
+    """A laptop's record names only records of its own parcel (an inspection, system,
+    component...): one the receiver holds, or one the same package inserts."""
+    inserted = {(c["table"], c["record_id"]): c["parcel_id"] for c in changes
+                if c["op"] == "insert"}
+    cache: dict[str, dict[str, str]] = {}
+    for c in changes:
+        refs = _reference_columns(conn, cache, c["table"])
+        if not refs:
+            continue
+        if c["op"] == "insert" and isinstance(c["new"], dict):
+            values = [(k, v) for k, v in c["new"].items() if k in refs]
+        elif c["op"] == "update" and c["field"] in refs:
+            values = [(c["field"], c["new"])]
+        else:
+            continue
+        for column, value in values:
+            if value is None:
+                continue
+            target = refs[column]
+            words = resolution.label(c["table"], column)
+            if not isinstance(value, str):
+                raise _Refusal(f"{_where(c)} {words} is {str(value)[:80]!r}, which is not the "
+                               f"id of a record of {target}")
+            row = conn.execute(f"SELECT parcel_id FROM {target} WHERE id = ?",
+                               (value,)).fetchone()
+            owner = row[0] if row is not None else inserted.get((target, value))
+            if owner is None:
+                raise _Refusal(f"{_where(c)} {words} names the record {value[:80]} of "
+                               f"{target}, which neither this data folder nor the package "
+                               "holds")
+            if owner != c["parcel_id"]:
+                raise _Refusal(f"{_where(c)} {words} names the record {value} of {target}, "
+                               f"which belongs to the parcel {owner}, not to this record's "
+                               f"parcel {c['parcel_id']}; a record names only records of "
+                               "its own parcel")
+
+
+# Site features the case file lists apart, outside its bound on the features list.
+_LISTED_APART = ("absorption_area", "holding_tank")
+
+
+def _feature_counts(conn: sqlite3.Connection, changes: list[dict[str, Any]]) -> None:
+    """A parcel holds no more site features than its case file may list."""
+    limit = resolution.list_limit("site_features")
+    if limit is None:
+        return
+    added: dict[str, list[dict[str, Any]]] = {}
+    removed: dict[str, set[str]] = {}
+    for c in changes:
+        if c["table"] != "site_features":
+            continue
+        if c["op"] == "insert" and isinstance(c["new"], dict) \
+                and c["new"].get("kind") not in _LISTED_APART:
+            added.setdefault(c["parcel_id"], []).append(c)
+        elif c["op"] == "delete":
+            removed.setdefault(c["parcel_id"], set()).add(c["record_id"])
+    for parcel, inserts in added.items():
+        held = {r[0] for r in conn.execute(
+            "SELECT id FROM site_features WHERE parcel_id = ? AND deleted_at IS NULL AND "
+            f"kind NOT IN ({','.join('?' * len(_LISTED_APART))})", (parcel, *_LISTED_APART))}
+        total = len(held - removed.get(parcel, set())) + len(inserts)
+        if total > limit:
+            raise _Refusal(f"{_where(inserts[-1])} would give the parcel {total} site "
+                           f"features; a case holds at most {limit}")
 
 
 def _where(c: Mapping[str, Any]) -> str:
@@ -131,7 +271,13 @@ def _where(c: Mapping[str, Any]) -> str:
             f"{c['record_id']})")
 
 
-def _timestamp(text: str, what: str, now: datetime) -> None:
+_DEFAULT_EARLIEST = datetime.min.replace(tzinfo=UTC)
+
+
+def _timestamp(text: str, what: str, now: datetime, *,
+               earliest: datetime | None = _DEFAULT_EARLIEST, since: str = "") -> None:
+    """A real, zoned time not after now (and its allowance); not before `earliest` (by
+    default, 5 years before now; None: no lower bound)."""
     try:
         at = datetime.fromisoformat(text)
     except ValueError:
@@ -142,7 +288,13 @@ def _timestamp(text: str, what: str, now: datetime) -> None:
         raise _Refusal(f"{what} is {text}, more than {CLOCK_AHEAD.days} day after now "
                        f"({now.isoformat(timespec='seconds')}); check the sending computer's "
                        "clock")
-    if at < now - CLOCK_BEHIND:
+    if earliest is not None and earliest is not _DEFAULT_EARLIEST:
+        if at < earliest:
+            raise _Refusal(f"{what} is {text}, before {since} "
+                           f"({(earliest + CLOCK_ALLOWANCE).isoformat(timespec='seconds')}, "
+                           f"with {CLOCK_ALLOWANCE.days} day allowed for its clock); check "
+                           "the sending computer's clock")
+    elif earliest is not None and at < now - CLOCK_BEHIND:
         raise _Refusal(f"{what} is {text}, more than {CLOCK_BEHIND.days // 366} years before "
                        f"now ({now.isoformat(timespec='seconds')}); check the sending "
                        "computer's clock")
@@ -322,7 +474,9 @@ def _values(conn: sqlite3.Connection, c: Mapping[str, Any],
             and c["old"][BYTES_REF] not in blobs:
         raise _Refusal("refers to a document that is not in the package")
     if not _finite(c["old"]):
-        raise _Refusal("carries a number that is not finite (infinity or NaN)")
+        raise _Refusal("carries a previous value (old) with a number that is not finite "
+                       "(infinity or NaN)")
+    _old_size(c)
     if table == "attachments" and c["op"] == "insert":
         digest, size = c["new"].get("sha256"), c["new"].get("size_bytes")
         if digest in blobs:
@@ -334,16 +488,88 @@ def _values(conn: sqlite3.Connection, c: Mapping[str, Any],
                            "this computer")
 
 
+def _old_size(c: Mapping[str, Any]) -> None:
+    """A change's previous value is held to the bounds of a value."""
+    old = c["old"]
+    if old is None:
+        return
+    long = c["op"] == "update" and c["field"] in LONG_TEXT
+    bound = MAX_GEOMETRY_TEXT if long else MAX_TEXT if isinstance(old, str) else MAX_OLD_TEXT
+    try:
+        size = len(old) if isinstance(old, str) else len(json.dumps(
+            old, ensure_ascii=False, separators=(",", ":")))
+    except (ValueError, TypeError, RecursionError):
+        raise _Refusal("carries a previous value (old) that is not plain JSON") from None
+    if size > bound:
+        raise _Refusal(f"carries a previous value (old) of {size:,} characters; at most "
+                       f"{bound:,} allowed")
+
+
+@dataclass(frozen=True)
+class ColumnRule:
+    """What a field the case file does not hold (or holds loosely) may be, beyond its type:
+    a real date (not after today, checked with the change's other dates), a year, or a
+    number within a range."""
+
+    kind: str  # "date", "year" or "number"
+    low: float = 0
+    high: float = 0
+    unit: str = ""
+
+    def problem(self, value: Any, words: str) -> str | None:
+        if self.kind == "date":
+            real = isinstance(value, str) and _DATE_TEXT.match(value) is not None
+            if real:
+                try:
+                    date.fromisoformat(value)
+                except ValueError:
+                    real = False
+            return None if real else (f"{words} is {str(value)[:80]!r}, which is not a real "
+                                      "calendar date; write dates as YYYY-MM-DD")
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return None  # the column's type check speaks of it
+        if not self.low <= value <= self.high:
+            return (f"{words} is {value:g}, which is not plausible; it must be between "
+                    f"{self.low:g} and {self.high:g}{self.unit}")
+        return None
+
+
+_DATE_TEXT = re.compile(r"\A[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
+_REAL_DATE = ColumnRule("date")
+# The fields of a laptop's records the case file does not hold, with what they may be.
+# Every date (a TEXT field named *_on) and year (*_year) of those records is listed here;
+# dates are also not after today and years not after this year.
+COLUMN_RULES: dict[tuple[str, str], ColumnRule] = {
+    ("lake_measurements", "measured_on"): _REAL_DATE,
+    ("lake_measurements", "distance_ft"): ColumnRule("number", 0, 50_000, " ft"),
+    ("lake_measurements", "accuracy_ft"): ColumnRule("number", 0, 10_000, " ft"),
+    ("lake_measurements", "capture_accuracy_ft"): ColumnRule("number", 0, 10_000, " ft"),
+    ("lake_measurements", "shoreline_layer_version"): ColumnRule("number", 1, MAX_SEQ),
+    ("finding_decisions", "decided_on"): _REAL_DATE,
+    ("attachments", "size_bytes"): ColumnRule("number", 0, 200 * 1024**2, " bytes"),
+    ("systems", "installed_year"): ColumnRule("number", 1900, 2100),
+    **{(t, "position"): ColumnRule("number", 0, 100_000) for t in (
+        "components", "etu_reports", "inspection_tests", "pump_outs", "renters",
+        "site_features")},
+}
+# Years of something that happened: not after this year.
+PAST_YEARS = frozenset({("systems", "installed_year")})
+
+
 # Dates a case records that lie ahead by nature (a notice's deadlines); every other date of
 # a case is something that happened, which the case-file reader refuses after today.
 FUTURE_DATES = frozenset({("notices", "permit_by"), ("notices", "complete_by")})
 
 
 def _not_after_today(table: str, column: str, value: Any, today: date) -> None:
+    if (table, column) in PAST_YEARS and isinstance(value, int) and value > today.year:
+        raise _Refusal(f"{resolution.label(table, column)} is {value}, which is after this "
+                       f"year ({today.year}); a recorded event cannot be in the future")
     if not isinstance(value, str) or (table, column) in FUTURE_DATES:
         return
     node = resolution.field_schema(table, column)
-    if node is None or node.get("pattern") != _DATE_PATTERN:
+    dated = COLUMN_RULES.get((table, column)) is _REAL_DATE
+    if not dated and (node is None or node.get("pattern") != _DATE_PATTERN):
         return
     if value > today.isoformat():
         raise _Refusal(f"{resolution.label(table, column)} is {value}, which is after today "
@@ -361,6 +587,10 @@ def _value(conn: sqlite3.Connection, table: str, column: str, value: Any, kind: 
     if column == "sha256" and table == "attachments" and not is_digest(value):
         raise _Refusal(f"{words} is {str(value)[:80]!r}; a photo is named by its SHA-256, "
                        "64 lower-case hexadecimal digits")
+    if isinstance(value, dict | list):
+        raise _Refusal(f"{words} is a JSON {'object' if isinstance(value, dict) else 'list'}; "
+                       "a change sets a field to text, a number or nothing (geometry as "
+                       "GeoJSON text)")
     if not _finite(value):
         raise _Refusal(f"{words} is not a finite number (infinity or NaN)")
     if isinstance(value, str):
@@ -371,3 +601,8 @@ def _value(conn: sqlite3.Connection, table: str, column: str, value: Any, kind: 
     problem = resolution.value_problem(conn, table, column, value, words)
     if problem is not None:
         raise _Refusal(problem)
+    rule = COLUMN_RULES.get((table, column))
+    if rule is not None and value is not None:
+        problem = rule.problem(value, words)
+        if problem is not None:
+            raise _Refusal(problem)

@@ -29,6 +29,7 @@ from inspector_app.services.workspace import Workspace
 from inspector_app.storage.records import new_id
 from inspector_app.sync import package
 from inspector_app.sync.package import PackageError
+from tests.suggestions import decide_pending
 from tests.sync.conftest import KIT_PASSPHRASE, TODAY, Pair, state
 
 
@@ -121,6 +122,7 @@ def second_laptop(pair: Pair) -> dict[str, Any]:
 
 
 def issued_letter(pair: Pair) -> dict[str, Any]:
+    decide_pending(pair.office, pair.sbls[1], as_of=TODAY)
     letters.issue(pair.office, pair.sbls[1], ["report_of_findings"], as_of=TODAY)
     return office_row(pair, "letters", "status = 'issued'", ())
 
@@ -307,7 +309,7 @@ ATTACKS = [
     (latitude_nan, "not a finite number"),
     (inspection_in_the_future, r"is 2031-05-01, which is after today .*in the future"),
     (ten_years_ahead, r"its time \(at\) is 2036-11-25.*after now"),
-    (ten_years_back, r"its time \(at\) is 2016-11-25.*before now"),
+    (ten_years_back, r"its time \(at\) is 2016-11-25.*before this laptop was enrolled"),
     (impossible_time, "not a real date and time"),
 ]
 
