@@ -153,7 +153,9 @@ def note_laptop_revision(ws: Workspace, device_id: str, revision: int) -> None:
                           (revision, device_id))
 
 
-def _encode(row: Mapping[str, Any], blobs: dict[str, bytes]) -> dict[str, Any]:
+def encode_row(row: Mapping[str, Any], blobs: dict[str, bytes]) -> dict[str, Any]:
+    """A row as a package carries it: bytes (a letter's PDF) stand as a reference to a
+    member named by their SHA-256, which joins `blobs`."""
     out = {}
     for k, v in row.items():
         if isinstance(v, bytes):
@@ -164,31 +166,41 @@ def _encode(row: Mapping[str, Any], blobs: dict[str, bytes]) -> dict[str, Any]:
     return out
 
 
-def _records_of(ws: Workspace, parcel_ids: list[str],
-                blobs: dict[str, bytes]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The rows of the synced tables for these parcels, the shoreline layers their
-    measurements were taken on, and their history: what a field kit carries of them."""
-    marks = ",".join("?" * len(parcel_ids))
+def parcel_records(ws: Workspace, parcel_ids: list[str], blobs: dict[str, bytes], *,
+                   active_layer: bool = False) -> list[dict[str, Any]]:
+    """The rows of the synced tables for these parcels and the shoreline layers their
+    measurements were taken on (and the active layer, for a field kit), with their photos'
+    bytes added to `blobs`: what a field kit or an office package carries of them."""
+    marks = ",".join("?" * len(parcel_ids)) or "NULL"
     records: list[dict[str, Any]] = []
     for table in sorted(SYNCED_TABLES):
         if table == "shoreline_layers":
             rows = ws.store.query(
-                "SELECT * FROM shoreline_layers WHERE id IN (SELECT shoreline_layer_id FROM "
-                f"lake_measurements WHERE parcel_id IN ({marks}))", parcel_ids)
+                "SELECT * FROM shoreline_layers WHERE "
+                f"{'active = 1 OR ' if active_layer else ''}id IN (SELECT shoreline_layer_id "
+                f"FROM lake_measurements WHERE parcel_id IN ({marks}))", parcel_ids)
         elif table == "parcels":
             rows = ws.store.query(f"SELECT * FROM parcels WHERE id IN ({marks})", parcel_ids)
         else:
             rows = ws.store.query(f"SELECT * FROM {table} WHERE parcel_id IN ({marks})",
                                   parcel_ids)
-        records += [{"table": table, "row": _encode(r, blobs)} for r in rows]
+        records += [{"table": table, "row": encode_row(r, blobs)} for r in rows]
         if table == "attachments":
             for r in rows:
                 path = ws.attachment_path(r["sha256"])
                 if not path.exists():
-                    raise InputError(f"The photo {r['sha256'][:12]}... of a newly assigned "
-                                     f"parcel is missing from {ws.folder.attachments}; "
-                                     "restore it before exporting.")
+                    raise InputError(f"The photo {r['sha256'][:12]}... of parcel record "
+                                     f"{r['parcel_id']} is missing from "
+                                     f"{ws.folder.attachments}; restore it before exporting.")
                 blobs[r["sha256"]] = path.read_bytes()
+    return records
+
+
+def _records_of(ws: Workspace, parcel_ids: list[str],
+                blobs: dict[str, bytes]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The records of newly assigned parcels and their history."""
+    records = parcel_records(ws, parcel_ids, blobs)
+    marks = ",".join("?" * len(parcel_ids))
     history = ws.store.query(f"SELECT * FROM change_log WHERE parcel_id IN ({marks}) "
                              "ORDER BY seq", parcel_ids)
     return records, [{k: h[k] for k in _HISTORY_COLUMNS} for h in history]

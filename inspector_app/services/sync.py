@@ -176,41 +176,12 @@ def _jurisdiction_text(ws: Workspace) -> str:
     return (own if own.exists() else resource(*DEFAULT_JURISDICTION)).read_text("utf-8")
 
 
-def _encode_row(row: dict[str, Any], blobs: dict[str, bytes]) -> dict[str, Any]:
-    out = {}
-    for k, v in row.items():
-        if isinstance(v, bytes):
-            digest = hashlib.sha256(v).hexdigest()
-            blobs[digest] = v
-            v = {BYTES_REF: digest}
-        out[k] = v
-    return out
-
-
 def _write_kit(ws: Workspace, out: Path, passphrase: str, office_private: str, *,
                device: dict[str, str], office: dict[str, str], parcel_ids: list[str],
                sbls: list[str]) -> None:
     blobs: dict[str, bytes] = {}
-    records: list[dict[str, Any]] = []
+    records = assignment.parcel_records(ws, parcel_ids, blobs, active_layer=True)
     marks = ",".join("?" * len(parcel_ids)) or "NULL"
-    for table in sorted(SYNCED_TABLES):
-        if table == "shoreline_layers":
-            # the active layer, and every earlier one a measurement of these parcels names
-            rows = ws.store.query(
-                "SELECT * FROM shoreline_layers WHERE active = 1 OR id IN (SELECT "
-                f"shoreline_layer_id FROM lake_measurements WHERE parcel_id IN ({marks}))",
-                parcel_ids)
-        elif table == "parcels":
-            rows = ws.store.query(f"SELECT * FROM parcels WHERE id IN ({marks})", parcel_ids)
-        else:
-            rows = ws.store.query(f"SELECT * FROM {table} WHERE parcel_id IN ({marks})",
-                                  parcel_ids)
-        records += [{"table": table, "row": _encode_row(r, blobs)} for r in rows]
-        if table == "attachments":
-            for r in rows:
-                path = ws.attachment_path(r["sha256"])
-                if path.exists():
-                    blobs[r["sha256"]] = path.read_bytes()
     layer_ids = [r["row"]["id"] for r in records if r["table"] == "shoreline_layers"]
     history = ws.store.query(
         f"SELECT * FROM change_log WHERE parcel_id IN ({marks}) OR record_id IN "

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from inspector_app.services import sync
+from inspector_app.services import assignment, sync
 from inspector_app.sync.package import PackageError
 
 from .conftest import KIT_PASSPHRASE, Pair
@@ -33,7 +33,7 @@ def test_a_package_with_nan_changes_nothing(pair: Pair, from_office: bool) -> No
 
 
 def test_a_field_kit_with_nan_is_refused(pair: Pair, monkeypatch: pytest.MonkeyPatch) -> None:
-    real = sync._encode_row
+    real = assignment.encode_row
 
     def with_nan(row: dict[str, Any], blobs: dict[str, bytes]) -> dict[str, Any]:
         out = real(row, blobs)
@@ -41,7 +41,7 @@ def test_a_field_kit_with_nan_is_refused(pair: Pair, monkeypatch: pytest.MonkeyP
             out["living_area_sqft"] = float("nan")
         return out
 
-    monkeypatch.setattr(sync, "_encode_row", with_nan)
+    monkeypatch.setattr(assignment, "encode_row", with_nan)
     kit = pair.tmp / "nan-kit.zip"
     sync.enroll(pair.office, "laptop-nan", kit, pair.sbls[:1], passphrase=KIT_PASSPHRASE)
     with pytest.raises(PackageError, match=r"records\.jsonl line \d+ .*living_area_sqft is NaN"):
