@@ -1,6 +1,7 @@
 """The four work lists (and `no-law-on-file`) for 20,000 demo parcels, whole process.
 
-Prints the median time of `inspector-app worklist` (every list, as of one date) and its
+Prints the time `demo --parcels 20000` takes to build the data folder (goal: at most
+10 s), the median time of `inspector-app worklist` (every list, as of one date) and its
 ratio to a process in the same run that only reads the same rows from SQLite (goal: at
 most 1.5 s and at most 10 times the baseline), then the work lists in process, read in one
 pass against every parcel loaded and assessed on its own (on 2,000 parcels).
@@ -27,6 +28,7 @@ from inspector_app.storage.cases import _CASE_TABLES
 PARCELS = 20_000
 AS_OF = "2026-11-25"
 GOAL_S, GOAL_RATIO = 1.5, 10.0
+DEMO_GOAL_S = 10.0  # building the 20,000-parcel data folder (`demo --parcels 20000`)
 
 # Reads every row the work lists read: the parcels, each table a case is built from and
 # the inspections' tests.
@@ -80,7 +82,8 @@ def main(scale: bool = False) -> list[Goal]:
             t_slow = time.perf_counter() - t0
             assert fast == slow
         rows = [
-            ("demo --parcels 20000 (data folder built)", f"{built:8.2f} s"),
+            ("demo --parcels 20000 (data folder built)", f"{built:8.2f} s  "
+             f"(goal <= {DEMO_GOAL_S:g} s)"),
             ("worklist, all lists, whole process (median of 5)", f"{ours:8.2f} s  "
              f"(goal <= {GOAL_S} s)"),
             ("baseline: read the same rows from SQLite", f"{base:8.2f} s"),
@@ -97,7 +100,9 @@ def main(scale: bool = False) -> list[Goal]:
                 rows.append((f"{n:,} parcels: worklist / baseline (built in {made:.0f} s)",
                              f"{t:8.2f} s / {b:.2f} s = {t / b:.1f}x"))
         report(f"work lists: {PARCELS:,} demo parcels", rows)
-        return [Goal("work lists", "20,000 parcels, whole process", f"{ours:.2f} s",
+        return [Goal("demo", "demo --parcels 20000, whole process", f"{built:.1f} s",
+                     f"<= {DEMO_GOAL_S:g} s", built <= DEMO_GOAL_S),
+                Goal("work lists", "20,000 parcels, whole process", f"{ours:.2f} s",
                      f"<= {GOAL_S} s", ours <= GOAL_S),
                 Goal("work lists", "ratio to reading the rows", f"{ours / base:.1f}",
                      f"<= {GOAL_RATIO:g}", ours / base <= GOAL_RATIO)]

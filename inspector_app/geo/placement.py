@@ -57,19 +57,33 @@ def sites_around(lake_lonlat: dict[str, Any], fractions: Sequence[float],
     lake = _to_feet(lake_lonlat)
     on_west = _west_shore(lake)
     rings: dict[float, Any] = {}
-    out = []
-    for fraction, offset in zip(fractions, offsets_ft, strict=True):
+    for offset in offsets_ft:
         if offset not in rings:  # buffering is the slow part; offsets repeat in big batches
             rings[offset] = lake.buffer(offset + depth_ft / 2, quad_segs=16).exterior
-        ring = rings[offset]
-        centre = ring.interpolate(fraction, normalized=True)
-        box = shapely.box(centre.x - width_ft / 2, centre.y - depth_ft / 2,
-                          centre.x + width_ft / 2, centre.y + depth_ft / 2)
-        lon, lat = feet_to_lonlat(*np.asarray(box.exterior.coords).T)
-        coords = [[round(float(a), 7), round(float(b), 7)] for a, b in zip(lon, lat, strict=True)]
-        clon, clat = feet_to_lonlat([centre.x], [centre.y])
-        out.append(PlacedSite(longitude=round(float(clon[0]), 6),
-                              latitude=round(float(clat[0]), 6),
+    if not offsets_ft:
+        return []
+    # All the sites at once: centres, boxes and their coordinates in one call each.
+    centres = shapely.line_interpolate_point(
+        np.array([rings[o] for o in offsets_ft], dtype=object),
+        np.asarray(fractions, dtype=float), normalized=True)
+    cx, cy = shapely.get_x(centres), shapely.get_y(centres)
+    boxes = shapely.box(cx - width_ft / 2, cy - depth_ft / 2, cx + width_ft / 2,
+                        cy + depth_ft / 2)
+    corners, where = shapely.get_coordinates(shapely.get_exterior_ring(boxes),
+                                             return_index=True)
+    lon, lat = feet_to_lonlat(corners[:, 0], corners[:, 1])
+    clon, clat = feet_to_lonlat(cx, cy)
+    out = []
+    start = 0
+    for i, centre in enumerate(centres):
+        end = start
+        while end < len(where) and where[end] == i:
+            end += 1
+        coords = [[round(a, 7), round(b, 7)] for a, b in
+                  zip(lon[start:end].tolist(), lat[start:end].tolist(), strict=True)]
+        start = end
+        out.append(PlacedSite(longitude=round(float(clon[i]), 6),
+                              latitude=round(float(clat[i]), 6),
                               absorption_area={"type": "Polygon", "coordinates": [coords]},
                               west_shore=on_west(centre)))
     return out

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from ..domain.rules import Outcome, Zone, next_inspection_due
+from ..domain.rules import Evaluation, Outcome, Zone, next_inspection_due
 from ..domain.sbl import sbl_sort_key
 
 if TYPE_CHECKING:
@@ -28,7 +28,14 @@ def overview(ws: Workspace, *, as_of: date,
              progress: Callable[[int, int], None] | None = None,
              cancelled: Callable[[], bool] = lambda: False,
              sbls: list[str] | None = None) -> list[dict[str, Any]]:
-    """Rows for every parcel, or for the SBLs given (so a caller can work in chunks)."""
+    """Rows for every parcel, or for the SBLs given (so a caller can work in chunks).
+
+    The cases are read with one query per table and their geometries projected and
+    measured together, the active layer read once, as the work lists do."""
+    from ..geo.case_shapes import measure_cases, project_cases
+    from ..storage.cases import load_cases
+    from .shorelines import active_layer
+
     where, params = "", []
     if sbls is not None:
         where = f" AND p.sbl IN ({','.join('?' * len(sbls)) or 'NULL'})"
@@ -45,18 +52,25 @@ def overview(ws: Workspace, *, as_of: date,
     for r in ws.store.query("SELECT parcel_id, kind, max(letter_date) AS d FROM letters "
                             "WHERE status = 'issued' GROUP BY parcel_id, kind"):
         issued[(r["parcel_id"], r["kind"])] = r["d"]
+    cases = load_cases(ws.store.conn, parcel_ids=[r["id"] for r in rows])
+    projected = project_cases(cases[r["id"]] for r in rows)
+    layer = active_layer(ws)
+    if layer is not None:
+        measure_cases(projected, layer.lake)
     out = []
-    for n, r in enumerate(rows, start=1):
+    for n, (r, shapes) in enumerate(zip(rows, projected, strict=True), start=1):
         if cancelled():
             break
-        case = ws.load_case(r["sbl"])
+        case = cases[r["id"]]
         law = ws.laws.for_municipality(case.parcel.municipality)
+        found = ws.assess_case(case, as_of=as_of, layer=layer, shapes=shapes)
         if law is None:  # listed, and said so, but judged under no law
-            out.append(_no_law_row(r, ws.assess_case(case, as_of=as_of)))
+            out.append(_no_law_row(r, found))
             if progress is not None and (n % 200 == 0 or n == len(rows)):
                 progress(n, len(rows))
             continue
-        e = ws.evaluate_case(case, as_of=as_of)
+        e = found
+        assert isinstance(e, Evaluation)
         last = r["last_inspection"]
         due = next_inspection_due(date.fromisoformat(last), law) if last else None
         codes = {v.code for v in e.violations}

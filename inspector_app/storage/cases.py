@@ -92,8 +92,18 @@ def _flat(value: Any, *, skip: Sequence[str] = ()) -> dict[str, Any]:
     return {f.name: getattr(value, f.name) for f in fields(value) if f.name not in skip}
 
 
-def _one(w: RecordWriter, table: str, parcel_id: str, values: Mapping[str, Any] | None) -> None:
-    existing = _active(w.conn, table, parcel_id)
+# How a save reads a parcel's stored rows: `_active`, or, for a parcel created in the same
+# save, `_none` (a new parcel has no other records yet, so there is nothing to read back).
+Reader = Callable[..., list[Row]]
+
+
+def _none(conn: sqlite3.Connection, table: str, parcel_id: str, **_: Any) -> list[Row]:
+    return []
+
+
+def _one(w: RecordWriter, table: str, parcel_id: str, values: Mapping[str, Any] | None,
+         read: Reader = _active) -> None:
+    existing = read(w.conn, table, parcel_id)
     if values is None:
         for row in existing:
             w.delete(table, row["id"])
@@ -144,34 +154,35 @@ def save_case(w: RecordWriter, case: Case, *, today: date) -> tuple[str, bool]:
     else:
         w.update("parcels", parcel_id, parcel_values)
 
-    _many(w, "renters", parcel_id, _active(w.conn, "renters", parcel_id, order="position"),
+    read: Reader = _none if created else _active
+    _many(w, "renters", parcel_id, read(w.conn, "renters", parcel_id, order="position"),
           [_flat(r) for r in p.renters], key=lambda v: 0)
-    _one(w, "dwellings", parcel_id, None if case.dwelling is None else _flat(case.dwelling))
+    _one(w, "dwellings", parcel_id, None if case.dwelling is None else _flat(case.dwelling), read)
     _one(w, "proposed_work", parcel_id,
-         None if case.proposed_work is None else _flat(case.proposed_work))
+         None if case.proposed_work is None else _flat(case.proposed_work), read)
     _one(w, "etu_services", parcel_id,
-         None if case.etu is None else _flat(case.etu, skip=("inspections",)))
-    _many(w, "etu_reports", parcel_id, _active(w.conn, "etu_reports", parcel_id, order="position"),
+         None if case.etu is None else _flat(case.etu, skip=("inspections",)), read)
+    _many(w, "etu_reports", parcel_id, read(w.conn, "etu_reports", parcel_id, order="position"),
           [{"inspection_date": i.date, "report_received": i.report_received}
            for i in (case.etu.inspections if case.etu else ())],
           key=lambda v: to_text(v["inspection_date"]))
     _one(w, "holding_tank_services", parcel_id, None if case.holding_tank_service is None
-         else _flat(case.holding_tank_service, skip=("pump_outs",)))
-    _many(w, "pump_outs", parcel_id, _active(w.conn, "pump_outs", parcel_id, order="position"),
+         else _flat(case.holding_tank_service, skip=("pump_outs",)), read)
+    _many(w, "pump_outs", parcel_id, read(w.conn, "pump_outs", parcel_id, order="position"),
           [_flat(po) for po in (case.holding_tank_service.pump_outs
                                 if case.holding_tank_service else ())],
           key=lambda v: to_text(v["date"]))
     _one(w, "site_observations", parcel_id,
-         None if case.observations is None else _flat(case.observations))
+         None if case.observations is None else _flat(case.observations), read)
     _one(w, "ahj_determinations", parcel_id, None if case.ahj is None else {
         **_flat(case.ahj, skip=("factors_weighed",)),
         "factors_weighed": [{"factor": f.factor, "finding": f.finding}
-                            for f in case.ahj.factors_weighed]})
-    _one(w, "notices", parcel_id, None if case.notice is None else _flat(case.notice))
-    _save_components(w, parcel_id, case.components, case.system)
-    _save_site(w, parcel_id, case, today=today)
+                            for f in case.ahj.factors_weighed]}, read)
+    _one(w, "notices", parcel_id, None if case.notice is None else _flat(case.notice), read)
+    _save_components(w, parcel_id, case.components, case.system, read)
+    _save_site(w, parcel_id, case, today=today, read=read)
     if case.inspection is not None:
-        _save_inspection(w, parcel_id, case.inspection)
+        _save_inspection(w, parcel_id, case.inspection, fresh=created)
     return parcel_id, created
 
 
@@ -183,9 +194,9 @@ _SYSTEM_FIELDS = ("stamped_as_built", "as_built_reference", "installed_year", "d
 
 
 def _save_components(w: RecordWriter, parcel_id: str, components: Sequence[Component],
-                     system: SystemRecord | None) -> None:
-    systems = _active(w.conn, "systems", parcel_id)
-    existing = _active(w.conn, "components", parcel_id, order="position")
+                     system: SystemRecord | None, read: Reader = _active) -> None:
+    systems = read(w.conn, "systems", parcel_id)
+    existing = read(w.conn, "components", parcel_id, order="position")
     system_values = {k: None if system is None else getattr(system, k) for k in _SYSTEM_FIELDS}
     if systems:
         system_id = systems[0]["id"]
@@ -204,7 +215,8 @@ def _save_components(w: RecordWriter, parcel_id: str, components: Sequence[Compo
     _many(w, "components", parcel_id, existing, new, key=lambda v: str(v["kind"]))
 
 
-def _save_site(w: RecordWriter, parcel_id: str, case: Case, *, today: date) -> None:
+def _save_site(w: RecordWriter, parcel_id: str, case: Case, *, today: date,
+               read: Reader = _active) -> None:
     site = case.site
     features: list[dict[str, Any]] = []
     if site is not None:
@@ -224,11 +236,11 @@ def _save_site(w: RecordWriter, parcel_id: str, case: Case, *, today: date) -> N
         f.setdefault("note", None)
         f["crs"] = WGS84
     _many(w, "site_features", parcel_id,
-          _active(w.conn, "site_features", parcel_id, order="position"), features,
+          read(w.conn, "site_features", parcel_id, order="position"), features,
           key=lambda v: str(v["kind"]))
 
-    field_measurements = _active(w.conn, "lake_measurements", parcel_id,
-                                 where="AND method != 'map'", order="measured_on, created_at")
+    field_measurements = read(w.conn, "lake_measurements", parcel_id,
+                              where="AND method != 'map'", order="measured_on, created_at")
     if site is None or site.lake_distance_ft is None:
         for row in field_measurements:
             w.delete("lake_measurements", row["id"])
@@ -247,9 +259,10 @@ def _save_site(w: RecordWriter, parcel_id: str, case: Case, *, today: date) -> N
     }, parcel_id=parcel_id)
 
 
-def _save_inspection(w: RecordWriter, parcel_id: str, inspection: Inspection) -> None:
-    same_day = _active(w.conn, "inspections", parcel_id, where="AND date = ?",
-                       params=[inspection.date.isoformat()])
+def _save_inspection(w: RecordWriter, parcel_id: str, inspection: Inspection, *,
+                     fresh: bool = False) -> None:
+    same_day = [] if fresh else _active(w.conn, "inspections", parcel_id, where="AND date = ?",
+                                        params=[inspection.date.isoformat()])
     values = _flat(inspection, skip=("tests",))
     values["failure_evidence"] = list(inspection.failure_evidence)
     if same_day:
@@ -257,8 +270,9 @@ def _save_inspection(w: RecordWriter, parcel_id: str, inspection: Inspection) ->
         w.update("inspections", inspection_id, values)
     else:
         inspection_id = w.insert("inspections", values, parcel_id=parcel_id)
-    existing = _rows(w.conn, "SELECT * FROM inspection_tests WHERE inspection_id = ? AND "
-                             "deleted_at IS NULL ORDER BY position", [inspection_id])
+    existing = [] if fresh else _rows(
+        w.conn, "SELECT * FROM inspection_tests WHERE inspection_id = ? AND "
+                "deleted_at IS NULL ORDER BY position", [inspection_id])
     _many(w, "inspection_tests", parcel_id, existing,
           [{**_flat(t), "inspection_id": inspection_id} for t in inspection.tests],
           key=lambda v: str(v["kind"]))
@@ -331,25 +345,33 @@ def _test_rows(conn: sqlite3.Connection) -> TestRows:
     return rows
 
 
-def _grouped(conn: sqlite3.Connection, sql: str, key: str) -> dict[str, list[Row]]:
+def _grouped(conn: sqlite3.Connection, sql: str, key: str, params: Sequence[Any] = ()
+             ) -> dict[str, list[Row]]:
     out: dict[str, list[Row]] = {}
-    for row in _rows(conn, sql, ()):
+    for row in _rows(conn, sql, params):
         out.setdefault(row[key], []).append(row)
     return out
 
 
-def load_cases(conn: sqlite3.Connection, *, only: Collection[str] | None = None
-               ) -> dict[str, Case]:
+def load_cases(conn: sqlite3.Connection, *, only: Collection[str] | None = None,
+               parcel_ids: Sequence[str] | None = None) -> dict[str, Case]:
     """Every active parcel's case by parcel id, as `load_case` builds it, read with one
     query per table. With `only`, just those tables of `_CASE_TABLES` are read and the
-    others are taken as empty: for a caller that reads nothing else of the cases."""
-    parcels = _rows(conn, "SELECT * FROM parcels WHERE deleted_at IS NULL", ())
-    tables = {table: _grouped(conn, f"SELECT * FROM {table} WHERE deleted_at IS NULL "
-                                    f"{where} ORDER BY parcel_id, {order}", "parcel_id")
+    others are taken as empty: for a caller that reads nothing else of the cases. With
+    `parcel_ids`, just those parcels (so a caller can work in chunks)."""
+    ids: list[str] = [] if parcel_ids is None else list(parcel_ids)
+    chosen = "" if parcel_ids is None else f" AND parcel_id IN ({','.join('?' * len(ids))})"
+    parcels = _rows(conn, "SELECT * FROM parcels WHERE deleted_at IS NULL"
+                    + chosen.replace("parcel_id", "id"), ids)
+    tables = {table: _grouped(conn, f"SELECT * FROM {table} WHERE deleted_at IS NULL{chosen} "
+                                    f"{where} ORDER BY parcel_id, {order}", "parcel_id", ids)
               if only is None or table in only else {}
               for table, (where, order) in _CASE_TABLES.items()}
-    tests = _grouped(conn, "SELECT * FROM inspection_tests WHERE deleted_at IS NULL "
-                           f"ORDER BY inspection_id, {_TESTS_ORDER}", "inspection_id"
+    tested = "" if parcel_ids is None else (
+        " AND inspection_id IN (SELECT id FROM inspections WHERE deleted_at IS NULL"
+        f"{chosen})")
+    tests = _grouped(conn, f"SELECT * FROM inspection_tests WHERE deleted_at IS NULL{tested} "
+                           f"ORDER BY inspection_id, {_TESTS_ORDER}", "inspection_id", ids
                      ) if only is None or "inspections" in only else {}
 
     def for_parcel(parcel_id: str) -> TableRows:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
-import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from enum import Enum
@@ -39,11 +40,24 @@ class Actor:
 
 
 def new_id() -> str:
-    return str(uuid.uuid4())
+    """A random (version 4) UUID, as text: what `str(uuid.uuid4())` gives."""
+    b = bytearray(os.urandom(16))
+    b[6] = (b[6] & 0x0F) | 0x40
+    b[8] = (b[8] & 0x3F) | 0x80
+    h = b.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+
+# The compact JSON text of a value (what `json.dumps(value, ensure_ascii=False,
+# separators=(",", ":"))` gives), without making an encoder for each value.
+_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_PLAIN = frozenset({str, int, float, type(None)})
 
 
 def to_sql(value: Any) -> SqlValue:
     """The stored form of a value: JSON text for lists and objects, ISO text for dates."""
+    if type(value) in _PLAIN:
+        return value  # type: ignore[no-any-return]
     if value is None or isinstance(value, str | bytes):
         return value
     if isinstance(value, Enum):
@@ -55,7 +69,7 @@ def to_sql(value: Any) -> SqlValue:
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, list | tuple | dict):
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return _json(value)
     raise TypeError(f"cannot store a {type(value).__name__}")
 
 
@@ -90,9 +104,10 @@ def _log_value(value: SqlValue | Mapping[str, SqlValue]) -> str | None:
     if value is None:
         return None
     if isinstance(value, Mapping):
-        return json.dumps({k: _loggable(v) for k, v in value.items()}, ensure_ascii=False,
-                          separators=(",", ":"))
-    return json.dumps(_loggable(value), ensure_ascii=False, separators=(",", ":"))
+        if not any(isinstance(v, bytes) for v in value.values()):
+            return _json(value)
+        return _json({k: _loggable(v) for k, v in value.items()})
+    return _json(_loggable(value))
 
 
 class RecordWriter:
@@ -103,8 +118,11 @@ class RecordWriter:
         self.actor = actor
         self.now = now
         self._columns: dict[str, tuple[str, ...]] = {}
+        self._writable: dict[str, frozenset[str]] = {}
         self._log: list[tuple[Any, ...]] = []
         self.changed_parcels: set[str] = set()
+        # Inserts held back by `batched_inserts`: per table, per column list, the rows.
+        self._pending: dict[str, dict[tuple[str, ...], list[list[SqlValue]]]] | None = None
 
     def columns(self, table: str) -> tuple[str, ...]:
         if table not in self._columns:
@@ -114,7 +132,41 @@ class RecordWriter:
             self._columns[table] = tuple(r[1] for r in rows)
         return self._columns[table]
 
+    @contextmanager
+    def batched_inserts(self) -> Iterator[None]:
+        """Inside, new records are written together, one statement per table and column
+        list, when the block ends (or, for a table, before a record of it is read, updated
+        or deleted through this writer). Each insert is logged as it is made, exactly as
+        one by one. Reading the connection directly inside the block does not see the
+        records held back; foreign keys are checked when the transaction commits."""
+        if self._pending is not None:
+            yield
+            return
+        self.conn.execute("PRAGMA defer_foreign_keys = ON")
+        self._pending = {}
+        try:
+            yield
+        except BaseException:
+            self._pending = None
+            raise
+        self._write_pending()
+        self._pending = None
+
+    def _write_pending(self, table: str | None = None) -> None:
+        if not self._pending:
+            return
+        for name in [table] if table is not None else list(self._pending):
+            for names, rows in self._pending.pop(name, {}).items():
+                self.conn.executemany(
+                    f"INSERT INTO {name} ({', '.join(names)}) "
+                    f"VALUES ({', '.join('?' * len(names))})", rows)
+
     def _check(self, table: str, values: Mapping[str, Any]) -> None:
+        writable = self._writable.get(table)
+        if writable is None:
+            writable = self._writable[table] = frozenset(self.columns(table)) - BOOKKEEPING
+        if writable.issuperset(values):
+            return
         unknown = set(values) - set(self.columns(table))
         bookkeeping = set(values) & BOOKKEEPING
         if unknown or bookkeeping:
@@ -134,17 +186,22 @@ class RecordWriter:
                record_id: str | None = None) -> str:
         self._check(table, values)
         rid = record_id or new_id()
-        row: dict[str, SqlValue] = {k: to_sql(v) for k, v in values.items()}
+        plain = _PLAIN
+        row: dict[str, SqlValue] = {k: v if type(v) in plain else to_sql(v)
+                                    for k, v in values.items()}
         if table == "parcels":
             parcel_id = rid
         elif "parcel_id" in self.columns(table):
             row["parcel_id"] = parcel_id
         row.update(id=rid, created_at=self.now, updated_at=self.now,
                    device_id=self.actor.device_id, version=1)
-        names = list(row)
-        self.conn.execute(
-            f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
-            [row[n] for n in names])
+        names = tuple(row)
+        if self._pending is None:
+            self.conn.execute(
+                f"INSERT INTO {table} ({', '.join(names)}) "
+                f"VALUES ({', '.join('?' * len(names))})", list(row.values()))
+        else:
+            self._pending.setdefault(table, {}).setdefault(names, []).append(list(row.values()))
         # A new record is logged once, with every value it was created with; updates are
         # logged field by field, each with the value it replaced.
         created = {k: v for k, v in row.items() if k not in BOOKKEEPING and v is not None}
@@ -155,6 +212,7 @@ class RecordWriter:
         return rid
 
     def current(self, table: str, record_id: str) -> dict[str, Any]:
+        self._write_pending(table)
         cur = self.conn.execute(f"SELECT * FROM {table} WHERE id = ?", (record_id,))
         row = cur.fetchone()
         if row is None:
@@ -204,6 +262,7 @@ class RecordWriter:
         """Append the buffered change-log rows; called before the transaction commits.
 
         Each device numbers its own changes 1, 2, 3... so a receiver can spot a gap."""
+        self._write_pending()
         if self._log:
             last = self.conn.execute("SELECT coalesce(max(device_seq), 0) FROM change_log "
                                      "WHERE device_id = ?", (self.actor.device_id,)).fetchone()[0]
