@@ -104,7 +104,7 @@ def test_sigkill_while_issuing_never_leaves_a_letter_the_register_lacks(
     rng = random.Random(3)
     root = tmp_path / "data"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
-    for _ in range(15):
+    for _ in range(6):
         child = subprocess.Popen([sys.executable, "-c", ISSUER, str(root), str(FIXTURE)],
                                  stdout=subprocess.PIPE, text=True, env=env)
         assert child.stdout is not None

@@ -19,7 +19,8 @@ from inspector_app.services.workspace import Workspace
 
 from .conftest import KIT_PASSPHRASE, TODAY
 
-KILLS = 40
+# More by hand: INSPECTOR_ENROL_KILLS=40 .venv/bin/pytest tests/sync/test_enroll_crash.py
+KILLS = int(os.environ.get("INSPECTOR_ENROL_KILLS", "12"))
 
 
 def _enrolled(root: Path, name: str) -> bool:
