@@ -25,6 +25,7 @@ from inspector_app.sync.package import read_package
 
 CHANGES = 10_000
 GOAL_RATIO, GOAL_REIMPORT_S = 5.0, 0.5
+PASSPHRASE = "benchmark kit passphrase"
 
 
 def main() -> list[Goal]:
@@ -32,9 +33,10 @@ def main() -> list[Goal]:
         root = Path(tmp)
         office = Workspace(root / "office", user="clerk")
         install_demo(office, count=200, today=date(2026, 11, 25))
-        sync.enroll(office, "laptop", root / "kit.zip", None)
+        sync.enroll(office, "laptop", root / "kit.zip", [p["sbl"] for p in office.parcels()],
+                    passphrase=PASSPHRASE)
         office.close()
-        sync.join(root / "field", root / "kit.zip", user="k.olmsted")
+        sync.join(root / "field", root / "kit.zip", user="k.olmsted", passphrase=PASSPHRASE)
         field = Workspace(root / "field", user="k.olmsted")
         ids = [field.parcel_id(p["sbl"]) for p in field.parcels()]
         with field.store.transaction() as w:
