@@ -6,27 +6,18 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from inspector_app.cli import build_parser, run
 from inspector_app.paths import resource
+from tests.test_cli import _tree, cli
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 AS_OF = "2026-11-25"
 SBL = "900.01-1-4"  # a demo parcel whose records call for a substandard notice
 
 
-def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, Any, str]:
-    status = run(list(args))
-    out, err = capsys.readouterr()
-    return status, (json.loads(out) if out.strip() else None), err
-
-
-def _tree(path: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*"))
-            if p.is_file()}
 
 
 @pytest.fixture(scope="module")
