@@ -132,6 +132,23 @@ class Finding:
 
 
 @dataclass(frozen=True, kw_only=True)
+class DatedFinding:
+    """A violation as the record alone makes it: it stands at once (`after` None), or only
+    once the date is past `after` (an ETU inspection or report that falls due)."""
+
+    finding: Finding
+    after: date | None = None
+
+    def stands(self, as_of: date) -> bool:
+        return self.after is None or as_of > self.after
+
+
+def standing_findings(dated: Sequence[DatedFinding], as_of: date) -> tuple[Finding, ...]:
+    """The violations that stand as of a date, in the order the record makes them."""
+    return tuple(d.finding for d in dated if d.stands(as_of))
+
+
+@dataclass(frozen=True, kw_only=True)
 class Decision:
     """An inspector's decision on a suggested finding: what, who, when and why."""
 
@@ -200,6 +217,9 @@ class Evaluation:
     # Accepted findings the case no longer bears out; each stays on its component until a
     # person undoes the decision.
     unsupported: tuple[Suggestion, ...] = field(default=())
+    # Every violation the record makes, as of any date: `violations` are those standing
+    # as of `as_of`.
+    dated_violations: tuple[DatedFinding, ...] = field(default=())
 
     @property
     def standing(self) -> str:
@@ -463,44 +483,46 @@ def inspection_triggers(case: Case, j: Jurisdiction) -> tuple[Finding, ...]:
 def etu_violations(etu: EtuService | None, has_etu: bool, as_of: date,
                    j: Jurisdiction) -> list[Finding]:
     """§ 202-8 A: service contract, inspections at the stricter interval, 10-day reports."""
+    return list(standing_findings(etu_findings(etu, has_etu, j), as_of))
+
+
+def etu_findings(etu: EtuService | None, has_etu: bool, j: Jurisdiction
+                 ) -> list[DatedFinding]:
+    """`etu_violations` for every date at once: each with the date after which it stands."""
     if etu is None and not has_etu:
         return []
     cite = j.cite("etu_service")
-    out: list[Finding] = []
+    out: list[DatedFinding] = []
     if etu is not None and etu.service_contract is False:
-        out.append(Finding(code="etu_no_service_contract", citation=cite,
-                           detail="no service contract with a certified manufacturer's "
-                                  "representative"))
+        out.append(DatedFinding(finding=Finding(
+            code="etu_no_service_contract", citation=cite,
+            detail="no service contract with a certified manufacturer's representative")))
     months = j.etu_max_interval_months
     if etu is not None and etu.manufacturer_interval_months is not None:
         months = min(months, etu.manufacturer_interval_months)
     inspections = sorted(etu.inspections if etu else (), key=lambda i: i.date)
     if not inspections:
-        out.append(Finding(code="etu_inspection_overdue", citation=cite,
-                           detail="no ETU inspection is on record"))
+        out.append(DatedFinding(finding=Finding(code="etu_inspection_overdue", citation=cite,
+                                                detail="no ETU inspection is on record")))
     else:
         due = inspections[-1].date + relativedelta(months=months)
-        if as_of > due:
-            out.append(Finding(code="etu_inspection_overdue", citation=cite, since=due +
-                               timedelta(days=1),
-                               detail=f"the inspection due {due.isoformat()} ({months} months "
-                                      f"after {inspections[-1].date.isoformat()}) is not on "
-                                      "record"))
+        out.append(DatedFinding(after=due, finding=Finding(
+            code="etu_inspection_overdue", citation=cite, since=due + timedelta(days=1),
+            detail=f"the inspection due {due.isoformat()} ({months} months after "
+                   f"{inspections[-1].date.isoformat()}) is not on record")))
     window = j.etu_report_within_days
     for i in inspections:
         deadline = i.date + timedelta(days=window)
         if i.report_received is not None and i.report_received > deadline:
-            out.append(Finding(code="etu_report_late", citation=cite,
-                               since=deadline + timedelta(days=1),
-                               detail=f"the report of the {i.date.isoformat()} inspection "
-                                      f"arrived {i.report_received.isoformat()}, more than "
-                                      f"{window} days after it"))
-        elif i.report_received is None and as_of > deadline:
-            out.append(Finding(code="etu_report_late", citation=cite,
-                               since=deadline + timedelta(days=1),
-                               detail=f"the report of the {i.date.isoformat()} inspection has "
-                                      f"not been received ({window} days passed "
-                                      f"{deadline.isoformat()})"))
+            out.append(DatedFinding(finding=Finding(
+                code="etu_report_late", citation=cite, since=deadline + timedelta(days=1),
+                detail=f"the report of the {i.date.isoformat()} inspection arrived "
+                       f"{i.report_received.isoformat()}, more than {window} days after it")))
+        elif i.report_received is None:
+            out.append(DatedFinding(after=deadline, finding=Finding(
+                code="etu_report_late", citation=cite, since=deadline + timedelta(days=1),
+                detail=f"the report of the {i.date.isoformat()} inspection has not been "
+                       f"received ({window} days passed {deadline.isoformat()})")))
     return out
 
 
@@ -643,6 +665,45 @@ def unsupported_findings(current: Sequence[Suggestion],
 
 # --- the whole evaluation --------------------------------------------------------------
 
+def record_violations(case: Case, j: Jurisdiction, outcome: Outcome,
+                      failed: Sequence[ComponentKind], evidence: Sequence[str]
+                      ) -> tuple[DatedFinding, ...]:
+    """Every violation the record makes, each with the date after which it stands."""
+    out: list[DatedFinding] = []
+    if outcome is Outcome.FAILURE:
+        parts = [f"{k.value.replace('_', ' ')} failed" for k in failed] + list(evidence)
+        out.append(DatedFinding(finding=Finding(
+            code="system_in_failure", citation=j.cite("system_in_failure"),
+            detail="; ".join(parts), since=case.inspection.date if case.inspection else None)))
+    obs = case.observations
+    if obs is not None and obs.absorption_area_encroachments:
+        out.append(DatedFinding(finding=Finding(
+            code="absorption_area_encroachment", citation=j.cite("absorption_area_encroachment"),
+            detail="on the absorption area: " + ", ".join(obs.absorption_area_encroachments))))
+    if obs is not None and obs.clear_water_connections:
+        out.append(DatedFinding(finding=Finding(
+            code="clear_water_discharge", citation=j.cite("clear_water_discharge"),
+            detail="clear water into the system: " + ", ".join(obs.clear_water_connections))))
+    kinds = [c.kind for c in case.components]
+    out += etu_findings(case.etu, ComponentKind.ENHANCED_TREATMENT_UNIT in kinds, j)
+    out += [DatedFinding(finding=f) for f in holding_tank_violations(
+        case.holding_tank_service, ComponentKind.HOLDING_TANK in kinds, j)]
+    return tuple(out)
+
+
+def letters_for(outcome: Outcome, violations: Sequence[Finding], zone: Zone,
+                greatest_extent: bool) -> tuple[LetterKind, ...]:
+    """The letters an outcome, the standing violations and the lake zone call for."""
+    letters: list[LetterKind] = []
+    if outcome is Outcome.FAILURE or violations:
+        letters.append(LetterKind.NOTICE_OF_VIOLATION)
+    if outcome is Outcome.SUBSTANDARD and zone is Zone.BEYOND:
+        letters.append(LetterKind.SUBSTANDARD_NOTICE)
+    if outcome is Outcome.SUBSTANDARD and zone is Zone.WITHIN and greatest_extent:
+        letters.append(LetterKind.LETTER_OF_ACKNOWLEDGEMENT)
+    return tuple(letters)
+
+
 def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
              map_distance: MapDistance | None = None, separations: Sequence[Separation] = (),
              decisions: Mapping[str, SuggestionStatus | Decision] | None = None,
@@ -651,7 +712,6 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
     lake = lake_finding(case, j, map_distance)
     basis = design_zone(case, lake, component_distances, j)
     design, proposed = _designs(case, basis, j)
-    kinds = [c.kind for c in case.components]
     failed = tuple(c.kind for c in case.components if c.condition is Condition.FAILED)
     substandard = tuple(c.kind for c in case.components if c.condition is Condition.SUBSTANDARD)
     unlocated = tuple(c.kind for c in case.components if c.condition is Condition.NOT_LOCATED)
@@ -669,36 +729,10 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
     else:
         outcome, outcome_citation = Outcome.ACCEPTABLE, None
 
-    violations: list[Finding] = []
-    if outcome is Outcome.FAILURE:
-        parts = [f"{k.value.replace('_', ' ')} failed" for k in failed] + list(evidence)
-        violations.append(Finding(code="system_in_failure", citation=j.cite("system_in_failure"),
-                                  detail="; ".join(parts),
-                                  since=case.inspection.date if case.inspection else None))
-    obs = case.observations
-    if obs is not None and obs.absorption_area_encroachments:
-        violations.append(Finding(code="absorption_area_encroachment",
-                                  citation=j.cite("absorption_area_encroachment"),
-                                  detail="on the absorption area: "
-                                         + ", ".join(obs.absorption_area_encroachments)))
-    if obs is not None and obs.clear_water_connections:
-        violations.append(Finding(code="clear_water_discharge",
-                                  citation=j.cite("clear_water_discharge"),
-                                  detail="clear water into the system: "
-                                         + ", ".join(obs.clear_water_connections)))
-    violations += etu_violations(case.etu, ComponentKind.ENHANCED_TREATMENT_UNIT in kinds,
-                                 as_of, j)
-    violations += holding_tank_violations(case.holding_tank_service,
-                                          ComponentKind.HOLDING_TANK in kinds, j)
-
-    letters: list[LetterKind] = []
-    if outcome is Outcome.FAILURE or violations:
-        letters.append(LetterKind.NOTICE_OF_VIOLATION)
+    dated = record_violations(case, j, outcome, failed, evidence)
+    violations = standing_findings(dated, as_of)
     greatest_extent = bool(case.ahj and case.ahj.greatest_extent_possible)
-    if outcome is Outcome.SUBSTANDARD and lake.zone is Zone.BEYOND:
-        letters.append(LetterKind.SUBSTANDARD_NOTICE)
-    if outcome is Outcome.SUBSTANDARD and lake.zone is Zone.WITHIN and greatest_extent:
-        letters.append(LetterKind.LETTER_OF_ACKNOWLEDGEMENT)
+    letters = letters_for(outcome, violations, lake.zone, greatest_extent)
 
     prompts = [lake.prompt] if lake.prompt else []
     if design is not None and basis.zone is not lake.zone and basis.zone is Zone.UNDETERMINED:
@@ -721,7 +755,7 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
         triggers=inspection_triggers(case, j), outcome=outcome,
         outcome_citation=outcome_citation, substandard_components=substandard,
         failed_components=failed, unlocated_components=unlocated,
-        violations=tuple(violations), letters=tuple(letters),
+        violations=violations, letters=letters, dated_violations=dated,
         substandard_path=_substandard_path(outcome, lake.zone, greatest_extent, j,
                                            limitations=lot_limitations_recorded(case)),
         suggestions=offered, prompts=tuple(prompts), inspected=case.inspection is not None,

@@ -3,100 +3,159 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from ..domain.rules import Evaluation, Outcome, Zone, next_inspection_due
+from ..domain.jurisdiction import Jurisdiction
+from ..domain.rules import Evaluation, LetterKind, Outcome, Zone, next_inspection_due
 from ..domain.sbl import sbl_sort_key
+from .evaluation import NoLawFacts
+from .summaries import CaseSummary
 
 if TYPE_CHECKING:
-    from .evaluation import NoLawFacts
     from .workspace import Workspace
 
 
-def _no_law_row(r: dict[str, Any], found: Any) -> dict[str, Any]:
-    facts: NoLawFacts = found
-    return {"sbl": r["sbl"], "site_address": r["site_address"], "owner_name": r["owner_name"],
-            "municipality": r["municipality"], "is_demo": bool(r["is_demo"]),
-            "outcome": "no_law_on_file", "zone": "not judged",
-            "distance_ft": facts.lake_distance_ft, "due": None, "message": facts.sentence,
-            "flags": {"conflicts": bool(r["conflicts"]), "no_law": True}}
+@dataclass(frozen=True)
+class _Judged:
+    """What a row shows of a parcel's evaluation as of the date."""
 
+    zone: Zone
+    distance_ft: float | None
+    standing: str
+    outcome: Outcome
+    codes: frozenset[str]
+    letters: tuple[LetterKind, ...]
+
+
+def _judged(s: CaseSummary, as_of: date) -> _Judged | tuple[float | None, str]:
+    """The row's facts from a summary: judged, or (distance, sentence) with no law."""
+    if not s.law:
+        assert s.sentence is not None
+        return (s.distance_ft, s.sentence)
+    assert s.zone is not None and s.outcome is not None
+    return _Judged(zone=s.zone, distance_ft=s.distance_ft, standing=s.standing,
+                   outcome=s.outcome, codes=frozenset(v.code for v in s.violations(as_of)),
+                   letters=s.letters(as_of))
+
+
+def _evaluated(e: Evaluation | NoLawFacts) -> _Judged | tuple[float | None, str]:
+    """The same facts from an evaluation made as of the date (the reference)."""
+    if isinstance(e, NoLawFacts):
+        return (e.lake_distance_ft, e.sentence)
+    return _Judged(zone=e.lake.zone, distance_ft=e.lake.distance_ft, standing=e.standing,
+                   outcome=e.outcome, codes=frozenset(v.code for v in e.violations),
+                   letters=e.letters)
+
+
+_ROWS = ("SELECT p.id, p.sbl, p.site_address, p.owner_name, p.municipality, p.is_demo,"
+         " (SELECT max(date) FROM inspections i WHERE i.parcel_id = p.id AND"
+         "  i.deleted_at IS NULL) AS last_inspection,"
+         " (SELECT count(*) FROM sync_conflicts c WHERE c.parcel_id = p.id AND"
+         "  c.resolved_at IS NULL) AS conflicts"
+         " FROM parcels p WHERE p.deleted_at IS NULL")
+
+
+def _rows(ws: Workspace, sbls: list[str] | None) -> list[dict[str, Any]]:
+    where, params = "", []
+    if sbls is not None:
+        where = f" AND p.sbl IN ({','.join('?' * len(sbls)) or 'NULL'})"
+        params = list(sbls)
+    rows = ws.store.query(_ROWS + where, params)
+    rows.sort(key=lambda r: sbl_sort_key(r["sbl"]))
+    return rows
+
+
+def _issued(ws: Workspace) -> dict[tuple[str, str], str]:
+    return {(r["parcel_id"], r["kind"]): r["d"] for r in ws.store.query(
+        "SELECT parcel_id, kind, max(letter_date) AS d FROM letters WHERE status = 'issued' "
+        "GROUP BY parcel_id, kind")}
+
+
+class _Laws:
+    """The law of each municipality and the next inspection due under it, each worked out
+    once for all the rows."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self.laws: dict[str, Jurisdiction | None] = {}
+        self.dues: dict[tuple[str, str], date] = {}
+
+    def law(self, town: str) -> Jurisdiction | None:
+        if town not in self.laws:
+            self.laws[town] = self.ws.laws.for_municipality(town)
+        return self.laws[town]
+
+    def due(self, town: str, last: str) -> date:
+        key = (town, last)
+        if key not in self.dues:
+            law = self.law(town)
+            assert law is not None
+            self.dues[key] = next_inspection_due(date.fromisoformat(last), law)
+        return self.dues[key]
+
+
+def _row(laws: _Laws, r: dict[str, Any], found: _Judged | tuple[float | None, str],
+         issued: dict[tuple[str, str], str], as_of: date) -> dict[str, Any]:
+    base = {"sbl": r["sbl"], "site_address": r["site_address"], "owner_name": r["owner_name"],
+            "municipality": r["municipality"], "is_demo": bool(r["is_demo"])}
+    if not isinstance(found, _Judged):  # no law on file: listed, and said so, not judged
+        distance, sentence = found
+        return {**base, "outcome": "no_law_on_file", "zone": "not judged",
+                "distance_ft": distance, "due": None, "message": sentence,
+                "flags": {"conflicts": bool(r["conflicts"]), "no_law": True}}
+    e = found
+    law = laws.law(r["municipality"])
+    assert law is not None  # judged under it
+    last = r["last_inspection"]
+    due = laws.due(r["municipality"], last) if last else None
+    pending = [k.value for k in e.letters
+               if not issued.get((r["id"], k.value)) or (last and issued[(r["id"], k.value)]
+                                                         < last)]
+    flags = {
+        "five_year": e.zone is Zone.WITHIN and (due is None or (due - as_of).days <=
+                                                law.due_soon_days),
+        "within": e.zone is Zone.WITHIN,
+        "undetermined": e.zone is Zone.UNDETERMINED,
+        "failure": e.outcome is Outcome.FAILURE,
+        "substandard": e.outcome is Outcome.SUBSTANDARD,
+        "etu": bool(e.codes & {"etu_no_service_contract", "etu_inspection_overdue",
+                               "etu_report_late"}),
+        "holding": bool(e.codes & {"holding_tank_no_hauler_contract",
+                                   "holding_tank_records_missing"}),
+        "conflicts": bool(r["conflicts"]),
+        "letters": bool(pending),
+        "no_law": False,
+    }
+    return {**base, "outcome": e.standing, "zone": e.zone.value, "distance_ft": e.distance_ft,
+            "due": None if due is None else due.isoformat(), "flags": flags}
 
 
 def overview(ws: Workspace, *, as_of: date,
              progress: Callable[[int, int], None] | None = None,
              cancelled: Callable[[], bool] = lambda: False,
              sbls: list[str] | None = None) -> list[dict[str, Any]]:
-    """Rows for every parcel, or for the SBLs given (so a caller can work in chunks).
+    """Rows for every parcel, or for the SBLs given (so a caller can work in chunks), from
+    each parcel's summary (worked out and kept where none is on file)."""
+    from .summaries import summaries
 
-    The cases are read with one query per table and their geometries projected and
-    measured together, the active layer read once, as the work lists do."""
-    from ..geo.case_shapes import measure_cases, project_cases
-    from ..storage.cases import load_cases
-    from .shorelines import active_layer
-
-    where, params = "", []
-    if sbls is not None:
-        where = f" AND p.sbl IN ({','.join('?' * len(sbls)) or 'NULL'})"
-        params = list(sbls)
-    rows = ws.store.query(
-        "SELECT p.id, p.sbl, p.site_address, p.owner_name, p.municipality, p.is_demo,"
-        " (SELECT max(date) FROM inspections i WHERE i.parcel_id = p.id AND"
-        "  i.deleted_at IS NULL) AS last_inspection,"
-        " (SELECT count(*) FROM sync_conflicts c WHERE c.parcel_id = p.id AND"
-        "  c.resolved_at IS NULL) AS conflicts"
-        " FROM parcels p WHERE p.deleted_at IS NULL" + where, params)
-    rows.sort(key=lambda r: sbl_sort_key(r["sbl"]))
-    issued = {}
-    for r in ws.store.query("SELECT parcel_id, kind, max(letter_date) AS d FROM letters "
-                            "WHERE status = 'issued' GROUP BY parcel_id, kind"):
-        issued[(r["parcel_id"], r["kind"])] = r["d"]
-    cases = load_cases(ws.store.conn, parcel_ids=[r["id"] for r in rows])
-    projected = project_cases(cases[r["id"]] for r in rows)
-    layer = active_layer(ws)
-    if layer is not None:
-        measure_cases(projected, layer.lake)
+    rows = _rows(ws, sbls)
+    issued = _issued(ws)
+    found = summaries(ws, {r["id"]: r["municipality"] for r in rows}, cancelled=cancelled)
+    laws = _Laws(ws)
     out = []
-    for n, (r, shapes) in enumerate(zip(rows, projected, strict=True), start=1):
-        if cancelled():
+    for n, r in enumerate(rows, start=1):
+        if cancelled() or r["id"] not in found:
             break
-        case = cases[r["id"]]
-        law = ws.laws.for_municipality(case.parcel.municipality)
-        found = ws.assess_case(case, as_of=as_of, layer=layer, shapes=shapes)
-        if law is None:  # listed, and said so, but judged under no law
-            out.append(_no_law_row(r, found))
-            if progress is not None and (n % 200 == 0 or n == len(rows)):
-                progress(n, len(rows))
-            continue
-        e = found
-        assert isinstance(e, Evaluation)
-        last = r["last_inspection"]
-        due = next_inspection_due(date.fromisoformat(last), law) if last else None
-        codes = {v.code for v in e.violations}
-        pending = [k.value for k in e.letters
-                   if not issued.get((r["id"], k.value)) or (last and issued[(r["id"], k.value)]
-                                                             < last)]
-        flags = {
-            "five_year": e.lake.zone is Zone.WITHIN and (due is None or (due - as_of).days <=
-                                                         law.due_soon_days),
-            "within": e.lake.zone is Zone.WITHIN,
-            "undetermined": e.lake.zone is Zone.UNDETERMINED,
-            "failure": e.outcome is Outcome.FAILURE,
-            "substandard": e.outcome is Outcome.SUBSTANDARD,
-            "etu": bool(codes & {"etu_no_service_contract", "etu_inspection_overdue",
-                                 "etu_report_late"}),
-            "holding": bool(codes & {"holding_tank_no_hauler_contract",
-                                     "holding_tank_records_missing"}),
-            "conflicts": bool(r["conflicts"]),
-            "letters": bool(pending),
-            "no_law": False,
-        }
-        out.append({"sbl": r["sbl"], "site_address": r["site_address"],
-                    "owner_name": r["owner_name"], "municipality": r["municipality"],
-                    "is_demo": bool(r["is_demo"]), "outcome": e.standing,
-                    "zone": e.lake.zone.value, "distance_ft": e.lake.distance_ft,
-                    "due": None if due is None else due.isoformat(), "flags": flags})
+        out.append(_row(laws, r, _judged(found[r["id"]], as_of), issued, as_of))
         if progress is not None and (n % 200 == 0 or n == len(rows)):
             progress(n, len(rows))
     return out
+
+
+def overview_one_by_one(ws: Workspace, *, as_of: date) -> list[dict[str, Any]]:
+    """The reference `overview` must equal: each parcel loaded and evaluated on its own."""
+    issued = _issued(ws)
+    return [_row(_Laws(ws), r, _evaluated(ws.assess_case(ws.load_case(r["sbl"]), as_of=as_of)),
+                 issued, as_of) for r in _rows(ws, None)]

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
-from ..domain.case import Case
 from ..domain.jurisdiction import Jurisdiction
-from ..domain.rules import Evaluation, Outcome, Zone, next_inspection_due
+from ..domain.rules import Finding, Outcome, Zone, next_inspection_due
 from ..domain.sbl import sbl_sort_key
 from .evaluation import NO_LAW_ON_FILE, NoLawFacts
 
@@ -24,12 +24,18 @@ _HOLDING_CODES = {"holding_tank_no_hauler_contract", "holding_tank_records_missi
 
 @dataclass(frozen=True)
 class _Parcel:
+    """What the lists read of a parcel as of the date: its judgement under its law (None:
+    no law on file, `no_law` says so) and the record's dates."""
+
     sbl: str
     site_address: str
     owner_name: str
     municipality: str
-    evaluation: Evaluation | NoLawFacts
     law: Jurisdiction | None
+    zone: Zone | None
+    outcome: Outcome | None
+    violations: tuple[Finding, ...]
+    no_law: str | None
     last_inspection: date | None
     stamped_as_built: bool
     permit_by: date | None
@@ -40,10 +46,9 @@ def _item(p: _Parcel, **extra: Any) -> dict[str, Any]:
     return {"sbl": p.sbl, "site_address": p.site_address, "owner_name": p.owner_name, **extra}
 
 
-def _five_year(p: _Parcel, ws: Workspace, as_of: date) -> dict[str, Any] | None:
+def _five_year(p: _Parcel, as_of: date) -> dict[str, Any] | None:
     j = p.law
-    if j is None or isinstance(p.evaluation, NoLawFacts) or (
-            p.evaluation.lake.zone is not Zone.WITHIN):
+    if j is None or p.no_law is not None or p.zone is not Zone.WITHIN:
         return None
     cite = j.cite("five_year_inspection")
     if p.last_inspection is None:
@@ -69,12 +74,10 @@ def _five_year(p: _Parcel, ws: Workspace, as_of: date) -> dict[str, Any] | None:
                         f"{'was due' if status == 'overdue' else 'falls due'} {due.isoformat()}")
 
 
-def _violations(codes: set[str]) -> Callable[[_Parcel, Workspace, date], dict[str, Any] | None]:
-    def pick(p: _Parcel, ws: Workspace, as_of: date) -> dict[str, Any] | None:
-        if isinstance(p.evaluation, NoLawFacts):
-            return None
-        found = [v for v in p.evaluation.violations if v.code in codes]
-        if not found:
+def _violations(codes: set[str]) -> Callable[[_Parcel, date], dict[str, Any] | None]:
+    def pick(p: _Parcel, as_of: date) -> dict[str, Any] | None:
+        found = [v for v in p.violations if v.code in codes]
+        if p.no_law is not None or not found:
             return None
         return _item(p, violations=[{"code": v.code, "citation": v.citation,
                                      "detail": v.detail,
@@ -83,11 +86,10 @@ def _violations(codes: set[str]) -> Callable[[_Parcel, Workspace, date], dict[st
     return pick
 
 
-def _notices(p: _Parcel, ws: Workspace, as_of: date) -> dict[str, Any] | None:
-    e = p.evaluation
-    if isinstance(e, NoLawFacts) or p.law is None:
+def _notices(p: _Parcel, as_of: date) -> dict[str, Any] | None:
+    if p.no_law is not None or p.law is None:
         return None
-    open_matter = e.outcome is Outcome.FAILURE or bool(e.violations)
+    open_matter = p.outcome is Outcome.FAILURE or bool(p.violations)
     passed = [(name, day) for name, day in (("permit_by", p.permit_by),
                                             ("complete_by", p.complete_by))
               if day is not None and as_of > day]
@@ -95,17 +97,18 @@ def _notices(p: _Parcel, ws: Workspace, as_of: date) -> dict[str, Any] | None:
         return None
     return _item(p, deadlines_passed=[{"deadline": name, "date": day.isoformat()}
                                       for name, day in passed],
-                 outcome=e.outcome.value, citation=p.law.cite("system_in_failure")
-                 if e.outcome is Outcome.FAILURE else e.violations[0].citation)
+                 outcome=None if p.outcome is None else p.outcome.value,
+                 citation=p.law.cite("system_in_failure")
+                 if p.outcome is Outcome.FAILURE else p.violations[0].citation)
 
 
-def _no_law(p: _Parcel, ws: Workspace, as_of: date) -> dict[str, Any] | None:
+def _no_law(p: _Parcel, as_of: date) -> dict[str, Any] | None:
     """Parcels the other lists cannot judge, so that none is left out unseen."""
-    if not isinstance(p.evaluation, NoLawFacts):
+    if p.no_law is None:
         return None
     return _item(p, status=NO_LAW_ON_FILE, municipality=p.municipality,
                  last_inspection=None if p.last_inspection is None
-                 else p.last_inspection.isoformat(), detail=p.evaluation.sentence)
+                 else p.last_inspection.isoformat(), detail=p.no_law)
 
 
 _PICKERS = {
@@ -122,54 +125,71 @@ _PARCEL_ROWS = (
     " (SELECT max(date) FROM inspections i WHERE i.parcel_id = p.id AND i.deleted_at IS NULL)"
     "   AS last_inspection,"
     " (SELECT stamped_as_built FROM systems s WHERE s.parcel_id = p.id AND"
-    "   s.deleted_at IS NULL) AS stamped_as_built"
+    "   s.deleted_at IS NULL) AS stamped_as_built,"
+    " (SELECT json_array(permit_by, complete_by) FROM notices n WHERE n.parcel_id = p.id AND"
+    "   n.deleted_at IS NULL ORDER BY created_at, id LIMIT 1) AS notice"
     " FROM parcels p WHERE p.deleted_at IS NULL")
 
 
-def _parcel(r: dict[str, Any], case: Case, evaluation: Evaluation | NoLawFacts,
-            law: Jurisdiction | None) -> _Parcel:
+def _parcel(r: dict[str, Any], law: Jurisdiction | None, *, zone: Zone | None,
+            outcome: Outcome | None, violations: tuple[Finding, ...], no_law: str | None,
+            permit_by: date | None, complete_by: date | None) -> _Parcel:
     return _Parcel(
         sbl=r["sbl"], site_address=r["site_address"], owner_name=r["owner_name"],
-        municipality=case.parcel.municipality, evaluation=evaluation, law=law,
+        municipality=r["municipality"], law=law, zone=zone, outcome=outcome,
+        violations=violations, no_law=no_law,
         last_inspection=None if r["last_inspection"] is None else date.fromisoformat(
             r["last_inspection"]),
-        stamped_as_built=bool(r["stamped_as_built"]),
-        permit_by=case.notice.permit_by if case.notice else None,
-        complete_by=case.notice.complete_by if case.notice else None)
+        stamped_as_built=bool(r["stamped_as_built"]), permit_by=permit_by,
+        complete_by=complete_by)
+
+
+def _rows(ws: Workspace) -> list[dict[str, Any]]:
+    return sorted(ws.store.query(_PARCEL_ROWS), key=lambda r: sbl_sort_key(r["sbl"]))
 
 
 def _parcels(ws: Workspace, as_of: date) -> list[_Parcel]:
-    """Every parcel, its case read with one query per table and the active layer read once."""
-    from ..geo.case_shapes import measure_cases, project_cases
-    from ..storage.cases import load_cases
-    from .shorelines import active_layer
+    """Every parcel from its summary (worked out and kept where none is on file)."""
+    from .summaries import summaries
 
-    rows = ws.store.query(_PARCEL_ROWS)
-    cases = load_cases(ws.store.conn)
-    projected = project_cases(cases.values())
-    shapes = dict(zip(cases, projected, strict=True))
-    layer = active_layer(ws)
-    if layer is not None:
-        measure_cases(projected, layer.lake)
+    rows = _rows(ws)
+    found = summaries(ws, {r["id"]: r["municipality"] for r in rows})
     laws: dict[str, Jurisdiction | None] = {}
     out = []
-    for r in sorted(rows, key=lambda r: sbl_sort_key(r["sbl"])):
-        case = cases[r["id"]]
-        town = case.parcel.municipality
+    for r in rows:
+        town = r["municipality"]
         if town not in laws:
             laws[town] = ws.laws.for_municipality(town)
-        out.append(_parcel(r, case, ws.assess_case(case, as_of=as_of, layer=layer,
-                                                   shapes=shapes[r["id"]]), laws[town]))
+        s = found[r["id"]]
+        permit_by, complete_by = (None, None) if r["notice"] is None else (
+            _day(day) for day in json.loads(r["notice"]))
+        out.append(_parcel(r, laws[town], zone=s.zone, outcome=s.outcome,
+                           violations=s.violations(as_of) if s.law else (),
+                           no_law=None if s.law else s.sentence, permit_by=permit_by,
+                           complete_by=complete_by))
     return out
 
 
+def _day(text: str | None) -> date | None:
+    return None if text is None else date.fromisoformat(text)
+
+
 def _parcels_one_by_one(ws: Workspace, as_of: date) -> list[_Parcel]:
-    """The reference: each parcel loaded with `load_case` and assessed on its own."""
+    """The reference: each parcel loaded with `load_case` and evaluated on its own."""
     out = []
-    for r in sorted(ws.store.query(_PARCEL_ROWS), key=lambda r: sbl_sort_key(r["sbl"])):
+    for r in _rows(ws):
         case = ws.load_case(r["sbl"])
-        out.append(_parcel(r, case, ws.assess_case(case, as_of=as_of),
-                           ws.laws.for_municipality(case.parcel.municipality)))
+        e = ws.assess_case(case, as_of=as_of)
+        notice = case.notice
+        dates = {"permit_by": notice.permit_by if notice else None,
+                 "complete_by": notice.complete_by if notice else None}
+        law = ws.laws.for_municipality(case.parcel.municipality)
+        if isinstance(e, NoLawFacts):
+            out.append(_parcel(r, law, zone=None, outcome=None, violations=(),
+                               no_law=e.sentence, **dates))
+        else:
+            out.append(_parcel(r, law, zone=e.lake.zone, outcome=e.outcome,
+                               violations=e.violations, no_law=None, **dates))
     return out
 
 
@@ -178,7 +198,7 @@ def _lists(parcels: list[_Parcel], ws: Workspace, as_of: date, names: tuple[str,
     out: dict[str, list[dict[str, Any]]] = {}
     for name in names:
         pick = _PICKERS[name]
-        out[name] = [item for p in parcels if (item := pick(p, ws, as_of)) is not None]
+        out[name] = [item for p in parcels if (item := pick(p, as_of)) is not None]
     return out
 
 

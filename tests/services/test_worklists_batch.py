@@ -186,30 +186,16 @@ def test_cases_read_in_chunks_equal_cases_read_one_by_one(demo: Workspace) -> No
         assert load_cases(conn, parcel_ids=part) == {i: load_case(conn, i) for i in part}
 
 
-def _overview_one_by_one(ws: Workspace, as_of: date, monkeypatch: pytest.MonkeyPatch
-                         ) -> list[dict[str, Any]]:
-    """The overview rows of each parcel on its own, its case read with `load_case`."""
-    from inspector_app.services.overview import overview
-    from inspector_app.storage import cases as module
-
-    def alone(conn: Any, *, parcel_ids: list[str]) -> dict[str, Case]:
-        return {i: load_case(conn, i) for i in parcel_ids}
-
-    with monkeypatch.context() as m:
-        m.setattr(module, "load_cases", alone)
-        return [row for p in ws.parcels() for row in overview(ws, as_of=as_of, sbls=[p["sbl"]])]
-
-
 @pytest.mark.parametrize("as_of", AS_OF, ids=lambda d: d.isoformat())
-def test_overview_in_chunks_equals_every_parcel_on_its_own(
-        demo: Workspace, as_of: date, monkeypatch: pytest.MonkeyPatch) -> None:
-    from inspector_app.services.overview import overview
+def test_overview_in_chunks_equals_every_parcel_on_its_own(demo: Workspace, as_of: date
+                                                           ) -> None:
+    from inspector_app.services.overview import overview, overview_one_by_one
 
     sbls = [p["sbl"] for p in demo.parcels()]
     whole = overview(demo, as_of=as_of)
     chunked = [row for i in range(0, len(sbls), 9)
                for row in overview(demo, as_of=as_of, sbls=sbls[i:i + 9])]
-    alone = {r["sbl"]: r for r in _overview_one_by_one(demo, as_of, monkeypatch)}
+    alone = {r["sbl"]: r for r in overview_one_by_one(demo, as_of=as_of)}
     assert len(whole) == len(alone) == 40
     assert sorted(whole, key=lambda r: r["sbl"]) == sorted(chunked, key=lambda r: r["sbl"])
     assert {r["sbl"]: r for r in whole} == alone

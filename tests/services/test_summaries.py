@@ -1,0 +1,178 @@
+"""The kept evaluation summaries are never stale: every change of a case, of the law in
+force, of the shoreline layer, of the rules or of the date gives the lists of a parcel
+evaluated afresh."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+
+from inspector_app.domain.vocabulary import Condition
+from inspector_app.paths import resource
+from inspector_app.services import summaries as module
+from inspector_app.services.demo import install_demo
+from inspector_app.services.evaluation import DEFAULT_JURISDICTION, install_jurisdiction
+from inspector_app.services.overview import overview, overview_one_by_one
+from inspector_app.services.shorelines import BUNDLED_FILE, import_layer
+from inspector_app.services.worklists import worklists, worklists_one_by_one
+from inspector_app.services.workspace import Workspace
+from inspector_app.storage.cases import _CASE_TABLES
+
+TODAY = date(2026, 11, 25)
+DATES = (date(2019, 3, 1), TODAY, TODAY + timedelta(days=400), TODAY + timedelta(days=2200))
+
+# Tables with a parcel's rows that a case is not read from (the work lists read the letters
+# and conflicts themselves, each time).
+NOT_READ_BY_A_CASE = {"letters", "finding_decisions", "attachments", "sync_conflicts",
+                      "device_assignments", "contact_clearings", "cleared_copies",
+                      "change_log", "case_summaries"}
+
+
+@pytest.fixture
+def demo(workspace: Workspace) -> Workspace:
+    install_demo(workspace, count=40, today=TODAY)
+    return workspace
+
+
+def _kept(ws: Workspace) -> dict[str, str]:
+    return dict(ws.store.conn.execute("SELECT parcel_id, summary FROM case_summaries"))
+
+
+def _same_as_afresh(ws: Workspace, as_of: date = TODAY) -> dict[str, list[dict[str, object]]]:
+    fast = worklists(ws, as_of=as_of)
+    assert fast == worklists_one_by_one(ws, as_of=as_of)
+    assert overview(ws, as_of=as_of) == overview_one_by_one(ws, as_of=as_of)
+    return fast
+
+
+def test_every_table_a_case_is_read_from_makes_its_summary_stale(demo: Workspace) -> None:
+    conn = demo.store.conn
+    read = {"parcels", "inspection_tests", *_CASE_TABLES}
+    with_parcels = {t for (t,) in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'")
+        if t == "parcels" or "parcel_id" in {c[1] for c in conn.execute(
+            f"PRAGMA table_info({t})")}}
+    assert read <= with_parcels
+    assert with_parcels - read - NOT_READ_BY_A_CASE == set(), "a new table: is it read?"
+    triggers = {name for (name,) in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+    for table in read:
+        for op in ("insert", "update", "delete"):
+            assert f"case_summaries_stale_{table}_{op}" in triggers, (table, op)
+
+
+def test_summaries_are_kept_and_read_back_unchanged(demo: Workspace,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    first = _same_as_afresh(demo)
+    kept = _kept(demo)
+    assert len(kept) == 40
+    worked: list[int] = []
+    original = module._work_out
+    monkeypatch.setattr(module, "_work_out",
+                        lambda ws, ids, *a: worked.append(len(ids)) or original(ws, ids, *a))
+    assert worklists(demo, as_of=TODAY) == first
+    assert worked == [] and _kept(demo) == kept
+
+
+def test_a_kept_summary_holds_for_every_date(demo: Workspace) -> None:
+    worklists(demo, as_of=DATES[0])  # kept as of one date, read as of the others
+    lists = [_same_as_afresh(demo, day) for day in DATES]
+    assert lists[0] != lists[-1]
+    etu = [sum(len(i["violations"]) for i in x["etu-reports"]) for x in lists]
+    assert etu[0] < etu[1]  # ETU inspections and reports falling due with the date
+
+
+def test_an_edit_deletes_the_parcels_summary_in_its_own_transaction(demo: Workspace) -> None:
+    before = _same_as_afresh(demo)
+    sbl = next(i["sbl"] for i in before["five-year-inspections"])
+    assert [r["outcome"] for r in overview(demo, as_of=TODAY, sbls=[sbl])] != ["failure"]
+    parcel_id = demo.parcel_id(sbl)
+    case = demo.load_case(sbl)
+    failed = replace(case, components=tuple(replace(c, condition=Condition.FAILED)
+                                            for c in case.components))
+    demo.save_case(failed, today=TODAY)
+    assert parcel_id not in _kept(demo) and len(_kept(demo)) == 39
+    _same_as_afresh(demo)
+    assert [r["outcome"] for r in overview(demo, as_of=TODAY, sbls=[sbl])] == ["failure"]
+
+
+def test_a_write_that_bypasses_the_services_still_makes_the_summary_stale(
+        demo: Workspace) -> None:
+    _same_as_afresh(demo)
+    conn = demo.store.conn
+    parcel_id, = conn.execute("SELECT parcel_id FROM components WHERE deleted_at IS NULL "
+                              "AND condition != 'failed' LIMIT 1").fetchone()
+    with demo.store.writing():
+        conn.execute("UPDATE components SET condition = 'failed' WHERE parcel_id = ?",
+                     (parcel_id,))
+    assert parcel_id not in _kept(demo)
+    _same_as_afresh(demo)
+    with demo.store.writing():
+        conn.execute("UPDATE parcels SET municipality = 'Town of Gorham' WHERE id = ?",
+                     (parcel_id,))
+    assert parcel_id not in _kept(demo)
+    assert len(_same_as_afresh(demo)["no-law-on-file"]) >= 1
+
+
+def test_a_new_law_in_force_is_worked_out_again(demo: Workspace, tmp_path: Path) -> None:
+    before = _same_as_afresh(demo)
+    text = resource(*DEFAULT_JURISDICTION).read_text("utf-8")
+    shorter = text.replace("years = 5          #", "years = 3          #", 1).replace(
+        "report_within_days = 10", "report_within_days = 30", 1)
+    assert "years = 3" in shorter and "report_within_days = 30" in shorter
+    (tmp_path / "law.toml").write_text(shorter, "utf-8")
+    install_jurisdiction(demo.folder.root, tmp_path / "law.toml")
+    with Workspace(demo.folder.root, user="clerk") as again:
+        after = _same_as_afresh(again, TODAY + timedelta(days=400))
+        assert after != worklists_one_by_one(demo, as_of=TODAY + timedelta(days=400))
+        assert after["five-year-inspections"] != before["five-year-inspections"]
+        assert after["etu-reports"] != before["etu-reports"]  # held in the summaries
+
+
+def test_a_new_shoreline_layer_is_worked_out_again(demo: Workspace) -> None:
+    _same_as_afresh(demo)
+    kept = _kept(demo)
+    import_layer(demo, resource(*BUNDLED_FILE), name="Second", accuracy_ft=400)
+    _same_as_afresh(demo)
+    assert _kept(demo) != kept  # the zones under the coarser layer
+
+
+def test_other_rules_or_another_format_are_worked_out_again(
+        demo: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    _same_as_afresh(demo)
+    conn = demo.store.conn
+    with demo.store.writing():
+        conn.execute("UPDATE case_summaries SET summary = replace(summary, '\"format\":1', "
+                     "'\"format\":0')")
+    worked: list[int] = []
+    original = module._work_out
+    monkeypatch.setattr(module, "_work_out",
+                        lambda ws, ids, *a: worked.append(len(ids)) or original(ws, ids, *a))
+    _same_as_afresh(demo)
+    assert sum(worked) == 40
+    monkeypatch.setattr(module, "rules_key", lambda: "other rules")
+    worked.clear()
+    _same_as_afresh(demo)
+    assert sum(worked) == 40
+    assert {k for (k,) in conn.execute("SELECT rules_key FROM case_summaries")} == {
+        "other rules"}
+
+
+def test_while_another_program_writes_the_lists_are_worked_out_and_not_kept(
+        demo: Workspace) -> None:
+    """Keeping a summary needs the write lock, so that no write of another program falls
+    between reading a case and keeping its summary; without it the lists are still made."""
+    other = sqlite3.connect(demo.folder.database)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        assert worklists(demo, as_of=TODAY) == worklists_one_by_one(demo, as_of=TODAY)
+        assert _kept(demo) == {}
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    _same_as_afresh(demo)
+    assert len(_kept(demo)) == 40
