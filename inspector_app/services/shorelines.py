@@ -257,51 +257,137 @@ def record_map_measurement(w: RecordWriter, ws: Workspace, parcel_id: str, case:
     return True
 
 
-def measure_parcels(ws: Workspace, sbls: list[str] | None, *, today: date | None = None,
-                    progress: Any = None, cancelled: Any = None) -> dict[str, Any]:
-    """Measure parcels (all, or those named) on the active layer and keep new distances."""
-    from ..geo.case_shapes import measure_cases, project_cases
-    from ..storage.cases import load_case, load_cases
+_NO_LAYER = "No shoreline layer is active; import one with `inspector-app shoreline import`."
+_NO_LAYER_IN_APP = ("No shoreline layer is active; import one with File > Import shoreline "
+                    "layer...")
 
-    layer = active_layer(ws)
-    if layer is None:
-        raise InputError("No shoreline layer is active; import one with `inspector-app "
-                         "shoreline import`.",
-                         in_app="No shoreline layer is active; import one with File > "
-                                "Import shoreline layer...")
-    day = today or ws.today()
-    if sbls is None:
-        ids = [r["id"] for r in ws.store.query(
-            "SELECT DISTINCT p.id FROM parcels p JOIN site_features f ON f.parcel_id = p.id "
-            "WHERE p.deleted_at IS NULL AND f.deleted_at IS NULL AND f.kind IN "
-            "('absorption_area', 'holding_tank')")]
-    else:
-        ids = [ws.parcel_id(s) for s in sbls]
+
+# Map measurements that still hold what measuring the parcel again would find. Trusted are
+# only those this data folder made itself (one received from another device was made from
+# that device's records) and never changed since; fresh are those made after the layer's
+# record last changed and after every change to the parcel's site features (their
+# geometry, kind, order and capture, deletions included), which is all a map measurement
+# reads. Decided by the order of the local change log, never by timestamps: records
+# arrive from laptops whose clocks differ from this one's.
+_FRESH_MAP = (
+    "SELECT m.parcel_id, m.distance_ft FROM lake_measurements m CROSS JOIN change_log c "
+    "ON c.record_id = m.id AND c.op = 'insert' AND c.table_name = 'lake_measurements' "
+    "WHERE m.method = 'map' AND m.shoreline_layer_id = :layer AND m.deleted_at IS NULL "
+    "AND c.device_id = :device AND c.seq > :layer_seq "
+    "AND NOT EXISTS (SELECT 1 FROM change_log u WHERE u.record_id = m.id AND u.seq > c.seq) "
+    "AND NOT EXISTS (SELECT 1 FROM change_log s WHERE s.parcel_id = m.parcel_id "
+    "AND s.seq > c.seq AND s.table_name = 'site_features')")
+
+
+def _unchanged_parcels(w: RecordWriter, layer_id: str, last: dict[str, float]) -> set[str]:
+    """The parcels measuring again on the layer cannot give a new record: a fresh map
+    measurement (above) holds the distance it would find, and that is the distance the
+    parcel's latest one (`last`) holds. A parcel whose geometry changed but whose distance
+    did not gets no new row, so it is measured again every time, as it must be: nothing
+    newer than its geometry says what it measures."""
+    (layer_seq,) = w.conn.execute("SELECT coalesce(max(seq), 0) FROM change_log WHERE "
+                                  "record_id = ?", (layer_id,)).fetchone()
+    unchanged = set()
+    for parcel_id, distance_ft in w.conn.execute(_FRESH_MAP, {
+            "layer": layer_id, "device": w.actor.device_id, "layer_seq": layer_seq}):
+        latest = last.get(parcel_id)
+        if latest is not None and round(latest, 2) == round(float(distance_ft), 2):
+            unchanged.add(parcel_id)
+    return unchanged
+
+
+def _measure_all(ws: Workspace, w: RecordWriter, day: date, *, progress: Any,
+                 cancelled: Any) -> dict[str, Any]:
+    from ..storage.cases import load_cases
+
+    found = w.conn.execute("SELECT id, name, accuracy_ft, layer_version FROM shoreline_layers "
+                           "WHERE active = 1 AND deleted_at IS NULL").fetchall()
+    if not found:
+        raise InputError(_NO_LAYER, in_app=_NO_LAYER_IN_APP)
+    layer_id, name, accuracy_ft, version = found[0]
+    ids = [r[0] for r in w.conn.execute(
+        "SELECT DISTINCT p.id FROM parcels p JOIN site_features f ON f.parcel_id = p.id "
+        "WHERE p.deleted_at IS NULL AND f.deleted_at IS NULL AND f.kind IN "
+        "('absorption_area', 'holding_tank')")]
+    last = _last_map(w, layer_id)
+    unchanged = _unchanged_parcels(w, layer_id, last)
+    todo = [i for i in ids if i not in unchanged]
     recorded = 0
-    with ws.store.transaction() as w:
-        if sbls is None:
-            # A map measurement reads the site's geometry and capture, nothing else.
+    if todo:
+        layer = active_layer(ws)
+        assert layer is not None and layer.id == layer_id
+        # A map measurement reads the site's geometry and capture, nothing else.
+        if len(todo) > len(ids) // 2:
             every = load_cases(w.conn, only=("site_features",))
-            cases = [every[i] for i in ids]
         else:
-            cases = [load_case(w.conn, i) for i in ids]
-        last: dict[str, float] = {}
-        for parcel_id, distance_ft in w.conn.execute(
-                "SELECT parcel_id, distance_ft FROM lake_measurements WHERE method = 'map' AND "
-                "shoreline_layer_id = ? AND deleted_at IS NULL ORDER BY parcel_id, "
-                "created_at DESC", (layer.id,)):
-            last.setdefault(parcel_id, float(distance_ft))
-        projected = project_cases(cases)
-        measure_cases(projected, layer.lake)
-        for n, (parcel_id, case, shapes) in enumerate(
-                zip(ids, cases, projected, strict=True), start=1):
-            if cancelled is not None and cancelled():
-                raise InputError("Measuring was cancelled; no measurement was kept.")
-            if record_map_measurement(w, ws, parcel_id, case, day, layer=layer, shapes=shapes,
-                                      last=last.get(parcel_id)):
-                recorded += 1
+            every = {}
+            for start in range(0, len(todo), 500):
+                every.update(load_cases(w.conn, only=("site_features",),
+                                        parcel_ids=todo[start:start + 500]))
+        cases = [every[i] for i in todo]
+        recorded = _record_all(ws, w, day, layer, todo, cases, last, done=len(unchanged),
+                               total=len(ids), progress=progress, cancelled=cancelled)
+    elif progress is not None and ids:
+        progress(len(ids), len(ids))
+    return {"layer": f"{name} v{version} (±{accuracy_ft:,.0f} ft)", "parcels": len(ids),
+            "new_measurements": recorded, "unchanged": len(unchanged)}
+
+
+def _last_map(w: RecordWriter, layer_id: str) -> dict[str, float]:
+    """Each parcel's latest map distance on the layer."""
+    last: dict[str, float] = {}
+    for parcel_id, distance_ft in w.conn.execute(
+            "SELECT parcel_id, distance_ft FROM lake_measurements WHERE method = 'map' AND "
+            "shoreline_layer_id = ? AND deleted_at IS NULL ORDER BY parcel_id, "
+            "created_at DESC", (layer_id,)):
+        last.setdefault(parcel_id, float(distance_ft))
+    return last
+
+
+def _record_all(ws: Workspace, w: RecordWriter, day: date, layer: ActiveLayer, ids: list[str],
+                cases: list[Case], last: dict[str, float], *, done: int, total: int,
+                progress: Any, cancelled: Any) -> int:
+    """Measure the cases together and keep each new distance; returns how many were kept."""
+    from ..geo.case_shapes import measure_cases, project_cases
+
+    recorded = 0
+    named_twice = len(set(ids)) < len(ids)
+    projected = project_cases(cases)
+    measure_cases(projected, layer.lake)
+    for n, (parcel_id, case, shapes) in enumerate(
+            zip(ids, cases, projected, strict=True), start=done + 1):
+        if cancelled is not None and cancelled():
+            raise InputError("Measuring was cancelled; no measurement was kept.")
+        if record_map_measurement(w, ws, parcel_id, case, day, layer=layer, shapes=shapes,
+                                  last=last.get(parcel_id)):
+            recorded += 1
+            if named_twice:  # a parcel named again is compared with the row just kept
                 last[parcel_id] = float(w.conn.execute(
                     _LAST_MAP, (parcel_id, layer.id)).fetchone()[0])
-            if progress is not None:
-                progress(n, len(ids))
-    return {"layer": layer.label(), "parcels": len(ids), "new_measurements": recorded}
+        if progress is not None:
+            progress(n, total)
+    return recorded
+
+
+def measure_parcels(ws: Workspace, sbls: list[str] | None, *, today: date | None = None,
+                    progress: Any = None, cancelled: Any = None) -> dict[str, Any]:
+    """Measure parcels (all, or those named) on the active layer and keep new distances.
+
+    Measuring all skips each parcel whose site cannot have changed since its latest map
+    measurement on the layer (`unchanged` counts them); those named are all measured."""
+    from ..storage.cases import load_case
+
+    day = today or ws.today()
+    if sbls is None:
+        with ws.store.transaction() as w:
+            return _measure_all(ws, w, day, progress=progress, cancelled=cancelled)
+    layer = active_layer(ws)
+    if layer is None:
+        raise InputError(_NO_LAYER, in_app=_NO_LAYER_IN_APP)
+    ids = [ws.parcel_id(s) for s in sbls]
+    with ws.store.transaction() as w:
+        cases = [load_case(w.conn, i) for i in ids]
+        recorded = _record_all(ws, w, day, layer, ids, cases, _last_map(w, layer.id), done=0,
+                               total=len(ids), progress=progress, cancelled=cancelled)
+    return {"layer": layer.label(), "parcels": len(ids), "new_measurements": recorded,
+            "unchanged": 0}
