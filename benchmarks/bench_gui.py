@@ -3,9 +3,11 @@
 Prints the time from process start to the main window shown on a 20,000-parcel data
 folder, its ratio to a bare PySide6 window measured the same way in the same run (goal:
 at most 2), the time to filter the parcel list by text (goal: under 50 ms), the time from
-the window shown until the work-list counts are filled ("Work lists up to date"), its
-ratio to `inspector-app worklist` (whole process, median of 3) in the same run, and the
-slowest of the parcels opened while the work lists are being worked out (goal: < 100 ms).
+the window shown until the work-list counts are filled ("Work lists up to date"; goal: at
+most 2 s, with the summaries on file as on any morning; the first start after the build,
+which works them all out, is printed beside it), its ratio to `inspector-app worklist`
+(whole process, median of 3) in the same run, and the slowest of the parcels opened while
+the work lists are being worked out, on either start (goal: < 100 ms).
 
 Run: python -m benchmarks.bench_gui   (builds the data folder once, about 20 s)
 """
@@ -23,6 +25,7 @@ from pathlib import Path
 from benchmarks.common import Goal, report
 
 PARCELS = 20_000
+LISTS_GOAL_S = 2.0  # work-list counts filled, after the window shows
 BARE = """
 import time; t0 = time.perf_counter()
 from PySide6.QtWidgets import QApplication, QMainWindow, QTableView
@@ -60,7 +63,9 @@ while w.lists_state.text() != "Work lists up to date":
     time.sleep(0.005)
 lists = time.perf_counter() - t0 - shown
 w.runner.stop()
-print(shown, rows, max(times), listed, lists, max(opened or [0.0]), len(opened))
+import resource
+peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(shown, rows, max(times), listed, lists, max(opened or [0.0]), len(opened), peak_mb)
 """
 
 
@@ -85,7 +90,11 @@ def main() -> list[Goal]:
                         "--parcels", str(PARCELS)], check=True, capture_output=True)
         built = time.perf_counter() - start
         (bare,) = _best(BARE)
-        ours, rows, filter_s, listed, lists, opened_s, opened = _best(OURS, str(folder))
+        # The first start after the build works out and keeps every parcel's summary; the
+        # next ones, as every morning after, read them (only parcels changed since are
+        # worked out again).
+        first = _best(OURS, str(folder), repeat=1)
+        ours, rows, filter_s, listed, lists, opened_s, opened, _ = _best(OURS, str(folder))
         cli = []
         for _ in range(3):
             start = time.perf_counter()
@@ -99,7 +108,10 @@ def main() -> list[Goal]:
             ("ratio ours / bare", f"{ours / bare:8.2f}   (goal <= 2)"),
             ("parcels listed", f"{listed:8.2f} s  (the data folder opens behind the window)"),
             ("text filter, worst of 5", f"{filter_s * 1000:8.1f} ms  (goal < 50 ms)"),
-            ("work-list counts filled, after the window shows", f"{lists:8.2f} s"),
+            ("work-list counts filled, first start (summaries worked out)",
+             f"{first[4]:8.2f} s  (slowest parcel opened meanwhile {first[5] * 1000:.0f} ms)"),
+            ("work-list counts filled, after the window shows", f"{lists:8.2f} s  "
+             f"(goal <= {LISTS_GOAL_S:g} s)"),
             ("`worklist` whole process (median of 3)", f"{cli_s:8.2f} s"),
             ("ratio work-list counts / `worklist`", f"{lists / cli_s:8.2f}"),
             (f"parcel opened meanwhile, slowest of {int(opened)}",
@@ -109,8 +121,11 @@ def main() -> list[Goal]:
                      f"{ours / bare:.2f}", "<= 2", ours / bare <= 2),
                 Goal("desktop app", "filter 20,000 parcels by text", f"{filter_s * 1000:.0f} ms",
                      "< 50 ms", filter_s < 0.05),
+                Goal("desktop app", "work-list counts filled after the window shows",
+                     f"{lists:.2f} s", f"<= {LISTS_GOAL_S:g} s", lists <= LISTS_GOAL_S),
                 Goal("desktop app", "open a parcel while the work lists are worked out",
-                     f"{opened_s * 1000:.0f} ms", "< 100 ms", opened_s < 0.1)]
+                     f"{max(opened_s, first[5]) * 1000:.0f} ms", "< 100 ms",
+                     max(opened_s, first[5]) < 0.1)]
 
 
 if __name__ == "__main__":
