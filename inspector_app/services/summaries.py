@@ -131,15 +131,16 @@ def from_json(text: str) -> CaseSummary | None:
 
 # --- what a summary was worked out under ------------------------------------------------
 
-# What the summaries cannot depend on: the GUI, the letters and the command line.
-_NOT_RULES = {"ui", "letters", "cli.py", "desktop.py", "__main__.py"}
+# The code an evaluation is made by: the rules and the case, the geometry, the reading of
+# cases from the database, the laws and the shoreline layers, and these summaries.
+_RULES_CODE = ("domain", "geo", "storage", "services/evaluation.py",
+               "services/shorelines.py", "services/summaries.py", "services/workspace.py")
 
 
 @cache
 def rules_key() -> str:
-    """This program's code (every module but `_NOT_RULES`) and the
-    versions of the libraries its distances come from: any change works summaries out
-    again."""
+    """The code of `_RULES_CODE` and the versions of the libraries the distances and dates
+    come from: any change to them works summaries out again."""
     from importlib.metadata import PackageNotFoundError, version
 
     from .. import __version__
@@ -151,11 +152,11 @@ def rules_key() -> str:
         except PackageNotFoundError:
             digest.update(f"|{lib}=?".encode())
     package = Path(__file__).resolve().parent.parent
-    for path in sorted(package.rglob("*.py")):
-        if path.relative_to(package).parts[0] in _NOT_RULES:
-            continue
-        digest.update(str(path.relative_to(package)).encode())
-        digest.update(path.read_bytes())
+    for name in _RULES_CODE:
+        where = package / name
+        for path in sorted(where.rglob("*.py")) if where.is_dir() else [where]:
+            digest.update(str(path.relative_to(package)).encode())
+            digest.update(path.read_bytes())
     return digest.hexdigest()[:32]
 
 
