@@ -67,10 +67,18 @@ def _rows(ws: Workspace, sbls: list[str] | None) -> list[dict[str, Any]]:
     return rows
 
 
-def _issued(ws: Workspace) -> dict[tuple[str, str], str]:
-    return {(r["parcel_id"], r["kind"]): r["d"] for r in ws.store.query(
-        "SELECT parcel_id, kind, max(letter_date) AS d FROM letters WHERE status = 'issued' "
-        "GROUP BY parcel_id, kind")}
+def _issued(ws: Workspace, rows: list[dict[str, Any]] | None = None
+            ) -> dict[tuple[str, str], str]:
+    """The date of the latest letter issued of each kind, by parcel (of `rows`, or all)."""
+    sql = ("SELECT parcel_id, kind, max(letter_date) AS d FROM letters WHERE status = "
+           "'issued'{} GROUP BY parcel_id, kind")
+    if rows is None:
+        found = ws.store.query(sql.format(""))
+    else:
+        ids = [r["id"] for r in rows]
+        found = ws.store.query(sql.format(
+            f" AND parcel_id IN ({','.join('?' * len(ids)) or 'NULL'})"), ids)
+    return {(r["parcel_id"], r["kind"]): r["d"] for r in found}
 
 
 class _Laws:
@@ -141,7 +149,7 @@ def overview(ws: Workspace, *, as_of: date,
     from .summaries import summaries
 
     rows = _rows(ws, sbls)
-    issued = _issued(ws)
+    issued = _issued(ws, None if sbls is None else rows)
     found = summaries(ws, {r["id"]: r["municipality"] for r in rows}, cancelled=cancelled)
     laws = _Laws(ws)
     out = []

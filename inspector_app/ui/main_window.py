@@ -119,9 +119,8 @@ class ParcelTableModel(QAbstractTableModel):
         self.rows = rows
 
     def replace(self, rows: list[dict[str, Any]]) -> None:
-        for r in rows:  # worked out once, not on every keystroke or comparison
+        for r in rows:  # worked out once, not on every keystroke
             r["_search"] = f"{r['sbl']}|{r['site_address']}|{r['owner_name']}".casefold()
-            r["_key"] = sbl_sort_key(r["sbl"])
         self.beginResetModel()
         self.rows = rows
         self.endResetModel()
@@ -140,7 +139,7 @@ class ParcelTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return str(value).replace("_", " ")
         if role == SORT_ROLE:
-            return row["_key"] if index.column() == 0 else str(value).casefold()
+            return sbl_sort_key(row["sbl"]) if index.column() == 0 else str(value).casefold()
         if role == ROW_ROLE:
             return row
         return None
@@ -202,7 +201,7 @@ class ParcelFilter(QAbstractTableModel):
         if column >= 0:
             source = self._source.rows
             key = COLUMNS[column][0]
-            rows.sort(key=(lambda i: source[i]["_key"]) if column == 0 else (
+            rows.sort(key=(lambda i: sbl_sort_key(source[i]["sbl"])) if column == 0 else (
                 lambda i: str(source[i].get(key) or "").casefold()),
                 reverse=order == Qt.SortOrder.DescendingOrder)
         return rows
@@ -663,8 +662,8 @@ class MainWindow(QMainWindow):
     # Each chunk of the work lists is sized to take about this long on the worker (from
     # the time the last one took), so that whatever the user asks for meanwhile waits no
     # longer: a few hundred parcels whose summaries are worked out, a few thousand read.
-    OVERVIEW_CHUNK_S = 0.04
-    OVERVIEW_CHUNK = (100, 4000)  # fewest and most parcels in a chunk
+    OVERVIEW_CHUNK_S = 0.03
+    OVERVIEW_CHUNK = (100, 2000)  # fewest and most parcels in a chunk
 
     def refresh_overview(self) -> None:
         """Work-list flags for every parcel, as of today, worked out on the worker in small
