@@ -722,8 +722,9 @@ def _refuse_worse_cases(ws: Workspace, conn: sqlite3.Connection, path: Path,
     """The rules of a whole case (dates after today, one field against another) for the
     parcels a laptop's package changed: a case that reads worse than before refuses the
     package, as the same change made in the app or by a case file would be refused."""
+    after = resolution.case_problems(conn, list(before), str(path), ws.today())
     for parcel_id, was in before.items():
-        now = resolution.case_problem(conn, parcel_id, str(path), ws.today())
+        now = after[parcel_id]
         if now is not None and now != was:
             sbl = conn.execute("SELECT sbl FROM parcels WHERE id = ?", (parcel_id,)).fetchone()
             raise PackageError(f"{path}: its changes to parcel {sbl[0] if sbl else parcel_id} "
@@ -774,7 +775,7 @@ def _apply(ws: Workspace, package: Package, path: Path, received_at: str,
         applier.counts.skipped += len(package.changes) - len(mine)
         touched = sorted({c["parcel_id"] for c in mine if c["parcel_id"]}) \
             if role(ws) == OFFICE else []
-        before = {p: resolution.case_problem(w.conn, p, str(path), ws.today()) for p in touched}
+        before = resolution.case_problems(w.conn, touched, str(path), ws.today())
         try:
             applier.prepare([c["change_id"] for c in mine])
             for change in mine:
@@ -934,7 +935,8 @@ def status(ws: Workspace) -> dict[str, Any]:
         office = _device(ws, OFFICE)
         assert office is not None
         mine = ws.store.query("SELECT coalesce(max(device_seq), 0) AS n FROM change_log "
-                              "WHERE device_id = ?", (this["id"],))[0]["n"]
+                              "WHERE device_id = ? AND device_seq IS NOT NULL",
+                              (this["id"],))[0]["n"]
         out.update(office=office["name"], changes_made=mine,
                    acknowledged_by_office=office["acknowledged_seq"],
                    waiting_to_send=mine - office["acknowledged_seq"])

@@ -264,8 +264,11 @@ class RecordWriter:
         Each device numbers its own changes 1, 2, 3... so a receiver can spot a gap."""
         self._write_pending()
         if self._log:
+            # `device_seq IS NOT NULL` lets SQLite use the partial index on (device_id,
+            # device_seq) instead of reading the whole change log.
             last = self.conn.execute("SELECT coalesce(max(device_seq), 0) FROM change_log "
-                                     "WHERE device_id = ?", (self.actor.device_id,)).fetchone()[0]
+                                     "WHERE device_id = ? AND device_seq IS NOT NULL",
+                                     (self.actor.device_id,)).fetchone()[0]
             rows = [(*row, last + n) for n, row in enumerate(self._log, start=1)]
             self.conn.executemany(CHANGE_LOG_INSERT, rows)
         count = len(self._log)

@@ -328,7 +328,8 @@ def _sequence(conn: sqlite3.Connection, package: Package, sender: Sender) -> Non
             raise _Refusal(f"{_where(c)} has no sequence number (device_seq)")
     last = int(conn.execute(
         "SELECT max(coalesce((SELECT max(device_seq) FROM sync_received WHERE device_id = ?),"
-        " 0), coalesce((SELECT max(device_seq) FROM change_log WHERE device_id = ?), 0))",
+        " 0), coalesce((SELECT max(device_seq) FROM change_log WHERE device_id = ? AND"
+        " device_seq IS NOT NULL), 0))",
         (sender.device_id, sender.device_id)).fetchone()[0])
     count = len(package.changes)
     bound = min(last + count + MAX_SKIPPED, MAX_SEQ)
@@ -369,7 +370,8 @@ def _acknowledgements(conn: sqlite3.Connection, manifest: Mapping[str, Any], sen
             what = "the office has recorded"
         elif ack["device_id"] == receiver_id:
             sent = int(conn.execute(
-                "SELECT coalesce(max(device_seq), 0) FROM change_log WHERE device_id = ?",
+                "SELECT coalesce(max(device_seq), 0) FROM change_log WHERE device_id = ? "
+                "AND device_seq IS NOT NULL",
                 (receiver_id,)).fetchone()[0])
             what = "this laptop has made"
         else:
