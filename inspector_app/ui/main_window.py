@@ -1536,5 +1536,10 @@ class MainWindow(QMainWindow):
         QMessageBox.about(self, "About Watershed Inspector", "".join(parts))
 
     def closeEvent(self, event: Any) -> None:
+        # A field still being typed in is left (and so saved) while the worker still runs;
+        # after `stop` nothing could be saved.
+        focused = QApplication.focusWidget()
+        if focused is not None and self.isAncestorOf(focused):
+            focused.clearFocus()
         self.runner.stop()
         super().closeEvent(event)

@@ -61,6 +61,7 @@ class TaskRunner(QObject):
         super().__init__()
         self.synchronous = synchronous
         self.pending = 0
+        self._stopped = False  # stopped: a job waited for would never be run
         self._jobs_by_id: dict[int, Job] = {}
         if not synchronous:
             self.jobs: queue.Queue[Job | None] = queue.Queue()
@@ -108,6 +109,8 @@ class TaskRunner(QObject):
             finally:
                 done.set()
 
+        if self._stopped:
+            raise RuntimeError("the data folder is closed: the window is closing")
         self.jobs.put(Job(job, counted=False))
         done.wait()
         if "error" in box:
@@ -150,6 +153,7 @@ class TaskRunner(QObject):
         A cancelled job rolls back whatever it had not committed."""
         if self.synchronous or not self.thread.isRunning():
             return
+        self._stopped = True
         for job in list(self._jobs_by_id.values()):
             job.cancel.set()
         self.jobs.put(None)
