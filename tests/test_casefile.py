@@ -185,3 +185,36 @@ def test_utf8_with_byte_order_mark_is_read(tmp_path: Path, contract_case: dict[s
     path = tmp_path / "bom.json"
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps(contract_case).encode())
     assert casefile.read_file(path, today=TODAY).parcel.owner_name == "Jane Roe"
+
+
+_PROBES = (None, True, 0, -1, 2.5, 10**12, "", "x" * 3000, "2026-02-30", [], {}, ["a"])
+
+
+def _leaves(doc: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(doc, dict):
+        return [path] + [p for k, v in doc.items() for p in _leaves(v, (*path, k))]
+    if isinstance(doc, list):
+        return [path] + [p for i, v in enumerate(doc) for p in _leaves(v, (*path, i))]
+    return [path]
+
+
+def test_the_quick_schema_check_never_passes_what_the_validator_refuses(
+        full_case: dict[str, Any]) -> None:
+    """The compiled check decides alone only when it passes a document: every place of a
+    full case set to each of a dozen kinds of value gets the validator's own answer."""
+    refused = 0
+    for path in _leaves(full_case)[1:]:
+        for probe in _PROBES:
+            doc = copy.deepcopy(full_case)
+            at = doc
+            for part in path[:-1]:
+                at = at[part]
+            at[path[-1]] = probe
+            wrong = bool(list(casefile._VALIDATOR.iter_errors(doc)))
+            refused += wrong
+            assert not (casefile._PASSES(doc) and wrong), (path, probe)
+    assert refused > 500  # most of the probes are refused
+    schema = case_schema()["properties"]["dwelling"]["properties"]["bedrooms"]
+    passes, _ = casefile._field_checks(schema)
+    assert [passes(v) for v in (3, True, 2.5, "3", None)] == [True, False, False, False,
+                                                               False]

@@ -19,17 +19,18 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date
 from functools import cache
 from typing import Any
 
 from .. import casefile
 from ..casefile import _describe
+from ..domain.case import Case
 from ..domain.labels import change_label, section_for_table
 from ..domain.units import plain_number
 from ..errors import InputError
-from ..storage.cases import load_case
+from ..storage.cases import load_case, load_cases
 from ..storage.records import RecordWriter, SqlValue, to_sql
 from ..storage.sync_apply import BYTES_REF
 
@@ -255,7 +256,35 @@ def case_problem(conn: sqlite3.Connection, parcel_id: str, source: str,
                   today: date) -> str | None:
     """What the case-file reader says of the parcel's case as stored now, if anything."""
     try:
-        doc = json.loads(json.dumps(casefile.to_document(load_case(conn, parcel_id))))
+        case = load_case(conn, parcel_id)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        return f"{source}: the parcel's records would no longer read as a case ({exc})"
+    return _problem_of(case, source, today)
+
+
+def case_problems(conn: sqlite3.Connection, parcel_ids: Sequence[str], source: str,
+                  today: date) -> dict[str, str | None]:
+    """`case_problem` of many parcels, their cases read with one query per table for each
+    500 of them (a chunk that cannot be read so is read parcel by parcel, for the words of
+    each parcel's own problem)."""
+    found: dict[str, str | None] = {}
+    ids = list(parcel_ids)
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        try:
+            cases = load_cases(conn, parcel_ids=chunk)
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+            cases = {}
+        for parcel_id in chunk:
+            case = cases.get(parcel_id)
+            found[parcel_id] = (case_problem(conn, parcel_id, source, today) if case is None
+                                else _problem_of(case, source, today))
+    return found
+
+
+def _problem_of(case: Case, source: str, today: date) -> str | None:
+    try:
+        doc = json.loads(json.dumps(casefile.to_document(case)))
     except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
         return f"{source}: the parcel's records would no longer read as a case ({exc})"
     try:
