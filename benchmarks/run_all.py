@@ -1,6 +1,6 @@
 """Every benchmark, one after the other, then one table of figures against their goals.
 
-Run by hand (not in CI): .venv/bin/python -m benchmarks.run_all   (about two minutes)
+Run by hand (not in CI): .venv/bin/python -m benchmarks.run_all   (about ten minutes)
 """
 
 from __future__ import annotations
@@ -12,6 +12,9 @@ from benchmarks import (
     bench_distance,
     bench_gui,
     bench_letters,
+    bench_live_eval,
+    bench_measure,
+    bench_scale,
     bench_sync,
     bench_worklists,
 )
@@ -21,7 +24,8 @@ from benchmarks.common import Goal
 def main() -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     goals: list[Goal] = []
-    for bench in (bench_distance, bench_letters, bench_sync, bench_worklists, bench_gui):
+    for bench in (bench_distance, bench_letters, bench_sync, bench_worklists, bench_gui,
+                  bench_live_eval, bench_measure, bench_scale):
         goals += bench.main()
     print("\n== summary")
     width = max(len(f"{g.benchmark}: {g.measure}") for g in goals)
