@@ -72,7 +72,7 @@ def _measure_size(root: Path, n: int) -> dict[str, float]:
     built = _run(folder, "demo", "--parcels", str(n))
     first = _run(folder, "worklist", "--as-of", "2026-11-25")
     lists = _median(folder, "worklist", "--as-of", "2026-11-25")
-    shown, _, filter_s, listed, counts, opened_s, _, peak_mb = _best(OURS, str(folder),
+    shown, _, filter_s, listed, counts, opened_s, _, peak_mb = _best(OURS, str(folder), "0",
                                                                      repeat=1)
     nothing_new = _median(folder, "measure")
     imported, changes = _sync_import(root, folder, n)

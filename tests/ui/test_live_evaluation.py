@@ -25,15 +25,21 @@ TODAY = date(2026, 11, 25)
 UNDERSIZED, NEVER_INSPECTED = "900.01-1-5", "900.01-1-1"
 
 
-@pytest.fixture
-def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
+def _shown(qtbot: QtBot, tmp_path: Path) -> tuple[Workspace, MainWindow]:
+    """The demo folder in the window with its real worker, the work lists worked out."""
     ws = Workspace(tmp_path / "data", user="k.olmsted")
     install_demo(ws, today=TODAY)
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     w = MainWindow(ws, runner=TaskRunner(), settings=settings)
     w.ctx.as_of = TODAY
-    w.show()  # closed below, not by qtbot: see there
+    w.show()  # closed by the test, not by qtbot: see `window`
     qtbot.waitUntil(lambda: w.lists_state.text() == "Work lists up to date", timeout=20_000)
+    return ws, w
+
+
+@pytest.fixture
+def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
+    ws, w = _shown(qtbot, tmp_path)
     yield w
     # A failed test may leave a field in hand: it is left while the worker still runs
     # (closing the window stops the worker, and a save after that would never end).
@@ -138,13 +144,7 @@ def test_closing_the_window_with_a_field_in_hand_saves_it(qtbot: QtBot, tmp_path
                                                           ) -> None:
     """The field being typed in is left, and saved, before the worker stops: closing never
     waits forever on a save the stopped worker would not run."""
-    ws = Workspace(tmp_path / "data", user="k.olmsted")
-    install_demo(ws, today=TODAY)
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(ws, runner=TaskRunner(), settings=settings)
-    w.ctx.as_of = TODAY
-    w.show()
-    qtbot.waitUntil(lambda: w.lists_state.text() == "Work lists up to date", timeout=20_000)
+    ws, w = _shown(qtbot, tmp_path)
     _open(w, qtbot, UNDERSIZED)
     before = _bedrooms(w, UNDERSIZED)
     _type_bedrooms(w, before + 2)
