@@ -350,8 +350,10 @@ def _install(workspace: Workspace, count: int, day: date,
         # together.
         with w.batched_inserts():
             for n, (case, case_shapes) in enumerate(zip(cases, shapes, strict=True), start=1):
-                parcel_id, was_created = save_case(w, case, today=day)
-                w.update("parcels", parcel_id, {"is_demo": 1})
+                parcel_id, was_created = save_case(w, case, today=day,
+                                                   created_with={"is_demo": 1})
+                if not was_created:
+                    w.update("parcels", parcel_id, {"is_demo": 1})
                 record_map_measurement(w, workspace, parcel_id, case, day, layer=layer,
                                        shapes=case_shapes, last=last.get(parcel_id))
                 created += was_created

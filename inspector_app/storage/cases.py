@@ -143,14 +143,17 @@ def _many(w: RecordWriter, table: str, parcel_id: str, existing: Sequence[Row],
     return ids
 
 
-def save_case(w: RecordWriter, case: Case, *, today: date) -> tuple[str, bool]:
-    """Make the stored parcel exactly what the case says. Returns (parcel id, created)."""
+def save_case(w: RecordWriter, case: Case, *, today: date,
+              created_with: Mapping[str, Any] | None = None) -> tuple[str, bool]:
+    """Make the stored parcel exactly what the case says. Returns (parcel id, created).
+    `created_with`: more values of the parcel's row, for a parcel this save creates."""
     p = case.parcel
     parcel_id = parcel_id_for(w.conn, p.sbl)
     parcel_values = _flat(p, skip=("renters",))
     created = parcel_id is None
     if parcel_id is None:
-        parcel_id = w.insert("parcels", parcel_values, parcel_id=None)
+        parcel_id = w.insert("parcels", {**parcel_values, **(created_with or {})},
+                             parcel_id=None)
     else:
         w.update("parcels", parcel_id, parcel_values)
 

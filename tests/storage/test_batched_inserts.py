@@ -24,8 +24,7 @@ def _one_by_one(ws: Workspace, count: int) -> None:
     """The demo as it was first written: each parcel saved, flagged and measured alone."""
     with ws.store.transaction() as w:
         for case in list(demo_cases(count, today=TODAY)):
-            parcel_id, _ = save_case(w, case, today=TODAY)
-            w.update("parcels", parcel_id, {"is_demo": 1})
+            parcel_id, _ = save_case(w, case, today=TODAY, created_with={"is_demo": 1})
             record_map_measurement(w, ws, parcel_id, case, TODAY)
 
 
