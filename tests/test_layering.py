@@ -22,7 +22,7 @@ OWNERS = {
     "pypdf": "letters",
     "pypdfium2": "letters",
     "jsonschema": "casefile.py",
-    "fastjsonschema": "sync",
+    "fastjsonschema": "json_input.py",
 }
 
 

@@ -28,10 +28,8 @@ from pathlib import Path
 from typing import Any
 from zlib import error as zlib_error
 
-import fastjsonschema
-
 from ..errors import InputError
-from ..json_input import NonFiniteNumber, loads
+from ..json_input import NonFiniteNumber, loads, schema_check
 from ..paths import UnreadableFile, UnwritablePath, read_regular_file
 from . import keys
 
@@ -122,8 +120,8 @@ CHANGE_SCHEMA = {
     ],
 }
 # Compiled once to Python code: a package of 10,000 changes is checked change by change.
-_MANIFEST_VALIDATOR = fastjsonschema.compile(MANIFEST_SCHEMA)
-_CHANGE_VALIDATOR = fastjsonschema.compile(CHANGE_SCHEMA)
+_MANIFEST_VALIDATOR = schema_check(MANIFEST_SCHEMA)
+_CHANGE_VALIDATOR = schema_check(CHANGE_SCHEMA)
 
 
 # What zipfile raises for damaged archives: a bad header, a bad deflate stream, a
@@ -192,14 +190,6 @@ def write_package(path: Path, manifest: dict[str, Any], members: Mapping[str, by
                   private_key: str | None) -> None:
     """Write a package atomically and owner-only, signed with the sender's private key."""
     write_private(path, package_bytes(manifest, members, private_key))
-
-
-def _first_error(validator: Callable[[Any], Any], doc: Any) -> str | None:
-    try:
-        validator(doc)
-    except fastjsonschema.JsonSchemaValueException as error:
-        return error.message[:200]
-    return None
 
 
 def _signing_keys(manifest: Mapping[str, Any], current: str, held: Sequence[str],
@@ -322,7 +312,7 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
         raise refuse("it was written under the earlier shared-key scheme, which this version "
                      "no longer accepts; enrol the laptop again at the office with `sync "
                      "enroll` and set it up from the new field kit")
-    problem = _first_error(_MANIFEST_VALIDATOR, manifest)
+    problem = _MANIFEST_VALIDATOR(manifest)
     if problem:
         raise refuse(f"its manifest is not valid ({problem})")
 
@@ -373,7 +363,7 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
             change = json.loads(line)
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise refuse(f"changes.jsonl line {n} is not valid JSON") from None
-        problem = _first_error(_CHANGE_VALIDATOR, change)
+        problem = _CHANGE_VALIDATOR(change)
         if problem:
             raise refuse(f"changes.jsonl line {n} is not a valid change ({problem})")
         changes.append(change)
