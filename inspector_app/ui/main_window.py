@@ -207,8 +207,11 @@ class ParcelFilter(QAbstractTableModel):
         return rows
 
     def _show(self, rows: list[int]) -> None:
-        """Show other rows: the old ones go and the new ones come (a view keeps its column
-        widths; the caller selects the open parcel again)."""
+        """Show other rows: the old ones go and the new ones come, in two signals (a view
+        keeps its column widths; the caller selects the open parcel again, see
+        `MainWindow._filter`). Nothing happens when the same rows stay."""
+        if rows == self._shown:
+            return
         if self._shown:
             self.beginRemoveRows(QModelIndex(), 0, len(self._shown) - 1)
             self._shown, self._position = [], {}
@@ -246,8 +249,8 @@ class ParcelFilter(QAbstractTableModel):
         self._position = {source: i for i, source in enumerate(self._shown)}
         self.changePersistentIndexList(before, [
             QModelIndex() if s is None or s not in self._position
-            else self.index(self._position[s], i.column()) for s, i in zip(sources, before,
-                                                                          strict=True)])
+            else self.index(self._position[s], i.column())
+            for s, i in zip(sources, before, strict=True)])
         self.layoutChanged.emit()
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
@@ -684,7 +687,7 @@ class MainWindow(QMainWindow):
             part = sbls[start:start + size]
             if not part:
                 self.lists_state.setText("Work lists up to date")
-                self.proxy.set_work_list(self.work_list.currentData())
+                self._filter(lambda: self.proxy.set_work_list(self.work_list.currentData()))
                 self._count()
                 self._show_list_counts(done=True)
                 self.table.remeasure()  # outcomes and zones are in now
@@ -722,18 +725,27 @@ class MainWindow(QMainWindow):
                 label = f"{label} ({n:,})"
             self.work_list.setItemText(index, label)
 
+    def _list_row_changed(self, rows: list[dict[str, Any]]) -> None:
+        """A parcel's outcome and flags as now stored, into its row of the list and the
+        work lists' counts (once the work lists are worked out; until then the chunk that
+        holds it brings them)."""
+        if self.lists_state.text() != "Work lists up to date":
+            return
+        self._merge_overview(rows)
+        self._show_list_counts(done=True)
+
     def _merge_overview(self, rows: list[dict[str, Any]]) -> None:
         changed = []
         for new in rows:
-            index = self._row_of.get(new["sbl"])
-            if index is None or index >= len(self.model.rows):
-                continue
+            index = getattr(self, "_row_of", {}).get(new["sbl"])
+            if index is None or index >= len(self.model.rows) or (
+                    self.model.rows[index]["sbl"] != new["sbl"]):
+                continue  # the list changed since: never one parcel's row on another
             self.model.rows[index].update(new)
             changed.append(index)
         if changed:
-            # One signal for the chunk, naming only the columns the work lists fill: the
-            # proxy filters those rows again, and sorts them again only when sorted by one
-            # of these columns.
+            # One signal for the chunk, naming only the columns the work lists fill (the
+            # rows shown change when the work list or the search does).
             first = min(c for c, (key, _) in enumerate(COLUMNS) if key in OVERVIEW_COLUMNS)
             last = max(c for c, (key, _) in enumerate(COLUMNS) if key in OVERVIEW_COLUMNS)
             self.model.dataChanged.emit(self.model.index(min(changed), first),
@@ -837,17 +849,19 @@ class MainWindow(QMainWindow):
         day = self.ctx.today()
         self._shown_round = round_ = getattr(self, "_shown_round", 0) + 1
 
+        from ..services.overview import overview
         from ..services.sketch import site_map
 
         def details() -> tuple[Any, ...]:
             ws = self.workspace
             return (ws.assess_parcel(sbl, as_of=day), site_map(ws, case), ws.history(sbl),
-                    ws.attachments(sbl))
+                    ws.attachments(sbl), overview(ws, as_of=day, sbls=[sbl]))
 
         def shown(result: tuple[Any, ...]) -> None:
+            evaluation, site_map_data, history, photos, row = result
+            self._list_row_changed(row)  # the parcel's own row, wherever the user is now
             if round_ != self._shown_round or sbl != self.sbl:
                 return  # the user has moved on: never show one parcel's details on another
-            evaluation, site_map_data, history, photos = result
             from ..services.evaluation import NoLawFacts
 
             self.evaluation.show_evaluation(evaluation)

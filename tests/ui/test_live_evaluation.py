@@ -5,6 +5,7 @@ never shows on the next one. Run with the real worker thread, as users run it.""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QSpinBox
 from pytestqt.qtbot import QtBot
 
 from inspector_app.domain.case import Case
+from inspector_app.domain.vocabulary import Condition
 from inspector_app.services.demo import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui.main_window import MainWindow
@@ -155,3 +157,24 @@ def test_closing_the_window_with_a_field_in_hand_saves_it(qtbot: QtBot, tmp_path
     w.deleteLater()
     assert ws.load_case(UNDERSIZED).dwelling.bedrooms == before + 2  # type: ignore[union-attr]
     ws.close()
+
+
+def test_a_saved_change_reaches_the_parcels_row_and_the_work_list_counts(
+        window: MainWindow, qtbot: QtBot) -> None:
+    _open(window, qtbot, UNDERSIZED)
+    row = window.model.rows[window._row_of[UNDERSIZED]]
+    assert row["outcome"] != "failure"
+    failures = sum(bool(r["flags"].get("failure")) for r in window.model.rows)
+    label = next(window.work_list.itemText(i) for i in range(window.work_list.count())
+                 if window.work_list.itemData(i) == "failure")
+    assert label.endswith(f"({failures:,})")
+    before = window.case
+    assert before is not None and window.parcel_id is not None
+    after = replace(before, components=tuple(replace(c, condition=Condition.FAILED)
+                                             for c in before.components))
+    assert window.save_edit(window.parcel_id, before, after)
+    qtbot.waitUntil(lambda: row["outcome"] == "failure", timeout=10_000)
+    assert row["flags"]["failure"] is True
+    label = next(window.work_list.itemText(i) for i in range(window.work_list.count())
+                 if window.work_list.itemData(i) == "failure")
+    assert label.endswith(f"({failures + 1:,})")
