@@ -32,7 +32,7 @@ from inspector_app.services.workspace import Workspace
 DRIVER = Path(__file__).with_name("soak_driver.py")
 ROOT = Path(__file__).resolve().parents[2]
 SEED = int(os.environ.get("INSPECTOR_SOAK_SEED", "11"))
-ACTIONS = int(os.environ.get("INSPECTOR_SOAK_ACTIONS", "500"))
+ACTIONS = int(os.environ.get("INSPECTOR_SOAK_ACTIONS", "400"))
 
 
 def _cli(*args: str) -> tuple[int, str, str]:
