@@ -116,13 +116,17 @@ ROW_ROLE = Qt.ItemDataRole.UserRole + 2
 class ParcelTableModel(QAbstractTableModel):
     def __init__(self, rows: list[dict[str, Any]]) -> None:
         super().__init__()
-        self.rows = rows
+        self.rows: list[dict[str, Any]] = []
+        self.searched: list[str] = []
+        self.replace(rows)
 
     def replace(self, rows: list[dict[str, Any]]) -> None:
-        for r in rows:  # worked out once, not on every keystroke
-            r["_search"] = f"{r['sbl']}|{r['site_address']}|{r['owner_name']}".casefold()
+        # What the search looks in, worked out once, not on every keystroke, and kept in
+        # a list of its own (a keystroke reads one string a row, no row's dictionary).
+        searched = [f"{r['sbl']}|{r['site_address']}|{r['owner_name']}".casefold()
+                    for r in rows]
         self.beginResetModel()
-        self.rows = rows
+        self.rows, self.searched = rows, searched
         self.endResetModel()
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
@@ -165,7 +169,7 @@ class ParcelFilter(QAbstractTableModel):
         self.text = ""
         self._source = ParcelTableModel([])
         self._shown: list[int] = []  # source rows, in the order shown
-        self._position: dict[int, int] = {}  # source row -> row shown
+        self._positions: dict[int, int] | None = {}  # source row -> row shown, when asked
         self._order: tuple[int, Qt.SortOrder] = (-1, Qt.SortOrder.AscendingOrder)
 
     def setSourceModel(self, model: ParcelTableModel) -> None:
@@ -176,6 +180,14 @@ class ParcelFilter(QAbstractTableModel):
 
     def sourceModel(self) -> ParcelTableModel:
         return self._source
+
+    @property
+    def _position(self) -> dict[int, int]:
+        """Source row -> row shown, worked out when first asked after the rows changed
+        (a keystroke in the search needs only the rows)."""
+        if self._positions is None:
+            self._positions = {source: i for i, source in enumerate(self._shown)}
+        return self._positions
 
     def set_work_list(self, name: str) -> None:
         self.work_list = name
@@ -194,12 +206,13 @@ class ParcelFilter(QAbstractTableModel):
 
     def _wanted(self) -> list[int]:
         needle, work_list = self.text, self.work_list
-        rows = [i for i, r in enumerate(self._source.rows)
-                if (not needle or needle in r["_search"])
-                and (work_list == "all" or r.get("flags", {}).get(work_list))]
+        source = self._source.rows
+        rows = ([i for i, text in enumerate(self._source.searched) if needle in text]
+                if needle else list(range(len(source))))
+        if work_list != "all":
+            rows = [i for i in rows if source[i].get("flags", {}).get(work_list)]
         column, order = self._order
         if column >= 0:
-            source = self._source.rows
             key = COLUMNS[column][0]
             rows.sort(key=(lambda i: sbl_sort_key(source[i]["sbl"])) if column == 0 else (
                 lambda i: str(source[i].get(key) or "").casefold()),
@@ -214,18 +227,16 @@ class ParcelFilter(QAbstractTableModel):
             return
         if self._shown:
             self.beginRemoveRows(QModelIndex(), 0, len(self._shown) - 1)
-            self._shown, self._position = [], {}
+            self._shown, self._positions = [], {}
             self.endRemoveRows()
         if rows:
             self.beginInsertRows(QModelIndex(), 0, len(rows) - 1)
-            self._shown = rows
-            self._position = {source: i for i, source in enumerate(rows)}
+            self._shown, self._positions = rows, None
             self.endInsertRows()
 
     def _source_reset(self) -> None:
         self.beginResetModel()
-        self._shown = self._wanted()
-        self._position = {source: i for i, source in enumerate(self._shown)}
+        self._shown, self._positions = self._wanted(), None
         self.endResetModel()
 
     def _source_changed(self, top_left: QModelIndex, bottom_right: QModelIndex,
@@ -245,8 +256,7 @@ class ParcelFilter(QAbstractTableModel):
         sources = [self._shown[i.row()] if 0 <= i.row() < len(self._shown) else None
                    for i in before]
         self._order = (column, order)
-        self._shown = self._wanted()
-        self._position = {source: i for i, source in enumerate(self._shown)}
+        self._shown, self._positions = self._wanted(), None
         self.changePersistentIndexList(before, [
             QModelIndex() if s is None or s not in self._position
             else self.index(self._position[s], i.column())
