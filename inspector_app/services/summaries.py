@@ -245,6 +245,18 @@ def summaries(ws: Workspace, municipalities: dict[str, str],
     return out
 
 
+def prepare(ws: Workspace) -> None:
+    """Do ahead, once, what the first summaries worked out would do first: the rules'
+    digest, the geometry code and the active shoreline layer (the desktop app does it
+    while it opens the folder, before a parcel can be opened, so that the first opens
+    never wait behind it)."""
+    from ..geo import case_shapes  # noqa: F401  (imported ahead)
+    from .shorelines import active_layer
+
+    rules_key()
+    active_layer(ws)
+
+
 # How long working out waits for another program's write before it works out without
 # keeping (a read needs no lock; keeping a summary does).
 KEEP_WAIT_MS = 500

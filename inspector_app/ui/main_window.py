@@ -372,9 +372,12 @@ class MainWindow(QMainWindow):
             self.count.setText(f"Opening {root}...")
 
             def open_folder() -> Workspace:
+                from ..services.summaries import prepare
                 from ..services.workspace import Workspace
 
-                return Workspace(root, user=user)
+                workspace = Workspace(root, user=user)
+                prepare(workspace)
+                return workspace
 
             self.runner.run(open_folder, self.attach, on_error=self._open_failed)
 
