@@ -193,7 +193,7 @@ def _parcels_one_by_one(ws: Workspace, as_of: date) -> list[_Parcel]:
     return out
 
 
-def _lists(parcels: list[_Parcel], ws: Workspace, as_of: date, names: tuple[str, ...]
+def _lists(parcels: list[_Parcel], as_of: date, names: tuple[str, ...]
            ) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {}
     for name in names:
@@ -206,9 +206,10 @@ def worklists_one_by_one(ws: Workspace, *, as_of: date, names: tuple[str, ...] =
                          ) -> dict[str, list[dict[str, Any]]]:
     """The work lists with every parcel loaded and assessed on its own: slow, kept as the
     reference that `worklists` must equal."""
-    return _lists(_parcels_one_by_one(ws, as_of), ws, as_of, names)
+    return _lists(_parcels_one_by_one(ws, as_of), as_of, names)
 
 
 def worklists(ws: Workspace, *, as_of: date, names: tuple[str, ...] = WORKLISTS
               ) -> dict[str, list[dict[str, Any]]]:
-    return _lists(_parcels(ws, as_of), ws, as_of, names)
+    """The work lists as of a date, from each parcel's kept summary (`services/summaries`)."""
+    return _lists(_parcels(ws, as_of), as_of, names)
