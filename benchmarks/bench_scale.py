@@ -19,14 +19,12 @@ Run: python -m benchmarks.bench_scale   (about 5 minutes; most of it building th
 from __future__ import annotations
 
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from benchmarks.bench_gui import OURS, _best
-from benchmarks.common import Goal, report
+from benchmarks.common import Goal, build_demo, report, run_app
 from inspector_app.services import sync
 from inspector_app.services.workspace import Workspace
 
@@ -34,17 +32,10 @@ SIZES = (2_000, 20_000, 100_000)
 SLACK = 1.2  # "about" the data's factor
 MEMORY_GOAL_MB = 400
 PASSPHRASE = "benchmark kit passphrase"
-APP = [sys.executable, "-m", "inspector_app"]
-
-
-def _run(folder: Path, *args: str) -> float:
-    start = time.perf_counter()
-    subprocess.run([*APP, "--data-dir", str(folder), *args], check=True, capture_output=True)
-    return time.perf_counter() - start
 
 
 def _median(folder: Path, *args: str, repeat: int = 3) -> float:
-    return statistics.median(_run(folder, *args) for _ in range(repeat))
+    return statistics.median(run_app(folder, *args) for _ in range(repeat))
 
 
 def _sync_import(root: Path, office_folder: Path, parcels: int) -> tuple[float, int]:
@@ -69,8 +60,8 @@ def _sync_import(root: Path, office_folder: Path, parcels: int) -> tuple[float, 
 
 def _measure_size(root: Path, n: int) -> dict[str, float]:
     folder = root / "office"
-    built = _run(folder, "demo", "--parcels", str(n))
-    first = _run(folder, "worklist", "--as-of", "2026-11-25")
+    built = build_demo(folder, n)
+    first = run_app(folder, "worklist", "--as-of", "2026-11-25")
     lists = _median(folder, "worklist", "--as-of", "2026-11-25")
     shown, _, filter_s, listed, counts, opened_s, _, peak_mb = _best(OURS, str(folder), "0",
                                                                      repeat=1)

@@ -21,7 +21,7 @@ import time
 from datetime import date
 from pathlib import Path
 
-from benchmarks.common import Goal, report
+from benchmarks.common import Goal, build_demo, report
 from inspector_app.paths import DATABASE_NAME
 from inspector_app.services.worklists import worklists, worklists_one_by_one
 from inspector_app.services.workspace import Workspace
@@ -53,13 +53,6 @@ def _median_s(args: list[str], repeat: int = 5) -> float:
     return statistics.median(times)
 
 
-def _build(folder: Path, parcels: int) -> float:
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "inspector_app", "--data-dir", str(folder), "demo",
-                    "--parcels", str(parcels)], check=True, capture_output=True)
-    return time.perf_counter() - start
-
-
 def _whole_process(folder: Path, repeat: int = 5) -> tuple[float, float, float]:
     """The first run after the build (it works out and keeps every parcel's summary), the
     median of the next ones (as on any morning: only parcels changed since are worked out
@@ -76,9 +69,9 @@ def _whole_process(folder: Path, repeat: int = 5) -> tuple[float, float, float]:
 def main() -> list[Goal]:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        built = _build(root / "office", PARCELS)
+        built = build_demo(root / "office", PARCELS)
         first, ours, base = _whole_process(root / "office")
-        _build(root / "small", 2_000)
+        build_demo(root / "small", 2_000)
         with Workspace(root / "small", user="clerk") as ws:
             day = date.fromisoformat(AS_OF)
             t0 = time.perf_counter()

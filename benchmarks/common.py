@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 
@@ -35,3 +38,16 @@ def report(name: str, rows: list[tuple[str, str]]) -> None:
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
         print(f"  {key:<{width}}  {value}")
+
+
+def run_app(folder: Path, *args: str) -> float:
+    """Seconds `inspector-app --data-dir FOLDER ARGS...` takes as a whole process."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "inspector_app", "--data-dir", str(folder), *args],
+                   check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def build_demo(folder: Path, parcels: int) -> float:
+    """Seconds `demo --parcels N` takes to build a data folder."""
+    return run_app(folder, "demo", "--parcels", str(parcels))

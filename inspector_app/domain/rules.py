@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from enum import StrEnum
 from fractions import Fraction
+from functools import lru_cache
 
 from dateutil.relativedelta import relativedelta
 
@@ -765,8 +766,14 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
 def next_inspection_due(last_inspection: date, j: Jurisdiction) -> date:
     """Article III: the next inspection of a lakefront system falls due one cycle after
     the last."""
-    due: date = last_inspection + relativedelta(years=j.inspection_cycle_years)
-    return due
+    return _years_after(last_inspection, j.inspection_cycle_years)
+
+
+@lru_cache(maxsize=4096)
+def _years_after(day: date, years: int) -> date:
+    # Remembered: the work lists ask it for thousands of parcels inspected on few dates.
+    after: date = day + relativedelta(years=years)
+    return after
 
 
 def lot_limitations_recorded(case: Case) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -72,12 +73,17 @@ class Laws:
 
     files: tuple[Jurisdiction, ...]
 
-    def for_municipality(self, municipality: str) -> Jurisdiction | None:
-        key = municipality_key(municipality)
+    @cached_property
+    def _by_municipality(self) -> dict[str, Jurisdiction]:
+        """Each municipality's file, by `municipality_key` (the first file naming it)."""
+        found: dict[str, Jurisdiction] = {}
         for j in self.files:
-            if key in {municipality_key(m) for m in j.municipalities}:
-                return j
-        return None
+            for m in j.municipalities:
+                found.setdefault(municipality_key(m), j)
+        return found
+
+    def for_municipality(self, municipality: str) -> Jurisdiction | None:
+        return self._by_municipality.get(municipality_key(municipality))
 
     def by_id(self, ident: str) -> Jurisdiction | None:
         return next((j for j in self.files if j.id == ident), None)

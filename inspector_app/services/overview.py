@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from ..domain.jurisdiction import Jurisdiction
 from ..domain.rules import Evaluation, LetterKind, Outcome, Zone, next_inspection_due
 from ..domain.sbl import sbl_sort_key
 from .evaluation import NoLawFacts
@@ -81,30 +80,7 @@ def _issued(ws: Workspace, rows: list[dict[str, Any]] | None = None
     return {(r["parcel_id"], r["kind"]): r["d"] for r in found}
 
 
-class _Laws:
-    """The law of each municipality and the next inspection due under it, each worked out
-    once for all the rows."""
-
-    def __init__(self, ws: Workspace) -> None:
-        self.ws = ws
-        self.laws: dict[str, Jurisdiction | None] = {}
-        self.dues: dict[tuple[str, str], date] = {}
-
-    def law(self, town: str) -> Jurisdiction | None:
-        if town not in self.laws:
-            self.laws[town] = self.ws.laws.for_municipality(town)
-        return self.laws[town]
-
-    def due(self, town: str, last: str) -> date:
-        key = (town, last)
-        if key not in self.dues:
-            law = self.law(town)
-            assert law is not None
-            self.dues[key] = next_inspection_due(date.fromisoformat(last), law)
-        return self.dues[key]
-
-
-def _row(laws: _Laws, r: dict[str, Any], found: _Judged | tuple[float | None, str],
+def _row(ws: Workspace, r: dict[str, Any], found: _Judged | tuple[float | None, str],
          issued: dict[tuple[str, str], str], as_of: date) -> dict[str, Any]:
     base = {"sbl": r["sbl"], "site_address": r["site_address"], "owner_name": r["owner_name"],
             "municipality": r["municipality"], "is_demo": bool(r["is_demo"])}
@@ -114,10 +90,10 @@ def _row(laws: _Laws, r: dict[str, Any], found: _Judged | tuple[float | None, st
                 "distance_ft": distance, "due": None, "message": sentence,
                 "flags": {"conflicts": bool(r["conflicts"]), "no_law": True}}
     e = found
-    law = laws.law(r["municipality"])
+    law = ws.laws.for_municipality(r["municipality"])
     assert law is not None  # judged under it
     last = r["last_inspection"]
-    due = laws.due(r["municipality"], last) if last else None
+    due = next_inspection_due(date.fromisoformat(last), law) if last else None
     pending = [k.value for k in e.letters
                if not issued.get((r["id"], k.value)) or (last and issued[(r["id"], k.value)]
                                                          < last)]
@@ -151,12 +127,11 @@ def overview(ws: Workspace, *, as_of: date,
     rows = _rows(ws, sbls)
     issued = _issued(ws, None if sbls is None else rows)
     found = summaries(ws, {r["id"]: r["municipality"] for r in rows}, cancelled=cancelled)
-    laws = _Laws(ws)
     out = []
     for n, r in enumerate(rows, start=1):
         if cancelled() or r["id"] not in found:
             break
-        out.append(_row(laws, r, _judged(found[r["id"]], as_of), issued, as_of))
+        out.append(_row(ws, r, _judged(found[r["id"]], as_of), issued, as_of))
         if progress is not None and (n % 200 == 0 or n == len(rows)):
             progress(n, len(rows))
     return out
@@ -165,5 +140,5 @@ def overview(ws: Workspace, *, as_of: date,
 def overview_one_by_one(ws: Workspace, *, as_of: date) -> list[dict[str, Any]]:
     """The reference `overview` must equal: each parcel loaded and evaluated on its own."""
     issued = _issued(ws)
-    return [_row(_Laws(ws), r, _evaluated(ws.assess_case(ws.load_case(r["sbl"]), as_of=as_of)),
+    return [_row(ws, r, _evaluated(ws.assess_case(ws.load_case(r["sbl"]), as_of=as_of)),
                  issued, as_of) for r in _rows(ws, None)]

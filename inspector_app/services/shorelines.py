@@ -50,7 +50,12 @@ class ActiveLayer:
     lake: LakeLine
 
     def label(self) -> str:
-        return f"{self.name} v{self.version} (±{self.accuracy_ft:,.0f} ft)"
+        return layer_label(self.name, self.version, self.accuracy_ft)
+
+
+def layer_label(name: str, version: int, accuracy_ft: float) -> str:
+    """A layer as the app names it: name, version and declared accuracy."""
+    return f"{name} v{version} (±{accuracy_ft:,.0f} ft)"
 
 
 def _layer_json(row: dict[str, Any]) -> dict[str, Any]:
@@ -131,13 +136,14 @@ def ensure_default_layer(ws: Workspace) -> None:
 
 def active_layer_info(ws: Workspace) -> dict[str, Any] | None:
     """The active layer's name, version and accuracy, without loading its geometry."""
-    rows = ws.store.query("SELECT name, layer_version, accuracy_ft FROM shoreline_layers "
+    rows = ws.store.query("SELECT id, name, layer_version, accuracy_ft FROM shoreline_layers "
                           "WHERE active = 1 AND deleted_at IS NULL")
     if not rows:
         return None
     r = rows[0]
-    return {"name": r["name"], "version": r["layer_version"], "accuracy_ft": r["accuracy_ft"],
-            "label": f"{r['name']} v{r['layer_version']} (±{r['accuracy_ft']:,.0f} ft)"}
+    return {"id": r["id"], "name": r["name"], "version": r["layer_version"],
+            "accuracy_ft": r["accuracy_ft"],
+            "label": layer_label(r["name"], r["layer_version"], r["accuracy_ft"])}
 
 
 def active_layer(ws: Workspace) -> ActiveLayer | None:
@@ -300,11 +306,10 @@ def _measure_all(ws: Workspace, w: RecordWriter, day: date, *, progress: Any,
                  cancelled: Any) -> dict[str, Any]:
     from ..storage.cases import load_cases
 
-    found = w.conn.execute("SELECT id, name, accuracy_ft, layer_version FROM shoreline_layers "
-                           "WHERE active = 1 AND deleted_at IS NULL").fetchall()
-    if not found:
+    info = active_layer_info(ws)  # its geometry is read only if something is measured
+    if info is None:
         raise InputError(_NO_LAYER, in_app=_NO_LAYER_IN_APP)
-    layer_id, name, accuracy_ft, version = found[0]
+    layer_id = info["id"]
     ids = [r[0] for r in w.conn.execute(
         "SELECT DISTINCT p.id FROM parcels p JOIN site_features f ON f.parcel_id = p.id "
         "WHERE p.deleted_at IS NULL AND f.deleted_at IS NULL AND f.kind IN "
@@ -329,8 +334,8 @@ def _measure_all(ws: Workspace, w: RecordWriter, day: date, *, progress: Any,
                                total=len(ids), progress=progress, cancelled=cancelled)
     elif progress is not None and ids:
         progress(len(ids), len(ids))
-    return {"layer": f"{name} v{version} (±{accuracy_ft:,.0f} ft)", "parcels": len(ids),
-            "new_measurements": recorded, "unchanged": len(unchanged)}
+    return {"layer": info["label"], "parcels": len(ids), "new_measurements": recorded,
+            "unchanged": len(unchanged)}
 
 
 def _last_map(w: RecordWriter, layer_id: str) -> dict[str, float]:

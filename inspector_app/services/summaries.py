@@ -21,8 +21,7 @@ import hashlib
 import json
 import sqlite3
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import date
 from functools import cache
@@ -41,6 +40,7 @@ from ..domain.rules import (
     letters_for,
     standing_findings,
 )
+from ..storage.cases import load_cases, stored_date
 from .evaluation import NoLawFacts
 
 if TYPE_CHECKING:
@@ -94,10 +94,6 @@ def summary_of(assessed: Evaluation | NoLawFacts, *, greatest_extent: bool) -> C
 
 # --- stored form -----------------------------------------------------------------------
 
-def _day(text: str | None) -> date | None:
-    return None if text is None else date.fromisoformat(text)
-
-
 def _text(day: date | None) -> str | None:
     return None if day is None else day.isoformat()
 
@@ -125,7 +121,8 @@ def from_json(text: str) -> CaseSummary | None:
         inspected=d["inspected"], greatest_extent=d["greatest_extent"],
         sentence=d["sentence"],
         findings=tuple(DatedFinding(finding=Finding(code=code, citation=cite, detail=detail,
-                                                    since=_day(since)), after=_day(after))
+                                                    since=stored_date(since)),
+                                    after=stored_date(after))
                        for code, cite, detail, since, after in d["findings"]))
 
 
@@ -259,47 +256,17 @@ def prepare(ws: Workspace) -> None:
 
 # How long working out waits for another program's write before it works out without
 # keeping (a read needs no lock; keeping a summary does).
-KEEP_WAIT_MS = 500
-
-
-@contextmanager
-def _snapshot(ws: Workspace) -> Iterator[bool]:
-    """A transaction to read cases in and, when it holds the write lock (True), to keep
-    their summaries in: no other program's write can fall between the read and the keep.
-    When another program is writing, a read transaction (False): summaries worked out in
-    it are not kept."""
-    from ..storage.database import BUSY_TIMEOUT_S
-
-    conn = ws.store.conn
-    if conn.in_transaction:
-        with ws.store.writing():
-            yield True
-        return
-    conn.execute(f"PRAGMA busy_timeout = {KEEP_WAIT_MS}")
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-        keep = True
-    except sqlite3.OperationalError:
-        conn.execute("BEGIN")
-        keep = False
-    finally:
-        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-    try:
-        yield keep
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
+KEEP_WAIT_S = 0.5
 
 
 def _work_out(ws: Workspace, parcel_ids: list[str], rules: str,
               law_of: Callable[[str], str]) -> dict[str, CaseSummary]:
     from ..geo.case_shapes import measure_cases, project_cases
-    from ..storage.cases import load_cases
     from .shorelines import active_layer
 
-    with _snapshot(ws) as keep:
+    # Read, evaluated and kept under the write lock, so that no other program's write falls
+    # between the read and the keep; while another program writes, worked out unkept.
+    with ws.store.writing_if_free(KEEP_WAIT_S) as keep:
         conn = ws.store.conn
         cases = load_cases(conn, parcel_ids=parcel_ids)
         ids = [i for i in parcel_ids if i in cases]

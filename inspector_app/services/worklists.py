@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..domain.jurisdiction import Jurisdiction
 from ..domain.rules import Finding, Outcome, Zone, next_inspection_due
 from ..domain.sbl import sbl_sort_key
+from ..storage.cases import stored_date
 from .evaluation import NO_LAW_ON_FILE, NoLawFacts
 
 if TYPE_CHECKING:
@@ -138,8 +139,7 @@ def _parcel(r: dict[str, Any], law: Jurisdiction | None, *, zone: Zone | None,
         sbl=r["sbl"], site_address=r["site_address"], owner_name=r["owner_name"],
         municipality=r["municipality"], law=law, zone=zone, outcome=outcome,
         violations=violations, no_law=no_law,
-        last_inspection=None if r["last_inspection"] is None else date.fromisoformat(
-            r["last_inspection"]),
+        last_inspection=stored_date(r["last_inspection"]),
         stamped_as_built=bool(r["stamped_as_built"]), permit_by=permit_by,
         complete_by=complete_by)
 
@@ -154,24 +154,16 @@ def _parcels(ws: Workspace, as_of: date) -> list[_Parcel]:
 
     rows = _rows(ws)
     found = summaries(ws, {r["id"]: r["municipality"] for r in rows})
-    laws: dict[str, Jurisdiction | None] = {}
     out = []
     for r in rows:
-        town = r["municipality"]
-        if town not in laws:
-            laws[town] = ws.laws.for_municipality(town)
         s = found[r["id"]]
         permit_by, complete_by = (None, None) if r["notice"] is None else (
-            _day(day) for day in json.loads(r["notice"]))
-        out.append(_parcel(r, laws[town], zone=s.zone, outcome=s.outcome,
-                           violations=s.violations(as_of) if s.law else (),
+            stored_date(day) for day in json.loads(r["notice"]))
+        out.append(_parcel(r, ws.laws.for_municipality(r["municipality"]), zone=s.zone,
+                           outcome=s.outcome, violations=s.violations(as_of) if s.law else (),
                            no_law=None if s.law else s.sentence, permit_by=permit_by,
                            complete_by=complete_by))
     return out
-
-
-def _day(text: str | None) -> date | None:
-    return None if text is None else date.fromisoformat(text)
 
 
 def _parcels_one_by_one(ws: Workspace, as_of: date) -> list[_Parcel]:

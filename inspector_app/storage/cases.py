@@ -287,7 +287,8 @@ def _bool(value: Any) -> bool | None:
     return None if value is None else bool(value)
 
 
-def _date(value: Any) -> date | None:
+def stored_date(value: Any) -> date | None:
+    """A date as stored (ISO text), or None."""
     return None if value is None else date.fromisoformat(value)
 
 
@@ -427,7 +428,7 @@ def _case_from(parcel: Row, rows: TableRows, test_rows: TestRows) -> Case:
             bedrooms=d["bedrooms"], living_area_sqft=d["living_area_sqft"],
             building_area_sqft=d["building_area_sqft"],
             ahj_design_bedrooms=d["ahj_design_bedrooms"], ahj_design_by=d["ahj_design_by"],
-            ahj_design_date=_date(d["ahj_design_date"]),
+            ahj_design_date=stored_date(d["ahj_design_date"]),
             ahj_design_reason=d["ahj_design_reason"], garbage_grinder=_bool(d["garbage_grinder"])),
         proposed_work=None if w is None else ProposedWork(
             conveyance=_bool(w["conveyance"]), change_of_use=_bool(w["change_of_use"]),
@@ -446,7 +447,7 @@ def _case_from(parcel: Row, rows: TableRows, test_rows: TestRows) -> Case:
             provider=e["provider"],
             inspections=tuple(
                 EtuInspection(date=date.fromisoformat(r["inspection_date"]),
-                              report_received=_date(r["report_received"]))
+                              report_received=stored_date(r["report_received"]))
                 for r in rows("etu_reports"))),
         holding_tank_service=None if h is None else HoldingTankService(
             hauler_contract=_bool(h["hauler_contract"]), hauler_name=h["hauler_name"],
@@ -463,10 +464,10 @@ def _case_from(parcel: Row, rows: TableRows, test_rows: TestRows) -> Case:
             waiver_description=a["waiver_description"],
             factors_weighed=tuple(FactorFinding(factor=f["factor"], finding=f["finding"])
                                   for f in json.loads(a["factors_weighed"])),
-            determined_by=a["determined_by"], determined_on=_date(a["determined_on"]),
-            permit_number=a["permit_number"], permit_issued_on=_date(a["permit_issued_on"])),
-        notice=None if n is None else NoticeDeadlines(permit_by=_date(n["permit_by"]),
-                                                      complete_by=_date(n["complete_by"])),
+            determined_by=a["determined_by"], determined_on=stored_date(a["determined_on"]),
+            permit_number=a["permit_number"], permit_issued_on=stored_date(a["permit_issued_on"])),
+        notice=None if n is None else NoticeDeadlines(permit_by=stored_date(n["permit_by"]),
+                                                      complete_by=stored_date(n["complete_by"])),
         inspection=_load_inspection(inspections[0], test_rows(inspections[0]["id"]))
         if inspections else None,
     )

@@ -109,6 +109,35 @@ class Store:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             raise _busy(exc, self.folder.database) from None
+        with self._committed():
+            yield
+
+    @contextmanager
+    def writing_if_free(self, wait_s: float) -> Iterator[bool]:
+        """A write transaction (True) when the write lock comes within `wait_s`, else a
+        read transaction (False) instead of waiting `database.BUSY_TIMEOUT_S` for another
+        program's write. Inside an open transaction, a savepoint of it (True)."""
+        conn = self.conn
+        if conn.in_transaction:
+            with self.writing():
+                yield True
+            return
+        conn.execute(f"PRAGMA busy_timeout = {int(wait_s * 1000)}")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            free = True
+        except sqlite3.OperationalError:
+            conn.execute("BEGIN")
+            free = False
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {int(database.BUSY_TIMEOUT_S * 1000)}")
+        with self._committed():
+            yield free
+
+    @contextmanager
+    def _committed(self) -> Iterator[None]:
+        """Commit the open transaction, or roll it back on any error."""
+        conn = self.conn
         try:
             yield
             conn.execute("COMMIT")

@@ -35,6 +35,14 @@ def _decision_html(t: Theme, s: Suggestion) -> str:
     return line
 
 
+def _distance(distance_ft: float, method: str | None, layer: str | None,
+              accuracy_ft: float | None) -> str:
+    """A distance to the lake line with how it was found: method, layer, accuracy."""
+    return (f"{distance_ft:,.1f} ft by {escape(method or '')}"
+            + (f" on {escape(layer)}" if layer else "")
+            + (f", ±{accuracy_ft:,.0f} ft" if accuracy_ft else ""))
+
+
 def evaluation_html(e: Evaluation, t: Theme | None = None) -> str:
     t = t or themes.active()
 
@@ -54,12 +62,8 @@ def evaluation_html(e: Evaluation, t: Theme | None = None) -> str:
                         if standing == NOT_INSPECTED else
                         "; the outcome rests on the component records alone.") + "</p>")
     lake = e.lake
-    if lake.distance_ft is None:
-        lake_text = "distance not known"
-    else:
-        lake_text = (f"{lake.distance_ft:,.1f} ft by {escape(lake.method or '')}"
-                     + (f" on {escape(lake.layer)}" if lake.layer else "")
-                     + (f", ±{lake.accuracy_ft:,.0f} ft" if lake.accuracy_ft else ""))
+    lake_text = ("distance not known" if lake.distance_ft is None else
+                 _distance(lake.distance_ft, lake.method, lake.layer, lake.accuracy_ft))
     zone = lake.zone.value.replace("_", " ").replace("200ft", "200 ft")
     parts.append(f"<p><b>Lake:</b> {escape(zone)}: {lake_text}{cite(lake.citation)}</p>")
     for title, d in (("Design load", e.design), ("Proposed design", e.proposed_design)):
@@ -126,12 +130,9 @@ def no_law_html(f: NoLawFacts, t: Theme | None = None) -> str:
              f"<p style='color:{t.muted};margin-top:0'>as of {f.as_of.isoformat()}</p>",
              f"<p style='background:{t.prompt.background};color:{t.prompt.text};padding:4px'>"
              f"<b>{escape(f.sentence)}</b></p>"]
-    if f.lake_distance_ft is None:
-        lake = "no distance to the lake line is recorded or measured"
-    else:
-        lake = (f"{f.lake_distance_ft:,.1f} ft by {escape(f.lake_method or '')}"
-                + (f" on {escape(f.lake_layer)}" if f.lake_layer else "")
-                + (f", ±{f.lake_accuracy_ft:,.0f} ft" if f.lake_accuracy_ft else ""))
+    lake = ("no distance to the lake line is recorded or measured"
+            if f.lake_distance_ft is None else
+            _distance(f.lake_distance_ft, f.lake_method, f.lake_layer, f.lake_accuracy_ft))
     parts.append(f"<p><b>Lake (measured, not judged):</b> {lake}</p>")
     insp = f.inspection
     parts.append("<p><b>Inspection on record:</b> " + (

@@ -7,15 +7,27 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
+from inspector_app.services.workspace import Workspace
 from inspector_app.ui.main_window import MainWindow
+from inspector_app.ui.tasks import TaskRunner
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def threaded_window(ws: Workspace, folder: Path, today: date) -> MainWindow:
+    """The main window on `ws`, as users run it: the real worker thread, its settings in
+    `folder`, its date `today`."""
+    settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(ws, runner=TaskRunner(), settings=settings)
+    w.ctx.as_of = today
+    return w
 
 
 def settle(window: MainWindow, qtbot: object, timeout: int = 10_000) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSettings, QUrl
+from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QInputDialog
 from pytestqt.qtbot import QtBot
 
@@ -19,7 +19,8 @@ from inspector_app.services.demo import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui import theme as themes
 from inspector_app.ui.main_window import ROW_ROLE, MainWindow
-from inspector_app.ui.tasks import TaskRunner
+
+from .live import threaded_window
 
 TODAY = date(2026, 11, 25)
 NEVER_INSPECTED, UNDERSIZED = "900.01-1-1", "900.01-1-5"
@@ -30,9 +31,7 @@ KEY = "septic_tank_capacity/septic_tank#1"
 def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
     ws = Workspace(tmp_path / "data", user="k.olmsted")
     install_demo(ws, today=TODAY)
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(ws, runner=TaskRunner(), settings=settings)
-    w.ctx.as_of = TODAY
+    w = threaded_window(ws, tmp_path, TODAY)
     qtbot.addWidget(w)
     w.show()
     yield w

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
@@ -23,9 +23,8 @@ from inspector_app import casefile
 from inspector_app.services.demo import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui.main_window import MainWindow
-from inspector_app.ui.tasks import TaskRunner
 
-from .live import assert_ran, run_app_script, settle, wheel
+from .live import assert_ran, run_app_script, settle, threaded_window, wheel
 
 TODAY = date(2026, 11, 25)
 TANK = "900.01-1-2"       # septic tank, distribution box, absorption area; inspected
@@ -56,9 +55,7 @@ def live(qtbot: QtBot, data: Path, tmp_path: Path,
     boxes: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: boxes.append(str(a[2])))
     ws = Workspace(data, user="k.olmsted")
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(ws, runner=TaskRunner(), settings=settings)
-    w.ctx.as_of = TODAY
+    w = threaded_window(ws, tmp_path, TODAY)
     w.boxes = boxes  # type: ignore[attr-defined]
     qtbot.addWidget(w)
     w.resize(1280, 800)

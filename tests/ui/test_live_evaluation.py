@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QSpinBox
 from pytestqt.qtbot import QtBot
@@ -21,7 +21,8 @@ from inspector_app.domain.vocabulary import Condition
 from inspector_app.services.demo import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui.main_window import MainWindow
-from inspector_app.ui.tasks import TaskRunner
+
+from .live import threaded_window
 
 TODAY = date(2026, 11, 25)
 UNDERSIZED, NEVER_INSPECTED = "900.01-1-5", "900.01-1-1"
@@ -31,9 +32,7 @@ def _shown(qtbot: QtBot, tmp_path: Path) -> tuple[Workspace, MainWindow]:
     """The demo folder in the window with its real worker, the work lists worked out."""
     ws = Workspace(tmp_path / "data", user="k.olmsted")
     install_demo(ws, today=TODAY)
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(ws, runner=TaskRunner(), settings=settings)
-    w.ctx.as_of = TODAY
+    w = threaded_window(ws, tmp_path, TODAY)
     w.show()  # closed by the test, not by qtbot: see `window`
     qtbot.waitUntil(lambda: w.lists_state.text() == "Work lists up to date", timeout=20_000)
     return ws, w

@@ -10,13 +10,13 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
 from inspector_app.services.demo import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui.main_window import MainWindow
-from inspector_app.ui.tasks import TaskRunner
+
+from .live import threaded_window
 
 TODAY = date(2026, 11, 25)
 GORHAM = "900.01-1-36"  # a driveway and a shed on the absorption area, roof drains into it
@@ -27,9 +27,7 @@ HOME = "900.01-1-7"  # a failed system
 def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
     ws = Workspace(tmp_path / "data", user="k.olmsted")
     install_demo(ws, today=TODAY)
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(ws, runner=TaskRunner(), settings=settings)
-    w.ctx.as_of = TODAY
+    w = threaded_window(ws, tmp_path, TODAY)
     qtbot.addWidget(w)
     w.show()
     yield w

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSettings, QUrl
+from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QInputDialog
 from pytestqt.qtbot import QtBot
 
@@ -21,7 +21,8 @@ from inspector_app.casefile import parse_document
 from inspector_app.domain.vocabulary import Condition
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui.main_window import MainWindow
-from inspector_app.ui.tasks import TaskRunner
+
+from .live import threaded_window
 
 TODAY = date(2026, 11, 25)
 SBL = "112.09-1-7.2"
@@ -40,9 +41,7 @@ def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
     for key in ("observations", "etu", "holding_tank_service"):
         doc.pop(key)
     ws.save_case(parse_document(doc, source="case.json", today=TODAY), today=TODAY)
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(ws, runner=TaskRunner(), settings=settings)
-    w.ctx.as_of = TODAY
+    w = threaded_window(ws, tmp_path, TODAY)
     qtbot.addWidget(w)
     w.resize(1400, 900)
     w.show()

@@ -8,7 +8,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox
 from pytestqt.qtbot import QtBot
@@ -16,9 +16,8 @@ from pytestqt.qtbot import QtBot
 from inspector_app.services.demo import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui.main_window import MainWindow
-from inspector_app.ui.tasks import TaskRunner
 
-from .live import settle
+from .live import settle, threaded_window
 
 TODAY = date(2026, 11, 25)
 
@@ -31,9 +30,7 @@ def live(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Itera
     with Workspace(data, user="k.olmsted") as ws:
         install_demo(ws, today=TODAY)
     ws = Workspace(data, user="k.olmsted")
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(ws, runner=TaskRunner(), settings=settings)
-    w.ctx.as_of = TODAY
+    w = threaded_window(ws, tmp_path, TODAY)
     qtbot.addWidget(w)
     w.resize(1280, 800)
     w.show()

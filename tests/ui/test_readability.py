@@ -14,7 +14,6 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -23,7 +22,8 @@ from inspector_app.services import sync
 from inspector_app.services.demo import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui.main_window import WORK_LISTS, MainWindow
-from inspector_app.ui.tasks import TaskRunner
+
+from .live import threaded_window
 
 TODAY = date(2026, 11, 25)
 EASTERN = ZoneInfo("America/New_York")
@@ -47,9 +47,7 @@ def settle(window: MainWindow, qtbot: QtBot) -> None:
 def live(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
     ws = Workspace(tmp_path / "data", user="k.olmsted")
     install_demo(ws, today=TODAY)
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(ws, runner=TaskRunner(), settings=settings)
-    w.ctx.as_of = TODAY
+    w = threaded_window(ws, tmp_path, TODAY)
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: w.lists_state.text() == "Work lists up to date", timeout=30_000)

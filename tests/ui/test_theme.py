@@ -30,6 +30,8 @@ from inspector_app.ui import theme as themes
 from inspector_app.ui.main_window import MainWindow
 from inspector_app.ui.tasks import TaskRunner
 
+from .live import threaded_window
+
 TODAY = date(2026, 11, 25)
 TEXT, NON_TEXT = 4.5, 3.0
 FAILURE, UNDERSIZED, NEVER_INSPECTED = "900.01-1-7", "900.01-1-5", "900.01-1-1"
@@ -75,9 +77,7 @@ def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
     install_demo(ws, today=TODAY)
     ws.decide_suggestion(UNDERSIZED, "septic_tank_capacity/septic_tank#1", accept=True,
                          note="confirmed with the pumper", as_of=TODAY)
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(ws, runner=TaskRunner(), settings=settings)
-    w.ctx.as_of = TODAY
+    w = threaded_window(ws, tmp_path, TODAY)
     qtbot.addWidget(w)
     w.resize(1280, 800)
     w.show()
