@@ -71,7 +71,7 @@ def _click(window: MainWindow, action: str) -> None:
 
 
 def _tank(window: MainWindow) -> Any:
-    return window.workspace.load_case(UNDERSIZED).components[0]
+    return window.runner.wait(lambda: window.workspace.load_case(UNDERSIZED).components[0])
 
 
 def test_a_parcel_nobody_inspected_is_not_called_acceptable(window: MainWindow,
@@ -143,22 +143,29 @@ def test_an_accepted_finding_in_older_wording_can_take_the_current_one(
     """A finding accepted before its measurement changed (a new shoreline layer, say)
     shows how the record states it, and one click records the current wording."""
     ws = window.workspace
-    ws.decide_suggestion(UNDERSIZED, KEY, accept=True, note="pumper's figure", as_of=TODAY)
-    parcel_id = ws.parcel_id(UNDERSIZED)
-    (current,) = [s for s in ws.evaluate_parcel(UNDERSIZED, as_of=TODAY).suggestions
-                  if s.key == KEY]
+    # Written through the window's worker, as the app writes: the worker may be working
+    # out the work lists on the same connection meanwhile.
+    window.runner.wait(lambda: ws.decide_suggestion(UNDERSIZED, KEY, accept=True,
+                                                    note="pumper's figure", as_of=TODAY))
+    parcel_id = window.runner.wait(lambda: ws.parcel_id(UNDERSIZED))
+    (current,) = [s for s in window.runner.wait(
+        lambda: ws.evaluate_parcel(UNDERSIZED, as_of=TODAY)).suggestions if s.key == KEY]
     older = current.defect.replace("750 gal", "700 gal")
     tank = _tank(window)
-    with ws.store.transaction() as w:
-        (decision_id,) = [r["id"] for r in ws.store.query(
-            "SELECT id FROM finding_decisions WHERE deleted_at IS NULL")]
-        w.update("finding_decisions", decision_id, {"defect": older})
-        (component_id,) = [r["id"] for r in ws.store.query(
-            "SELECT id FROM components WHERE parcel_id = ? AND kind = 'septic_tank'",
-            (parcel_id,))]
-        w.update("components", component_id, {"defects": [
-            older + f" ({current.section})" if d == current.record_text else d
-            for d in tank.defects]})
+
+    def reworded() -> None:
+        with ws.store.transaction() as w:
+            (decision_id,) = [r["id"] for r in ws.store.query(
+                "SELECT id FROM finding_decisions WHERE deleted_at IS NULL")]
+            w.update("finding_decisions", decision_id, {"defect": older})
+            (component_id,) = [r["id"] for r in ws.store.query(
+                "SELECT id FROM components WHERE parcel_id = ? AND kind = 'septic_tank'",
+                (parcel_id,))]
+            w.update("components", component_id, {"defects": [
+                older + f" ({current.section})" if d == current.record_text else d
+                for d in tank.defects]})
+
+    window.runner.wait(reworded)
     _open(window, qtbot, UNDERSIZED)
     assert f"The record states it as \u201c{older}\u201d" in window.evaluation.toPlainText()
     _click(window, "reword")

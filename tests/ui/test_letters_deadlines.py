@@ -20,9 +20,12 @@ __all__ = ["prompts", "window"]  # the fixtures, used by name
 def test_past_deadlines_are_offered_anew_then_the_notice_is_issued(
         window: MainWindow, qtbot: QtBot, prompts: Prompts) -> None:
     ws = window.workspace
-    parcel_id, before, _ = ws.open_for_edit(SBL)
-    ws.save_edit(parcel_id, before, replace(before, notice=NoticeDeadlines(
-        permit_by=date(2026, 11, 1), complete_by=date(2027, 2, 1))))
+    # Written through the window's worker, as the app writes: the worker may be working
+    # out the work lists on the same connection meanwhile.
+    parcel_id, before, _ = window.runner.wait(lambda: ws.open_for_edit(SBL))
+    window.runner.wait(lambda: ws.save_edit(parcel_id, before, replace(
+        before, notice=NoticeDeadlines(permit_by=date(2026, 11, 1),
+                                       complete_by=date(2027, 2, 1)))))
     tab = open_letters(window, qtbot)
     prompts.answer = QMessageBox.StandardButton.Yes
     qtbot.mouseClick(tab.issue_button, Qt.MouseButton.LeftButton)
