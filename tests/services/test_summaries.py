@@ -26,10 +26,11 @@ TODAY = date(2026, 11, 25)
 DATES = (date(2019, 3, 1), TODAY, TODAY + timedelta(days=400), TODAY + timedelta(days=2200))
 
 # Tables with a parcel's rows that a case is not read from (the work lists read the letters
-# and conflicts themselves, each time).
+# and conflicts themselves, each time; lot lines never change, and a summary names the
+# lot layer it was worked out under).
 NOT_READ_BY_A_CASE = {"letters", "finding_decisions", "attachments", "sync_conflicts",
                       "device_assignments", "contact_clearings", "cleared_copies",
-                      "change_log", "case_summaries"}
+                      "change_log", "case_summaries", "lot_lines"}
 
 
 @pytest.fixture
