@@ -71,6 +71,23 @@ BEGIN
     SELECT RAISE(ABORT, 'lot_lines are kept as imported: import a new layer version');
 END;
 
+-- Separations measured against a lot layer's lot line, kept as evidence like map distances
+-- to the lake line: the layer, its version and accuracy, who measured and when.
+CREATE TABLE lot_measurements (
+    id TEXT PRIMARY KEY, parcel_id TEXT NOT NULL REFERENCES parcels(id),
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL, device_id TEXT NOT NULL,
+    version INTEGER NOT NULL DEFAULT 1, deleted_at TEXT,
+    component TEXT NOT NULL,
+    ordinal INTEGER NOT NULL CHECK (ordinal >= 1),
+    distance_ft REAL NOT NULL CHECK (distance_ft >= 0),
+    accuracy_ft REAL NOT NULL CHECK (accuracy_ft >= 0),
+    lot_layer_id TEXT NOT NULL REFERENCES lot_layers(id),
+    lot_layer_version INTEGER NOT NULL,
+    measured_by TEXT NOT NULL,
+    measured_on TEXT NOT NULL
+);
+CREATE INDEX lot_measurements_parcel ON lot_measurements(parcel_id);
+
 -- The office's settings (one row per key; a change is an update, logged like any record).
 CREATE TABLE office_settings (
     id TEXT PRIMARY KEY,
