@@ -103,6 +103,21 @@ def build_parser() -> argparse.ArgumentParser:
     roll = parcels_sub.add_parser("import", help="import the office's parcel roll (CSV)")
     roll.add_argument("file", type=Path)
     roll.set_defaults(handler=_parcels_import)
+    lines = parcels_sub.add_parser("import-lines", help="import the county's tax-parcel "
+                                   "polygons (lot lines), matched to the parcels by SBL")
+    lines.add_argument("file", type=Path)
+    lines.add_argument("--sbl-field", metavar="NAME",
+                       help="the field holding the tax map numbers (default: guessed)")
+    lines.add_argument("--name", help="the layer's name (default: from the file's name)")
+    lines.add_argument("--accuracy-ft", type=_feet, default=None, metavar="N",
+                       help="the lines' accuracy (default: 10 ft, a county tax map)")
+    lines.add_argument("--source", help="where the file comes from (default: its name)")
+    lines.set_defaults(handler=_parcels_import_lines)
+    parcels_sub.add_parser("lines", help="every lot layer, the active one marked"
+                           ).set_defaults(handler=_parcels_lines)
+    lines_use = parcels_sub.add_parser("lines-use", help="make a lot layer the active one")
+    lines_use.add_argument("layer", metavar="NAME|ID")
+    lines_use.set_defaults(handler=_parcels_lines_use)
 
     history = sub.add_parser("history", help="every change to a parcel: who, when, old -> new")
     history.add_argument("sbl")
@@ -181,6 +196,39 @@ def build_parser() -> argparse.ArgumentParser:
     shoreline_import.set_defaults(handler=_shoreline_import)
     shoreline_sub.add_parser("list", help="every layer, the active one marked"
                              ).set_defaults(handler=_shoreline_list)
+
+    basemap = sub.add_parser("basemap", help="offline aerial imagery under the site map")
+    basemap_sub = basemap.add_subparsers(dest="basemap_command", required=True,
+                                         parser_class=_Parser)
+    basemap_import = basemap_sub.add_parser(
+        "import", help="store a GeoTIFF, a JPEG/PNG with world file and .prj, or an MBTiles "
+                       "file and make it the active basemap")
+    basemap_import.add_argument("file", type=Path)
+    basemap_import.add_argument("--name", required=True)
+    storage = basemap_import.add_mutually_exclusive_group()
+    storage.add_argument("--copy", dest="copy", action="store_true", default=True,
+                         help="keep a copy in the data folder (the default)")
+    storage.add_argument("--reference", dest="copy", action="store_false",
+                         help="keep only the file's path; it must stay where it is")
+    basemap_import.add_argument("--source", help="who made the imagery (default: the file's "
+                                                 "name)")
+    basemap_import.add_argument("--date", type=_as_of, metavar="YYYY-MM-DD",
+                                help="the date the imagery was captured")
+    basemap_import.set_defaults(handler=_basemap_import)
+    basemap_sub.add_parser("list", help="every basemap, the active one marked, and the "
+                                        "imagery settings").set_defaults(handler=_basemap_list)
+    basemap_use = basemap_sub.add_parser("use", help="make a basemap the active one")
+    basemap_use.add_argument("basemap", metavar="NAME|ID")
+    basemap_use.set_defaults(handler=_basemap_use)
+    basemap_sub.add_parser("off", help="show no imagery").set_defaults(handler=_basemap_off)
+    basemap_settings = basemap_sub.add_parser(
+        "settings", help="the office's imagery settings: show them, or change them")
+    basemap_settings.add_argument("--kit-radius-ft", metavar="N",
+                                  help="imagery carried around each assigned parcel in a "
+                                       "field kit (default 1000 ft)")
+    basemap_settings.add_argument("--report-imagery", choices=("on", "off"),
+                                  help="show the imagery in the report of findings' sketch")
+    basemap_settings.set_defaults(handler=_basemap_settings)
 
     measure = sub.add_parser("measure", help="measure parcels on the active shoreline layer "
                                              "and keep the measurements")
@@ -431,6 +479,36 @@ def _parcels_import(args: argparse.Namespace) -> Any:
     return result.as_json()
 
 
+def _parcels_import_lines(args: argparse.Namespace) -> Any:
+    from .services.lots import DEFAULT_ACCURACY_FT, import_lot_lines, read_lot_file
+
+    read_lot_file(args.file, args.sbl_field)  # refuse a bad file before the folder is opened
+
+    def progress(done: int, total: int) -> None:
+        if done == total:
+            print(f"parcels import-lines: {args.file}: stored", file=sys.stderr, flush=True)
+
+    with _workspace(args) as ws:
+        return import_lot_lines(
+            ws, args.file, name=args.name, sbl_field=args.sbl_field,
+            accuracy_ft=DEFAULT_ACCURACY_FT if args.accuracy_ft is None else args.accuracy_ft,
+            source=args.source, progress=progress)
+
+
+def _parcels_lines(args: argparse.Namespace) -> Any:
+    from .services.lots import list_lot_layers
+
+    with _workspace(args) as ws:
+        return list_lot_layers(ws)
+
+
+def _parcels_lines_use(args: argparse.Namespace) -> Any:
+    from .services.lots import activate_lot_layer
+
+    with _workspace(args) as ws:
+        return activate_lot_layer(ws, args.layer)
+
+
 def _history(args: argparse.Namespace) -> Any:
     from .storage.records import from_sql_text
 
@@ -559,6 +637,63 @@ def _shoreline_list(args: argparse.Namespace) -> Any:
         return [{k: layer[k] for k in ("id", "name", "source", "accuracy_ft", "version",
                                        "active", "imported_at", "kind", "vertices")}
                 for layer in list_layers(ws)]
+
+
+def _basemap_import(args: argparse.Namespace) -> Any:
+    from .geo.rasters import inspect_raster
+    from .services.basemaps import import_basemap
+
+    if args.date is not None and args.date > date.today():
+        raise InputError(f"basemap import: --date {args.date.isoformat()} is in the future; "
+                         "give the date the imagery was captured (YYYY-MM-DD).")
+    inspect_raster(args.file.expanduser().resolve())  # refused before the folder is touched
+    with _workspace(args, create=True) as ws:
+        return import_basemap(ws, args.file, name=args.name, copy=args.copy,
+                              source=args.source, captured_on=args.date)
+
+
+def _basemap_list(args: argparse.Namespace) -> Any:
+    from .services.basemaps import list_basemaps, office_settings
+
+    with _workspace(args) as ws:
+        return {"basemaps": list_basemaps(ws), "settings": office_settings(ws)}
+
+
+def _basemap_use(args: argparse.Namespace) -> Any:
+    from .services.basemaps import activate_basemap
+
+    with _workspace(args) as ws:
+        return activate_basemap(ws, args.basemap)
+
+
+def _basemap_off(args: argparse.Namespace) -> Any:
+    from .services.basemaps import deactivate_basemap
+
+    with _workspace(args) as ws:
+        deactivate_basemap(ws)
+        return {"active": None}
+
+
+def _basemap_settings(args: argparse.Namespace) -> Any:
+    from .services.basemaps import office_settings, set_office_setting
+
+    with _workspace(args, create=args.kit_radius_ft is not None
+                    or args.report_imagery is not None) as ws:
+        changes = {"kit_imagery_radius_ft": args.kit_radius_ft,
+                   "report_imagery": args.report_imagery}
+        given = {k: v for k, v in changes.items() if v is not None}
+        if given:
+            from .services.basemaps import SETTINGS
+
+            for key, value in given.items():  # all checked before any is kept
+                try:
+                    SETTINGS[key].parse(value)
+                except ValueError as exc:
+                    raise InputError(f"basemap settings: {key}: {exc}. Nothing was "
+                                     "changed.") from None
+            for key, value in given.items():
+                set_office_setting(ws, key, value)
+        return office_settings(ws)
 
 
 def _measure(args: argparse.Namespace) -> Any:

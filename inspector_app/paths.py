@@ -208,6 +208,7 @@ _DEBRIS = {
     "backups": (".inspector-*.sqlite.tmp", ".inspector-*.sqlite.tmp-journal"),
     "attachments/*": (".*.tmp",),
     "letters/*": (".*.pdf.tmp",),
+    "basemaps": (".*.tmp",),
 }
 
 

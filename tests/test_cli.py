@@ -132,7 +132,7 @@ def test_environment_selects_the_data_folder(tmp_path: Path) -> None:
     env = {**os.environ, "INSPECTOR_APP_HOME": str(tmp_path / "home")}
     done = subprocess.run([sys.executable, "-m", "inspector_app", "demo", "--parcels", "3"],
                           capture_output=True, text=True, env=env, check=True)
-    assert json.loads(done.stdout) == {"parcels": 3, "created": 3}
+    assert json.loads(done.stdout) == {"parcels": 3, "created": 3, "lots": 9}
     assert (tmp_path / "home" / "inspector.sqlite").exists()
 
 
@@ -183,7 +183,7 @@ def test_worklist_and_jurisdiction_commands(capsys: pytest.CaptureFixture[str],
     status, lists, _ = cli(capsys, "--data-dir", data, "worklist", "--as-of", "2026-11-25")
     assert status == 0 and set(lists) == {"five-year-inspections", "etu-reports",
                                           "holding-tank-records", "notices-past-deadline",
-                                          "no-law-on-file"}
+                                          "no-law-on-file", "lake-distance-needed"}
     status, etu, _ = cli(capsys, "--data-dir", data, "worklist", "etu-reports",
                          "--as-of", "2026-11-25")
     assert etu == lists["etu-reports"]

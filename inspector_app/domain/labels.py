@@ -456,6 +456,15 @@ SECTIONS: tuple[Section, ...] = (
         "measured_by": FieldLabel("Measured by"),
         "measured_on": FieldLabel("Measured on", Shown.DATE),
         "note": FieldLabel("Note")}),
+    Section("(lot-line separations)[]", "lot_measurements", "Lot-line separation", {
+        "component": FieldLabel("Component", Shown.CHOICE),
+        "ordinal": FieldLabel("Component number", Shown.INTEGER),
+        "distance_ft": FieldLabel("Distance to the lot line", Shown.NUMBER, "ft"),
+        "accuracy_ft": FieldLabel("Accuracy", Shown.NUMBER, "ft", plus_minus=True),
+        "lot_layer_id": FieldLabel("Lot layer", Shown.REFERENCE),
+        "lot_layer_version": FieldLabel("Lot layer version", Shown.INTEGER),
+        "measured_by": FieldLabel("Measured by"),
+        "measured_on": FieldLabel("Measured on", Shown.DATE)}),
     Section("(attachments)[]", "attachments", "Photo or document", {
         "sha256": FieldLabel("Fingerprint (SHA-256)"), "filename": FieldLabel("File"),
         "media_type": FieldLabel("File type"),

@@ -221,6 +221,9 @@ class Evaluation:
     # Every violation the record makes, as of any date: `violations` are those standing
     # as of `as_of`.
     dated_violations: tuple[DatedFinding, ...] = field(default=())
+    # The separations measured (the nearest of each kind for each component, with its
+    # source), as the setback suggestions went by them.
+    separations: tuple[Separation, ...] = field(default=())
 
     @property
     def standing(self) -> str:
@@ -760,7 +763,8 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
         substandard_path=_substandard_path(outcome, lake.zone, greatest_extent, j,
                                            limitations=lot_limitations_recorded(case)),
         suggestions=offered, prompts=tuple(prompts), inspected=case.inspection is not None,
-        unsupported=unsupported_findings(offered, decisions or {}))
+        unsupported=unsupported_findings(offered, decisions or {}),
+        separations=tuple(separations))
 
 
 def next_inspection_due(last_inspection: date, j: Jurisdiction) -> date:

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
 
+import numpy as np
+import shapely
+import shapely.geometry
 from shapely.geometry.base import BaseGeometry
 
 from ..domain.case import Case
@@ -15,13 +20,41 @@ from .case_shapes import CaseShapes
 TARGETS = {SiteFeatureKind.WELL: "well", SiteFeatureKind.DWELLING: "dwelling",
            SiteFeatureKind.PROPERTY_LINE: "property_line", SiteFeatureKind.WATERCOURSE: "lake"}
 
+# Said after the source of a lot-line separation of a component not inside its lot.
+OUTSIDE_LOT = "outside the lot line"
 
-def separations(case: Case, shapes: CaseShapes | None = None) -> list[Separation]:
-    """The shortest distance from each located component to each kind of target.
-    `shapes`, when given, are the case's geometries as projected for all its distances."""
-    if shapes is None:
-        shapes = CaseShapes(case)
-    sources: list[tuple[ComponentKind, int, BaseGeometry, float]] = []
+
+@dataclass(frozen=True)
+class LotLine:
+    """The parcel's lot (EPSG:2261) on a lot layer: its accuracy and how a separation
+    measured against it names its source (e.g. "lot line, NAME vN")."""
+
+    geometry: BaseGeometry
+    accuracy_ft: float
+    source: str
+
+
+@dataclass(frozen=True)
+class NearbyWell:
+    """A well recorded on another parcel (EPSG:2261) and its capture accuracy."""
+
+    sbl: str
+    geometry: BaseGeometry
+    accuracy_ft: float
+
+    @property
+    def source(self) -> str:
+        return f"well on parcel {self.sbl}"
+
+
+Source = tuple[ComponentKind, int, BaseGeometry, float]
+
+
+def located(case: Case, shapes: CaseShapes) -> list[Source]:
+    """What separations are measured from: each located component, and the site's
+    absorption area and holding tank where no component of that kind is located, each with
+    its capture accuracy."""
+    sources: list[Source] = []
     seen: Counter[ComponentKind] = Counter()
     for i, c in enumerate(case.components):
         seen[c.kind] += 1
@@ -29,28 +62,132 @@ def separations(case: Case, shapes: CaseShapes | None = None) -> list[Separation
             sources.append((c.kind, seen[c.kind], shapes.component(i), 0.0))
     site = case.site
     if site is None:
-        return []
-    located = {(kind, n) for kind, n, _, _ in sources}
+        return sources
+    done = {(kind, n) for kind, n, _, _ in sources}
     for kind, name, geojson, capture in (
             (ComponentKind.ABSORPTION_AREA, "absorption_area", site.absorption_area,
              site.absorption_area_capture),
             (ComponentKind.HOLDING_TANK, "holding_tank", site.holding_tank,
              site.holding_tank_capture)):
-        if geojson is not None and (kind, 1) not in located:
+        if geojson is not None and (kind, 1) not in done:
             sources.append((kind, 1, shapes.site(name, f"parcel {case.parcel.sbl}: site"),
                             (capture.accuracy_ft or 0.0) if capture else 0.0))
+    return sources
+
+
+def lot_separations(case: Case, lot: LotLine, shapes: CaseShapes | None = None
+                    ) -> list[Separation]:
+    """Each located component's separation from the lot line, in the order of `located`.
+
+    A component inside its lot is measured to the lot's boundary. One that is not wholly
+    inside it (it crosses the lot line, or lies outside the lot) has no separation from the
+    lot line at all: it is given 0 ft, and its source says "outside the lot line", a
+    property-line problem to look at (on the ground, or a lot line out by its accuracy)."""
+    if shapes is None:
+        shapes = CaseShapes(case)
+    sources = located(case, shapes)
+    if not sources:
+        return []
+    geoms = np.asarray([g for _, _, g, _ in sources], dtype=object)
+    shapely.prepare(lot.geometry)
+    inside = shapely.contains(lot.geometry, geoms)
+    distances = shapely.distance(geoms, lot.geometry.boundary)
+    out = []
+    for (kind, ordinal, _, accuracy), within, distance in zip(sources, inside, distances,
+                                                              strict=True):
+        out.append(Separation(
+            component=kind, ordinal=ordinal, target="property_line",
+            distance_ft=round(float(distance), 2) if within else 0.0,
+            accuracy_ft=accuracy + lot.accuracy_ft,
+            source=lot.source if within else f"{lot.source}: {OUTSIDE_LOT}"))
+    return out
+
+
+def separations(case: Case, shapes: CaseShapes | None = None, *, lot: LotLine | None = None,
+                wells: Sequence[NearbyWell] = ()) -> list[Separation]:
+    """The shortest distance from each located component to each kind of target: the
+    site's features, the lot line of `lot` (the parcel's lot on the active lot layer) and
+    the `wells` recorded on other parcels. The nearest of each kind decides and keeps its
+    source; on a tie the site's own feature is kept. `shapes`, when given, are the case's
+    geometries as projected for all its distances."""
+    if shapes is None:
+        shapes = CaseShapes(case)
+    site = case.site
+    sources = located(case, shapes)
     best: dict[tuple[ComponentKind, int, str], Separation] = {}
-    for j, feature in enumerate(site.features):
+
+    def keep(found: Separation) -> None:
+        key = (found.component, found.ordinal, found.target)
+        if key not in best or found.distance_ft < best[key].distance_ft:
+            best[key] = found
+
+    for j, feature in enumerate(site.features if site is not None else ()):
         target = TARGETS.get(feature.kind)
         if target is None:
             continue
         geometry = shapes.feature(j)
         for kind, ordinal, source, accuracy in sources:
-            distance = float(source.distance(geometry))
-            total_accuracy = accuracy + (feature.capture_accuracy_ft or 0.0)
-            key = (kind, ordinal, target)
-            if key not in best or distance < best[key].distance_ft:
-                best[key] = Separation(component=kind, ordinal=ordinal, target=target,
-                                       distance_ft=round(distance, 2),
-                                       accuracy_ft=total_accuracy, source="site map")
+            keep(Separation(component=kind, ordinal=ordinal, target=target,
+                            distance_ft=round(float(source.distance(geometry)), 2),
+                            accuracy_ft=accuracy + (feature.capture_accuracy_ft or 0.0),
+                            source="site map"))
+    if lot is not None:
+        for found in lot_separations(case, lot, shapes):
+            keep(found)
+    for well in wells:
+        for kind, ordinal, source, accuracy in sources:
+            keep(Separation(component=kind, ordinal=ordinal, target="well",
+                            distance_ft=round(float(source.distance(well.geometry)), 2),
+                            accuracy_ft=accuracy + well.accuracy_ft, source=well.source))
     return list(best.values())
+
+
+class WellIndex:
+    """Wells recorded on parcels (EPSG:2261), in a spatial index built once: the wells
+    near a parcel's components, those of the parcel itself left out."""
+
+    def __init__(self, wells: Sequence[NearbyWell]) -> None:
+        self._wells = list(wells)
+        self._tree = shapely.STRtree([w.geometry for w in self._wells])
+
+    def __len__(self) -> int:
+        return len(self._wells)
+
+    def near(self, geometries: Sequence[BaseGeometry], distance_ft: float, *,
+             besides_sbl: str) -> list[NearbyWell]:
+        """The wells within `distance_ft` of any of the geometries, not on `besides_sbl`,
+        in the order they were given."""
+        if not geometries or not self._wells or distance_ft <= 0:
+            return []
+        _, found = self._tree.query(np.asarray(list(geometries), dtype=object),
+                                    predicate="dwithin", distance=float(distance_ft))
+        return [self._wells[i] for i in sorted(set(int(i) for i in found))
+                if self._wells[i].sbl != besides_sbl]
+
+
+def project_wells(rows: Sequence[tuple[str, dict[str, object], float]]
+                  ) -> list[NearbyWell]:
+    """Wells as recorded (SBL, WGS84 GeoJSON, capture accuracy) projected together; a well
+    whose geometry would be refused is left out (its own parcel's evaluation names it)."""
+    from .vector_files import geometry_from_lonlat, lonlat_many_to_measure_crs
+
+    shapes: list[BaseGeometry] = []
+    kept: list[tuple[str, dict[str, object], float]] = []
+    for sbl, geojson, accuracy in rows:
+        try:
+            shapes.append(shapely.geometry.shape(geojson))
+        except Exception:
+            continue
+        kept.append((sbl, geojson, accuracy))
+    projected = lonlat_many_to_measure_crs(shapes)
+    if projected is not None:
+        return [NearbyWell(sbl, g, accuracy)
+                for (sbl, _, accuracy), g in zip(kept, projected, strict=True)]
+    out = []
+    for sbl, geojson, accuracy in kept:
+        try:
+            out.append(NearbyWell(sbl, geometry_from_lonlat(geojson, f"parcel {sbl}: well"),
+                                  accuracy))
+        except Exception:
+            continue
+    return out

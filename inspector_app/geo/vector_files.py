@@ -121,8 +121,10 @@ _NOT_A_LAYER = ("is not a file type this app reads; give a GeoJSON file (.geojso
                 "GeoPackage (.gpkg).")
 
 
-def read_vector_file(path: Path) -> Features:
-    """Read a Shapefile, GeoPackage or GeoJSON layer and project it to EPSG:2261."""
+def _read_raw(path: Path, columns: Any = None) -> tuple[dict[str, Any], Any, Any, Any]:
+    """pyogrio's raw read of a layer file (meta, fids, WKB, field data), with every failure
+    said as a GeometryFileError. `columns`, when given, is called with the file's field
+    names and gives those to read (None: all of them)."""
     if not path.exists():
         raise GeometryFileError(f"{path}: no such file.")
     import pyogrio  # GDAL is loaded only when a file is actually read
@@ -130,10 +132,12 @@ def read_vector_file(path: Path) -> Features:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            driver = pyogrio.read_info(path).get("driver")
-            if driver not in READ_DRIVERS:
+            info = pyogrio.read_info(path)
+            if info.get("driver") not in READ_DRIVERS:
                 raise GeometryFileError(f"{path}: {_NOT_A_LAYER}")
-            meta, fids, wkb, _ = pyogrio.raw.read(path, return_fids=True)
+            wanted = None if columns is None else columns([str(f) for f in info["fields"]])
+            meta, fids, wkb, field_data = pyogrio.raw.read(path, return_fids=True,
+                                                           columns=wanted)
     except GeometryFileError:
         raise
     except Exception as exc:
@@ -144,6 +148,12 @@ def read_vector_file(path: Path) -> Features:
             detail = "the file is damaged, or is not what its name says"
         raise GeometryFileError(f"{path}: cannot be read as GeoJSON, an ESRI Shapefile or a "
                                 f"GeoPackage ({detail}).") from None
+    return meta, fids, wkb, field_data
+
+
+def read_vector_file(path: Path) -> Features:
+    """Read a Shapefile, GeoPackage or GeoJSON layer and project it to EPSG:2261."""
+    meta, fids, wkb, _ = _read_raw(path)
     crs = _crs(meta.get("crs"), path)
     geoms = [g for g in shapely.from_wkb(wkb) if g is not None and not g.is_empty] if (
         wkb is not None) else []
@@ -151,6 +161,46 @@ def read_vector_file(path: Path) -> Features:
         raise GeometryFileError(f"{path}: contains no geometry.")
     ids = list(fids) if fids is not None else list(range(len(geoms)))
     return Features(to_measure_crs(geoms, crs, str(path)), ids, crs.to_string())
+
+
+@dataclass(frozen=True)
+class FeatureTable:
+    """Every feature of a file, in file order: its id, its geometry in EPSG:2261 feet
+    (None where the feature has none) and the values of the fields read."""
+
+    ids: list[int]
+    geometries: list[BaseGeometry | None]
+    fields: dict[str, list[Any]]
+    field_names: list[str]  # every field the file has, read or not
+    source_crs: str
+
+
+def read_vector_table(path: Path, columns: Any = None) -> FeatureTable:
+    """Read a Shapefile, GeoPackage or GeoJSON layer with its attributes, features without
+    geometry kept (as None) so that each value stays beside its feature. `columns` is
+    called with the file's field names and gives those to read (None: all)."""
+    names: list[str] = []
+
+    def chosen(fields: list[str]) -> Any:
+        names.extend(fields)
+        return None if columns is None else columns(fields)
+
+    meta, fids, wkb, field_data = _read_raw(path, chosen)
+    crs = _crs(meta.get("crs"), path)
+    count = 0 if wkb is None else len(wkb)
+    decoded = shapely.from_wkb(wkb) if count else np.empty(0, dtype=object)
+    present = np.array([g is not None and not g.is_empty for g in decoded], dtype=bool)
+    if not present.any():
+        raise GeometryFileError(f"{path}: contains no geometry.")
+    projected = np.empty(count, dtype=object)
+    projected[present] = to_measure_crs(list(decoded[present]), crs, str(path),
+                                        crs_wkt=crs.to_wkt())
+    ids = [int(i) for i in fids] if fids is not None else list(range(count))
+    read = [str(f) for f in meta.get("fields", [])]
+    fields = {name: list(values) for name, values in zip(read, field_data or [], strict=True)}
+    return FeatureTable(ids, [g if ok else None for g, ok in zip(projected, present,
+                                                                   strict=True)],
+                        fields, names, crs.to_string())
 
 
 def _geojson_crs(doc: dict[str, Any], path: Path) -> CRS:

@@ -81,6 +81,14 @@ class Sketch:
     # Said on the sketch above the drawing: the distance that decides, in words, and what
     # the shoreline drawn is when it is not what decides.
     notes: tuple[str, ...] = ()
+    # The parcel's lot line from the tax map (lines clipped to the window), and its label
+    # ("Lot line (tax map, ±N ft)").
+    lot: tuple[tuple[tuple[float, float], ...], ...] = ()
+    lot_label: str = ""
+    # Aerial imagery under the drawing (PNG bytes covering the window exactly, flattened
+    # on white), and the words printed with it ("Imagery: SOURCE, DATE"); None: none.
+    imagery: bytes | None = None
+    imagery_label: str = ""
 
 
 @dataclass(frozen=True)

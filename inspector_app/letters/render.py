@@ -26,6 +26,7 @@ from reportlab.graphics.shapes import (
     PolyLine,
     String,
 )
+from reportlab.graphics.shapes import Image as DrawnImage
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.pagesizes import LETTER
@@ -193,6 +194,8 @@ def _sketch_flowable(s: Sketch, width: float) -> Drawing:
     """The sketch, its notes above it and its caption below, each wrapped to the width."""
     map_h = 3.6 * inch - 18
     caption = simpleSplit(s.caption, FONT, 7, width)
+    if s.imagery is not None and s.imagery_label:
+        caption += simpleSplit(s.imagery_label, "Vera-Bold", 7, width)
     notes = [line for note in s.notes for line in simpleSplit(note, "Vera-Bold", 8, width)]
     base = 6 + 9 * len(caption)  # the map's bottom edge
     top = base + map_h  # the map's top edge
@@ -211,7 +214,13 @@ def _sketch_flowable(s: Sketch, width: float) -> Drawing:
     d.add(Polygon(pts([(minx, miny), (maxx, miny), (maxx, maxy), (minx, maxy)]),
                   fillColor=colors.white, strokeColor=colors.HexColor("#999999"),
                   strokeWidth=0.5))
-    for ring in (r for r in s.water if len(r) >= 3):
+    if s.imagery is not None:
+        # the aerial imagery, baked into the page; the water shows in it
+        from PIL import Image as PILImage
+
+        d.add(DrawnImage(ox, base, (maxx - minx) * scale, (maxy - miny) * scale,
+                    PILImage.open(io.BytesIO(s.imagery)).convert("RGB")))
+    for ring in (r for r in s.water if len(r) >= 3 and s.imagery is None):
         d.add(Polygon(pts(ring), fillColor=colors.HexColor("#d6e9f8"), strokeColor=None))
     for ring in (r for r in s.band if len(r) >= 3):
         d.add(Polygon(pts(ring), fillColor=colors.Color(1.0, 0.85, 0.5, alpha=0.45),
@@ -234,6 +243,7 @@ def _sketch_flowable(s: Sketch, width: float) -> Drawing:
                            strokeDashArray=[3, 2]))
         d.add(String(p[0] + 4, p[1] + 3, label, fontName=FONT, fontSize=6.5,
                      fillColor=colors.HexColor("#2b7a3d")))
+    _draw_lot(d, s, pts, width)
     if s.nearest is not None:
         a, b = s.nearest
         (x1, y1), (x2, y2) = pts([a])[0:2], pts([b])[0:2]
@@ -255,6 +265,23 @@ def _sketch_flowable(s: Sketch, width: float) -> Drawing:
         d.add(String(0, base - 9 - 9 * n, line, fontName=FONT, fontSize=7,
                      fillColor=colors.HexColor("#444444")))
     return d
+
+
+LOT_COLOUR = "#6b4f9e"
+
+
+def _draw_lot(d: Drawing, s: Sketch, pts: Callable[[Sequence[tuple[float, float]]],
+                                                  list[float]], width: float) -> None:
+    """The lot line from the tax map: a thin dash-dot line, labelled at its top."""
+    lines = [r for r in s.lot if len(r) >= 2]
+    for line in lines:
+        d.add(PolyLine(pts(line), strokeColor=colors.HexColor(LOT_COLOUR), strokeWidth=0.6,
+                       strokeDashArray=[6, 2, 1, 2]))
+    if lines and s.lot_label:
+        x, y = pts([max((p for line in lines for p in line), key=lambda p: p[1])])
+        shown = min(x + 3, width - pdfmetrics.stringWidth(s.lot_label, FONT, 6.5))
+        d.add(String(max(shown, 0), y - 8, s.lot_label, fontName=FONT, fontSize=6.5,
+                     fillColor=colors.HexColor(LOT_COLOUR)))
 
 
 def _story(letter: Letter, office: Office, width: float) -> list[Any]:

@@ -173,7 +173,7 @@ def parcel_records(ws: Workspace, parcel_ids: list[str], blobs: dict[str, bytes]
     bytes added to `blobs`: what a field kit or an office package carries of them."""
     marks = ",".join("?" * len(parcel_ids)) or "NULL"
     records: list[dict[str, Any]] = []
-    for table in sorted(SYNCED_TABLES):
+    for table in sorted(SYNCED_TABLES - {"lot_measurements"}):  # measured on the laptop
         if table == "shoreline_layers":
             rows = ws.store.query(
                 "SELECT * FROM shoreline_layers WHERE "

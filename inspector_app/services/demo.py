@@ -46,6 +46,7 @@ from ..domain.vocabulary import (
 )
 from ..paths import resource
 from ..storage.cases import save_case
+from .lots import store_demo_lots
 from .shorelines import active_layer, record_map_measurement
 
 if TYPE_CHECKING:
@@ -312,7 +313,12 @@ def install_demo(workspace: Workspace, *, count: int = DEFAULT_COUNT,
     layer is read once and the map distances of all parcels are measured in one call."""
     day = today or workspace.today()
     with _cycle_collector_paused():
-        return _install(workspace, count, day, progress)
+        result = _install(workspace, count, day, progress)
+    # invented aerial imagery over the demo parcels, so that the site map shows some
+    from .demo_imagery import install_demo_imagery
+
+    install_demo_imagery(workspace, _lake_outline())
+    return result
 
 
 @contextmanager
@@ -348,6 +354,7 @@ def _install(workspace: Workspace, count: int, day: date,
                 last.setdefault(parcel_id, float(distance_ft))
         # Each save reads back only its own parcel's records, so the rows can be written
         # together.
+        saved = []
         with w.batched_inserts():
             for n, (case, case_shapes) in enumerate(zip(cases, shapes, strict=True), start=1):
                 parcel_id, was_created = save_case(w, case, today=day,
@@ -357,6 +364,15 @@ def _install(workspace: Workspace, count: int, day: date,
                 record_map_measurement(w, workspace, parcel_id, case, day, layer=layer,
                                        shapes=case_shapes, last=last.get(parcel_id))
                 created += was_created
+                saved.append((parcel_id, case))
                 if progress is not None and (n % 500 == 0 or n == count):
                     progress(n, count)
-    return {"parcels": count, "created": created}
+        lots = store_demo_lots(w, _lake_outline(), saved)
+    return {"parcels": count, "created": created, "lots": lots}
+
+
+def _lake_outline() -> dict[str, object]:
+    """The bundled outline of the lake the demo sites are placed along (WGS84 GeoJSON)."""
+    with resource("shorelines", "canandaigua_lake_ne10m_coarse.geojson").open() as f:
+        geometry: dict[str, object] = json.load(f)["features"][0]["geometry"]
+    return geometry

@@ -108,7 +108,6 @@ def _inputs(ws: Workspace, sbl: str, evaluation: Evaluation, case: Case, letter_
     if last is not None:
         extra["due_date"] = next_inspection_due(last, law)
     report = kind == "report_of_findings"
-    from ..geo.setbacks import separations
     from .sketch import site_sketch
 
     return LetterInputs(
@@ -122,7 +121,7 @@ def _inputs(ws: Workspace, sbl: str, evaluation: Evaluation, case: Case, letter_
         if report else (),
         separations=tuple(
             f"{s.component.value.replace('_', ' ')} #{s.ordinal} to {s.target.replace('_', ' ')}"
-            f": {s.distance_ft:,.1f} ft ({s.source})" for s in separations(case))
+            f": {s.distance_ft:,.1f} ft ({s.source})" for s in evaluation.separations)
         if report else ())
 
 

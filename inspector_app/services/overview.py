@@ -26,6 +26,8 @@ class _Judged:
     outcome: Outcome
     codes: frozenset[str]
     letters: tuple[LetterKind, ...]
+    # with no lake distance: the lot's distance to the lake line, its accuracy, the layer
+    lot: tuple[float, float, str] | None = None
 
 
 def _judged(s: CaseSummary, as_of: date) -> _Judged | tuple[float | None, str]:
@@ -36,16 +38,25 @@ def _judged(s: CaseSummary, as_of: date) -> _Judged | tuple[float | None, str]:
     assert s.zone is not None and s.outcome is not None
     return _Judged(zone=s.zone, distance_ft=s.distance_ft, standing=s.standing,
                    outcome=s.outcome, codes=frozenset(v.code for v in s.violations(as_of)),
-                   letters=s.letters(as_of))
+                   letters=s.letters(as_of),
+                   lot=None if s.lot_distance_ft is None or s.lot_accuracy_ft is None
+                   or s.lot_layer is None else (s.lot_distance_ft, s.lot_accuracy_ft,
+                                                s.lot_layer))
 
 
-def _evaluated(e: Evaluation | NoLawFacts) -> _Judged | tuple[float | None, str]:
-    """The same facts from an evaluation made as of the date (the reference)."""
+def _evaluated(ws: Workspace, parcel_id: str, e: Evaluation | NoLawFacts
+               ) -> _Judged | tuple[float | None, str]:
+    """The same facts from an evaluation made as of the date, and the lot measured on its
+    own (the reference)."""
+    from .summaries import lot_estimate_alone
+
     if isinstance(e, NoLawFacts):
         return (e.lake_distance_ft, e.sentence)
     return _Judged(zone=e.lake.zone, distance_ft=e.lake.distance_ft, standing=e.standing,
                    outcome=e.outcome, codes=frozenset(v.code for v in e.violations),
-                   letters=e.letters)
+                   letters=e.letters,
+                   lot=None if e.lake.distance_ft is not None
+                   else lot_estimate_alone(ws, parcel_id))
 
 
 _ROWS = ("SELECT p.id, p.sbl, p.site_address, p.owner_name, p.municipality, p.is_demo,"
@@ -112,8 +123,11 @@ def _row(ws: Workspace, r: dict[str, Any], found: _Judged | tuple[float | None, 
         "letters": bool(pending),
         "no_law": False,
     }
+    from .worklists import lot_estimate
+
     return {**base, "outcome": e.standing, "zone": e.zone.value, "distance_ft": e.distance_ft,
-            "due": None if due is None else due.isoformat(), "flags": flags}
+            "due": None if due is None else due.isoformat(), "flags": flags,
+            "lot_estimate": lot_estimate(law, e.lot)}
 
 
 def overview(ws: Workspace, *, as_of: date,
@@ -140,5 +154,6 @@ def overview(ws: Workspace, *, as_of: date,
 def overview_one_by_one(ws: Workspace, *, as_of: date) -> list[dict[str, Any]]:
     """The reference `overview` must equal: each parcel loaded and evaluated on its own."""
     issued = _issued(ws)
-    return [_row(ws, r, _evaluated(ws.assess_case(ws.load_case(r["sbl"]), as_of=as_of)),
+    return [_row(ws, r, _evaluated(ws, r["id"], ws.assess_case(ws.load_case(r["sbl"]),
+                                                               as_of=as_of)),
                  issued, as_of) for r in _rows(ws, None)]

@@ -334,8 +334,10 @@ def _measure_all(ws: Workspace, w: RecordWriter, day: date, *, progress: Any,
                                total=len(ids), progress=progress, cancelled=cancelled)
     elif progress is not None and ids:
         progress(len(ids), len(ids))
+    from .separations import measure_lots
+
     return {"layer": info["label"], "parcels": len(ids), "new_measurements": recorded,
-            "unchanged": len(unchanged)}
+            "unchanged": len(unchanged), "lot_measurements": measure_lots(ws, w, day)}
 
 
 def _last_map(w: RecordWriter, layer_id: str) -> dict[str, float]:
@@ -379,7 +381,9 @@ def measure_parcels(ws: Workspace, sbls: list[str] | None, *, today: date | None
     """Measure parcels (all, or those named) on the active layer and keep new distances.
 
     Measuring all skips each parcel whose site cannot have changed since its latest map
-    measurement on the layer (`unchanged` counts them); those named are all measured."""
+    measurement on the layer (`unchanged` counts them); those named are all measured.
+    Each located component's separation from the lot line of the active lot layer is kept
+    too where it changed (`lot_measurements` counts the rows kept)."""
     from ..storage.cases import load_case
 
     day = today or ws.today()
@@ -394,5 +398,8 @@ def measure_parcels(ws: Workspace, sbls: list[str] | None, *, today: date | None
         cases = [load_case(w.conn, i) for i in ids]
         recorded = _record_all(ws, w, day, layer, ids, cases, _last_map(w, layer.id), done=0,
                                total=len(ids), progress=progress, cancelled=cancelled)
+        from .separations import measure_lots
+
+        lots = measure_lots(ws, w, day, ids)
     return {"layer": layer.label(), "parcels": len(ids), "new_measurements": recorded,
-            "unchanged": 0}
+            "unchanged": 0, "lot_measurements": lots}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..domain.case import Case
 from ..domain.rules import LakeFinding, Zone
@@ -10,6 +10,7 @@ from ..letters.content import Sketch
 from .shorelines import active_layer
 
 if TYPE_CHECKING:
+    from ..geo.lake_line import LakeLine
     from ..geo.sketch import SketchGeometry
     from .workspace import Workspace
 
@@ -19,6 +20,7 @@ class SiteMapData(NamedTuple):
     label: str  # "Shoreline: NAME vN (±A ft)"
     accuracy_ft: float
     layer: str | None = None  # "NAME vN", as the evaluation names a layer
+    lot_label: str | None = None  # "Lot line (tax map, ±N ft)" where the lot is drawn
 
 
 def _setback_ft(ws: Workspace, case: Case) -> float:
@@ -27,16 +29,47 @@ def _setback_ft(ws: Workspace, case: Case) -> float:
     return 0.0 if law is None else law.lake_setback_ft
 
 
-def site_map(ws: Workspace, case: Case) -> SiteMapData:
-    """Geometry for the on-screen site map, the active layer's label, accuracy and name."""
-    from ..geo.sketch import sketch_geometry
+# The neighbouring lots drawn: those within this distance of the parcel's lot and system.
+NEIGHBOURS_FT = 300.0
 
+
+def _geometry(ws: Workspace, case: Case, lake: LakeLine, setback_ft: float
+              ) -> tuple[SketchGeometry | None, str | None]:
+    """The sketch's geometry with the parcel's lot and the neighbouring lots (on the active
+    lot layer) and the neighbours' wells its separations are measured against (as the
+    evaluation finds them), and the lot line's label (None: no lot drawn)."""
+    from ..geo.case_shapes import CaseShapes
+    from ..geo.sketch import sketch_geometry
+    from .separations import separation_inputs
+
+    inputs = separation_inputs(ws, case, CaseShapes(case),
+                               law=ws.laws.for_municipality(case.parcel.municipality))
+    lots, own = inputs.lot_layer, inputs.lot_record
+    neighbours = None
+    if lots is not None:
+        layer = lots
+
+        def neighbours(focus: Any) -> list[tuple[str, Any]]:
+            return [(lot.sbl or f"lot {lot.fid}", lot.geometry)
+                    for lot in layer.lots_near(focus, NEIGHBOURS_FT)
+                    if own is None or lot.parcel_id is None or lot.parcel_id != own.parcel_id]
+    g = sketch_geometry(case, lake, setback_ft, lot=None if own is None else own.geometry,
+                        neighbours=neighbours,
+                        neighbour_wells=[(f"Well ({w.sbl})", w.geometry) for w in inputs.wells])
+    label = (None if own is None or lots is None
+             else f"Lot line (tax map, ±{lots.accuracy_ft:,.0f} ft)")
+    return g, label
+
+
+def site_map(ws: Workspace, case: Case) -> SiteMapData:
+    """Geometry for the on-screen site map, the active layer's label, accuracy and name,
+    and the lot line's label."""
     layer = active_layer(ws)
     if layer is None:
         return SiteMapData(None, "No shoreline layer is active", 0.0)
-    return SiteMapData(sketch_geometry(case, layer.lake, _setback_ft(ws, case)),
-                       f"Shoreline: {layer.label()}", layer.accuracy_ft,
-                       f"{layer.name} v{layer.version}")
+    g, lot_label = _geometry(ws, case, layer.lake, _setback_ft(ws, case))
+    return SiteMapData(g, f"Shoreline: {layer.label()}", layer.accuracy_ft,
+                       f"{layer.name} v{layer.version}", lot_label)
 
 
 FIELD_METHODS = {"tape": "Tape", "survey": "Survey", "rangefinder": "Rangefinder"}
@@ -82,16 +115,30 @@ def lake_caption(lake: LakeFinding, map_ft: float | None, map_accuracy_ft: float
 
 
 def site_sketch(ws: Workspace, case: Case, lake: LakeFinding | None = None) -> Sketch | None:
+    """The report's sketch (see `_site_sketch`), over the aerial imagery when the office's
+    `report_imagery` setting is on and a basemap is active and readable."""
+    from dataclasses import replace
+
+    from .basemaps import report_imagery
+
+    sketch = _site_sketch(ws, case, lake)
+    if sketch is None:
+        return None
+    imagery = report_imagery(ws, sketch.window)
+    if imagery is None:
+        return sketch
+    return replace(sketch, imagery=imagery[0], imagery_label=imagery[1])
+
+
+def _site_sketch(ws: Workspace, case: Case, lake: LakeFinding | None = None) -> Sketch | None:
     """The report's sketch. It draws the distance that decides (`lake`, the evaluation's
     finding): a field measurement is labelled as such, and the map's setback band and
     nearest line are left out where they are not what decides or cannot settle it."""
-    from ..geo.sketch import sketch_geometry
-
     layer = active_layer(ws)
     if layer is None or case.site is None:
         return None
     setback_ft = _setback_ft(ws, case)
-    g: SketchGeometry | None = sketch_geometry(case, layer.lake, setback_ft)
+    g, lot_label = _geometry(ws, case, layer.lake, setback_ft)
     if g is None:
         return None
     map_decides = lake is None or (lake.source == "map" and lake.zone is not Zone.UNDETERMINED)
@@ -112,7 +159,7 @@ def site_sketch(ws: Workspace, case: Case, lake: LakeFinding | None = None) -> S
                  "scale for that distance.")
         return Sketch(window=g.window, shore=g.shore, band=(), water=g.water, areas=g.areas,
                       features=g.features, nearest=None, distance_label="", caption=caption,
-                      notes=notes)
+                      notes=notes, lot=g.lot, lot_label=lot_label or "")
     if map_decides:
         caption += f" Shaded: within {setback_ft:g} ft of the lake line."
     else:
@@ -120,4 +167,4 @@ def site_sketch(ws: Workspace, case: Case, lake: LakeFinding | None = None) -> S
     return Sketch(window=g.window, shore=g.shore, band=g.band if map_decides else (),
                   water=g.water, areas=g.areas, features=g.features, nearest=g.nearest,
                   distance_label=f"{g.distance_ft:,.1f} ft (map, ±{layer.accuracy_ft:,.0f} ft)",
-                  caption=caption)
+                  caption=caption, lot=g.lot, lot_label=lot_label or "")

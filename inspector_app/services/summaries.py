@@ -22,7 +22,7 @@ import json
 import sqlite3
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from datetime import date
 from functools import cache
 from pathlib import Path
@@ -46,7 +46,7 @@ from .evaluation import NoLawFacts
 if TYPE_CHECKING:
     from .workspace import Workspace
 
-SUMMARY_FORMAT = 1
+SUMMARY_FORMAT = 2
 # Parcels worked out (read, evaluated and stored) in one transaction.
 CHUNK = 500
 
@@ -63,6 +63,13 @@ class CaseSummary:
     greatest_extent: bool = False
     findings: tuple[DatedFinding, ...] = ()
     sentence: str | None = None  # with no law on file: what is said instead
+    # With no lake distance (no site geometry measured, no field distance) but a lot on the
+    # active lot layer: the lot's nearest distance to the active shoreline layer's lake
+    # line, a first estimate for the work lists, never the system's distance; its accuracy
+    # is the lot layer's and the shoreline layer's together; `lot_layer` names the lot layer.
+    lot_distance_ft: float | None = None
+    lot_accuracy_ft: float | None = None
+    lot_layer: str | None = None
 
     def violations(self, as_of: date) -> tuple[Finding, ...]:
         return standing_findings(self.findings, as_of)
@@ -104,6 +111,8 @@ def to_json(s: CaseSummary) -> str:
         "distance_ft": s.distance_ft, "zone": None if s.zone is None else s.zone.value,
         "outcome": None if s.outcome is None else s.outcome.value, "inspected": s.inspected,
         "greatest_extent": s.greatest_extent, "sentence": s.sentence,
+        "lot": None if s.lot_distance_ft is None else [s.lot_distance_ft, s.lot_accuracy_ft,
+                                                       s.lot_layer],
         "findings": [[d.finding.code, d.finding.citation, d.finding.detail,
                       _text(d.finding.since), _text(d.after)] for d in s.findings]},
         separators=(",", ":"), allow_nan=False)
@@ -120,6 +129,9 @@ def from_json(text: str) -> CaseSummary | None:
         outcome=None if d["outcome"] is None else Outcome(d["outcome"]),
         inspected=d["inspected"], greatest_extent=d["greatest_extent"],
         sentence=d["sentence"],
+        lot_distance_ft=None if d["lot"] is None else d["lot"][0],
+        lot_accuracy_ft=None if d["lot"] is None else d["lot"][1],
+        lot_layer=None if d["lot"] is None else d["lot"][2],
         findings=tuple(DatedFinding(finding=Finding(code=code, citation=cite, detail=detail,
                                                     since=stored_date(since)),
                                     after=stored_date(after))
@@ -130,8 +142,9 @@ def from_json(text: str) -> CaseSummary | None:
 
 # The code an evaluation is made by: the rules and the case, the geometry, the reading of
 # cases from the database, the laws and the shoreline layers, and these summaries.
-_RULES_CODE = ("domain", "geo", "storage", "services/evaluation.py",
-               "services/shorelines.py", "services/summaries.py", "services/workspace.py")
+_RULES_CODE = ("domain", "geo", "storage", "services/evaluation.py", "services/lots.py",
+               "services/separations.py", "services/shorelines.py", "services/summaries.py",
+               "services/workspace.py")
 
 
 @cache
@@ -179,9 +192,36 @@ def law_key(law: Jurisdiction | None) -> str:
 
 
 def _layer_key(conn: sqlite3.Connection) -> str:
-    row = conn.execute("SELECT id, version FROM shoreline_layers WHERE active = 1 AND "
-                       "deleted_at IS NULL").fetchone()
-    return "none" if row is None else f"{row[0]}:{row[1]}"
+    """The active shoreline layer and the active lot layer (each its id and version)."""
+    keys = []
+    for table in ("shoreline_layers", "lot_layers"):
+        row = conn.execute(f"SELECT id, version FROM {table} WHERE active = 1 AND "
+                           "deleted_at IS NULL").fetchone()
+        keys.append("none" if row is None else f"{row[0]}:{row[1]}")
+    return "|".join(keys)
+
+
+def with_lot_estimate(summary: CaseSummary, distance_ft: float, accuracy_ft: float,
+                      layer: str) -> CaseSummary:
+    """The summary of a parcel with no lake distance, with its lot's estimate."""
+    assert summary.distance_ft is None
+    return replace(summary, lot_distance_ft=distance_ft, lot_accuracy_ft=accuracy_ft,
+                   lot_layer=layer)
+
+
+def lot_estimate_alone(ws: Workspace, parcel_id: str) -> tuple[float, float, str] | None:
+    """The lot's distance to the lake line, its accuracy and the lot layer's name, for one
+    parcel read on its own (the reference the kept summaries are compared with)."""
+    from .lots import active_lot_layer
+    from .shorelines import active_layer
+
+    lots, layer = active_lot_layer(ws), active_layer(ws)
+    lot = None if lots is None or layer is None else lots.lot_for(parcel_id)
+    if lot is None or lots is None or layer is None:
+        return None
+    m = layer.lake.measure(lot.geometry)
+    return (round(m.distance_ft, 2), float(lots.accuracy_ft) + float(layer.accuracy_ft),
+            f"{lots.name} v{lots.version}")
 
 
 # --- reading and working out ------------------------------------------------------------
@@ -244,14 +284,18 @@ def summaries(ws: Workspace, municipalities: dict[str, str],
 
 def prepare(ws: Workspace) -> None:
     """Do ahead, once, what the first summaries worked out would do first: the rules'
-    digest, the geometry code and the active shoreline layer (the desktop app does it
-    while it opens the folder, before a parcel can be opened, so that the first opens
-    never wait behind it)."""
+    digest, the geometry code, the active shoreline and lot layers and the index of every
+    parcel's wells (the desktop app does it while it opens the folder, before a parcel can
+    be opened, so that the first opens never wait behind it)."""
     from ..geo import case_shapes  # noqa: F401  (imported ahead)
+    from .lots import active_lot_layer
+    from .separations import well_index
     from .shorelines import active_layer
 
     rules_key()
     active_layer(ws)
+    active_lot_layer(ws)
+    well_index(ws)
 
 
 # How long working out waits for another program's write before it works out without
@@ -262,6 +306,7 @@ KEEP_WAIT_S = 0.5
 def _work_out(ws: Workspace, parcel_ids: list[str], rules: str,
               law_of: Callable[[str], str]) -> dict[str, CaseSummary]:
     from ..geo.case_shapes import measure_cases, project_cases
+    from .lots import active_lot_layer
     from .shorelines import active_layer
 
     # Read, evaluated and kept under the write lock, so that no other program's write falls
@@ -272,17 +317,33 @@ def _work_out(ws: Workspace, parcel_ids: list[str], rules: str,
         ids = [i for i in parcel_ids if i in cases]
         projected = project_cases(cases[i] for i in ids)
         layer = active_layer(ws)
+        lots = active_lot_layer(ws)
         layer_key = _layer_key(conn)
         if layer is not None:
             measure_cases(projected, layer.lake)
-        out: dict[str, CaseSummary] = {}
-        rows = []
+        worked: dict[str, CaseSummary] = {}
         for parcel_id, shapes in zip(ids, projected, strict=True):
             case = cases[parcel_id]
-            summary = summary_of(ws.assess_case(case, layer=layer, shapes=shapes),
-                                 greatest_extent=bool(case.ahj and
-                                                      case.ahj.greatest_extent_possible))
-            out[parcel_id] = summary
+            worked[parcel_id] = summary_of(
+                ws.assess_case(case, layer=layer, shapes=shapes, parcel_id=parcel_id,
+                               lots=lots),
+                greatest_extent=bool(case.ahj and case.ahj.greatest_extent_possible))
+        # the lots of the parcels with no lake distance, measured together
+        estimated = [] if lots is None or layer is None else [
+            (i, lot) for i in ids if worked[i].distance_ft is None
+            and (lot := lots.lot_for(i)) is not None]
+        if estimated:
+            assert lots is not None and layer is not None
+            accuracy = float(lots.accuracy_ft) + float(layer.accuracy_ft)
+            for (i, _), m in zip(estimated, layer.lake.measure_many(
+                    [lot.geometry for _, lot in estimated]), strict=True):
+                worked[i] = with_lot_estimate(worked[i], round(m.distance_ft, 2), accuracy,
+                                              f"{lots.name} v{lots.version}")
+        out: dict[str, CaseSummary] = {}
+        rows = []
+        for parcel_id in ids:
+            case = cases[parcel_id]
+            summary = out[parcel_id] = worked[parcel_id]
             rows.append((parcel_id, rules, law_of(case.parcel.municipality), layer_key,
                          to_json(summary)))
         if keep:

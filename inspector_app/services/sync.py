@@ -46,7 +46,7 @@ from ..sync.package import (
     write_package,
     write_private,
 )
-from . import assignment, resolution
+from . import assignment, basemaps, lots, resolution
 from .evaluation import DATA_FOLDER_JURISDICTION, DEFAULT_JURISDICTION, kit_laws, write_kit_laws
 from .folder_undo import FolderUndo
 from .shorelines import BUNDLED_ACCURACY_FT, BUNDLED_NAME, BUNDLED_SOURCE
@@ -190,12 +190,22 @@ def _write_kit(ws: Workspace, out: Path, passphrase: str, office_private: str, *
     kit = {"device": device, "office": office, "parcels": sbls,
            "jurisdiction_toml": _jurisdiction_text(ws), "jurisdictions": kit_laws(ws.laws),
            "office_seq": seq}
+    # the active basemap, clipped to the parcels' surroundings (none when none is active)
+    imagery = basemaps.kit_imagery(ws, parcel_ids)
+    if imagery is not None:
+        kit["basemap"] = imagery[0]
     members = {
         "kit.json": json.dumps(kit, indent=2).encode(),
         "records.jsonl": "\n".join(json.dumps(r, ensure_ascii=False) for r in records).encode(),
         "history.jsonl": "\n".join(json.dumps(h, ensure_ascii=False) for h in history).encode(),
         **{f"attachments/{k}": v for k, v in blobs.items()},
+        **({imagery[0]["member"]: imagery[1]} if imagery is not None else {}),
     }
+    # the active lot layer's lots of the parcels and of their neighbours (none when none
+    # is active)
+    lot_lines = lots.kit_lot_lines(ws, parcel_ids)
+    if lot_lines is not None:
+        members["lot_lines.jsonl"] = lot_lines
     manifest = {"format": FORMAT, "kind": "field_kit", "package_id": new_id(),
                 "source_device": office["id"], "source_name": office["name"],
                 "created_at": _now(), "first_seq": None, "last_seq": seq,
@@ -310,6 +320,14 @@ def join(root: Path, kit_path: Path, *, user: str, passphrase: str,
                if line.strip()]
     history = [json.loads(line) for line in package.extra["history.jsonl"].splitlines()
                if line.strip()]
+    kit_lots = None
+    if "lot_lines.jsonl" in package.extra:  # checked as an import of lot lines is
+        kit_lots = lots.check_kit_lot_lines(
+            package.extra["lot_lines.jsonl"], where=str(kit_path),
+            parcels={r["row"]["id"] for r in records if r.get("table") == "parcels"})
+    imagery = None
+    if "basemap" in kit:  # checked by the reader every import uses, before anything is done
+        imagery = basemaps.check_kit_imagery(kit_path, kit["basemap"], package.extra)
     folder = DataFolder(root)
     # A join that fails leaves the folder as it was, so that it can be tried again.
     undo = FolderUndo(root)
@@ -364,6 +382,14 @@ def join(root: Path, kit_path: Path, *, user: str, passphrase: str,
                 names = list(h)
                 conn.execute(f"INSERT INTO change_log ({', '.join(names)}) VALUES "
                              f"({', '.join('?' * len(names))})", [h[n] for n in names])
+            if kit_lots is not None:
+                lots.take_kit_lot_lines(conn, *kit_lots)
+            if imagery is not None:
+                took = RecordWriter(conn, store.actor, utc_now_text(store.clock()))
+                basemaps.store_kit_imagery(took, root, kit["basemap"],
+                                           package.extra[kit["basemap"]["member"]], imagery,
+                                           undo.write)
+                took.flush()
             store.set_meta("sync_role", FIELD)
             store.set_meta("office_seq_received", str(kit["office_seq"]))
             if "jurisdictions" in kit:  # every file in force at the office
@@ -492,7 +518,11 @@ def export(ws: Workspace, out: Path, *, device: str | None = None) -> dict[str, 
         if role(ws) == OFFICE and len(targets) != 1:
             _refuse_unaddressed(targets)
         since = min((t["acknowledged_seq"] for t in targets), default=0)
-        rows = ws.store.query("SELECT * FROM change_log WHERE seq > ? ORDER BY seq", (since,))
+        # A laptop holds only its kit's lot layer: lot-line measurements travel from the
+        # laptops to the office, never back (a laptop measures its own).
+        rows = [r for r in ws.store.query("SELECT * FROM change_log WHERE seq > ? ORDER BY "
+                                          "seq", (since,)) if r["table_name"] in SYNCED_TABLES
+                and r["table_name"] != "lot_measurements"]
         if len(targets) == 1:
             target = targets[0]
             ids = _parcels_of(ws, target)

@@ -9,7 +9,7 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ..domain.jurisdiction import Jurisdiction
-from ..domain.rules import Finding, Outcome, Zone, next_inspection_due
+from ..domain.rules import Finding, Outcome, Zone, next_inspection_due, zone_for
 from ..domain.sbl import sbl_sort_key
 from ..storage.cases import stored_date
 from .evaluation import NO_LAW_ON_FILE, NoLawFacts
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .workspace import Workspace
 
 WORKLISTS = ("five-year-inspections", "etu-reports", "holding-tank-records",
-             "notices-past-deadline", "no-law-on-file")
+             "notices-past-deadline", "no-law-on-file", "lake-distance-needed")
 _ETU_CODES = {"etu_no_service_contract", "etu_inspection_overdue", "etu_report_late"}
 _HOLDING_CODES = {"holding_tank_no_hauler_contract", "holding_tank_records_missing"}
 
@@ -41,6 +41,22 @@ class _Parcel:
     stamped_as_built: bool
     permit_by: date | None
     complete_by: date | None
+    distance_ft: float | None = None
+    # with no lake distance: the lot's distance to the lake line, its accuracy, the layer
+    lot: tuple[float, float, str] | None = None
+
+
+def lot_estimate(law: Jurisdiction, lot: tuple[float, float, str] | None
+                 ) -> dict[str, Any] | None:
+    """The lot's distance to the lake line as a first estimate, in words: never the
+    system's distance, zone or outcome, and no judgement under the law."""
+    if lot is None:
+        return None
+    distance, accuracy, layer = lot
+    setback = f"{law.lake_setback_ft:g} ft"
+    words = {Zone.WITHIN: f"lot within {setback}", Zone.BEYOND: f"lot beyond {setback}"}.get(
+        zone_for(distance, accuracy, law.lake_setback_ft), f"lot may be within {setback}")
+    return {"distance_ft": distance, "accuracy_ft": accuracy, "layer": layer, "words": words}
 
 
 def _item(p: _Parcel, **extra: Any) -> dict[str, Any]:
@@ -112,13 +128,45 @@ def _no_law(p: _Parcel, as_of: date) -> dict[str, Any] | None:
                  else p.last_inspection.isoformat(), detail=p.no_law)
 
 
+def _distance_needed(p: _Parcel, as_of: date) -> dict[str, Any] | None:
+    """Parcels whose lake zone is not settled: no distance to the lake line on record, or
+    a map distance its layer's accuracy cannot settle. Where no distance is on record, the
+    lot's distance is given as a first estimate of where to measure first."""
+    j = p.law
+    if j is None or p.no_law is not None or p.zone is not Zone.UNDETERMINED:
+        return None
+    setback = f"{j.lake_setback_ft:g} ft"
+    detail = ("no distance to the lake line on record: measure it in the field"
+              if p.distance_ft is None else
+              f"the map's {p.distance_ft:,.1f} ft cannot settle the {setback} question: "
+              "measure it in the field")
+    return _item(p, distance_ft=p.distance_ft, citation=j.cite("within_200ft"), detail=detail,
+                 lot_estimate=lot_estimate(j, p.lot) if p.distance_ft is None else None)
+
+
+_ESTIMATE_ORDER = {"lot within": 0, "lot may be": 1, "lot beyond": 3}
+
+
+def _estimate_rank(item: dict[str, Any]) -> int:
+    """Lots within the setback first, then those that may be, those with no estimate, and
+    those beyond last."""
+    estimate = item.get("lot_estimate")
+    if estimate is None:
+        return 2
+    return next(rank for words, rank in _ESTIMATE_ORDER.items()
+                if estimate["words"].startswith(words))
+
+
 _PICKERS = {
     "five-year-inspections": _five_year,
     "etu-reports": _violations(_ETU_CODES),
     "holding-tank-records": _violations(_HOLDING_CODES),
     "notices-past-deadline": _notices,
     "no-law-on-file": _no_law,
+    "lake-distance-needed": _distance_needed,
 }
+# Lists not in SBL order: how their items are ordered (a stable sort of the SBL order).
+_ORDER = {"lake-distance-needed": _estimate_rank}
 
 
 _PARCEL_ROWS = (
@@ -134,14 +182,16 @@ _PARCEL_ROWS = (
 
 def _parcel(r: dict[str, Any], law: Jurisdiction | None, *, zone: Zone | None,
             outcome: Outcome | None, violations: tuple[Finding, ...], no_law: str | None,
-            permit_by: date | None, complete_by: date | None) -> _Parcel:
+            permit_by: date | None, complete_by: date | None,
+            distance_ft: float | None = None,
+            lot: tuple[float, float, str] | None = None) -> _Parcel:
     return _Parcel(
         sbl=r["sbl"], site_address=r["site_address"], owner_name=r["owner_name"],
         municipality=r["municipality"], law=law, zone=zone, outcome=outcome,
         violations=violations, no_law=no_law,
         last_inspection=stored_date(r["last_inspection"]),
         stamped_as_built=bool(r["stamped_as_built"]), permit_by=permit_by,
-        complete_by=complete_by)
+        complete_by=complete_by, distance_ft=distance_ft, lot=lot)
 
 
 def _rows(ws: Workspace) -> list[dict[str, Any]]:
@@ -162,26 +212,36 @@ def _parcels(ws: Workspace, as_of: date) -> list[_Parcel]:
         out.append(_parcel(r, ws.laws.for_municipality(r["municipality"]), zone=s.zone,
                            outcome=s.outcome, violations=s.violations(as_of) if s.law else (),
                            no_law=None if s.law else s.sentence, permit_by=permit_by,
-                           complete_by=complete_by))
+                           complete_by=complete_by, distance_ft=s.distance_ft,
+                           lot=None if s.lot_distance_ft is None or s.lot_accuracy_ft is None
+                           or s.lot_layer is None else
+                           (s.lot_distance_ft, s.lot_accuracy_ft, s.lot_layer)))
     return out
 
 
 def _parcels_one_by_one(ws: Workspace, as_of: date) -> list[_Parcel]:
-    """The reference: each parcel loaded with `load_case` and evaluated on its own."""
+    """The reference: each parcel loaded with `load_case` and evaluated on its own, and its
+    lot measured on its own where it has no lake distance."""
+    from .summaries import lot_estimate_alone
+
     out = []
     for r in _rows(ws):
         case = ws.load_case(r["sbl"])
         e = ws.assess_case(case, as_of=as_of)
         notice = case.notice
-        dates = {"permit_by": notice.permit_by if notice else None,
-                 "complete_by": notice.complete_by if notice else None}
+        permit_by = notice.permit_by if notice else None
+        complete_by = notice.complete_by if notice else None
         law = ws.laws.for_municipality(case.parcel.municipality)
         if isinstance(e, NoLawFacts):
             out.append(_parcel(r, law, zone=None, outcome=None, violations=(),
-                               no_law=e.sentence, **dates))
+                               no_law=e.sentence, permit_by=permit_by,
+                               complete_by=complete_by))
         else:
             out.append(_parcel(r, law, zone=e.lake.zone, outcome=e.outcome,
-                               violations=e.violations, no_law=None, **dates))
+                               violations=e.violations, no_law=None, permit_by=permit_by,
+                               complete_by=complete_by, distance_ft=e.lake.distance_ft,
+                               lot=None if e.lake.distance_ft is not None
+                               else lot_estimate_alone(ws, r["id"])))
     return out
 
 
@@ -191,6 +251,8 @@ def _lists(parcels: list[_Parcel], as_of: date, names: tuple[str, ...]
     for name in names:
         pick = _PICKERS[name]
         out[name] = [item for p in parcels if (item := pick(p, as_of)) is not None]
+        if name in _ORDER:
+            out[name].sort(key=_ORDER[name])
     return out
 
 

@@ -25,6 +25,7 @@ from ..storage.cases import case_version, load_case, parcel_id_for, save_case
 from ..storage.store import Store
 from .decisions import Reversal, active_decisions, decide, follow_findings, reopen
 from .evaluation import Laws, NoLawFacts, NoLawOnFile, laws_for, no_law_facts
+from .separations import located_things, record_lot_measurements
 from .shorelines import (
     component_map_distances,
     ensure_default_layer,
@@ -35,6 +36,7 @@ from .shorelines import (
 if TYPE_CHECKING:
     from ..geo.case_shapes import CaseShapes
     from ..storage.records import RecordWriter
+    from .lots import LotLayer
     from .shorelines import ActiveLayer
 
 USER_ENV = "INSPECTOR_APP_USER"
@@ -92,8 +94,13 @@ class Workspace:
     def save_case(self, case: Case, *, today: date | None = None) -> CaseImportResult:
         day = today or self.today()
         with self.store.transaction() as w:
+            known = parcel_id_for(w.conn, case.parcel.sbl)
+            moved = known is None or located_things(load_case(w.conn, known)) != (
+                located_things(case))
             parcel_id, created = save_case(w, case, today=day)
             record_map_measurement(w, self, parcel_id, case, day)
+            if moved:
+                record_lot_measurements(w, self, parcel_id, case, day)
             self._follow_findings(w, parcel_id, day)
             changes = w.pending_changes
         return CaseImportResult(sbl=case.parcel.sbl, created=created, changes=changes)
@@ -129,6 +136,8 @@ class Workspace:
                     raise InputError(found)
                 save_case(w, merged, today=day)
                 record_map_measurement(w, self, parcel_id, merged, day)
+                if located_things(stored) != located_things(merged):
+                    record_lot_measurements(w, self, parcel_id, merged, day)
                 self._follow_findings(w, parcel_id, day)
         return load_case(self.store.conn, parcel_id), case_version(self.store.conn, parcel_id)
 
@@ -184,32 +193,40 @@ class Workspace:
     def _evaluate(self, case: Case, *, as_of: date | None,
                   decisions: Mapping[str, SuggestionStatus | Decision],
                   layer: ActiveLayer | EllipsisType | None = ...,
-                  shapes: CaseShapes | None = None) -> Evaluation:
+                  shapes: CaseShapes | None = None, parcel_id: str | None = None,
+                  lots: LotLayer | EllipsisType | None = ...) -> Evaluation:
         from ..geo.case_shapes import CaseShapes
         from ..geo.setbacks import separations
+        from .separations import separation_inputs
 
         law = self.law_for(case.parcel.municipality)
         if shapes is None:
             shapes = CaseShapes(case)  # each geometry projected once for every distance
         found = map_distance(self, case, layer=layer, shapes=shapes)
+        inputs = separation_inputs(self, case, shapes, law=law, parcel_id=parcel_id,
+                                   lots=lots)
         return evaluate(case, law, as_of=as_of or self.today(),
                         map_distance=None if found is None else found[0],
-                        separations=separations(case, shapes), decisions=decisions,
+                        separations=separations(case, shapes, lot=inputs.lot,
+                                                wells=inputs.wells), decisions=decisions,
                         component_distances=component_map_distances(self, case, layer=layer,
                                                                     shapes=shapes))
 
     def assess_case(self, case: Case, *, as_of: date | None = None,
                     layer: ActiveLayer | EllipsisType | None = ...,
-                    shapes: CaseShapes | None = None) -> Evaluation | NoLawFacts:
+                    shapes: CaseShapes | None = None, parcel_id: str | None = None,
+                    lots: LotLayer | EllipsisType | None = ...) -> Evaluation | NoLawFacts:
         """The evaluation under the parcel's law, or, with no law on file, the record's
-        facts and measurements with no judgement. `layer`, when given, is the active
-        shoreline layer as read once for many cases; `shapes`, the case's geometries as
-        projected together with other cases'."""
+        facts and measurements with no judgement. `layer` and `lots`, when given, are the
+        active shoreline and lot layers as read once for many cases; `shapes`, the case's
+        geometries as projected together with other cases'; `parcel_id`, the stored
+        parcel's id."""
         if self.laws.for_municipality(case.parcel.municipality) is None:
             found = map_distance(self, case, layer=layer, shapes=shapes)
             return no_law_facts(case, as_of=as_of or self.today(),
                                 map_distance=None if found is None else found[0])
-        return self._evaluate(case, as_of=as_of, decisions={}, layer=layer, shapes=shapes)
+        return self._evaluate(case, as_of=as_of, decisions={}, layer=layer, shapes=shapes,
+                              parcel_id=parcel_id, lots=lots)
 
     def assess_parcel(self, sbl: str, *, as_of: date | None = None
                       ) -> Evaluation | NoLawFacts:

@@ -23,6 +23,11 @@ BOOKKEEPING = frozenset({"id", "parcel_id", "created_at", "updated_at", "device_
 
 SqlValue = str | int | float | bytes | None
 
+# Records of this data folder alone, never sent to another device: the imagery it holds
+# and the office's settings. Their changes are logged like any other, but without a
+# device sequence number, so that the numbers a receiver checks for gaps stay unbroken.
+LOCAL_TABLES = frozenset({"basemaps", "office_settings"})
+
 # Every row of the change log is written by this one statement (local edits and changes
 # received from another device alike).
 CHANGE_LOG_INSERT = (
@@ -269,7 +274,13 @@ class RecordWriter:
             last = self.conn.execute("SELECT coalesce(max(device_seq), 0) FROM change_log "
                                      "WHERE device_id = ? AND device_seq IS NOT NULL",
                                      (self.actor.device_id,)).fetchone()[0]
-            rows = [(*row, last + n) for n, row in enumerate(self._log, start=1)]
+            rows, n = [], last
+            for row in self._log:
+                if row[4] in LOCAL_TABLES:
+                    rows.append((*row, None))
+                else:
+                    n += 1
+                    rows.append((*row, n))
             self.conn.executemany(CHANGE_LOG_INSERT, rows)
         count = len(self._log)
         self._log.clear()

@@ -21,7 +21,7 @@ SYNCED_TABLES = frozenset({
     "parcels", "renters", "dwellings", "proposed_work", "systems", "components", "inspections",
     "inspection_tests", "etu_services", "etu_reports", "holding_tank_services", "pump_outs",
     "site_observations", "ahj_determinations", "notices", "site_features", "shoreline_layers",
-    "lake_measurements", "attachments", "letters", "finding_decisions",
+    "lake_measurements", "attachments", "letters", "finding_decisions", "lot_measurements",
 })
 BYTES_REF = "sha256_of_bytes"
 

@@ -43,8 +43,10 @@ MAX_TOTAL_BYTES = 4 * 1024**3
 MAX_RATIO = 200  # uncompressed / compressed, per member: no zip bombs
 MAX_MANIFEST_BYTES = 4 * 1024**2
 FIXED_MEMBERS = ("manifest.json", "signature", "changes.jsonl", "kit.json", "records.jsonl",
-                 "history.jsonl")
+                 "history.jsonl", "lot_lines.jsonl")
 _ATTACHMENT = re.compile(r"\Aattachments/([0-9a-f]{64})\Z")
+# A field kit's aerial imagery (a GeoTIFF), named by its SHA-256 like an attachment.
+_BASEMAP = re.compile(r"\Abasemaps/([0-9a-f]{64})\Z")
 _UUIDISH = {"type": "string", "pattern": r"^[0-9A-Za-z-]{8,64}$"}
 _TIME = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?\+00:00$"}
 _TABLE = {"type": "string", "pattern": r"^[a-z_]{2,40}$"}
@@ -278,7 +280,8 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
     total = 0
     for info in infos:
         name = info.filename
-        if name not in FIXED_MEMBERS and not _ATTACHMENT.match(name):
+        if name not in FIXED_MEMBERS and not _ATTACHMENT.match(name) and not (
+                _BASEMAP.match(name)):
             raise refuse(f"it holds {name!r}, which is not a member of a sync package")
         if info.file_size > MAX_MEMBER_BYTES:
             raise refuse(f"{name} is {info.file_size / 1e6:.0f} MB, over the member limit")
@@ -347,7 +350,13 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
         return Package(manifest=manifest, changes=[], attachments={}, already_imported=True,
                        sha256=hashlib.sha256(raw).hexdigest())
     attachments = {}
+    images = {}
     for name, content in data.items():
+        b = _BASEMAP.match(name)
+        if b:
+            if hashlib.sha256(content).hexdigest() != b.group(1):
+                raise refuse(f"{name} does not hold the file its name promises")
+            images[name] = content
         m = _ATTACHMENT.match(name)
         if m:
             if hashlib.sha256(content).hexdigest() != m.group(1):
@@ -375,7 +384,11 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
     if len(set(ids)) != len(ids):
         raise refuse("it lists the same change twice")
     extra_members = {k: v for k, v in data.items() if k in ("kit.json", "records.jsonl",
-                                                            "history.jsonl")}
+                                                            "history.jsonl", "lot_lines.jsonl")}
+    # A lot layer comes to a laptop in its field kit only, and never from a laptop.
+    if "lot_lines.jsonl" in extra_members and manifest["kind"] != "field_kit":
+        raise refuse("it carries lot lines (lot_lines.jsonl), which only a field kit from the "
+                     "office carries")
     # A kit has kit.json; an office package may carry the records of newly assigned
     # parcels (records.jsonl, history.jsonl) as a kit does.
     if (manifest["kind"] == "field_kit") != ("kit.json" in extra_members):
@@ -391,5 +404,5 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
             except (json.JSONDecodeError, UnicodeDecodeError):
                 raise refuse(f"{name} line {n} is not valid JSON") from None
     return Package(manifest=manifest, changes=changes, attachments=attachments,
-                   extra=extra_members, sha256=hashlib.sha256(raw).hexdigest(),
+                   extra={**extra_members, **images}, sha256=hashlib.sha256(raw).hexdigest(),
                    learned_keys=learned)

@@ -47,7 +47,7 @@ LAPTOP_TABLES = frozenset({
     "renters", "dwellings", "proposed_work", "systems", "components", "inspections",
     "inspection_tests", "etu_services", "etu_reports", "holding_tank_services", "pump_outs",
     "site_observations", "ahj_determinations", "notices", "site_features",
-    "lake_measurements", "attachments", "finding_decisions",
+    "lake_measurements", "attachments", "finding_decisions", "lot_measurements",
 })
 # Only the office changes these (and the parcels roll beyond its case fields).
 OFFICE_TABLES = SYNCED_TABLES - LAPTOP_TABLES
@@ -547,6 +547,11 @@ COLUMN_RULES: dict[tuple[str, str], ColumnRule] = {
     ("lake_measurements", "accuracy_ft"): ColumnRule("number", 0, 10_000, " ft"),
     ("lake_measurements", "capture_accuracy_ft"): ColumnRule("number", 0, 10_000, " ft"),
     ("lake_measurements", "shoreline_layer_version"): ColumnRule("number", 1, MAX_SEQ),
+    ("lot_measurements", "measured_on"): _REAL_DATE,
+    ("lot_measurements", "distance_ft"): ColumnRule("number", 0, 50_000, " ft"),
+    ("lot_measurements", "accuracy_ft"): ColumnRule("number", 0, 10_000, " ft"),
+    ("lot_measurements", "ordinal"): ColumnRule("number", 1, 1000),
+    ("lot_measurements", "lot_layer_version"): ColumnRule("number", 1, MAX_SEQ),
     ("finding_decisions", "decided_on"): _REAL_DATE,
     ("attachments", "size_bytes"): ColumnRule("number", 0, 200 * 1024**2, " bytes"),
     ("systems", "installed_year"): ColumnRule("number", 1900, 2100),

@@ -11,7 +11,7 @@ TODAY = date(2026, 11, 25)
 
 def test_demo_fills_forty_labelled_parcels_in_varied_states(workspace: Workspace) -> None:
     result = install_demo(workspace, today=TODAY)
-    assert result == {"parcels": 40, "created": 40}
+    assert result == {"parcels": 40, "created": 40, "lots": 120}
     parcels = workspace.store.query("SELECT sbl, owner_name, is_demo, municipality FROM parcels")
     assert len(parcels) == 40
     assert all(p["is_demo"] == 1 and p["sbl"].startswith("900.") and

@@ -10,6 +10,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
+import shapely.affinity
 
 from inspector_app.domain.vocabulary import Condition
 from inspector_app.paths import resource
@@ -142,13 +143,42 @@ def test_a_new_shoreline_layer_is_worked_out_again(demo: Workspace) -> None:
     assert _kept(demo) != kept  # the zones under the coarser layer
 
 
+def test_a_new_lot_layer_is_worked_out_again(demo: Workspace, tmp_path: Path) -> None:
+    from inspector_app.services.lots import active_lot_layer, import_lot_lines
+    from tests.services.lot_files import write_lots
+
+    # a parcel with no lake distance, so that its lot's distance is given as an estimate
+    sbl = next(p["sbl"] for p in demo.parcels() if demo.load_case(p["sbl"]).site)
+    demo.save_case(replace(demo.load_case(sbl), site=None), today=TODAY)
+
+    def estimate() -> object:
+        return {i["sbl"]: i["lot_estimate"] for i in
+                _same_as_afresh(demo)["lake-distance-needed"]}[sbl]
+
+    before = estimate()
+    assert isinstance(before, dict) and before["layer"].startswith("Invented demo lot")
+    kept = _kept(demo)
+    layer = active_lot_layer(demo)
+    assert layer is not None
+    lots = {p["sbl"]: lot.geometry for p in demo.parcels()
+            if (lot := layer.lot_for(demo.parcel_id(p["sbl"]))) is not None}
+    lots[sbl] = shapely.affinity.translate(lots[sbl], 20_000, 20_000)
+    import_lot_lines(demo, write_lots(tmp_path / "lots.gpkg", list(lots.values()), list(lots)),
+                     name="County lots", accuracy_ft=3)
+    after = estimate()
+    assert isinstance(after, dict) and after["layer"] == "County lots v1"
+    assert after["distance_ft"] != before["distance_ft"]
+    assert after["accuracy_ft"] == before["accuracy_ft"] - layer.accuracy_ft + 3
+    assert _kept(demo) != kept
+
+
 def test_other_rules_or_another_format_are_worked_out_again(
         demo: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
     _same_as_afresh(demo)
     conn = demo.store.conn
     with demo.store.writing():
-        conn.execute("UPDATE case_summaries SET summary = replace(summary, '\"format\":1', "
-                     "'\"format\":0')")
+        conn.execute("UPDATE case_summaries SET summary = replace(summary, ?, "
+                     "'\"format\":0')", (f'"format":{module.SUMMARY_FORMAT}',))
     worked: list[int] = []
     original = module._work_out
     monkeypatch.setattr(module, "_work_out",

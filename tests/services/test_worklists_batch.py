@@ -87,6 +87,8 @@ def test_worklists_equal_the_one_by_one_evaluation(demo: Workspace, as_of: date)
     assert fast == slow
     assert sum(len(items) for items in fast.values()) > 0
     assert any(i["municipality"] == "Town of Gorham" for i in fast["no-law-on-file"])
+    # the parcel left with no site has its lot's distance as a first estimate
+    assert any(i["lot_estimate"] is not None for i in fast["lake-distance-needed"])
 
 
 def test_one_list_alone_equals_the_same_list_among_all(demo: Workspace) -> None:

@@ -1,0 +1,547 @@
+"""Aerial imagery: GeoTIFF, JPEG/PNG with a world file and .prj, and MBTiles.
+
+The only importer of rasterio (GDAL). An image is checked once (`inspect_raster`); a
+`RasterReader` then renders any window of it in EPSG:2261 feet, reading only the pixels
+the window needs from the overview (or MBTiles zoom level) nearest the zoom shown.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import sqlite3
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import numpy as np
+
+# GDAL's cache of decoded blocks: GDAL's default (5% of the memory) lets a long pan over a
+# large image grow the process by gigabytes; 64 MB holds several screens' worth. An
+# administrator's GDAL_CACHEMAX wins.
+os.environ.setdefault("GDAL_CACHEMAX", "64")
+
+import rasterio
+from pyproj import CRS
+from pyproj.exceptions import CRSError
+from rasterio.enums import ColorInterp, Resampling
+from rasterio.errors import RasterioError, RasterioIOError
+from rasterio.vrt import WarpedVRT
+from rasterio.windows import Window
+
+from ..errors import InputError
+from .crs import MEASURE_CRS, WGS84, transformer
+
+Bounds = tuple[float, float, float, float]
+
+FORMATS = ("geotiff", "world_file", "mbtiles")
+# World files GDAL reads beside a JPEG or PNG, by the image's suffix.
+_WORLD_SUFFIXES = {".jpg": (".jgw", ".jpgw", ".wld"), ".jpeg": (".jgw", ".jpegw", ".wld"),
+                   ".png": (".pgw", ".pngw", ".wld"), ".tif": (".tfw", ".tifw", ".wld"),
+                   ".tiff": (".tfw", ".tiffw", ".wld")}
+_DRIVERS = {"GTiff": "geotiff", "JPEG": "world_file", "PNG": "world_file",
+            "MBTiles": "mbtiles"}
+_NOT_AN_IMAGE = ("is not an image this app reads; give a GeoTIFF (.tif), a JPEG or PNG with "
+                 "its world file (.jgw, .pgw or .wld) and .prj beside it, or an MBTiles file "
+                 "(.mbtiles) of raster tiles.")
+# A source image this many pixels or more with no overviews is slow to draw zoomed out.
+LARGE_WITHOUT_OVERVIEWS_PX = 4096 * 4096
+
+
+class RasterFileError(InputError):
+    pass
+
+
+@dataclass(frozen=True)
+class RasterInfo:
+    format: str
+    source_crs: str
+    bounds_ft: Bounds
+    resolution_ft: float
+    width_px: int
+    height_px: int
+    overviews: int
+    tiled: bool = False
+
+
+def _open(path: Path, **kwargs: Any) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return rasterio.open(path, **kwargs)
+
+
+def _world_file(path: Path) -> Path | None:
+    for suffix in _WORLD_SUFFIXES.get(path.suffix.lower(), ()):
+        for candidate in (path.with_suffix(suffix), path.with_suffix(suffix.upper())):
+            if candidate.exists():
+                return candidate
+    return None
+
+
+def _prj_crs(path: Path) -> CRS:
+    prj = path.with_suffix(".prj")
+    if not prj.exists():
+        prj = path.with_suffix(".PRJ")
+    if not prj.exists():
+        raise RasterFileError(
+            f"{path}: its world file gives where the image lies but not in which coordinate "
+            f"system; the file {path.with_suffix('.prj').name} is missing beside it. Put the "
+            ".prj that came with the image next to it and import it again.")
+    try:
+        return CRS.from_user_input(prj.read_text("utf-8", errors="replace").strip())
+    except CRSError:
+        raise RasterFileError(f"{prj}: is not a coordinate system this app can use (not a "
+                              "valid .prj).") from None
+
+
+def _check_mbtiles(path: Path) -> None:
+    """An MBTiles file must be SQLite with raster tiles; checked before GDAL opens it."""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error:
+        raise RasterFileError(f"{path}: cannot be opened as an MBTiles (SQLite) file.") from None
+    try:
+        try:
+            meta = dict(conn.execute("SELECT name, value FROM metadata").fetchall())
+            (tiles,) = conn.execute("SELECT count(*) FROM tiles").fetchone()
+        except sqlite3.DatabaseError:
+            raise RasterFileError(f"{path}: is not an MBTiles file (it has no metadata and "
+                                  "tiles tables).") from None
+    finally:
+        conn.close()
+    kind = str(meta.get("format", "png")).lower()
+    if kind in ("pbf", "mvt"):
+        raise RasterFileError(f"{path}: holds vector tiles ({kind}), not imagery; give an "
+                              "MBTiles file of raster (PNG or JPEG) tiles.")
+    if not tiles:
+        raise RasterFileError(f"{path}: the MBTiles file holds no tiles.")
+
+
+def _crs_text(crs: CRS) -> str:
+    epsg = crs.to_epsg(min_confidence=90)
+    return f"EPSG:{epsg}" if epsg else crs.to_wkt()
+
+
+def _is_measure_crs(crs: CRS) -> bool:
+    return bool(crs.equals(CRS.from_user_input(MEASURE_CRS), ignore_axis_order=True))
+
+
+def _source_crs(path: Path, ds: Any, fmt: str) -> CRS:
+    if fmt == "world_file":
+        return _prj_crs(path)
+    if ds.crs is None:
+        raise RasterFileError(f"{path}: has no coordinate system; a GeoTIFF must carry its "
+                              "georeferencing (or give a JPEG/PNG with its world file and "
+                              ".prj).")
+    try:
+        return CRS.from_user_input(ds.crs.to_wkt())
+    except CRSError:
+        raise RasterFileError(f"{path}: its coordinate system is not one this app can "
+                              "use.") from None
+
+
+def _check_area(path: Path, crs: CRS, bounds: Bounds) -> Bounds:
+    """The image's bounds in EPSG:2261, refused outside NY State Plane Central."""
+    from .vector_files import area_of_use
+
+    wkt = crs.to_wkt()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            lon0, lat0, lon1, lat1 = transformer(wkt, WGS84).transform_bounds(
+                *bounds, densify_pts=21)
+        except Exception:
+            lon0 = lat0 = lon1 = lat1 = math.nan
+    west, south, east, north = area_of_use()
+    tol = 0.01
+    values = (lon0, lat0, lon1, lat1)
+    if not all(math.isfinite(v) for v in values) or (
+            lon0 < west - tol or lon1 > east + tol or lat0 < south - tol
+            or lat1 > north + tol):
+        raise RasterFileError(
+            f"{path}: the image lies outside the area of use of NY State Plane Central "
+            f"(EPSG:2261: longitude {west} to {east}, latitude {south} to {north}); found "
+            f"longitude {lon0:.4f} to {lon1:.4f}, latitude {lat0:.4f} to {lat1:.4f}. Check "
+            "the coordinate system the image is in.")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = transformer(wkt, MEASURE_CRS).transform_bounds(*bounds, densify_pts=21)
+    return (float(out[0]), float(out[1]), float(out[2]), float(out[3]))
+
+
+def _pixel_ft(crs: CRS, t: Any, width: int, height: int) -> float:
+    """The size in feet of the image's middle pixel (its sides' geometric mean)."""
+    cx, cy = t.c + t.a * width / 2, t.f + t.e * height / 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        xs, ys = transformer(crs.to_wkt(), MEASURE_CRS).transform(
+            [cx, cx + t.a, cx], [cy, cy, cy + t.e])
+    east = math.hypot(xs[1] - xs[0], ys[1] - ys[0])
+    south = math.hypot(xs[2] - xs[0], ys[2] - ys[0])
+    return math.sqrt(east * south)
+
+
+def _format_of(path: Path, ds: Any) -> str:
+    fmt = _DRIVERS.get(ds.driver)
+    if fmt is None:
+        raise RasterFileError(f"{path}: {_NOT_AN_IMAGE}")
+    if fmt == "geotiff" and ds.crs is None and _world_file(path) is not None:
+        return "world_file"
+    return fmt
+
+
+def inspect_raster(path: Path) -> RasterInfo:
+    """Check an image file and describe it; RasterFileError, naming the file, if this app
+    cannot place it on the site map."""
+    if not path.is_file():
+        raise RasterFileError(f"{path}: no such file.")
+    if path.suffix.lower() == ".mbtiles":
+        _check_mbtiles(path)
+    try:
+        ds = _open(path)
+    except RasterioIOError as exc:
+        detail = str(exc)
+        if "not recognized" in detail or "not a supported file format" in detail:
+            raise RasterFileError(f"{path}: {_NOT_AN_IMAGE}") from None
+        raise RasterFileError(f"{path}: cannot be read as an image (the file is damaged or "
+                              "is not what its name says).") from None
+    with ds:
+        fmt = _format_of(path, ds)
+        if fmt == "world_file" and _world_file(path) is None and ds.transform.is_identity:
+            raise RasterFileError(
+                f"{path}: has no georeferencing; a JPEG or PNG needs its world file "
+                f"({' or '.join(_WORLD_SUFFIXES.get(path.suffix.lower(), ('.wld',)))}) and "
+                ".prj beside it.")
+        if ds.transform.is_identity and ds.crs is None:
+            raise RasterFileError(f"{path}: has no georeferencing (no coordinate system and "
+                                  "no position); this app cannot place it on the map.")
+        t = ds.transform
+        if t.b != 0 or t.d != 0:
+            raise RasterFileError(
+                f"{path}: the image is rotated or skewed (its world file or geotransform "
+                "has rotation terms); rectify it to north-up (e.g. with gdalwarp) and import "
+                "it again.")
+        if t.a <= 0 or t.e >= 0:
+            raise RasterFileError(f"{path}: the image's georeferencing is not north-up "
+                                  "(pixel size must be positive east and negative south).")
+        crs = _source_crs(path, ds, fmt)
+        bounds_ft = _check_area(path, crs, tuple(ds.bounds))
+        if ds.count < 1 or ds.width < 1 or ds.height < 1:
+            raise RasterFileError(f"{path}: holds no image bands.")
+        res = _pixel_ft(crs, t, ds.width, ds.height)
+        overviews = len(ds.overviews(1))
+        tiled = bool(ds.profile.get("tiled")) or fmt == "mbtiles"
+        return RasterInfo(format=fmt, source_crs=_crs_text(crs), bounds_ft=bounds_ft,
+                          resolution_ft=res, width_px=int(ds.width), height_px=int(ds.height),
+                          overviews=overviews, tiled=tiled)
+
+
+class _Level:
+    """One overview level of an image, opened and (if need be) warped to EPSG:2261."""
+
+    def __init__(self, path: Path, level: int | None, src_crs: CRS | None, warp: bool) -> None:
+        kwargs = {} if level is None else {"overview_level": level}
+        self.src = _open(path, **kwargs)
+        self.view: Any = self.src
+        if warp:
+            self.view = WarpedVRT(self.src, crs=MEASURE_CRS, src_crs=src_crs,
+                                  resampling=Resampling.bilinear, add_alpha=not self._alpha())
+        self.transform = self.view.transform
+
+    def _alpha(self) -> bool:
+        return ColorInterp.alpha in self.src.colorinterp
+
+    def close(self) -> None:
+        if self.view is not self.src:
+            self.view.close()
+        self.src.close()
+
+
+class RasterReader:
+    """Renders windows of one image in EPSG:2261. Use it from one thread only."""
+
+    def __init__(self, path: Path, format: str) -> None:
+        if format not in FORMATS:
+            raise ValueError(f"unknown raster format {format!r}")
+        self.path = Path(path)
+        self.format = format
+        base = _open(self.path)
+        try:
+            self._src_crs: CRS | None = _prj_crs(self.path) if format == "world_file" else (
+                CRS.from_user_input(base.crs.to_wkt()) if base.crs is not None else None)
+            if self._src_crs is None:
+                raise RasterFileError(f"{self.path}: has no coordinate system.")
+            self._warp = not _is_measure_crs(self._src_crs) or format == "world_file"
+            self._factors = [1, *base.overviews(1)]
+            self._width = base.width
+            self._interp = list(base.colorinterp)
+            self._colormap = None
+            if self._interp and self._interp[0] == ColorInterp.palette:
+                with contextlib.suppress(RasterioError, ValueError):
+                    self._colormap = base.colormap(1)
+            self._dtype = base.dtypes[0]
+        finally:
+            base.close()
+        self._levels: dict[int, _Level] = {}
+        full = self._level(0)
+        t = full.transform
+        self._res_ft = math.sqrt(abs(t.a * t.e))
+        self._scale: tuple[float, float] | None = None
+        self.last_level = 0  # the overview level the last render read (0: full resolution)
+        self.last_window: Window | None = None
+
+    def _level(self, i: int) -> _Level:
+        if i not in self._levels:
+            self._levels[i] = _Level(self.path, None if i == 0 else i - 1, self._src_crs,
+                                     self._warp)
+        return self._levels[i]
+
+    def _pick_level(self, pixel_ft: float) -> int:
+        best = 0
+        for i, f in enumerate(self._factors):
+            if self._res_ft * f <= pixel_ft * 1.0001:
+                best = i
+        return best
+
+    def close(self) -> None:
+        for level in self._levels.values():
+            level.close()
+        self._levels.clear()
+
+    def __enter__(self) -> RasterReader:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def render(self, bbox_ft: Bounds, width_px: int, height_px: int) -> np.ndarray:
+        """The window `bbox_ft` (EPSG:2261) as straight RGBA uint8, (height, width, 4), row 0
+        at the north edge; transparent where the image has no data or does not reach."""
+        minx, miny, maxx, maxy = (float(v) for v in bbox_ft)
+        out = np.zeros((height_px, width_px, 4), dtype=np.uint8)
+        if width_px <= 0 or height_px <= 0 or maxx <= minx or maxy <= miny:
+            return out
+        dx, dy = (maxx - minx) / width_px, (maxy - miny) / height_px
+        self.last_level = self._pick_level(min(dx, dy))
+        level = self._level(self.last_level)
+        view = level.view
+        t = level.transform
+        # the image's extent in feet, at this level
+        ix0, iy1 = t.c, t.f
+        ix1, iy0 = t.c + t.a * view.width, t.f + t.e * view.height
+        # output pixels wholly inside the image
+        c0 = max(0, math.ceil((ix0 - minx) / dx - 1e-6))
+        c1 = min(width_px, math.floor((ix1 - minx) / dx + 1e-6))
+        r0 = max(0, math.ceil((maxy - iy1) / dy - 1e-6))
+        r1 = min(height_px, math.floor((maxy - iy0) / dy + 1e-6))
+        if c1 <= c0 or r1 <= r0:
+            self.last_window = None
+            return out
+        wx0, wx1 = minx + c0 * dx, minx + c1 * dx
+        wy1, wy0 = maxy - r0 * dy, maxy - r1 * dy
+        col_off = (wx0 - t.c) / t.a
+        row_off = (t.f - wy1) / -t.e
+        win = Window(max(0.0, col_off), max(0.0, row_off),
+                     min(view.width - max(0.0, col_off), (wx1 - wx0) / t.a),
+                     min(view.height - max(0.0, row_off), (wy1 - wy0) / -t.e))
+        self.last_window = win
+        shape = (r1 - r0, c1 - c0)
+        resampling = Resampling.bilinear if min(dx, dy) < self._res_ft * self._factors[
+            self.last_level] * 4 else Resampling.average
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            data = view.read(window=win, out_shape=(view.count, *shape), resampling=resampling)
+            mask = view.dataset_mask(window=win, out_shape=shape, resampling=Resampling.nearest)
+        out[r0:r1, c0:c1] = self._rgba(data, mask)
+        return out
+
+    def _rgba(self, data: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        interp = self._interp
+        colour = [i for i, ci in enumerate(interp) if ci != ColorInterp.alpha]
+        if data.dtype != np.uint8:
+            data = self._to_uint8(data)
+        h, w = data.shape[1:]
+        rgba = np.empty((h, w, 4), dtype=np.uint8)
+        if self._colormap is not None:
+            lut = np.zeros((256, 4), dtype=np.uint8)
+            for k, v in self._colormap.items():
+                if 0 <= k < 256:
+                    lut[k] = v
+            rgba[:] = lut[data[0]]
+            rgba[..., 3] = np.minimum(rgba[..., 3], mask)
+            return rgba
+        if len(colour) >= 3:
+            for k in range(3):
+                rgba[..., k] = data[colour[k]]
+        else:
+            for k in range(3):
+                rgba[..., k] = data[colour[0] if colour else 0]
+        rgba[..., 3] = mask
+        return rgba
+
+    def _to_uint8(self, data: np.ndarray) -> np.ndarray:
+        if self._scale is None:
+            coarse = self._level(len(self._factors) - 1).view
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                sample = coarse.read(1, out_shape=(min(coarse.height, 256),
+                                                   min(coarse.width, 256)))
+            lo, hi = (float(v) for v in np.percentile(sample, [1, 99]))
+            self._scale = (lo, max(hi, lo + 1))
+        lo, hi = self._scale
+        return np.clip((data.astype(np.float64) - lo) * (255 / (hi - lo)), 0, 255).astype(
+            np.uint8)
+
+
+_CHUNK = 1024  # pixels: a multiple of the 256-pixel tiles
+
+
+def _inside(boxes: Sequence[Bounds], x0: float, y1: float, res: float, w: int,
+            h: int) -> np.ndarray | None:
+    """Which pixels of a block (north-west corner x0, y1) lie in one of the boxes; None
+    when none does."""
+    xs = x0 + (np.arange(w) + 0.5) * res
+    ys = y1 - (np.arange(h) + 0.5) * res
+    inside = np.zeros((h, w), dtype=bool)
+    hit = False
+    for bx0, by0, bx1, by1 in boxes:
+        cols = (xs >= bx0) & (xs <= bx1)
+        rows = (ys >= by0) & (ys <= by1)
+        if cols.any() and rows.any():
+            inside |= rows[:, None] & cols[None, :]
+            hit = True
+    return inside if hit else None
+
+
+def clip_to_geotiff(path: Path, format: str, bbox_ft: Bounds, out_path: Path, *,
+                    within: Sequence[Bounds] | None = None,
+                    progress: Callable[[int, int], None] | None = None,
+                    cancelled: Callable[[], bool] | None = None) -> RasterInfo:
+    """Write the part of the image inside `bbox_ft` as a tiled, JPEG-compressed GeoTIFF in
+    EPSG:2261 at the image's full resolution, with an internal mask and overviews.
+    `within`, when given, are boxes (EPSG:2261) inside the box: only pixels in one of them
+    are kept, and blocks outside all of them are not written at all (a sparse file), so
+    that the imagery around scattered parcels stays small. RasterFileError when the box
+    does not touch the image. `progress(done, total)` is told the rows written;
+    `cancelled()`, when it says so, stops the work (InputError, nothing written)."""
+    info = inspect_raster(path)
+    minx = max(bbox_ft[0], info.bounds_ft[0])
+    miny = max(bbox_ft[1], info.bounds_ft[1])
+    maxx = min(bbox_ft[2], info.bounds_ft[2])
+    maxy = min(bbox_ft[3], info.bounds_ft[3])
+    if maxx <= minx or maxy <= miny:
+        raise RasterFileError(f"{path}: the image does not reach the area asked for.")
+    with RasterReader(path, format) as reader:
+        res = reader._res_ft
+        width = max(1, math.ceil((maxx - minx) / res))
+        height = max(1, math.ceil((maxy - miny) / res))
+        maxx, miny = minx + width * res, maxy - height * res
+        from rasterio.transform import Affine
+
+        profile = {"driver": "GTiff", "width": width, "height": height, "count": 3,
+                   "dtype": "uint8", "crs": MEASURE_CRS,
+                   "transform": Affine(res, 0, minx, 0, -res, maxy), "tiled": True,
+                   "blockxsize": 256, "blockysize": 256, "compress": "JPEG",
+                   "photometric": "YCBCR", "jpeg_quality": 85, "interleave": "pixel",
+                   "BIGTIFF": "IF_SAFER", "SPARSE_OK": True}
+        tmp = out_path.with_name(f".{out_path.name}.tmp")
+        try:
+            with rasterio.Env(GDAL_TIFF_INTERNAL_MASK=True), _open(tmp, mode="w",
+                                                                   **profile) as dst:
+                step = _CHUNK if within is not None else max(_CHUNK, width)
+                for r in range(0, height, _CHUNK):
+                    if cancelled is not None and cancelled():
+                        raise InputError(f"{path}: cancelled; nothing was written.")
+                    if progress is not None:
+                        progress(r, height)
+                    rows = min(_CHUNK, height - r)
+                    top = maxy - r * res
+                    for c in range(0, width, step):
+                        cols = min(step, width - c)
+                        left = minx + c * res
+                        keep = None if within is None else _inside(within, left, top, res,
+                                                                  cols, rows)
+                        if within is not None and keep is None:
+                            continue  # not written: read back as transparent
+                        rgba = reader.render((left, top - rows * res, left + cols * res, top),
+                                             cols, rows)
+                        if keep is not None:
+                            rgba[~keep] = 0
+                        win = Window(c, r, cols, rows)
+                        dst.write(np.moveaxis(rgba[..., :3], 2, 0), window=win)
+                        dst.write_mask(rgba[..., 3], window=win)
+                factors = []
+                f = 2
+                while max(width, height) / f >= 128:
+                    factors.append(f)
+                    f *= 2
+                if factors:
+                    dst.build_overviews(factors, Resampling.average)
+            tmp.replace(out_path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    return inspect_raster(out_path)
+
+
+def png_bytes(rgba: np.ndarray, background: tuple[int, int, int] = (255, 255, 255)) -> bytes:
+    """An RGBA render flattened onto `background`, as PNG bytes (for a printed page)."""
+    from rasterio.io import MemoryFile
+
+    alpha = rgba[..., 3:4].astype(np.float32) / 255
+    rgb = rgba[..., :3] * alpha + np.asarray(background, dtype=np.float32) * (1 - alpha)
+    bands = np.moveaxis(np.round(rgb).astype(np.uint8), 2, 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a PNG without georeferencing, on purpose
+        with MemoryFile() as mem:
+            with mem.open(driver="PNG", width=bands.shape[2], height=bands.shape[1], count=3,
+                          dtype="uint8") as dst:
+                dst.write(bands)
+            return bytes(mem.read())
+
+
+def write_rgb_geotiff(path: Path, bands: np.ndarray, origin_ft: tuple[float, float],
+                      pixel_ft: float) -> RasterInfo:
+    """RGB bands (3, height, width) as a tiled, JPEG-compressed GeoTIFF in EPSG:2261 with
+    overviews; `origin_ft` is the north-west corner."""
+    from rasterio.transform import Affine
+
+    _, height, width = bands.shape
+    profile = {"driver": "GTiff", "width": width, "height": height, "count": 3,
+               "dtype": "uint8", "crs": MEASURE_CRS,
+               "transform": Affine(pixel_ft, 0, origin_ft[0], 0, -pixel_ft, origin_ft[1]),
+               "tiled": True, "blockxsize": 256, "blockysize": 256, "compress": "JPEG",
+               "photometric": "YCBCR", "jpeg_quality": 80, "interleave": "pixel"}
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        with _open(tmp, mode="w", **profile) as dst:
+            dst.write(bands)
+            factors, f = [], 2
+            while max(width, height) / f >= 128:
+                factors.append(f)
+                f *= 2
+            if factors:
+                dst.build_overviews(factors, Resampling.average)
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return inspect_raster(path)
+
+
+def polygon_mask(geojson: dict[str, Any], origin_ft: tuple[float, float], pixel_ft: float,
+                 shape: tuple[int, int]) -> np.ndarray:
+    """Which pixels of a grid (north-west corner `origin_ft`, EPSG:2261) have their centre
+    inside a polygon (a GeoJSON geometry in EPSG:2261 feet): bool (height, width)."""
+    from rasterio.features import rasterize
+    from rasterio.transform import Affine
+
+    transform = Affine(pixel_ft, 0, origin_ft[0], 0, -pixel_ft, origin_ft[1])
+    out: np.ndarray = rasterize([(geojson, 1)], out_shape=shape, transform=transform,
+                                fill=0, dtype="uint8").astype(bool)
+    return out
