@@ -73,6 +73,45 @@ def _dialogs() -> Any:
     return dialogs
 
 
+def _site_imagery(ws: Workspace, sbl: str) -> Any:
+    """The imagery for a parcel's site map (on the worker): the active basemap, every
+    basemap for the chooser, and how the render thread opens the file."""
+    from .site_map import SiteImagery
+
+    try:
+        from ..services.lots import active_lot_layer_info
+
+        lots = active_lot_layer_info(ws)
+    except ImportError:
+        lots = None
+    lots_label = lots["label"] if lots else None
+    try:
+        from ..services import basemaps
+    except ImportError:  # an installation without imagery support
+        return SiteImagery(sbl, lots=lots_label)
+    ref = basemaps.active_basemap(ws)
+    listed = tuple(basemaps.list_basemaps(ws))
+
+    def opener() -> tuple[Callable[..., Any], Callable[[], None]]:
+        reader = basemaps.open_reader(ref)
+        return (lambda bbox, w, h: reader.render(bbox, w, h)), reader.close
+
+    return SiteImagery(sbl, ref, listed, opener if ref is not None else None, lots_label)
+
+
+def _call_with_progress(fn: Callable[..., Any], *args: Any, progress: Any, cancelled: Any,
+                        **kwargs: Any) -> Any:
+    """`fn(*args, **kwargs)`, passing progress and cancelled when it takes them."""
+    import inspect
+
+    params = inspect.signature(fn).parameters
+    if "progress" in params:
+        kwargs["progress"] = progress
+    if "cancelled" in params:
+        kwargs["cancelled"] = cancelled
+    return fn(*args, **kwargs)
+
+
 # Files an operating system leaves in any folder it shows; they do not make it "not empty".
 _OS_LITTER = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
 
@@ -547,6 +586,10 @@ class MainWindow(QMainWindow):
         self.site.type_coordinates.connect(self._type_coordinates)
         self.site.gps_requested.connect(self._gps_log)
         self.site.gps_device_requested.connect(self._gps_device)
+        self.site.set_opacity(int(self.settings.value("imagery_opacity", 100, type=int)))
+        self.site.opacity_changed.connect(
+            lambda v: self.settings.setValue("imagery_opacity", v))
+        self.site.basemap_chosen.connect(self._choose_basemap)
         self.letters = LettersTab(self.ctx)
         self.photos = PhotoList(self.add_photos)
         photo_page = QWidget()
@@ -601,6 +644,8 @@ class MainWindow(QMainWindow):
         self._action(file, "&Export case file...", self.export_case)
         self._action(file, "Save (automatic)", self.confirm_saved, QKeySequence.StandardKey.Save)
         self._action(file, "Import shoreline &layer...", self.import_layer)
+        self._action(file, "Import aerial &imagery...", self.import_imagery)
+        self._action(file, "Import &tax-parcel lines...", self.import_lot_lines)
         self._action(file, "&Measure all parcels on the active layer", self.measure_all)
         self._action(file, "Set up this laptop from a field &kit...", self.join_kit)
         self._action(file, "Back up the database now", self.backup)
@@ -868,10 +913,11 @@ class MainWindow(QMainWindow):
         def details() -> tuple[Any, ...]:
             ws = self.workspace
             return (ws.assess_parcel(sbl, as_of=day), site_map(ws, case), ws.history(sbl),
-                    ws.attachments(sbl), overview(ws, as_of=day, sbls=[sbl]))
+                    ws.attachments(sbl), overview(ws, as_of=day, sbls=[sbl]),
+                    _site_imagery(ws, sbl))
 
         def shown(result: tuple[Any, ...]) -> None:
-            evaluation, site_map_data, history, photos, row = result
+            evaluation, site_map_data, history, photos, row, imagery = result
             self._list_row_changed(row)  # the parcel's own row, wherever the user is now
             if round_ != self._shown_round or sbl != self.sbl:
                 return  # the user has moved on: never show one parcel's details on another
@@ -879,10 +925,10 @@ class MainWindow(QMainWindow):
 
             self.evaluation.show_evaluation(evaluation)
             if isinstance(evaluation, NoLawFacts):  # measured, never judged: no zone shown
-                self.site.show_site(*site_map_data, lake=None)
+                self.site.show_site(*site_map_data, lake=None, imagery=imagery)
                 self.letters.load(sbl, [], no_law=evaluation.sentence)
             else:
-                self.site.show_site(*site_map_data, lake=evaluation.lake)
+                self.site.show_site(*site_map_data, lake=evaluation.lake, imagery=imagery)
                 self.letters.load(sbl, [k.value for k in evaluation.letters])
             self._show_history(history)
             self._show_photos(photos)
@@ -1210,6 +1256,101 @@ class MainWindow(QMainWindow):
 
         self.ctx.run(lambda: import_layer(self.workspace, Path(path), name=name,
                                           accuracy_ft=accuracy), done)
+
+    def import_imagery(self) -> None:
+        """File > Import aerial imagery: a file, then its name, copy or reference, source and
+        date; the import runs on the worker with a progress bar and Cancel."""
+        from .imports import IMAGERY_FILTER, ImageryImportDialog
+
+        path, _ = QFileDialog.getOpenFileName(self, "Aerial imagery", "", IMAGERY_FILTER)
+        if not path:
+            return
+        dialog = ImageryImportDialog(Path(path), self, today=self.ctx.today())
+        if dialog.exec() != ImageryImportDialog.DialogCode.Accepted:
+            return
+        self.run_imagery_import(Path(path), **dialog.values())
+
+    def run_imagery_import(self, path: Path, *, name: str, copy: bool,
+                           source: str | None = None, captured_on: Any = None) -> Any:
+        from ..services import basemaps
+
+        def work(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> Any:
+            if cancelled():
+                raise InputError(f"The import of {path.name} was cancelled; nothing was "
+                                 "imported.")
+            return _call_with_progress(basemaps.import_basemap, self.workspace, path,
+                                       progress=progress, cancelled=cancelled, name=name,
+                                       copy=copy, source=source, captured_on=captured_on)
+
+        def done(result: dict[str, Any]) -> None:
+            how = "copied into the data folder" if copy else f"referred to at {path}"
+            label = result.get("label") or result.get("name") or name
+            self.message.setText(f"Imagery {label} imported ({how}) and shown on the site "
+                                 "maps.")
+            if self.sbl:
+                self.open_parcel(self.sbl)
+
+        return _dialogs().run_with_progress(self.ctx, self, f"Importing {path.name}...",
+                                            work, done)
+
+    def import_lot_lines(self) -> None:
+        """File > Import tax-parcel lines: a file, then its name and SBL field; the report
+        says how many lots matched parcels, and which did not and why."""
+        from .imports import LOTS_FILTER, LotsImportDialog
+
+        path, _ = QFileDialog.getOpenFileName(self, "Tax-parcel lines", "", LOTS_FILTER)
+        if not path:
+            return
+        dialog = LotsImportDialog(Path(path), self)
+        if dialog.exec() != LotsImportDialog.DialogCode.Accepted:
+            return
+        self.run_lots_import(Path(path), **dialog.values())
+
+    def run_lots_import(self, path: Path, *, name: str | None = None,
+                        sbl_field: str | None = None, source: str | None = None) -> Any:
+        from ..services import lots
+
+        def work(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> Any:
+            return lots.import_lot_lines(self.workspace, path, name=name, sbl_field=sbl_field,
+                                         source=source, progress=progress,
+                                         cancelled=cancelled)
+
+        def done(report: dict[str, Any]) -> None:
+            from .imports import LotReportDialog
+
+            unmatched = len(report.get("unmatched") or [])
+            self.message.setText(f"Tax-parcel lines: {report.get('matched', 0):,} of "
+                                 f"{report.get('features', 0):,} lot(s) matched a parcel; "
+                                 f"{unmatched:,} did not (see the report).")
+            self.lot_report = LotReportDialog(report, self)
+            self.lot_report.show()
+            if self.sbl:
+                self.open_parcel(self.sbl)
+
+        return _dialogs().run_with_progress(self.ctx, self, f"Importing {path.name}...",
+                                            work, done)
+
+    def _choose_basemap(self, basemap_id: str) -> None:
+        """The site map's chooser: make a basemap the active one (a record, so on the
+        worker), or none; then draw the open parcel again."""
+        from ..services import basemaps
+
+        def work() -> None:
+            if basemap_id:
+                basemaps.activate_basemap(self.workspace, basemap_id)
+            else:
+                basemaps.deactivate_basemap(self.workspace)
+
+        def done(_: Any) -> None:
+            if self.sbl:
+                self.open_parcel(self.sbl)
+
+        self.runner.run(work, done, on_error=self._basemap_failed)
+
+    def _basemap_failed(self, exc: BaseException) -> None:
+        self.ctx.error(exc)
+        if self.sbl:
+            self.open_parcel(self.sbl)  # the chooser shows the basemap still active
 
     def measure_all(self) -> None:
         from ..services.shorelines import measure_parcels
@@ -1569,4 +1710,6 @@ class MainWindow(QMainWindow):
         if focused is not None and self.isAncestorOf(focused):
             focused.clearFocus()
         self.runner.stop()
+        if self.workbench_built:
+            self.site.stop()
         super().closeEvent(event)

@@ -1,25 +1,31 @@
-"""The site map: shoreline, 200-ft band, absorption area, features, the distance line."""
+"""The site map: aerial imagery, lot lines, shoreline, 200-ft band, absorption area,
+features, the distance line."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QGraphicsEllipseItem,
     QGraphicsScene,
+    QGraphicsTextItem,
     QGraphicsView,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSlider,
     QVBoxLayout,
     QWidget,
 )
 
 from . import theme as themes
+from .basemap_item import BasemapItem, BasemapLayer, Opener
 
 Ring = tuple[tuple[float, float], ...]
 SAME_POINT_FT = 0.5  # a point drawn again this close to the one before is the same point
@@ -28,6 +34,45 @@ SAME_POINT_PX = 3
 
 def _poly(ring: Ring) -> QPolygonF:
     return QPolygonF([QPointF(x, -y) for x, y in ring])  # scene y grows downward
+
+
+@dataclass(frozen=True)
+class SiteImagery:
+    """The imagery to draw under a parcel's sketch: the active basemap (a BasemapRef, or
+    None), every basemap for the chooser, and how the render thread opens its file."""
+
+    parcel: str
+    ref: Any = None
+    basemaps: tuple[dict[str, Any], ...] = ()
+    opener: Opener | None = field(default=None, compare=False)
+    lots: str | None = None  # the active lot layer, as the app names it: "NAME vN (±A ft)"
+
+    @property
+    def key(self) -> str | None:
+        return None if self.ref is None else f"{self.ref.id}:{self.ref.path}"
+
+    def caption(self) -> tuple[str, bool]:
+        """The line naming the imagery, and whether it is a warning."""
+        ref = self.ref
+        if ref is None:
+            return "Imagery: none — File > Import aerial imagery...", False
+        if getattr(ref, "problem", None):
+            return f"Imagery: {ref.problem}", True
+        what = ref.source or ref.label or ref.name
+        when = f", captured {ref.captured_on}" if ref.captured_on else ""
+        res = getattr(ref, "resolution_ft", None)
+        detail = f" ({res:,.1f} ft per pixel)" if res else ""
+        return f"Imagery: {what}{when}{detail}", False
+
+
+class LabelText(QGraphicsTextItem):
+    """A map label on a faint paper-coloured ground, readable over imagery."""
+
+    def paint(self, painter: QPainter, option: Any, widget: Any = None) -> None:
+        ground = QColor(themes.active().map_paper)
+        ground.setAlpha(190)
+        painter.fillRect(self.boundingRect(), ground)
+        super().paint(painter, option, widget)
 
 
 class MapView(QGraphicsView):
@@ -101,11 +146,19 @@ class SiteMap(QWidget):
     type_coordinates = Signal()
     gps_requested = Signal()
     gps_device_requested = Signal()
+    basemap_chosen = Signal(str)    # the basemap's id; "" for none
+    opacity_changed = Signal(int)   # per cent
 
     def __init__(self) -> None:
         super().__init__()
         self.scene = QGraphicsScene()
         self.view = MapView(self.scene)
+        self.imagery = BasemapLayer()
+        self.imagery.problem.connect(self._imagery_problem)
+        self.basemap_item: BasemapItem | None = None
+        self._imagery: SiteImagery | None = None
+        self._lot_label: str | None = None
+        self._water: list[Any] = []
         bold = QFont()
         bold.setBold(True)
         # Plain labels (no style sheet), so they follow the palette of either theme.
@@ -148,12 +201,51 @@ class SiteMap(QWidget):
         for w in (QLabel("Or enter it:"), typed, gps, device):
             enter.addWidget(w)
         enter.addStretch()
+        # The imagery: shown or not, which basemap, how strongly.
+        self.show_imagery = QCheckBox("&Imagery")
+        self.show_imagery.setChecked(True)
+        self.show_imagery.setToolTip("Show the aerial imagery under the sketch")
+        self.show_imagery.toggled.connect(self._imagery_visibility)
+        self.basemap = QComboBox()
+        self.basemap.setToolTip("The basemap drawn under every site map")
+        self.basemap.setMinimumContentsLength(12)
+        self.basemap.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.basemap.activated.connect(self._basemap_picked)
+        self.opacity = QSlider(Qt.Orientation.Horizontal)
+        self.opacity.setRange(0, 100)
+        self.opacity.setSingleStep(5)
+        self.opacity.setPageStep(10)
+        self.opacity.setValue(100)
+        self.opacity.setMaximumWidth(120)
+        self.opacity.setToolTip("How strongly the imagery shows (0 % to 100 %)")
+        self.opacity_text = QLabel("100 %")
+        self.opacity_text.setMinimumWidth(self.opacity_text.fontMetrics()
+                                          .horizontalAdvance("100 %") + 4)
+        self.opacity.valueChanged.connect(self._opacity_moved)
+        opacity_label = QLabel("&Opacity:")
+        opacity_label.setBuddy(self.opacity)
+        see = QHBoxLayout()
+        for w in (self.show_imagery, self.basemap, opacity_label, self.opacity,
+                  self.opacity_text):
+            see.addWidget(w)
+        see.addStretch()
+        self.imagery_caption = QLabel()  # names the imagery, or says what is wrong with it
+        self.imagery_caption.setWordWrap(True)
+        self.imagery_caption.setMargin(2)
+        self.lot_legend = QLabel()       # what the lot lines are and how accurate
+        self.lot_legend.setWordWrap(True)
+        self.lot_legend.setMargin(2)
+        self.lot_legend.hide()
         self.buttons = (self.target, self.draw, fit, typed, gps, device)
         layout = QVBoxLayout(self)
         layout.addWidget(self.layer)
         layout.addLayout(choose)
         layout.addLayout(enter)
+        layout.addLayout(see)
         layout.addWidget(self.view, 1)
+        layout.addWidget(self.imagery_caption)
+        layout.addWidget(self.lot_legend)
         layout.addWidget(self.distances)
         layout.addWidget(self.hint)
         self.points: list[tuple[float, float]] = []
@@ -166,18 +258,29 @@ class SiteMap(QWidget):
     def restyle(self) -> None:
         """Draw the site again in the active theme's colours."""
         if self._shown is not None:
-            geometry, layer_label, accuracy_ft, layer_name, lake = self._shown
-            self.show_site(geometry, layer_label, accuracy_ft, layer_name, lake=lake)
+            geometry, layer_label, accuracy_ft, layer_name, lot_label, lake, imagery = \
+                self._shown
+            self.show_site(geometry, layer_label, accuracy_ft, layer_name, lot_label,
+                           lake=lake, imagery=imagery)
 
     def show_site(self, geometry: Any, layer_label: str, accuracy_ft: float = 0.0,
-                  layer_name: str | None = None, *, lake: Any = None) -> None:
-        """Draw the sketch; `lake` is the evaluation's lake finding, shown as it decided."""
+                  layer_name: str | None = None, lot_label: str | None = None, *,
+                  lake: Any = None, imagery: SiteImagery | None = None) -> None:
+        """Draw the sketch; `lake` is the evaluation's lake finding, shown as it decided;
+        `imagery` what to draw under it; `lot_label` names the lot line drawn."""
         from ..services.sketch import lake_caption
 
-        self._shown = (geometry, layer_label, accuracy_ft, layer_name, lake)
+        self._shown = (geometry, layer_label, accuracy_ft, layer_name, lot_label, lake,
+                       imagery)
+        self._lot_label = lot_label
         t = themes.active()
         self.layer.setText(layer_label)
+        self.basemap_item = None
+        self.imagery.item = None
+        self._water = []
         self.scene.clear()
+        self.lot_legend.hide()
+        self._show_imagery_controls(imagery if geometry is not None else None)
         self.points = []
         self.distance_label = ""
         measured = geometry is not None and geometry.nearest is not None
@@ -193,12 +296,14 @@ class SiteMap(QWidget):
         minx, miny, maxx, maxy = geometry.window
         self.scene.setSceneRect(minx, -maxy, maxx - minx, maxy - miny)
         width = (maxx - minx) / 400
-        self.scene.addRect(minx, -maxy, maxx - minx, maxy - miny, QPen(QColor(t.map_frame), 0),
-                           QBrush(QColor(t.map_paper)))
-        for ring in geometry.water:
-            if len(ring) >= 3:
-                self.scene.addPolygon(_poly(ring), QPen(Qt.PenStyle.NoPen),
-                                      QBrush(QColor(t.map_water)))
+        paper = self.scene.addRect(minx, -maxy, maxx - minx, maxy - miny,
+                                   QPen(QColor(t.map_frame), 0), QBrush(QColor(t.map_paper)))
+        paper.setZValue(-2)  # the imagery goes over the paper, under everything else
+        self._add_imagery(imagery)
+        self._water = [self.scene.addPolygon(_poly(ring), QPen(Qt.PenStyle.NoPen),
+                                             QBrush(QColor(t.map_water)))
+                       for ring in geometry.water if len(ring) >= 3]
+        self._see_through_water()
         for ring in geometry.band:
             if len(ring) >= 3:
                 self.scene.addPolygon(_poly(ring), QPen(Qt.PenStyle.NoPen),
@@ -208,6 +313,7 @@ class SiteMap(QWidget):
             path.addPolygon(_poly(line))
             self.scene.addPath(path, QPen(QColor(t.map_shore), width * 2))
         self.corners: list[tuple[float, float]] = []
+        self._draw_lots(geometry, width)
         for ring in geometry.areas:
             if len(ring) >= 3:
                 self.scene.addPolygon(_poly(ring), QPen(QColor(t.map_area_line), width),
@@ -234,7 +340,7 @@ class SiteMap(QWidget):
                 path.addPolygon(_poly(coords))
                 self.scene.addPath(path, QPen(QColor(t.map_feature), width,
                                                        Qt.PenStyle.DashLine))
-            text = self.scene.addText(label, font)
+            text = self._text(label, font)
             text.setDefaultTextColor(QColor(t.map_feature))
             self._place(text, coords[0][0], -coords[0][1])
         if geometry.nearest is not None:
@@ -243,13 +349,194 @@ class SiteMap(QWidget):
             self.distance_label = (f"{geometry.distance_ft:,.1f} ft to the lake line (map, "
                                    f"±{accuracy_ft:,.0f} ft)")
             # On the map a short label; the whole story is in the caption below it.
-            text = self.scene.addText(f"{geometry.distance_ft:,.1f} ft (map)", font)
+            text = self._text(f"{geometry.distance_ft:,.1f} ft (map)", font)
             text.setDefaultTextColor(QColor(t.map_distance))
             text.setToolTip(self.distance_label)
             self._place(text, (ax + sx) / 2, -(ay + sy) / 2)
         self.hint.setText("Shaded orange: within 200 ft of the lake line. Wheel to zoom, drag "
                           "to pan.")
         self.fit()
+
+    # --- imagery ----------------------------------------------------------------------
+
+    def _show_imagery_controls(self, imagery: SiteImagery | None) -> None:
+        self._imagery = imagery
+        self.basemap.blockSignals(True)
+        self.basemap.clear()
+        self.basemap.addItem("No imagery", "")
+        active = 0
+        for b in imagery.basemaps if imagery is not None else ():
+            self.basemap.addItem(str(b.get("name") or b.get("label")), str(b["id"]))
+            self.basemap.setItemData(self.basemap.count() - 1, str(b.get("label") or ""),
+                                     Qt.ItemDataRole.ToolTipRole)
+            if b.get("active"):
+                active = self.basemap.count() - 1
+        self.basemap.setCurrentIndex(active)
+        self.basemap.setToolTip("The basemap drawn under every site map: "
+                                + str(self.basemap.itemData(active, Qt.ItemDataRole.ToolTipRole)
+                                      or self.basemap.currentText()))
+        self.basemap.blockSignals(False)
+        self.basemap.setEnabled(self.basemap.count() > 1)
+        if imagery is None:
+            self.imagery_caption.setText("")
+            self.imagery_caption.hide()
+            return
+        text, warning = imagery.caption()
+        self.imagery_caption.setText(text)
+        self.imagery_caption.setProperty("tone", "warning" if warning else None)
+        self.imagery_caption.style().unpolish(self.imagery_caption)
+        self.imagery_caption.style().polish(self.imagery_caption)
+        self.imagery_caption.show()
+
+    def _add_imagery(self, imagery: SiteImagery | None) -> None:
+        ref = imagery.ref if imagery is not None else None
+        usable = (imagery is not None and ref is not None and imagery.opener is not None
+                  and not getattr(ref, "problem", None))
+        if not usable:
+            self.imagery.show(None, "", None, None)
+            return
+        assert imagery is not None and ref is not None
+        self.imagery.show(imagery.key, imagery.parcel, imagery.opener, tuple(ref.bounds_ft))
+        item = BasemapItem(self.imagery, self.scene.sceneRect())
+        if item.boundingRect().isEmpty():
+            self.imagery.item = None
+            self.imagery.show(None, "", None, None)
+            self.imagery_caption.setText(f"{self.imagery_caption.text()} — does not cover "
+                                         "this parcel")
+            return
+        item.setOpacity(self.opacity.value() / 100)
+        item.setVisible(self.show_imagery.isChecked())
+        self.scene.addItem(item)
+        self.basemap_item = item
+
+    def _imagery_visibility(self, on: bool) -> None:
+        if self.basemap_item is not None:
+            self.basemap_item.setVisible(on)
+            self._see_through_water()
+
+    def _see_through_water(self) -> None:
+        """The lake is drawn see-through over imagery, so the imagery shows the shore."""
+        under = self.basemap_item is not None and self.basemap_item.isVisible()
+        water = QColor(themes.active().map_water)
+        if under:
+            water.setAlpha(110)
+        for item in self._water:
+            item.setBrush(QBrush(water))
+
+    def _opacity_moved(self, value: int) -> None:
+        self.opacity_text.setText(f"{value} %")
+        if self.basemap_item is not None:
+            self.basemap_item.setOpacity(value / 100)
+        self.opacity_changed.emit(value)
+
+    def set_opacity(self, percent: int) -> None:
+        self.opacity.setValue(max(0, min(100, int(percent))))
+
+    def _basemap_picked(self, index: int) -> None:
+        self.basemap_chosen.emit(str(self.basemap.itemData(index) or ""))
+
+    def _imagery_problem(self, message: str) -> None:
+        self.imagery_caption.setText(f"Imagery: the file cannot be read: {message}")
+        self.imagery_caption.setProperty("tone", "warning")
+        self.imagery_caption.style().unpolish(self.imagery_caption)
+        self.imagery_caption.style().polish(self.imagery_caption)
+
+    def stop(self) -> None:
+        """Let the imagery's render thread finish (the window is closing)."""
+        self.imagery.stop()
+
+    # --- lot lines ----------------------------------------------------------------------
+
+    def _draw_lots(self, geometry: Any, width: float) -> None:
+        t = themes.active()
+        lot = getattr(geometry, "lot", ()) or ()
+        neighbours = getattr(geometry, "neighbours", ()) or ()
+        wells = getattr(geometry, "neighbour_wells", ()) or ()
+        font = QFont()
+        font.setPointSizeF(max(width * 8, 1))
+        taken: list[QRectF] = []
+        # Wells first: their labels matter more than a neighbour's SBL.
+        well_pen = QPen(QColor(t.map_well), width * 1.6)
+        r = width * 7
+        for label, (x, y) in wells:
+            path = QPainterPath()
+            path.addEllipse(QPointF(x, -y), r, r)
+            path.moveTo(x - r * 1.5, -y)
+            path.lineTo(x + r * 1.5, -y)
+            path.moveTo(x, -y - r * 1.5)
+            path.lineTo(x, -y + r * 1.5)
+            text = str(label) if str(label).startswith("Well") else f"Well ({label})"
+            ground = QColor(t.map_paper)
+            ground.setAlpha(190)
+            symbol = self.scene.addPath(path, well_pen, QBrush(ground))
+            symbol.setToolTip(f"{text}: a well recorded on a neighbouring parcel")
+            taken.append(symbol.sceneBoundingRect())
+            self._label_once(text, ((x, y),), font, QColor(t.map_well), taken,
+                             beside=r * 1.8)
+        # The lines are the lots' boundaries clipped to the sketch: open where clipped.
+        neighbour_pen = QPen(QColor(t.map_neighbour), width * 0.8)
+        labelled: set[str] = set()
+        for sbl, ring in neighbours:
+            if len(ring) < 2:
+                continue
+            path = QPainterPath()
+            path.addPolygon(_poly(ring))
+            self.scene.addPath(path, neighbour_pen).setToolTip(f"Neighbouring lot {sbl}")
+            if str(sbl) not in labelled and self._label_once(
+                    str(sbl), ring, font, QColor(t.map_neighbour), taken):
+                labelled.add(str(sbl))
+        lot_pen = QPen(QColor(t.map_lot), width * 2.5)
+        lot_pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+        legend = self.lot_caption(self._imagery.lots if self._imagery is not None else None,
+                                  self._lot_label)
+        for ring in lot:
+            if len(ring) >= 2:
+                path = QPainterPath()
+                path.addPolygon(_poly(ring))
+                self.scene.addPath(path, lot_pen).setToolTip(legend)
+        self.lot_legend.setText(legend)
+        self.lot_legend.setVisible(bool(lot or neighbours or wells))
+
+    @staticmethod
+    def lot_caption(layer: str | None, lot_label: str | None = None) -> str:
+        """What the lot lines are: the tax map they come from and its accuracy."""
+        head = f"Lot line: tax map {layer}" if layer else lot_label or "Lot line: tax map"
+        return f"{head}, approximate, not a survey; thin lines: neighbouring lots."
+
+    def _label_once(self, text: str, ring: Ring, font: QFont, colour: QColor,
+                    taken: list[QRectF], beside: float | None = None) -> bool:
+        """A label at the middle of `ring` (inside the sketch), unless it would cover one
+        already placed: then the line's tooltip carries it alone."""
+        xs = [x for x, _ in ring]
+        ys = [y for _, y in ring]
+        rect = self.scene.sceneRect()
+        cx = min(max(sum(xs) / len(xs), rect.left()), rect.right())
+        cy = min(max(-sum(ys) / len(ys), rect.top()), rect.bottom())
+        item = LabelText(text)
+        item.setFont(font)
+        item.setDefaultTextColor(colour)
+        box = item.boundingRect()
+        self.scene.addItem(item)
+        if beside is not None:  # right of a symbol at the point, else left of it
+            spots = [(cx + beside, cy - box.height() / 2),
+                     (cx - beside - box.width(), cy - box.height() / 2)]
+        else:                   # centred on the middle of the line, or just above or below
+            spots = [(cx - box.width() / 2, cy - box.height() * (0.5 + shift))
+                     for shift in (0, 1.2, -1.2)]
+        for x, y in spots:
+            self._place(item, x, y)
+            placed = item.sceneBoundingRect()
+            if not any(placed.intersects(other) for other in taken):
+                taken.append(placed)
+                return True
+        self.scene.removeItem(item)
+        return False
+
+    def _text(self, text: str, font: QFont) -> LabelText:
+        item = LabelText(text)
+        item.setFont(font)
+        self.scene.addItem(item)
+        return item
 
     def _place(self, item: Any, x: float, y: float) -> None:
         """Put a label at (x, y) in the scene, moved just enough to stay inside the sketch."""

@@ -75,6 +75,9 @@ class Theme:
     map_feature: str    # features and their labels
     map_distance: str   # the distance line and its label
     map_handle: str     # the fill of a draggable corner
+    map_lot: str        # the parcel's lot line (tax map)
+    map_neighbour: str  # neighbouring lots and their SBL labels
+    map_well: str       # wells on neighbouring parcels
 
     @property
     def high_contrast(self) -> bool:
@@ -194,7 +197,7 @@ NORMAL = Theme(
     map_paper="#fbfbf7", map_frame="#767676", map_water="#d6e9f8",
     map_band=QColor(255, 200, 110, 110), map_shore="#1d6fb8", map_area_line="#5a3a1a",
     map_area_fill=QColor(140, 90, 40, 60), map_feature="#174a24", map_distance="#8f1d14",
-    map_handle="#ffffff")
+    map_handle="#ffffff", map_lot="#a3006e", map_neighbour="#4f4f4f", map_well="#0b4f9c")
 
 HIGH_CONTRAST = Theme(
     name="high contrast", font_scale=1.15,
@@ -213,7 +216,7 @@ HIGH_CONTRAST = Theme(
     map_paper="#000000", map_frame="#ffffff", map_water="#002b55",
     map_band=QColor(120, 70, 0, 120), map_shore="#4fc3ff", map_area_line="#ffb060",
     map_area_fill=QColor(255, 150, 50, 50), map_feature="#7cfc00", map_distance="#ffb0b0",
-    map_handle="#000000")
+    map_handle="#000000", map_lot="#ff70d8", map_neighbour="#d8d8d8", map_well="#7fd8ff")
 
 THEMES = (NORMAL, HIGH_CONTRAST)
 _active = NORMAL
