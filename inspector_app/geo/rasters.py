@@ -475,18 +475,22 @@ def clip_to_geotiff(path: Path, format: str, bbox_ft: Bounds, out_path: Path, *,
                         win = Window(c, r, cols, rows)
                         dst.write(np.moveaxis(rgba[..., :3], 2, 0), window=win)
                         dst.write_mask(rgba[..., 3], window=win)
-                factors = []
-                f = 2
-                while max(width, height) / f >= 128:
-                    factors.append(f)
-                    f *= 2
-                if factors:
-                    dst.build_overviews(factors, Resampling.average)
+                _build_overviews(dst, width, height)
             tmp.replace(out_path)
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
     return inspect_raster(out_path)
+
+
+def _build_overviews(dst: Any, width: int, height: int) -> None:
+    """Overviews halving down to about 128 pixels on the longer side."""
+    factors, f = [], 2
+    while max(width, height) / f >= 128:
+        factors.append(f)
+        f *= 2
+    if factors:
+        dst.build_overviews(factors, Resampling.average)
 
 
 def png_bytes(rgba: np.ndarray, background: tuple[int, int, int] = (255, 255, 255)) -> bytes:
@@ -521,12 +525,7 @@ def write_rgb_geotiff(path: Path, bands: np.ndarray, origin_ft: tuple[float, flo
     try:
         with _open(tmp, mode="w", **profile) as dst:
             dst.write(bands)
-            factors, f = [], 2
-            while max(width, height) / f >= 128:
-                factors.append(f)
-                f *= 2
-            if factors:
-                dst.build_overviews(factors, Resampling.average)
+            _build_overviews(dst, width, height)
         tmp.replace(path)
     except BaseException:
         tmp.unlink(missing_ok=True)

@@ -19,7 +19,7 @@ from ..domain.sbl import sbl_key, sbl_sort_key, sbl_swis
 from ..domain.units import plain_number
 from ..errors import InputError, NotFoundError
 from ..storage.records import RecordWriter
-from .shorelines import layer_label
+from .shorelines import active_info, layer_label
 
 if TYPE_CHECKING:
     from ..geo.lots import BaseGeometry, LotIndex, PreparedLot
@@ -157,14 +157,7 @@ def list_lot_layers(ws: Workspace) -> list[dict[str, Any]]:
 
 def active_lot_layer_info(ws: Workspace) -> dict[str, Any] | None:
     """The active layer's id, name, version and accuracy, without reading its lots."""
-    rows = ws.store.query("SELECT id, name, layer_version, accuracy_ft FROM lot_layers "
-                          "WHERE active = 1 AND deleted_at IS NULL")
-    if not rows:
-        return None
-    r = rows[0]
-    return {"id": r["id"], "name": r["name"], "version": r["layer_version"],
-            "accuracy_ft": r["accuracy_ft"],
-            "label": layer_label(r["name"], r["layer_version"], r["accuracy_ft"])}
+    return active_info(ws, "lot_layers")
 
 
 def active_lot_layer(ws: Workspace) -> LotLayer | None:

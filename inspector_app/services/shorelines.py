@@ -136,7 +136,13 @@ def ensure_default_layer(ws: Workspace) -> None:
 
 def active_layer_info(ws: Workspace) -> dict[str, Any] | None:
     """The active layer's name, version and accuracy, without loading its geometry."""
-    rows = ws.store.query("SELECT id, name, layer_version, accuracy_ft FROM shoreline_layers "
+    return active_info(ws, "shoreline_layers")
+
+
+def active_info(ws: Workspace, table: str) -> dict[str, Any] | None:
+    """The id, name, version, accuracy and label of a layer table's active layer
+    (`shoreline_layers` or `lot_layers`)."""
+    rows = ws.store.query(f"SELECT id, name, layer_version, accuracy_ft FROM {table} "
                           "WHERE active = 1 AND deleted_at IS NULL")
     if not rows:
         return None
