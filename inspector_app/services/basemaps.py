@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -129,8 +130,15 @@ class BasemapRef:
 
 
 def basemap_label(name: str, source: str, captured_on: str | date | None) -> str:
-    when = f", captured {captured_on}" if captured_on else ""
-    return f"{name} ({source}{when})"
+    """"NAME (SOURCE, captured DATE)"; the source is left out where it only repeats the
+    name in other words."""
+    def words(text: str) -> list[str]:
+        return re.findall(r"[a-z0-9]+", text.casefold())
+
+    parts = [] if words(source) == words(name) else [source]
+    if captured_on:
+        parts.append(f"captured {captured_on}")
+    return f"{name} ({', '.join(parts)})" if parts else name
 
 
 _FINGERPRINTS: dict[tuple[str, int, int], str] = {}

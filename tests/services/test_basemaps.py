@@ -14,6 +14,7 @@ from inspector_app.errors import InputError
 from inspector_app.services.basemaps import (
     activate_basemap,
     active_basemap,
+    basemap_label,
     deactivate_basemap,
     import_basemap,
     list_basemaps,
@@ -239,3 +240,13 @@ def test_a_copy_left_half_written_is_removed_when_old(tmp_path: Path) -> None:
         os.utime(f, (old, old))
     assert folder.remove_debris() == [half]
     assert kept.exists()
+
+
+def test_a_label_names_the_source_and_date_once() -> None:
+    assert basemap_label("Ortho 2024", "Ontario County GIS", "2024-04-10") == (
+        "Ortho 2024 (Ontario County GIS, captured 2024-04-10)")
+    # a source that only repeats the name in other words is not said twice
+    assert basemap_label("Invented demo imagery (not a photograph)",
+                         "Invented demo imagery, not a photograph", None) == (
+        "Invented demo imagery (not a photograph)")
+    assert basemap_label("Ortho", "ortho", date(2024, 4, 10)) == "Ortho (captured 2024-04-10)"
