@@ -143,6 +143,14 @@ WORK_LISTS = {
     "no_law": "No law on file for the municipality",
 }
 
+def lot_estimate_tip(estimate: dict[str, Any]) -> str:
+    """What a lot estimate rests on, and what it is not."""
+    return (f"{estimate['words'].capitalize()}: the lot line is {estimate['distance_ft']:,.1f} "
+            f"ft (±{estimate['accuracy_ft']:,.0f} ft) from the lake line on {estimate['layer']}. "
+            "A first estimate for the work lists, not the distance of the absorption area or "
+            "holding tank: locate the system or measure it in the field.")
+
+
 COLUMNS = (("sbl", "SBL"), ("site_address", "Site address"), ("owner_name", "Owner"),
            ("municipality", "Municipality"), ("outcome", "Outcome"), ("zone", "Lake"))
 # The columns the work lists fill in (the others come with the parcel list).
@@ -178,9 +186,15 @@ class ParcelTableModel(QAbstractTableModel):
         if not index.isValid():
             return None
         row = self.rows[index.row()]
-        value = row.get(COLUMNS[index.column()][0]) or ""
+        key = COLUMNS[index.column()][0]
+        value = row.get(key) or ""
+        estimate = row.get("lot_estimate") if key == "zone" else None
         if role == Qt.ItemDataRole.DisplayRole:
-            return str(value).replace("_", " ")
+            shown = str(value).replace("_", " ")
+            # never the system's distance: the lot's, said as an estimate beside the zone
+            return f"{shown} · {estimate['words']} (estimate)" if estimate else shown
+        if role == Qt.ItemDataRole.ToolTipRole and estimate:
+            return lot_estimate_tip(estimate)
         if role == SORT_ROLE:
             return sbl_sort_key(row["sbl"]) if index.column() == 0 else str(value).casefold()
         if role == ROW_ROLE:

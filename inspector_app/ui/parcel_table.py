@@ -61,9 +61,15 @@ class ParcelTable(QTableView):
         return bool(text) and self.fontMetrics().horizontalAdvance(str(text)) > room
 
     def tooltip_at(self, pos: Any) -> str:
-        """All of a shortened cell's text; nothing for a cell shown whole."""
+        """A cell's own tooltip (what a shown estimate rests on), else all of a shortened
+        cell's text; nothing for a cell shown whole."""
         index = self.indexAt(pos)
-        if not index.isValid() or not self.is_cut(index.row(), index.column()):
+        if not index.isValid():
+            return ""
+        own = index.data(Qt.ItemDataRole.ToolTipRole)
+        if own:
+            return str(own)
+        if not self.is_cut(index.row(), index.column()):
             return ""
         return str(index.data())
 
