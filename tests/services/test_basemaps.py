@@ -86,6 +86,14 @@ def test_a_reference_notices_a_moved_deleted_or_changed_file(workspace: Workspac
 
 def test_a_missing_copy_is_a_problem_too(workspace: Workspace, tmp_path: Path) -> None:
     out = import_basemap(workspace, write_geotiff(tmp_path / "o.tif"), name="O", copy=True)
+    # a data folder copied or restored gives the copy another modification time: still it
+    st = Path(out["path"]).stat()
+    os.utime(out["path"], ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+    assert active_basemap(workspace).problem is None  # type: ignore[union-attr]
+    data = bytearray(Path(out["path"]).read_bytes())
+    data[-10] ^= 0xFF
+    Path(out["path"]).write_bytes(bytes(data))
+    assert "its contents differ" in (active_basemap(workspace).problem or "")  # type: ignore[union-attr]
     Path(out["path"]).unlink()
     assert "copy of the image" in (active_basemap(workspace).problem or "")  # type: ignore[union-attr]
 
