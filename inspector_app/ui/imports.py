@@ -51,7 +51,8 @@ class ImageryImportDialog(QDialog):
             size = 0
         (self.copy if size <= COPY_UP_TO_BYTES else self.refer).setChecked(True)
         explain = QLabel(
-            "A copy goes with the data folder (backups, field kits) and keeps working if "
+            "A copy is kept in the data folder (copied with the folder; field kits carry the "
+            "part around their parcels) and keeps working if "
             f"the original is moved or deleted; it takes about {size / 1_048_576:,.0f} MB "
             "of disk (an image without overviews is copied as a tiled image with "
             "overviews, so it draws fast). A reference takes no room but needs a tiled "
