@@ -23,7 +23,15 @@ from ..domain.jurisdiction import (
     municipality_key,
     parse_jurisdiction,
 )
-from ..domain.rules import Design, DesignZone, Evaluation, Finding, MapDistance, Suggestion
+from ..domain.rules import (
+    Design,
+    DesignZone,
+    Evaluation,
+    Finding,
+    MapDistance,
+    Separation,
+    Suggestion,
+)
 from ..errors import InputError
 from ..paths import resources_dir
 
@@ -310,6 +318,14 @@ def _suggestion(s: Suggestion) -> dict[str, Any]:
             "status": s.status.value}
 
 
+def _separation(s: Separation, j: Jurisdiction) -> dict[str, Any]:
+    required = j.setbacks_ft.get(s.component, {}).get(s.target)
+    return {"component": s.component.value, "ordinal": s.ordinal, "target": s.target,
+            "distance_ft": s.distance_ft, "accuracy_ft": s.accuracy_ft, "source": s.source,
+            "required_ft": required,
+            "citation": j.cite("setbacks") if required is not None else None}
+
+
 def evaluation_json(e: Evaluation, j: Jurisdiction) -> dict[str, Any]:
     """The `evaluate` document: the contract's keys, then this app's additions."""
     out: dict[str, Any] = {
@@ -343,6 +359,9 @@ def evaluation_json(e: Evaluation, j: Jurisdiction) -> dict[str, Any]:
     # False when no inspection is on record: "acceptable" then rests on no inspection.
     out["inspected"] = e.inspected
     out["suggested_findings"] = [_suggestion(s) for s in e.suggestions]
+    # What the setback suggestions went by: each component's nearest well, dwelling,
+    # property line (drawn, or the lot line of the tax map) and water, with its source.
+    out["separations"] = [_separation(s, j) for s in e.separations]
     out["prompts"] = list(e.prompts)
     out["as_of"] = e.as_of.isoformat()
     out["jurisdiction"] = {"id": j.id, "name": j.name, "law": j.title, "file": j.source,

@@ -108,6 +108,14 @@ def test_a_component_8_ft_from_the_lot_line_is_a_property_line_shortfall(
     area = lines[(ComponentKind.ABSORPTION_AREA, "property_line")]
     assert (area.distance_ft, area.accuracy_ft, area.source) == (
         30.0, 1.0, "lot line, County lots v1")
+    # `evaluate` shows what the setback checks went by, with what the table requires
+    from inspector_app.services.evaluation import evaluation_json
+
+    shown = {(x["component"], x["target"]): x for x in evaluation_json(e, law)["separations"]}
+    assert shown[("septic_tank", "property_line")] == {
+        "component": "septic_tank", "ordinal": 1, "target": "property_line",
+        "distance_ft": 8.0, "accuracy_ft": 1.0, "source": "lot line, County lots v1",
+        "required_ft": 10, "citation": law.cite("setbacks")}
 
 
 def test_a_shortfall_within_the_lot_lines_accuracy_is_not_proven(
