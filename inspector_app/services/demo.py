@@ -13,7 +13,7 @@ import random
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
@@ -32,17 +32,20 @@ from ..domain.case import (
     ProposedWork,
     PumpOut,
     Site,
+    SiteFeature,
+)
+from ..domain.vocabulary import (
+    CaptureMethod,
+    InspectionReason,
+    LakeDistanceMethod,
+    Occupancy,
+    SiteFeatureKind,
 )
 from ..domain.vocabulary import (
     ComponentKind as K,
 )
 from ..domain.vocabulary import (
     Condition as C,
-)
-from ..domain.vocabulary import (
-    InspectionReason,
-    LakeDistanceMethod,
-    Occupancy,
 )
 from ..paths import resource
 from ..storage.cases import save_case
@@ -148,6 +151,7 @@ def _stretch(lake: dict[str, object], town: str) -> tuple[float, float]:
 
 
 def demo_cases(count: int, *, today: date, seed: int = 202) -> Iterator[Case]:
+    from ..geo.lots import beside
     from ..geo.placement import sites_around
 
     rng = random.Random(seed)
@@ -159,9 +163,61 @@ def demo_cases(count: int, *, today: date, seed: int = 202) -> Iterator[Case]:
     fractions = [stretches[town][0] + (stretches[town][1] - stretches[town][0]) * f
                  for town, f in zip(towns, spread, strict=True)]
     offsets = [rng.choice(_OFFSETS_FT) for _ in range(count)]
+    owner, neighbour = _WELL_PAIR
+    if neighbour < count and owner < count:  # the neighbour's site beside the well's parcel
+        (there,) = sites_around(lake, [fractions[owner]], [offsets[owner]])
+        (spot,) = beside(lake, [(there.longitude, there.latitude)], [(_PAIR_FT, 0.0)])
+        offsets[neighbour] = offsets[owner]
+        fractions[neighbour] = _fraction_at(lake, fractions[owner], offsets[owner], spot)
     sites = sites_around(lake, fractions, offsets)
+    wells = _wells(lake, sites)
     for index, (site, offset) in enumerate(zip(sites, offsets, strict=True)):
-        yield _demo_case(index, site, offset, STATES[index % len(STATES)], rng, today)
+        case = _demo_case(index, site, offset, STATES[index % len(STATES)], rng, today)
+        if index in wells and case.site is not None:
+            case = replace(case, site=replace(case.site, features=(wells[index],)))
+        yield case
+
+
+# A few of the first 40 demo parcels have a well on record (by index: where it lies from
+# the site's centre, feet along the shore and inland, square to it). The well of index 34
+# (900.01-1-35, a holding tank's small lot) lies near its lot line with index 33
+# (900.01-1-34), whose site is placed beside it, and within the 100 ft a well keeps from
+# 900.01-1-34's absorption area: the neighbour's well its site map and setback checks show.
+_WELLS_FT = {3: (0.0, 140.0), 24: (0.0, 140.0), 34: (62.0, -40.0)}
+_WELL_PAIR = (34, 33)
+_PAIR_FT = 140.0  # parcel 33's site centre from parcel 34's, along the shore
+_WELL_CAPTURE = (CaptureMethod.GPS, 5.0)
+
+
+def _fraction_at(lake: dict[str, object], fraction: float, offset_ft: float,
+                 spot: tuple[float, float]) -> float:
+    """The fraction along the shore, near `fraction`, of the site at `offset_ft` from the
+    lake line nearest to `spot` (longitude, latitude)."""
+    from ..geo.crs import lonlat_to_feet
+    from ..geo.placement import sites_around
+
+    step = 0.0005
+    here, there = sites_around(lake, [fraction, fraction + step], [offset_ft, offset_ft])
+    x, y = lonlat_to_feet([here.longitude, there.longitude, spot[0]],
+                          [here.latitude, there.latitude, spot[1]])
+    dx, dy = float(x[1] - x[0]), float(y[1] - y[0])
+    return fraction + step * float((x[2] - x[0]) * dx + (y[2] - y[0]) * dy) / (dx * dx + dy * dy)
+
+
+def _wells(lake: dict[str, object], sites: list[PlacedSite]) -> dict[int, SiteFeature]:
+    """The demo parcels' recorded wells, by index."""
+    from ..geo.lots import beside
+
+    chosen = [i for i in sorted(_WELLS_FT) if i < len(sites)]
+    spots = beside(lake, [(sites[i].longitude, sites[i].latitude) for i in chosen],
+                   [_WELLS_FT[i] for i in chosen])
+    method, accuracy = _WELL_CAPTURE
+    return {i: SiteFeature(kind=SiteFeatureKind.WELL,
+                           geometry={"type": "Point",
+                                     "coordinates": [round(lon, 7), round(lat, 7)]},
+                           capture_method=method, capture_accuracy_ft=accuracy,
+                           note="drilled well (demo)")
+            for i, (lon, lat) in zip(chosen, spots, strict=True)}
 
 
 def _demo_case(index: int, site: PlacedSite, offset_ft: float, state: str,

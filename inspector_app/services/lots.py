@@ -482,12 +482,19 @@ def _store(w: RecordWriter, name: str, rows: list[tuple[int, str | None, str | N
 DEMO_LOTS_NAME = "Invented demo lot lines (not the county's tax map)"
 DEMO_LOTS_SOURCE = ("Invented for the demo: a rectangle from the lake line inland around each "
                     "demo site, and the two neighbouring lots sharing its sides (SBL sections "
-                    "901 and 902, no parcel); not any county's tax map")
+                    "901 and 902, no parcel), cut where they would overlap another site's; "
+                    "not any county's tax map")
 # How far each demo lot's left side, right side and rear line lie beyond its absorption
-# area, in feet, in turn: some areas sit within 10 ft of a lot line, most well inside.
-_DEMO_SIDES = ((6.0, 45.0, 30.0), (30.0, 8.0, 90.0), (55.0, 25.0, 4.0), (15.0, 70.0, 150.0),
+# area, in feet, in turn: some areas sit within 10 ft of a lot line (at 6 ft, a shortfall
+# the demo suggests), most well inside.
+_DEMO_SIDES = ((6.0, 45.0, 30.0), (30.0, 8.0, 90.0), (55.0, 25.0, 9.0), (15.0, 70.0, 150.0),
                (90.0, 12.0, 40.0), (40.0, 40.0, 60.0), (25.0, 60.0, 9.0))
 _HALF_TANK_DEG = 0.00005  # a holding tank's demo lot is drawn around a 25-ft square
+# The invented lines are exact as drawn; they are declared as accurate as a surveyed
+# subdivision map (not the county tax map's 10 ft, under which no shortfall of a 10-ft
+# setback is proved), so that an area a few feet from its lot line shows the property-line
+# suggestion a measured shortfall gets.
+_DEMO_ACCURACY_FT = 2.0
 
 
 def _demo_area(site: Any) -> dict[str, Any] | None:
@@ -521,14 +528,18 @@ def store_demo_lots(w: RecordWriter, lake: dict[str, Any],
     rows: list[tuple[int, str | None, str | None, Any]] = []
     for k, ((pid, sbl, _), (own, west, east)) in enumerate(zip(placed, made, strict=True)):
         rest = sbl.partition(".")[2]
-        rows.append((3 * k + 1, sbl, pid, own))
-        rows.append((3 * k + 2, f"901.{rest}" if rest else None, None, west))
-        rows.append((3 * k + 3, f"902.{rest}" if rest else None, None, east))
+        for fid, lot_sbl, lot_pid, lot in ((3 * k + 1, sbl, pid, own),
+                                           (3 * k + 2, f"901.{rest}" if rest else None, None,
+                                            west),
+                                           (3 * k + 3, f"902.{rest}" if rest else None, None,
+                                            east)):
+            if lot is not None:  # a neighbour's lot where the next site's lies is not made
+                rows.append((fid, lot_sbl, lot_pid, lot))
     digest = lot_digest((fid, sbl, pid, lot.wkb) for fid, sbl, pid, lot in rows)
     if w.conn.execute("SELECT 1 FROM lot_layers WHERE active = 1 AND name = ? AND digest = ? "
                       "AND deleted_at IS NULL", (DEMO_LOTS_NAME, digest)).fetchone():
         return 0
-    _store(w, DEMO_LOTS_NAME, rows, source=DEMO_LOTS_SOURCE, accuracy_ft=DEFAULT_ACCURACY_FT,
+    _store(w, DEMO_LOTS_NAME, rows, source=DEMO_LOTS_SOURCE, accuracy_ft=_DEMO_ACCURACY_FT,
            source_crs="EPSG:2261", sbl_field="SBL", digest=digest)
     return len(rows)
 

@@ -286,3 +286,30 @@ def test_a_layer_made_of_lots_reads_like_a_stored_one() -> None:
     assert lot is not None and lot.fid == 1 and lot.geometry.area == pytest.approx(40_000)
     assert [x.fid for x in layer.lots_near(lot_box(1), 0)] == [1, 2]
     assert layer.lot_for("p2") is None and layer.label() == "Survey v1 (±10 ft)"
+
+
+def test_invented_lots_of_close_sites_tile_without_overlapping() -> None:
+    import numpy as np
+
+    from inspector_app.geo.lots import invented_lots
+    from inspector_app.geo.placement import sites_around
+    from inspector_app.services.demo import _lake_outline
+
+    lake = _lake_outline()
+    # two sites about 150 ft apart along the shore, and one further on and deeper inland
+    sites = sites_around(lake, [0.300, 0.3007, 0.302], [120.0, 120.0, 320.0])
+    areas = [s.absorption_area for s in sites]
+    sides = [(6.0, 45.0, 30.0), (30.0, 8.0, 90.0), (15.0, 70.0, 150.0)]
+    made = invented_lots(lake, areas, sides)
+    assert made == invented_lots(lake, areas, sides)  # the same lots every time
+    lots = [shapely.from_wkb(x.wkb) for row in made for x in row if x is not None]
+    assert all(g.geom_type == "Polygon" and g.is_valid for g in lots)
+    assert len(lots) < 9  # a neighbour's lot where the close site's lies is not made
+    tree = shapely.STRtree(lots)
+    first, second = tree.query(lots, predicate="intersects")
+    pairs = first < second
+    overlap = shapely.area(shapely.intersection(np.asarray(lots)[first[pairs]],
+                                                np.asarray(lots)[second[pairs]]))
+    assert pairs.any() and float(overlap.max()) < 0.01
+    own_a, own_b = (shapely.from_wkb(made[i][0].wkb) for i in (0, 1))
+    assert own_a.boundary.intersection(own_b.buffer(0.01)).length > 50  # one lot line
