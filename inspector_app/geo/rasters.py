@@ -544,3 +544,64 @@ def polygon_mask(geojson: dict[str, Any], origin_ft: tuple[float, float], pixel_
     out: np.ndarray = rasterize([(geojson, 1)], out_shape=shape, transform=transform,
                                 fill=0, dtype="uint8").astype(bool)
     return out
+
+
+def write_sparse_rgb_geotiff(path: Path, origin_ft: tuple[float, float], pixel_ft: float,
+                             size_px: tuple[int, int], within: Sequence[Bounds],
+                             draw: Callable[[float, float, int, int], np.ndarray], *,
+                             block: int = 256, quality: int = 80) -> RasterInfo:
+    """A tiled, JPEG-compressed GeoTIFF in EPSG:2261 (north-west corner `origin_ft`,
+    `size_px` = (width, height)) with an internal mask and overviews, of which only the
+    blocks touching one of the boxes `within` are written (a sparse file: the others read
+    back as transparent, as `clip_to_geotiff` leaves them). `draw(left, top, cols, rows)`
+    gives a block's RGB bands (3, rows, cols), uint8; it is called for written blocks
+    only, and pixels outside every box are made transparent."""
+    from rasterio.transform import Affine
+
+    width, height = size_px
+    minx, maxy = origin_ft
+    profile = {"driver": "GTiff", "width": width, "height": height, "count": 3,
+               "dtype": "uint8", "crs": MEASURE_CRS,
+               "transform": Affine(pixel_ft, 0, minx, 0, -pixel_ft, maxy), "tiled": True,
+               "blockxsize": block, "blockysize": block, "compress": "JPEG",
+               "photometric": "YCBCR", "jpeg_quality": quality, "interleave": "pixel",
+               "BIGTIFF": "IF_SAFER", "SPARSE_OK": True}
+    span = block * pixel_ft
+    touched: set[tuple[int, int]] = set()
+    for bx0, by0, bx1, by1 in within:  # the blocks each box reaches, without a scan
+        for r in range(max(0, math.floor((maxy - by1) / span)),
+                       min(math.ceil(height / block), math.floor((maxy - by0) / span) + 1)):
+            for c in range(max(0, math.floor((bx0 - minx) / span)),
+                           min(math.ceil(width / block), math.floor((bx1 - minx) / span) + 1)):
+                touched.add((r * block, c * block))
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        with rasterio.Env(GDAL_TIFF_INTERNAL_MASK=True), _open(tmp, mode="w",
+                                                               **profile) as dst:
+            def block_of(rc: tuple[int, int]) -> tuple[int, int, np.ndarray, np.ndarray]:
+                r, c = rc
+                rows, cols = min(block, height - r), min(block, width - c)
+                top, left = maxy - r * pixel_ft, minx + c * pixel_ft
+                keep = _inside(within, left, top, pixel_ft, cols, rows)
+                if keep is None:
+                    return r, c, np.zeros((0,)), np.zeros((0,))
+                return r, c, draw(left, top, cols, rows), np.where(keep, 255, 0).astype(
+                    np.uint8)
+
+            for r, c, bands, mask in map(block_of, sorted(touched)):
+                if not mask.size:
+                    continue  # not written: read back as transparent
+                win = Window(c, r, mask.shape[1], mask.shape[0])
+                dst.write(bands, window=win)
+                dst.write_mask(mask, window=win)
+            factors, f = [], 2
+            while max(width, height) / f >= 128:
+                factors.append(f)
+                f *= 2
+            if factors:
+                dst.build_overviews(factors, Resampling.nearest)
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return inspect_raster(path)
