@@ -37,6 +37,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from ..casefile import DATE_PATTERN as _DATE_PATTERN
+from ..domain.vocabulary import ComponentKind
 from ..services import resolution
 from ..storage.records import BOOKKEEPING
 from ..storage.sync_apply import BYTES_REF, SYNCED_TABLES
@@ -510,15 +511,20 @@ def _old_size(c: Mapping[str, Any]) -> None:
 @dataclass(frozen=True)
 class ColumnRule:
     """What a field the case file does not hold (or holds loosely) may be, beyond its type:
-    a real date (not after today, checked with the change's other dates), a year, or a
-    number within a range."""
+    a real date (not after today, checked with the change's other dates), a year, a
+    number within a range, or one of a closed list of words."""
 
-    kind: str  # "date", "year" or "number"
+    kind: str  # "date", "year", "number" or "choice"
     low: float = 0
     high: float = 0
     unit: str = ""
+    choices: tuple[str, ...] = ()
 
     def problem(self, value: Any, words: str) -> str | None:
+        if self.kind == "choice":
+            return None if value in self.choices else (
+                f"{words} is {str(value)[:80]!r}, which is not one of "
+                f"{', '.join(self.choices)}")
         if self.kind == "date":
             real = isinstance(value, str) and _DATE_TEXT.match(value) is not None
             if real:
@@ -548,6 +554,8 @@ COLUMN_RULES: dict[tuple[str, str], ColumnRule] = {
     ("lake_measurements", "capture_accuracy_ft"): ColumnRule("number", 0, 10_000, " ft"),
     ("lake_measurements", "shoreline_layer_version"): ColumnRule("number", 1, MAX_SEQ),
     ("lot_measurements", "measured_on"): _REAL_DATE,
+    ("lot_measurements", "component"): ColumnRule(
+        "choice", choices=tuple(k.value for k in ComponentKind)),
     ("lot_measurements", "distance_ft"): ColumnRule("number", 0, 50_000, " ft"),
     ("lot_measurements", "accuracy_ft"): ColumnRule("number", 0, 10_000, " ft"),
     ("lot_measurements", "ordinal"): ColumnRule("number", 1, 1000),

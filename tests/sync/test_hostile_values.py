@@ -359,3 +359,13 @@ def test_files_an_earlier_version_left_open_are_closed_at_open(pair: Pair) -> No
     finally:
         reopened.close()
         pair.field = Workspace(root, user="k.olmsted")
+
+
+def test_a_lot_measurement_of_no_such_component_is_refused(pair: Pair) -> None:
+    def measured(pair: Pair, p: Contents) -> None:
+        insert(p.changes[0], "lot_measurements", _parcel(pair), {
+            "component": "<script>", "ordinal": 1, "distance_ft": 12.0, "accuracy_ft": 2.0,
+            "lot_layer_id": "0" * 36, "lot_layer_version": 1, "measured_by": "x",
+            "measured_on": "2026-11-20"})
+
+    _refused(pair, measured, "is '<script>', which is not one of septic_tank, ")
