@@ -149,7 +149,11 @@ def test_the_image_drawn_in_advance_is_up_to_date(workspace: Workspace) -> None:
     assert demo_imagery.premade_image(homes, _lake_outline()) is not None, (
         "the premade demo image does not show the demo parcels as they are drawn now: run "
         "scripts/make_demo_imagery.py")
-    # a homestead placed elsewhere, another lake or other drawing code is not shown by it
+    drawn = json.loads(resource(*demo_imagery.PREMADE_DRAWN).read_text("utf-8"))
+    assert drawn["drawing"] == demo_imagery.drawing_digest(), (
+        "the demo image's drawing code changed since the premade image was drawn: run "
+        "scripts/make_demo_imagery.py")
+    # a homestead placed elsewhere or another lake is not shown by it
     moved = [replace(homes[0], x=homes[0].x + 1), *homes[1:]]
     assert demo_imagery.premade_image(moved, _lake_outline()) is None
     other_lake = {**_lake_outline(), "note": "another outline"}
