@@ -441,14 +441,7 @@ def clip_to_geotiff(path: Path, format: str, bbox_ft: Bounds, out_path: Path, *,
         width = max(1, math.ceil((maxx - minx) / res))
         height = max(1, math.ceil((maxy - miny) / res))
         maxx, miny = minx + width * res, maxy - height * res
-        from rasterio.transform import Affine
-
-        profile = {"driver": "GTiff", "width": width, "height": height, "count": 3,
-                   "dtype": "uint8", "crs": MEASURE_CRS,
-                   "transform": Affine(res, 0, minx, 0, -res, maxy), "tiled": True,
-                   "blockxsize": 256, "blockysize": 256, "compress": "JPEG",
-                   "photometric": "YCBCR", "jpeg_quality": 85, "interleave": "pixel",
-                   "BIGTIFF": "IF_SAFER", "SPARSE_OK": True}
+        profile = _jpeg_tiff(width, height, minx, maxy, res, quality=85)
         tmp = out_path.with_name(f".{out_path.name}.tmp")
         try:
             with rasterio.Env(GDAL_TIFF_INTERNAL_MASK=True), _open(tmp, mode="w",
@@ -483,14 +476,29 @@ def clip_to_geotiff(path: Path, format: str, bbox_ft: Bounds, out_path: Path, *,
     return inspect_raster(out_path)
 
 
-def _build_overviews(dst: Any, width: int, height: int) -> None:
+def _build_overviews(dst: Any, width: int, height: int,
+                     resampling: Resampling = Resampling.average) -> None:
     """Overviews halving down to about 128 pixels on the longer side."""
     factors, f = [], 2
     while max(width, height) / f >= 128:
         factors.append(f)
         f *= 2
     if factors:
-        dst.build_overviews(factors, Resampling.average)
+        dst.build_overviews(factors, resampling)
+
+
+def _jpeg_tiff(width: int, height: int, minx: float, maxy: float, pixel_ft: float, *,
+               quality: int, block: int = 256) -> dict[str, Any]:
+    """The profile of the GeoTIFFs this app writes: EPSG:2261, tiled, JPEG in YCbCr,
+    sparse (blocks not written read back as transparent)."""
+    from rasterio.transform import Affine
+
+    return {"driver": "GTiff", "width": width, "height": height, "count": 3,
+            "dtype": "uint8", "crs": MEASURE_CRS,
+            "transform": Affine(pixel_ft, 0, minx, 0, -pixel_ft, maxy), "tiled": True,
+            "blockxsize": block, "blockysize": block, "compress": "JPEG",
+            "photometric": "YCBCR", "jpeg_quality": quality, "interleave": "pixel",
+            "BIGTIFF": "IF_SAFER", "SPARSE_OK": True}
 
 
 def png_bytes(rgba: np.ndarray, background: tuple[int, int, int] = (255, 255, 255)) -> bytes:
@@ -507,30 +515,6 @@ def png_bytes(rgba: np.ndarray, background: tuple[int, int, int] = (255, 255, 25
                           dtype="uint8") as dst:
                 dst.write(bands)
             return bytes(mem.read())
-
-
-def write_rgb_geotiff(path: Path, bands: np.ndarray, origin_ft: tuple[float, float],
-                      pixel_ft: float) -> RasterInfo:
-    """RGB bands (3, height, width) as a tiled, JPEG-compressed GeoTIFF in EPSG:2261 with
-    overviews; `origin_ft` is the north-west corner."""
-    from rasterio.transform import Affine
-
-    _, height, width = bands.shape
-    profile = {"driver": "GTiff", "width": width, "height": height, "count": 3,
-               "dtype": "uint8", "crs": MEASURE_CRS,
-               "transform": Affine(pixel_ft, 0, origin_ft[0], 0, -pixel_ft, origin_ft[1]),
-               "tiled": True, "blockxsize": 256, "blockysize": 256, "compress": "JPEG",
-               "photometric": "YCBCR", "jpeg_quality": 80, "interleave": "pixel"}
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        with _open(tmp, mode="w", **profile) as dst:
-            dst.write(bands)
-            _build_overviews(dst, width, height)
-        tmp.replace(path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return inspect_raster(path)
 
 
 def polygon_mask(geojson: dict[str, Any], origin_ft: tuple[float, float], pixel_ft: float,
@@ -556,16 +540,9 @@ def write_sparse_rgb_geotiff(path: Path, origin_ft: tuple[float, float], pixel_f
     back as transparent, as `clip_to_geotiff` leaves them). `draw(left, top, cols, rows)`
     gives a block's RGB bands (3, rows, cols), uint8; it is called for written blocks
     only, and pixels outside every box are made transparent."""
-    from rasterio.transform import Affine
-
     width, height = size_px
     minx, maxy = origin_ft
-    profile = {"driver": "GTiff", "width": width, "height": height, "count": 3,
-               "dtype": "uint8", "crs": MEASURE_CRS,
-               "transform": Affine(pixel_ft, 0, minx, 0, -pixel_ft, maxy), "tiled": True,
-               "blockxsize": block, "blockysize": block, "compress": "JPEG",
-               "photometric": "YCBCR", "jpeg_quality": quality, "interleave": "pixel",
-               "BIGTIFF": "IF_SAFER", "SPARSE_OK": True}
+    profile = _jpeg_tiff(width, height, minx, maxy, pixel_ft, quality=quality, block=block)
     span = block * pixel_ft
     touched: set[tuple[int, int]] = set()
     for bx0, by0, bx1, by1 in within:  # the blocks each box reaches, without a scan
@@ -594,12 +571,7 @@ def write_sparse_rgb_geotiff(path: Path, origin_ft: tuple[float, float], pixel_f
                 win = Window(c, r, mask.shape[1], mask.shape[0])
                 dst.write(bands, window=win)
                 dst.write_mask(mask, window=win)
-            factors, f = [], 2
-            while max(width, height) / f >= 128:
-                factors.append(f)
-                f *= 2
-            if factors:
-                dst.build_overviews(factors, Resampling.nearest)
+            _build_overviews(dst, width, height, Resampling.nearest)
         tmp.replace(path)
     except BaseException:
         tmp.unlink(missing_ok=True)
