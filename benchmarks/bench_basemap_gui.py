@@ -23,67 +23,16 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-ORIGIN_FT = (630_000.0, 1_026_000.0)  # the image's north-west corner, EPSG:2261 feet
-PIXEL_FT = 0.5
+from benchmarks.bench_basemap import LARGE_TIFF, PIXEL_FT, build
+from benchmarks.bench_basemap import current_rss_mb as rss_mb
+
 GOAL_PAINT_MS = 50.0
 GOAL_RSS_MB = 100.0
 
 
-def rss_mb() -> float:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
 def build_image(path: Path, side: int) -> Path:
-    """A tiled, overviewed RGB GeoTIFF `side` pixels square, written a strip at a time."""
-    import numpy as np
-    import rasterio
-    from rasterio.transform import from_origin
-    from rasterio.windows import Window
-
-    if path.exists():
-        return path
-    try:  # the imagery benchmark's builder, when it is there
-        from benchmarks.bench_basemap import build
-    except ImportError:
-        pass
-    else:
-        return Path(build(path, side, PIXEL_FT))
-    part = path.with_suffix(".part.tif")
-    profile = {"driver": "GTiff", "width": side, "height": side, "count": 3,
-               "dtype": "uint8", "crs": "EPSG:2261", "tiled": True, "blockxsize": 512,
-               "blockysize": 512, "transform": from_origin(*ORIGIN_FT, PIXEL_FT, PIXEL_FT),
-               "BIGTIFF": "IF_SAFER"}
-    rng = np.random.default_rng(7)
-    strip = 1024
-    with rasterio.open(part, "w", **profile) as dst:
-        cols = np.arange(side)
-        for top in range(0, side, strip):
-            rows = np.arange(top, min(top + strip, side))[:, None]
-            noise = rng.integers(0, 40, (len(rows), side), dtype=np.uint8)
-            r = ((cols[None, :] // 64) * 7 % 200 + noise).astype(np.uint8)
-            g = ((rows // 64) * 11 % 200 + noise).astype(np.uint8)
-            b = (((rows + cols[None, :]) // 128) * 5 % 200 + noise).astype(np.uint8)
-            dst.write(np.stack([r, g, b]), window=Window(0, top, side, len(rows)))
-        dst.build_overviews([2, 4, 8, 16, 32, 64])
-    part.rename(path)
-    return path
-
-
-def _existing_image() -> Path | None:
-    """The large image bench_basemap.py builds, if it has been built."""
-    try:
-        from benchmarks import bench_basemap  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    for name in ("LARGE_TIFF", "LARGE_PATH", "BIG_TIFF", "IMAGE_PATH"):
-        found = getattr(bench_basemap, name, None)
-        if found is not None and Path(found).exists():
-            return Path(found)
-    return None
+    """A tiled, overviewed RGB GeoTIFF `side` pixels square (the imagery benchmark's)."""
+    return path if path.exists() else Path(build(path, side, PIXEL_FT))
 
 
 def main() -> None:
@@ -98,7 +47,7 @@ def main() -> None:
         return
 
     built = time.perf_counter()
-    image = args.image or _existing_image()
+    image = args.image or (LARGE_TIFF if LARGE_TIFF.exists() else None)
     if image is None:
         # Built in a process of its own: the memory measured below is the map's alone.
         image = Path(tempfile.gettempdir()) / f"inspector-bench-basemap-{args.side}.tif"
