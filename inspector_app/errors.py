@@ -31,3 +31,7 @@ class InputError(InspectorError):
 
 class NotFoundError(InputError):
     """An SBL, layer or record that is not in the data folder."""
+
+
+class Cancelled(InspectorError):
+    """Long work stopped by the user before it finished; nothing was committed."""

@@ -24,6 +24,7 @@ OWNERS = {
     "pypdfium2": "letters",
     "jsonschema": "casefile.py",
     "fastjsonschema": "json_input.py",
+    "openpyxl": "spreadsheet.py",
 }
 
 

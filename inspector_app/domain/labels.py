@@ -84,6 +84,9 @@ _WORDS = {
     "ahj_order": "AHJ order",
     "etu_follow_up": "ETU follow-up",
     "five_year_cycle": "five-year cycle",
+    "five_year_reminder": "five-year reminder",
+    "etu_report_reminder": "ETU report reminder",
+    "pump_out_request": "pump-out request",
     "enhanced_treatment_unit": "enhanced treatment unit (ETU)",
     "typed_lonlat": "typed longitude/latitude",
 }

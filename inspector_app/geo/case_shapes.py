@@ -121,3 +121,9 @@ def measure_cases(shapes: list[CaseShapes], lake: LakeLine) -> None:
             todo.append((s, geometry))
     for (s, _), m in zip(todo, lake.measure_many([g for _, g in todo]), strict=True):
         s._lake[lake] = m
+
+
+def centre_lonlat(geometry: dict[str, Any]) -> tuple[float, float]:
+    """The centre of a GeoJSON geometry (WGS84): longitude, latitude."""
+    point = shapely.geometry.shape(geometry).centroid
+    return (float(point.x), float(point.y))

@@ -119,3 +119,12 @@ class LakeLine:
 
     def measure(self, area: BaseGeometry) -> Measurement:
         return self.measure_many([area])[0]
+
+
+def lake_rings(lake: LakeLine, *, tolerance_ft: float) -> list[list[tuple[float, float]]]:
+    """The lake line's rings (or lines), simplified to `tolerance_ft`, as (x, y) lists in
+    the layer's feet: for drawing a map of the whole lake."""
+    boundary = lake.geometry.boundary if lake.kind == WATER_BODY else lake.geometry
+    simple = shapely.simplify(boundary, tolerance_ft)
+    return [[(float(x), float(y)) for x, y in shapely.get_coordinates(part)]
+            for part in shapely.get_parts(simple)]

@@ -48,7 +48,7 @@ from ..domain.vocabulary import (
     Condition as C,
 )
 from ..paths import resource
-from ..storage.cases import save_case
+from ..storage.cases import parcel_id_for, save_case
 from .lots import store_demo_lots
 from .shorelines import active_layer, record_map_measurement
 
@@ -349,6 +349,58 @@ def _demo_case(index: int, site: PlacedSite, offset_ft: float, state: str,
     return builders[state]()
 
 
+# The earlier inspections of a demo parcel in each state, oldest first: (years ago, reason,
+# what it found). Each is saved before the parcel's current record, as an inspector would
+# have recorded it then, so the program report has several years to count.
+_HISTORY: dict[str, tuple[tuple[float, InspectionReason, str], ...]] = {
+    "five_year_overdue": ((10.8, InspectionReason.CONVEYANCE, "substandard"),),
+    "acceptable_recent": ((5.6, InspectionReason.FIVE_YEAR_CYCLE, "substandard"),),
+    "substandard_beyond": ((3.4, InspectionReason.COMPLAINT, "acceptable"),),
+    "substandard_within": ((5.3, InspectionReason.FIVE_YEAR_CYCLE, "acceptable"),),
+    "substandard_within_acknowledged": ((4.1, InspectionReason.COMPLAINT, "failed"),
+                                        (3.7, InspectionReason.AHJ_ORDER, "substandard")),
+    "failed": ((4.7, InspectionReason.FIVE_YEAR_CYCLE, "substandard"),),
+    "etu_overdue": ((2.2, InspectionReason.ETU_FOLLOW_UP, "acceptable"),),
+    "holding_tank_records_missing": ((3.1, InspectionReason.FIVE_YEAR_CYCLE, "acceptable"),),
+    "violations_on_site": ((4.6, InspectionReason.FIVE_YEAR_CYCLE, "substandard"),),
+    "large_house_ahj": ((3.3, InspectionReason.COMPLAINT, "failed"),),
+    "proposed_conveyance": ((5.9, InspectionReason.CONVEYANCE, "acceptable"),),
+    "incomplete_unlocated": ((2.6, InspectionReason.FIVE_YEAR_CYCLE, "substandard"),),
+}
+_EARLIER_DEFECT = "outlet baffle missing"
+_HISTORY_ALL, _HISTORY_EVERY = 400, 25  # parcels with earlier inspections: the first 400,
+# then every 25th
+_EARLIER_FAILURE = ("surface breakout over the absorption area", "effluent odor at the lawn")
+
+
+def demo_history(case: Case, index: int, today: date) -> tuple[Case, ...]:
+    """The demo parcel's earlier inspections (oldest first) as the cases saved for them:
+    the same parcel and system, the components in the state that inspection found."""
+    if case.inspection is None or not case.components:
+        return ()
+    state = STATES[index % len(STATES)]
+    jitter = random.Random(7919 * (index + 1)).random()  # spread the dates over months
+    out = []
+    for years, reason, found in _HISTORY.get(state, ()):
+        components = tuple(replace(c, condition=C.ACCEPTABLE, defects=()) for c in case.components)
+        evidence: tuple[str, ...] = ()
+        if found == "substandard":
+            first = components[0]
+            components = (replace(first, condition=C.SUBSTANDARD, defects=(_EARLIER_DEFECT,)),
+                          *components[1:])
+        elif found == "failed":
+            last = components[-1]
+            components = (*components[:-1], replace(last, condition=C.FAILED,
+                                                    defects=(_EARLIER_FAILURE[0],)))
+            evidence = _EARLIER_FAILURE
+        day = _years_ago(today, years + jitter * 0.4)
+        out.append(replace(case, components=components, observations=None, notice=None,
+                           proposed_work=None, ahj=None,
+                           inspection=replace(case.inspection, date=day, reason=reason,
+                                              failure_evidence=evidence)))
+    return tuple(out)
+
+
 @contextmanager
 def _page_cache(conn: sqlite3.Connection, *, mib: int) -> Iterator[None]:
     """A larger page cache while thousands of records (and their indexes) are written."""
@@ -395,7 +447,6 @@ def _install(workspace: Workspace, count: int, day: date,
     from ..geo.case_shapes import measure_cases, project_cases
 
     cases = list(demo_cases(count, today=day))
-    created = 0
     with workspace.store.transaction() as w, _page_cache(w.conn, mib=64):
         layer = active_layer(workspace)
         shapes = project_cases(cases)
@@ -408,23 +459,39 @@ def _install(workspace: Workspace, count: int, day: date,
                     "AND shoreline_layer_id = ? AND deleted_at IS NULL ORDER BY parcel_id, "
                     "created_at DESC", (layer.id,)):
                 last.setdefault(parcel_id, float(distance_ft))
+        # The earlier inspections of the parcels this run creates, one round at a time
+        # (each round's rows written together; the next round reads them back).
+        new = [n for n, case in enumerate(cases) if parcel_id_for(w.conn, case.parcel.sbl)
+               is None]
+        # (in a large demo, a share of the parcels: saving a parcel again reads it back)
+        earlier = {n: demo_history(cases[n], n, day) for n in new
+                   if n < _HISTORY_ALL or n % _HISTORY_EVERY == 0}
+        for round_ in range(max((len(h) for h in earlier.values()), default=0)):
+            with w.batched_inserts():
+                for history in earlier.values():
+                    if round_ < len(history):
+                        save_case(w, history[round_], today=day,
+                                  created_with={"is_demo": 1})
         # Each save reads back only its own parcel's records, so the rows can be written
         # together.
-        saved = []
+        # The parcels saved before (their earlier inspections) first: an update writes out
+        # the rows held back, fewer while those come first.
+        order = sorted(range(count), key=lambda i: i not in earlier)
+        saved: dict[int, tuple[str, Case]] = {}
         with w.batched_inserts():
-            for n, (case, case_shapes) in enumerate(zip(cases, shapes, strict=True), start=1):
+            for n, i in enumerate(order, start=1):
+                case = cases[i]
                 parcel_id, was_created = save_case(w, case, today=day,
                                                    created_with={"is_demo": 1})
                 if not was_created:
                     w.update("parcels", parcel_id, {"is_demo": 1})
                 record_map_measurement(w, workspace, parcel_id, case, day, layer=layer,
-                                       shapes=case_shapes, last=last.get(parcel_id))
-                created += was_created
-                saved.append((parcel_id, case))
+                                       shapes=shapes[i], last=last.get(parcel_id))
+                saved[i] = (parcel_id, case)
                 if progress is not None and (n % 500 == 0 or n == count):
                     progress(n, count)
-        lots = store_demo_lots(w, _lake_outline(), saved)
-    return {"parcels": count, "created": created, "lots": lots}
+        lots = store_demo_lots(w, _lake_outline(), [saved[i] for i in range(count)])
+    return {"parcels": count, "created": len(new), "lots": lots}
 
 
 def _lake_outline() -> dict[str, object]:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ..domain.case import Case
 from ..domain.jurisdiction import EXAMPLE_MARK, Jurisdiction
 from ..domain.rules import Evaluation, LakeFinding, LetterKind, next_inspection_due
-from ..errors import InputError, NotFoundError
+from ..errors import Cancelled, InputError, NotFoundError
 from ..letters.content import (
     LETTER_KINDS,
     Letter,
@@ -43,10 +43,6 @@ if TYPE_CHECKING:
 OFFICE_FILE = "office.toml"
 TEMPLATES_FILE = "letter-templates.toml"
 REMINDERS = {"five_year_reminder", "etu_report_reminder", "pump_out_request"}
-
-
-class Cancelled(Exception):
-    """Batch work stopped by the user; nothing was committed."""
 
 
 def wording_for(ws: Workspace) -> Wording:

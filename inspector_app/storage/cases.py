@@ -156,6 +156,10 @@ def save_case(w: RecordWriter, case: Case, *, today: date,
                              parcel_id=None)
     else:
         w.update("parcels", parcel_id, parcel_values)
+    # The inspection first: a new inspection's row marks, in the change log, where the
+    # record of the parcel's earlier inspection ends (services/inspection_history).
+    if case.inspection is not None:
+        _save_inspection(w, parcel_id, case.inspection, fresh=created)
 
     read: Reader = _none if created else _active
     _many(w, "renters", parcel_id, read(w.conn, "renters", parcel_id, order="position"),
@@ -184,8 +188,6 @@ def save_case(w: RecordWriter, case: Case, *, today: date,
     _one(w, "notices", parcel_id, None if case.notice is None else _flat(case.notice), read)
     _save_components(w, parcel_id, case.components, case.system, read)
     _save_site(w, parcel_id, case, today=today, read=read)
-    if case.inspection is not None:
-        _save_inspection(w, parcel_id, case.inspection, fresh=created)
     return parcel_id, created
 
 
@@ -329,6 +331,8 @@ _CASE_TABLES: dict[str, tuple[str, str]] = {
     "inspections": ("", "date DESC, created_at DESC"),
 }
 _TESTS_ORDER = "position"
+# The tables a stored case is read from (besides the parcel's row and inspection tests).
+CASE_TABLES = tuple(_CASE_TABLES)
 
 # The rows of one parcel's table (in the order above), and the tests of one inspection.
 TableRows = Callable[[str], list[Row]]

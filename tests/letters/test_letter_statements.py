@@ -142,7 +142,14 @@ def test_an_overdue_inspection_is_said_to_be_overdue(fresh: Workspace) -> None:
 def test_the_report_goes_by_the_field_measurement(demo: Workspace) -> None:
     pdf = _draft(demo, SURVEYED, "report_of_findings")
     text = text_of(pdf)
-    assert "440.0 ft to the lake line by survey, R. Vance, 2026-08-14 (decides)" in text
+    # surveyed at the parcel's earlier inspection, the measurement still on record
+    (surveyed,) = demo.store.query(
+        "SELECT measured_on FROM lake_measurements WHERE method = 'survey' AND parcel_id = "
+        "(SELECT id FROM parcels WHERE sbl = ?)", (SURVEYED,))
+    first = demo.store.query("SELECT min(date) AS d FROM inspections WHERE parcel_id = "
+                             "(SELECT id FROM parcels WHERE sbl = ?)", (SURVEYED,))[0]["d"]
+    assert surveyed["measured_on"] == first
+    assert f"440.0 ft to the lake line by survey, R. Vance, {first} (decides)" in text
     assert re.search(r"\d+\.\d ft to the lake line by map on Natural Earth 1:10m outline of "
                      r"Canandaigua Lake \(coarse\) v1 \(±1,500 ft\), k\.olmsted, 2026-12-01 "
                      r"\(coarse map; not used: the field measurement decides\)", text)

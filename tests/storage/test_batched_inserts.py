@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from inspector_app.services import demo as demo_module
-from inspector_app.services.demo import _lake_outline, demo_cases, install_demo
+from inspector_app.services.demo import _lake_outline, demo_cases, demo_history, install_demo
 from inspector_app.services.lots import store_demo_lots
 from inspector_app.services.shorelines import record_map_measurement
 from inspector_app.services.workspace import Workspace
-from inspector_app.storage.cases import save_case
+from inspector_app.storage.cases import parcel_id_for, save_case
 
 TODAY = date(2026, 11, 25)
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
@@ -24,10 +24,14 @@ LOT_DIGEST = re.compile(r'"digest":"[0-9a-f]{64}"')
 
 
 def _one_by_one(ws: Workspace, count: int) -> None:
-    """The demo as it was first written: each parcel saved, flagged and measured alone."""
+    """The demo as it was first written: each parcel saved, flagged and measured alone,
+    after its earlier inspections (for a parcel not stored yet), each saved alone too."""
     with ws.store.transaction() as w:
         saved = []
-        for case in list(demo_cases(count, today=TODAY)):
+        for n, case in enumerate(list(demo_cases(count, today=TODAY))):
+            new = parcel_id_for(w.conn, case.parcel.sbl) is None
+            for earlier in demo_history(case, n, TODAY) if new else ():
+                save_case(w, earlier, today=TODAY, created_with={"is_demo": 1})
             parcel_id, _ = save_case(w, case, today=TODAY, created_with={"is_demo": 1})
             record_map_measurement(w, ws, parcel_id, case, TODAY)
             saved.append((parcel_id, case))

@@ -1,0 +1,441 @@
+"""The program report as PDF (reportlab): the tallies, three charts, the lake map and the
+open matters, in the letters' embedded font only.
+
+Charts are reportlab's own graphics (no other charting library to ship). Every series
+is told apart by lightness and by marker shape as well as by colour, so the pages read
+when printed in grey. The charts are built by `charts()` from the report's figures alone,
+so a test can compare what each chart draws with what `--json` prints.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reportlab.graphics.charts.barcharts import VerticalBarChart
+from reportlab.graphics.charts.legends import Legend
+from reportlab.graphics.charts.lineplots import LinePlot
+from reportlab.graphics.shapes import Drawing, Line, Polygon, Rect, String
+from reportlab.graphics.widgets.markers import makeMarker
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import LETTER
+from reportlab.lib.units import inch
+from reportlab.pdfgen import canvas as rl_canvas
+from reportlab.platypus import (
+    KeepTogether,
+    PageBreak,
+    SimpleDocTemplate,
+    Spacer,
+    TableStyle,
+)
+from reportlab.platypus import Paragraph as RLParagraph
+from reportlab.platypus import Table as RLTable
+
+from ..domain.labels import kind_words, words
+from .render import FONT, _styles, register_fonts
+
+PAGE_W, PAGE_H = LETTER
+MARGIN = 0.75 * inch
+BOLD = "Vera-Bold"
+WIDTH = PAGE_W - 2 * MARGIN
+
+# Outcomes, bottom of a stacked bar first: fill, and marker on the map. Lightness steps
+# apart (about 93, 78, 55, 28 and white outlined), so grey print keeps them apart.
+OUTCOME_STYLE = {
+    "acceptable": ("#d9f0d3", "Circle", "Acceptable"),
+    "substandard": ("#f6b94a", "Square", "Substandard"),
+    "incomplete": ("#7f7f7f", "Diamond", "Incomplete (component not located)"),
+    "failure": ("#6b0f1a", "Triangle", "Failure"),
+    "not_judged": ("#ffffff", "Cross", "Not judged (no law on file)"),
+}
+STACK = tuple(OUTCOME_STYLE)
+
+
+@dataclass(frozen=True)
+class MapInputs:
+    """The lake map: the active shoreline layer's rings and the points, in feet
+    (EPSG:2261), and the layer's name as the map credits it."""
+
+    rings: Sequence[Sequence[tuple[float, float]]]
+    points: Sequence[tuple[float, float, str]]  # x, y, outcome
+    layer: str
+
+
+@dataclass(frozen=True)
+class ReportInputs:
+    figures: dict[str, Any]
+    office: str
+    department: str
+    map: MapInputs | None
+    notes: Sequence[str]  # what each figure counts, with its section
+
+
+def _label_style(chart: Any) -> None:
+    for axis in (chart.categoryAxis if hasattr(chart, "categoryAxis") else chart.xValueAxis,
+                 chart.valueAxis if hasattr(chart, "valueAxis") else chart.yValueAxis):
+        axis.labels.fontName = FONT
+        axis.labels.fontSize = 7
+
+
+def _legend(x: float, y: float, pairs: list[tuple[Any, str]], *, columns: int = 1) -> Legend:
+    legend = Legend()
+    legend.x, legend.y = x, y
+    legend.fontName, legend.fontSize = FONT, 7
+    legend.alignment = "right"
+    legend.columnMaximum = max(1, -(-len(pairs) // columns))
+    legend.colorNamePairs = pairs
+    legend.strokeColor = colors.black
+    legend.strokeWidth = 0.5
+    legend.dx = legend.dy = 8
+    legend.dxTextSpace = 6
+    legend.deltax = 165
+    return legend
+
+
+def _axis_titles(d: Drawing, x_title: str, y_title: str, *, x: float, y: float, w: float,
+                 h: float) -> None:
+    d.add(String(x + w / 2, y - 30, x_title, fontName=FONT, fontSize=7.5, textAnchor="middle"))
+    title = String(0, 0, y_title, fontName=FONT, fontSize=7.5, textAnchor="middle")
+    from reportlab.graphics.shapes import Group
+
+    g = Group(title)
+    g.translate(x - 30, y + h / 2)
+    g.rotate(90)
+    d.add(g)
+
+
+def _title(d: Drawing, text: str) -> None:
+    d.add(String(0, d.height - 10, text, fontName=BOLD, fontSize=9))
+
+
+def per_month_chart(figures: dict[str, Any]) -> Drawing:
+    """Inspections per month, stacked by outcome."""
+    rows = figures["charts"]["inspections_per_month"]
+    d = Drawing(WIDTH, 210)
+    _title(d, "Inspections per month, by outcome")
+    chart = VerticalBarChart()
+    chart.x, chart.y, chart.width, chart.height = 45, 55, WIDTH - 60, 120
+    chart.data = [[r[k] for r in rows] for k in STACK]
+    chart.categoryAxis.style = "stacked"
+    labels = [r["month"] if (i % max(1, len(rows) // 12) == 0) else "" for i, r in
+              enumerate(rows)]
+    chart.categoryAxis.categoryNames = labels
+    chart.categoryAxis.labels.angle = 45
+    chart.categoryAxis.labels.boxAnchor = "ne"
+    chart.valueAxis.valueMin = 0
+    top = max([sum(r[k] for k in STACK) for r in rows] or [0])
+    chart.valueAxis.valueMax = max(1, top)
+    chart.valueAxis.valueStep = max(1, -(-top // 5))
+    chart.barSpacing = 0
+    chart.groupSpacing = 1
+    for i, k in enumerate(STACK):
+        chart.bars[i].fillColor = colors.HexColor(OUTCOME_STYLE[k][0])
+        chart.bars[i].strokeColor = colors.black
+        chart.bars[i].strokeWidth = 0.4
+    _label_style(chart)
+    d.add(chart)
+    _axis_titles(d, "Month of inspection", "Inspections (count)", x=chart.x, y=chart.y - 8,
+                 w=chart.width, h=chart.height)
+    d.add(_legend(50, d.height - 18, [(colors.HexColor(OUTCOME_STYLE[k][0]), OUTCOME_STYLE[k][2])
+                                      for k in STACK], columns=3))
+    return d
+
+
+def failure_rate_chart(figures: dict[str, Any]) -> Drawing:
+    """The share of inspections that found a failure, within and beyond 200 ft."""
+    rate = figures["charts"]["failure_rate"]
+    d = Drawing(WIDTH, 180)
+    _title(d, "Failure rate: inspections finding a failure, within and beyond 200 ft of the "
+              "lake line")
+    chart = VerticalBarChart()
+    chart.x, chart.y, chart.width, chart.height = 60, 40, 220, 105
+    zones = ("within_200ft", "beyond_200ft")
+    chart.data = [[rate[z]["percent"] or 0 for z in zones]]
+    chart.categoryAxis.categoryNames = [
+        f"{words(z).replace('200ft', '200 ft')} ({rate[z]['failures']} of "
+        f"{rate[z]['inspections']})" for z in zones]
+    chart.valueAxis.valueMin = 0
+    chart.valueAxis.valueMax = 100
+    chart.valueAxis.valueStep = 20
+    chart.bars[0].fillColor = colors.HexColor(OUTCOME_STYLE["failure"][0])
+    chart.bars[0].strokeColor = colors.black
+    chart.barLabelFormat = "%.1f %%"
+    chart.barLabels.fontName = FONT
+    chart.barLabels.fontSize = 7
+    chart.barLabels.nudge = 7
+    _label_style(chart)
+    d.add(chart)
+    _axis_titles(d, "Lake zone of the system (inspections in the period)", "Failure rate (%)",
+                 x=chart.x, y=chart.y + 4, w=chart.width, h=chart.height)
+    return d
+
+
+def overdue_chart(figures: dict[str, Any]) -> Drawing:
+    """Systems within 200 ft whose five-year inspection is overdue, at each month's end."""
+    rows = figures["charts"]["overdue_five_year"]
+    d = Drawing(WIDTH, 190)
+    _title(d, "Five-year inspections overdue at each month's end (systems within 200 ft)")
+    plot = LinePlot()
+    plot.x, plot.y, plot.width, plot.height = 45, 50, WIDTH - 70, 105
+    plot.data = [[(i, r["overdue"]) for i, r in enumerate(rows)]]
+    plot.lines[0].strokeColor = colors.black
+    plot.lines[0].strokeWidth = 1.2
+    plot.lines[0].symbol = makeMarker("FilledCircle", size=3)
+    plot.xValueAxis.valueMin = 0
+    plot.xValueAxis.valueMax = max(1, len(rows) - 1)
+    step = max(1, len(rows) // 12)
+    plot.xValueAxis.valueSteps = list(range(0, len(rows), step))
+    plot.xValueAxis.labelTextFormat = lambda v: rows[int(v)]["month"] if 0 <= int(v) < len(
+        rows) else ""
+    plot.xValueAxis.labels.angle = 45
+    plot.xValueAxis.labels.boxAnchor = "ne"
+    top = max([r["overdue"] for r in rows] or [0])
+    plot.yValueAxis.valueMin = 0
+    plot.yValueAxis.valueMax = max(1, top)
+    plot.yValueAxis.valueStep = max(1, -(-top // 5))
+    _label_style(plot)
+    d.add(plot)
+    _axis_titles(d, "Month's end", "Systems overdue (count)", x=plot.x, y=plot.y - 8,
+                 w=plot.width, h=plot.height)
+    return d
+
+
+def charts(figures: dict[str, Any]) -> dict[str, Drawing]:
+    """The report's three charts, by the name of their figures in the JSON."""
+    register_fonts()
+    return {"inspections_per_month": per_month_chart(figures),
+            "failure_rate": failure_rate_chart(figures),
+            "overdue_five_year": overdue_chart(figures)}
+
+
+def lake_map(inputs: MapInputs, *, height: float = 560) -> Drawing:
+    """The lake line and each inspected system, marked by outcome; no names."""
+    xs = [x for ring in inputs.rings for x, _ in ring] + [p[0] for p in inputs.points]
+    ys = [y for ring in inputs.rings for _, y in ring] + [p[1] for p in inputs.points]
+    d = Drawing(WIDTH, height)
+    if not xs:
+        return d
+    pad = 1500.0
+    x0, x1, y0, y1 = min(xs) - pad, max(xs) + pad, min(ys) - pad, max(ys) + pad
+    box_w, box_h = WIDTH - 190, height - 30
+    scale = min(box_w / (x1 - x0), box_h / (y1 - y0))
+    ox, oy = 10, 10
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return ox + (x - x0) * scale, oy + (y - y0) * scale
+
+    d.add(Rect(ox, oy, (x1 - x0) * scale, (y1 - y0) * scale, fillColor=None,
+               strokeColor=colors.black, strokeWidth=0.5))
+    for ring in inputs.rings:
+        pts = [c for x, y in ring for c in at(x, y)]
+        d.add(Polygon(pts, fillColor=colors.HexColor("#dbe9f6"), strokeColor=colors.HexColor(
+            "#1f4e79"), strokeWidth=0.6))
+    for x, y, outcome in inputs.points:
+        fill, shape, _ = OUTCOME_STYLE[outcome]
+        px, py = at(x, y)
+        marker = makeMarker(shape, x=px, y=py, size=6, fillColor=colors.HexColor(fill),
+                            strokeColor=colors.black, strokeWidth=0.5)
+        d.add(marker)
+    # legend, scale bar and north arrow, right of the map
+    lx = ox + (x1 - x0) * scale + 18
+    ly = height - 40
+    d.add(String(lx, ly + 14, "Latest inspection in the period", fontName=BOLD, fontSize=7.5))
+    for k in STACK:
+        fill, shape, label = OUTCOME_STYLE[k]
+        d.add(makeMarker(shape, x=lx + 4, y=ly + 2, size=6, fillColor=colors.HexColor(fill),
+                         strokeColor=colors.black, strokeWidth=0.5))
+        n = sum(1 for p in inputs.points if p[2] == k)
+        d.add(String(lx + 14, ly, f"{label}: {n}", fontName=FONT, fontSize=7))
+        ly -= 13
+    d.add(Polygon([lx + 4, ly - 6, lx + 10, ly - 6, lx + 7, ly + 6], fillColor=colors.black,
+                  strokeColor=colors.black))
+    d.add(String(lx + 14, ly - 4, "North (up)", fontName=FONT, fontSize=7))
+    ly -= 28
+    bar_ft = 5280.0 * (2 if (x1 - x0) > 8 * 5280 else 1)
+    d.add(Line(lx, ly, lx + bar_ft * scale, ly, strokeColor=colors.black, strokeWidth=1.5))
+    for tick in (lx, lx + bar_ft * scale):
+        d.add(Line(tick, ly - 3, tick, ly + 3, strokeColor=colors.black))
+    d.add(String(lx, ly - 11, f"{bar_ft / 5280:g} mi ({bar_ft:,.0f} ft)", fontName=FONT,
+                 fontSize=7))
+    ly -= 30
+    for line in ("Lake line: " + inputs.layer, "NY State Plane Central (ft)",
+                 "Markers at the absorption area", "(or holding tank), else at the",
+                 "parcel's point. No names shown."):
+        d.add(String(lx, ly, line, fontName=FONT, fontSize=6.5))
+        ly -= 9
+    return d
+
+
+def _page_numbers(title: str) -> type[rl_canvas.Canvas]:
+    class Numbered(rl_canvas.Canvas):  # type: ignore[misc]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs["initialFontName"] = FONT
+            super().__init__(*args, **kwargs)
+            self._pages: list[dict[str, Any]] = []
+
+        def showPage(self) -> None:
+            self._pages.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self) -> None:
+            for state in self._pages:
+                self.__dict__.update(state)
+                self.setFont(FONT, 7.5)
+                self.setFillColor(colors.HexColor("#444444"))
+                self.drawString(MARGIN, 0.45 * inch, title)
+                self.drawRightString(PAGE_W - MARGIN, 0.45 * inch,
+                                     f"Page {self.getPageNumber()} of {len(self._pages)}")
+                super().showPage()
+            super().save()
+    return Numbered
+
+
+
+def _tally_rows(f: dict[str, Any]) -> list[tuple[str, list[Any], bool]]:
+    """(label, path into a tally, is a heading) for each row of the tally table."""
+    rows: list[tuple[str, list[Any], bool]] = [("Inspections in the period (count)",
+                                                ["inspections"], True)]
+    rows.append(("By reason", [], True))
+    for reason in f["totals"]["by_reason"]:
+        rows.append((kind_words(reason), ["by_reason", reason], False))
+    rows.append(("By outcome", [], True))
+    for k in ("acceptable", "substandard", "failure", "incomplete", "not_judged"):
+        rows.append((OUTCOME_STYLE[k][2], ["by_outcome", k], False))
+    rows.append(("Systems inspected (parcels)", ["systems_inspected", "parcels"], True))
+    for k, label in (("within_200ft", "Within 200 ft of the lake line"),
+                     ("beyond_200ft", "Beyond 200 ft"),
+                     ("undetermined", "Lake zone undetermined"),
+                     ("not_judged", "Not judged (no law on file)")):
+        rows.append((label, ["systems_inspected", k], False))
+    rows.append(("Failures", [], True))
+    rows.append(("Found (inspections finding a failure)", ["failures", "found"], False))
+    rows.append(("Corrected (an acceptable inspection after a failure)",
+                 ["failures", "corrected"], False))
+    rows.append(("Letters issued (dated in the period)", [], True))
+    for kind in f["totals"]["letters_issued"]:
+        rows.append((kind_words(kind), ["letters_issued", kind], False))
+    rows.append(("Enhanced treatment units at the period's end", [], True))
+    rows.append(("Units", ["etu", "units"], False))
+    rows.append(("With a service contract and reports on time", ["etu", "compliant"], False))
+    rows.append(("Holding tanks at the period's end", [], True))
+    rows.append(("Tanks", ["holding_tanks", "units"], False))
+    rows.append(("With a hauler contract and pump-out records on time",
+                 ["holding_tanks", "compliant"], False))
+    rows.append(("Five-year inspections (systems within 200 ft)", ["five_year", "within_200ft"],
+                 True))
+    rows.append(("Fell due in the period", ["five_year", "due_in_period"], False))
+    rows.append(("Of those, inspected in the period", ["five_year", "done_in_period"], False))
+    rows.append(("Overdue at the period's end", ["five_year", "overdue_at_end"], False))
+    rows.append(("Never inspected at the period's end", ["five_year", "never_inspected_at_end"],
+                 False))
+    return rows
+
+
+def _value(tally: dict[str, Any], path: list[Any]) -> str:
+    v: Any = tally
+    for key in path:
+        v = v[key]
+    return f"{v:,}"
+
+
+def tally_table(f: dict[str, Any]) -> RLTable:
+    s = _styles()
+    cell = s["cell"]
+    head = s["cell"].clone("head", fontName=BOLD)
+    names = list(f["municipalities"])
+    columns = [*names, "Total"] if len(names) > 1 else names or ["Total"]
+    tallies = [f["by_municipality"][n] for n in names] + ([f["totals"]] if len(names) > 1 else [])
+    if not names:
+        tallies = [f["totals"]]
+    data = [[RLParagraph("", head), *[RLParagraph(c, head) for c in columns]]]
+    style = [("FONT", (0, 0), (-1, -1), FONT, 7.5), ("ALIGN", (1, 1), (-1, -1), "RIGHT"),
+             ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
+             ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+             ("TOPPADDING", (0, 0), (-1, -1), 1.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.2)]
+    for i, (label, path, heading) in enumerate(_tally_rows(f), start=1):
+        text = RLParagraph(label, head if heading else cell.clone("ind", leftIndent=8))
+        data.append([text, *[_value(t, path) if path else "" for t in tallies]])
+        if heading:
+            style.append(("LINEABOVE", (0, i), (-1, i), 0.3, colors.HexColor("#888888")))
+            style.append(("FONT", (1, i), (-1, i), BOLD, 7.5))
+    label_w = 190
+    col_w = (WIDTH - label_w) / max(1, len(columns))
+    table = RLTable(data, colWidths=[label_w, *[col_w] * len(columns)], repeatRows=1)
+    table.setStyle(TableStyle(style))
+    return table
+
+
+def open_matters_table(f: dict[str, Any]) -> RLTable | RLParagraph:
+    s = _styles()
+    rows = f["open_matters"]
+    if not rows:
+        return RLParagraph("No open matters at the period's end.", s["body"])
+    cell = s["cell"]
+    head = cell.clone("head", fontName=BOLD)
+    data = [[RLParagraph(h, head) for h in ("Tax map (SBL)", "Site address", "Municipality",
+                                            "Open matter", "Since", "Section")]]
+    for m in rows:
+        data.append([RLParagraph(m["sbl"], cell), RLParagraph(m["site_address"], cell),
+                     RLParagraph(m["municipality"], cell), RLParagraph(m["matter"], cell),
+                     RLParagraph(m["since"], cell), RLParagraph(m["section"] or "", cell)])
+    table = RLTable(data, colWidths=[60, 88, 70, 124, 58, WIDTH - 400], repeatRows=1)
+    table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 7.5),
+                               ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                               ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
+                               ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.HexColor("#999999")),
+                               ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+                               ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)]))
+    return table
+
+
+def render_program_report(inputs: ReportInputs) -> bytes:
+    """The report's PDF; the same inputs give the same bytes."""
+    register_fonts()
+    f = inputs.figures
+    s = _styles()
+    title = s["title"].clone("ptitle", alignment=0)
+    small = s["small"]
+    story: list[Any] = [
+        RLParagraph(inputs.office, s["subject"]),
+        RLParagraph(inputs.department, small),
+        Spacer(1, 6),
+        RLParagraph("Septic system inspection program report", title),
+        RLParagraph(f"Period: {f['from']} to {f['to']} (both days included). "
+                    f"Municipalities: {', '.join(f['municipalities']) or 'none on record'}. "
+                    f"Worked out on {f['as_of']} from the records of the inspection program.",
+                    small),
+        Spacer(1, 6),
+        tally_table(f),
+        PageBreak(),
+    ]
+    for drawing in charts(f).values():
+        story += [drawing, Spacer(1, 8)]
+    story.append(RLParagraph("Charts count all the municipalities above together.", small))
+    story.append(PageBreak())
+    story.append(RLParagraph("Inspected systems around the lake", s["heading"]))
+    if inputs.map is not None:
+        story.append(lake_map(inputs.map))
+    else:
+        story.append(RLParagraph("No shoreline layer is active in this data folder, so no map "
+                                 "is drawn.", small))
+    missing = f.get("map_without_location") or []
+    if missing:
+        story.append(RLParagraph(f"Not on the map (no location on record): "
+                                 f"{', '.join(missing)}.", small))
+    story.append(PageBreak())
+    story.append(RLParagraph(f"Open matters at the period's end ({f['to']})", s["heading"]))
+    story.append(open_matters_table(f))
+    story.append(Spacer(1, 10))
+    notes = [RLParagraph("What the figures count", s["heading"])]
+    notes += [RLParagraph(n, small) for n in inputs.notes]
+    story.append(KeepTogether(notes))
+    out = io.BytesIO()
+    doc = SimpleDocTemplate(out, pagesize=LETTER, leftMargin=MARGIN, rightMargin=MARGIN,
+                            topMargin=MARGIN, bottomMargin=MARGIN,
+                            title="Septic system inspection program report",
+                            author=inputs.office, invariant=True)
+    label = f"Inspection program report {f['from']} to {f['to']}"
+    doc.build(story, canvasmaker=_page_numbers(label))
+    return out.getvalue()
