@@ -116,7 +116,7 @@ def per_month_chart(figures: dict[str, Any]) -> Drawing:
     d = Drawing(WIDTH, 210)
     _title(d, "Inspections per month, by outcome")
     chart = VerticalBarChart()
-    chart.x, chart.y, chart.width, chart.height = 45, 55, WIDTH - 60, 120
+    chart.x, chart.y, chart.width, chart.height = 45, 55, WIDTH - 60, 105
     chart.data = [[r[k] for r in rows] for k in STACK]
     chart.categoryAxis.style = "stacked"
     labels = [r["month"] if (i % max(1, len(rows) // 12) == 0) else "" for i, r in
@@ -138,7 +138,7 @@ def per_month_chart(figures: dict[str, Any]) -> Drawing:
     d.add(chart)
     _axis_titles(d, "Month of inspection", "Inspections (count)", x=chart.x, y=chart.y - 8,
                  w=chart.width, h=chart.height)
-    d.add(_legend(50, d.height - 18, [(colors.HexColor(OUTCOME_STYLE[k][0]), OUTCOME_STYLE[k][2])
+    d.add(_legend(50, d.height - 20, [(colors.HexColor(OUTCOME_STYLE[k][0]), OUTCOME_STYLE[k][2])
                                       for k in STACK], columns=3))
     return d
 
@@ -232,7 +232,9 @@ def lake_map(inputs: MapInputs, *, height: float = 560) -> Drawing:
         pts = [c for x, y in ring for c in at(x, y)]
         d.add(Polygon(pts, fillColor=colors.HexColor("#dbe9f6"), strokeColor=colors.HexColor(
             "#1f4e79"), strokeWidth=0.6))
-    for x, y, outcome in inputs.points:
+    # the gravest drawn last, on top: a failure is never hidden under acceptable systems
+    gravity = {"acceptable": 0, "not_judged": 1, "substandard": 2, "incomplete": 3, "failure": 4}
+    for x, y, outcome in sorted(inputs.points, key=lambda p: gravity[p[2]]):
         fill, shape, _ = OUTCOME_STYLE[outcome]
         px, py = at(x, y)
         marker = makeMarker(shape, x=px, y=py, size=6, fillColor=colors.HexColor(fill),
@@ -341,26 +343,26 @@ def _value(tally: dict[str, Any], path: list[Any]) -> str:
 
 
 def tally_table(f: dict[str, Any]) -> RLTable:
-    s = _styles()
-    cell = s["cell"]
-    head = s["cell"].clone("head", fontName=BOLD)
+    cell = _styles()["cell"].clone("tally", fontSize=7.5, leading=8.6)
+    head = cell.clone("head", fontName=BOLD)
     names = list(f["municipalities"])
     columns = [*names, "Total"] if len(names) > 1 else names or ["Total"]
     tallies = [f["by_municipality"][n] for n in names] + ([f["totals"]] if len(names) > 1 else [])
     if not names:
         tallies = [f["totals"]]
-    data = [[RLParagraph("", head), *[RLParagraph(c, head) for c in columns]]]
-    style = [("FONT", (0, 0), (-1, -1), FONT, 7.5), ("ALIGN", (1, 1), (-1, -1), "RIGHT"),
+    right = head.clone("right", alignment=2)
+    data = [[RLParagraph("", head), *[RLParagraph(c, right) for c in columns]]]
+    style = [("FONT", (0, 0), (-1, -1), FONT, 7.5), ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
              ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
              ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
-             ("TOPPADDING", (0, 0), (-1, -1), 1.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.2)]
+             ("TOPPADDING", (0, 0), (-1, -1), 0.6), ("BOTTOMPADDING", (0, 0), (-1, -1), 0.6)]
     for i, (label, path, heading) in enumerate(_tally_rows(f), start=1):
         text = RLParagraph(label, head if heading else cell.clone("ind", leftIndent=8))
         data.append([text, *[_value(t, path) if path else "" for t in tallies]])
         if heading:
             style.append(("LINEABOVE", (0, i), (-1, i), 0.3, colors.HexColor("#888888")))
             style.append(("FONT", (1, i), (-1, i), BOLD, 7.5))
-    label_w = 190
+    label_w = 205
     col_w = (WIDTH - label_w) / max(1, len(columns))
     table = RLTable(data, colWidths=[label_w, *[col_w] * len(columns)], repeatRows=1)
     table.setStyle(TableStyle(style))
