@@ -14,6 +14,7 @@ from benchmarks import (
     bench_letters,
     bench_live_eval,
     bench_measure,
+    bench_program_report,
     bench_scale,
     bench_sync,
     bench_worklists,
@@ -25,7 +26,7 @@ def main() -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     goals: list[Goal] = []
     for bench in (bench_distance, bench_letters, bench_sync, bench_worklists, bench_gui,
-                  bench_live_eval, bench_measure, bench_scale):
+                  bench_live_eval, bench_measure, bench_program_report, bench_scale):
         goals += bench.main()
     print("\n== summary")
     width = max(len(f"{g.benchmark}: {g.measure}") for g in goals)
