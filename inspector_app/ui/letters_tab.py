@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QRectF, QSizeF, Qt, QTimer, QUrl
-from PySide6.QtGui import QDesktopServices, QImage, QPageSize, QPainter, QPixmap
+from PySide6.QtCore import QEvent, QRectF, QSizeF, Qt, QTimer, QUrl
+from PySide6.QtGui import QDesktopServices, QImage, QPageSize, QPainter
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMessageBox,
     QPushButton,
-    QScrollArea,
     QSizePolicy,
     QSplitter,
     QVBoxLayout,
@@ -29,10 +28,10 @@ from ..errors import InspectorError
 from ..letters.content import LETTER_KINDS, DeadlinesPassed
 from ..services import letters as letter_service
 from .context import AppContext
+from .page_view import PageView, to_images
 
 # Pages are drawn sharper than the screen needs, so a page scaled to a wide window stays crisp.
 PREVIEW_DPI = 144
-PAGE_MARGIN = 6  # around each page in the preview, in pixels
 IDLE_TEXT = "Preview a draft, or pick an issued letter."
 LETTER_ROLE = Qt.ItemDataRole.UserRole
 DETAILS_ROLE = Qt.ItemDataRole.UserRole + 1  # (kind, letter date)
@@ -40,11 +39,6 @@ DETAILS_ROLE = Qt.ItemDataRole.UserRole + 1  # (kind, letter date)
 
 def words(kind: str) -> str:
     return kind.replace("_", " ")
-
-
-def to_images(pages: list[Any]) -> list[QImage]:
-    return [QImage(p.rgb, p.width, p.height, p.width * 3, QImage.Format.Format_RGB888).copy()
-            for p in pages]
 
 
 def print_images(images: list[QImage], printer: QPrinter) -> bool:
@@ -85,7 +79,6 @@ class LettersTab(QWidget):
         self.current_pdf: bytes | None = None
         self.current_letter_id: str | None = None
         self.current_kind: str | None = None
-        self.images: list[QImage] = []
         # What the preview shows or waits for: ("draft", sbl, kind) or ("issued", sbl, id).
         # A result that no longer matches it (another parcel or letter was asked for
         # meanwhile) is dropped.
@@ -132,7 +125,8 @@ class LettersTab(QWidget):
             button.setCheckable(True)
             self.zoom.addButton(button)
         self.fit_width.setChecked(True)
-        self.zoom.buttonToggled.connect(lambda *_: self._layout_pages())
+        self.zoom.buttonToggled.connect(
+            lambda *_: self.scroll.set_paper_size(self.actual_size.isChecked()))
         view = QHBoxLayout()
         view.addWidget(self.register_toggle)
         view.addStretch()
@@ -142,24 +136,13 @@ class LettersTab(QWidget):
 
         self.register = QListWidget()
         self.register.itemSelectionChanged.connect(self.show_issued)
-        self.pages = QVBoxLayout()
-        self.pages.setContentsMargins(PAGE_MARGIN, PAGE_MARGIN, PAGE_MARGIN, PAGE_MARGIN)
-        self.pages.setSpacing(2 * PAGE_MARGIN)
-        self.pages.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignHCenter)
-        holder = QWidget()
-        holder.setLayout(self.pages)
-        self.scroll = QScrollArea()
-        self.scroll.setWidget(holder)
-        self.scroll.setWidgetResizable(True)
-        # Always there, so fitting the page to the width never makes the bar come and go.
-        self.scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
-        self.viewport = self.scroll.viewport()
-        self.viewport.installEventFilter(self)
+        self.scroll = PageView(PREVIEW_DPI)  # fits its pages to its width when resized
+        self.pages = self.scroll.pages
         self.relayout = QTimer(self)
         self.relayout.setSingleShot(True)
         self.relayout.setInterval(40)
         self.relayout.timeout.connect(self._fit_kind)
-        self.relayout.timeout.connect(self._layout_pages)
+        self.relayout.timeout.connect(self.scroll.layout_pages)
         # The register above the pages, a few rows high, so the page keeps the full width.
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.addWidget(self.register)
@@ -189,11 +172,6 @@ class LettersTab(QWidget):
             self.relayout.start()  # once every widget has its new font
         super().changeEvent(event)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.viewport and event.type() == QEvent.Type.Resize:
-            self.relayout.start()
-        return super().eventFilter(watched, event)
-
     def _show_register(self, shown: bool) -> None:
         """The register when the user wants it and it has a letter; an empty one takes
         no room from the pages."""
@@ -216,40 +194,17 @@ class LettersTab(QWidget):
         if self.split.sizes()[0] == 0 and self.register_toggle.isChecked():
             self.register_toggle.setChecked(False)
 
-    def _page_width(self, image: QImage) -> int:
-        if self.actual_size.isChecked():
-            return round(image.width() * self.logicalDpiX() / PREVIEW_DPI)
-        return max(self.viewport.width() - 2 * PAGE_MARGIN - 2, 200)
-
-    def _layout_pages(self) -> None:
-        """Scale the pages to the preview's width (or to paper size at 100%)."""
-        dpr = self.devicePixelRatioF()
-        for n, image in enumerate(self.images):
-            item = self.pages.itemAt(n)
-            label = item.widget() if item is not None else None
-            if not isinstance(label, QLabel):
-                continue
-            width = self._page_width(image)
-            pixmap = QPixmap.fromImage(image).scaledToWidth(
-                round(width * dpr), Qt.TransformationMode.SmoothTransformation)
-            pixmap.setDevicePixelRatio(dpr)
-            label.setPixmap(pixmap)
+    @property
+    def images(self) -> list[QImage]:
+        """The pages the preview shows."""
+        return self.scroll.images
 
     def _show(self, images: list[QImage], pdf: bytes | None, caption: str, *,
               letter_id: str | None = None, kind: str | None = None) -> None:
-        while self.pages.count():
-            widget = self.pages.takeAt(0).widget()
-            if widget is not None:
-                widget.deleteLater()
-        self.images = images
         self.current_pdf = pdf
         self.current_letter_id = letter_id
         self.current_kind = kind
-        for _image in images:
-            label = QLabel()
-            label.setStyleSheet("border: 1px solid #aaa; background: white;")
-            self.pages.addWidget(label)
-        self._layout_pages()
+        self.scroll.show_images(images)
         self.base_caption = caption
         self.caption.setText(caption)
 

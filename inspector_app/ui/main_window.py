@@ -679,6 +679,8 @@ class MainWindow(QMainWindow):
                      QKeySequence.StandardKey.Find)
         letters = bar.addMenu("&Letters")
         self._action(letters, "&Print all pending letters...", self.print_pending, "Ctrl+P")
+        reports = bar.addMenu("&Reports")
+        self._action(reports, "Program report...", self.show_program_report)
         sync_menu = bar.addMenu("&Sync")
         self._action(sync_menu, "&Export a package...", self.export_package, "Ctrl+E")
         self._action(sync_menu, "&Import a package...", self.import_package, "Ctrl+I")
@@ -1573,6 +1575,22 @@ class MainWindow(QMainWindow):
                               f"{r['letters']} letter(s) in {r['path']}; labels in "
                               f"{r['labels']}" if r["letters"] else "No letters are waiting "
                               "to be printed."))
+
+    def show_program_report(self) -> Any:
+        """Reports > Program report: the report to the Watershed Commission for a period,
+        previewed, saved as a PDF, its inspections exported."""
+        from .reports import ProgramReportDialog
+
+        shown = getattr(self, "program_report_dialog", None)
+        if shown is not None and not shown.closed:
+            shown.raise_()
+            shown.activateWindow()
+            return shown
+        if shown is not None:
+            shown.deleteLater()
+        self.program_report_dialog = ProgramReportDialog(self.ctx, self)
+        self.program_report_dialog.show()
+        return self.program_report_dialog
 
     def export_package(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Export a sync package (USB drive or "
