@@ -478,7 +478,7 @@ def test_a_new_inspection_starts_today_and_leaves_the_last_one_as_recorded(
         "SELECT date, reason, inspector_certification FROM inspections WHERE deleted_at IS NULL "
         "AND parcel_id = (SELECT id FROM parcels WHERE sbl = ?) ORDER BY date", (TANK,)).fetchall()
     conn.close()
-    assert rows[0] == (last.date.isoformat(), last.reason.value, last.inspector_certification)
+    assert rows[-2] == (last.date.isoformat(), last.reason.value, last.inspector_certification)
     assert rows[-1][:2] == (TODAY.isoformat(), "conveyance")
     assert live.form.inspection_box.title() == f"Inspection of {TODAY.isoformat()} by k.olmsted"
     assert live.form.certification.text() == ""
