@@ -1,9 +1,11 @@
 """Tables written for spreadsheets: CSV (the standard library) or Excel .xlsx (openpyxl).
 
 A text cell that a spreadsheet would read as a formula (starting with = + - @, a tab or a
-carriage return) is written with a leading apostrophe, so opening the file never runs
-anything (formula injection); in .xlsx every text cell is also stored as text, never as
-a formula. Numbers stay numbers.
+carriage return) never reaches it as one (formula injection): in CSV it is written with a
+leading apostrophe; in .xlsx every text cell is stored as text, never as a formula, and
+such a cell is also marked "quote prefix", as Excel marks text typed after an apostrophe,
+so that editing it later does not turn it into a formula either. Numbers stay numbers;
+dates are date cells in .xlsx, ISO text in CSV.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +22,20 @@ from .paths import write_atomically
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 SUFFIXES = (".csv", ".xlsx")
-Cell = str | int | float | None
+Cell = str | int | float | date | None
+
+
+def formula_like(value: Cell) -> bool:
+    return isinstance(value, str) and value.startswith(FORMULA_STARTS)
 
 
 def escape_cell(value: Cell) -> Cell:
-    """The value as written: text that could start a formula gets a leading apostrophe."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
+    """The value as a CSV cell: text that could start a formula gets a leading apostrophe;
+    a date is its ISO text."""
+    if isinstance(value, date):
+        return value.isoformat()
+    if formula_like(value):
+        return "'" + str(value)
     return value
 
 
@@ -39,11 +49,11 @@ def check_suffix(path: Path, *, option: str = "--out") -> str:
 
 def table_bytes(suffix: str, header: Sequence[str], rows: Sequence[Sequence[Cell]],
                 *, sheet: str = "Inspections") -> bytes:
-    cells = [[escape_cell(v) for v in row] for row in [list(header), *rows]]
+    table = [list(header), *rows]
     if suffix == ".csv":
         text = io.StringIO(newline="")
         csv.writer(text, lineterminator="\r\n").writerows(
-            ["" if v is None else v for v in row] for row in cells)
+            ["" if v is None else escape_cell(v) for v in row] for row in table)
         return ("\ufeff" + text.getvalue()).encode("utf-8")  # the BOM: Excel reads UTF-8
     from openpyxl import Workbook
     from openpyxl.styles import Font
@@ -51,14 +61,19 @@ def table_bytes(suffix: str, header: Sequence[str], rows: Sequence[Sequence[Cell
     book = Workbook()
     ws: Any = book.active
     ws.title = sheet
-    for row in cells:
-        ws.append(row)
+    for values in table:
+        ws.append(values)
     for cell in ws[1]:
         cell.font = Font(bold=True)
-    for row in ws.iter_rows():
-        for cell in row:
-            if isinstance(cell.value, str):
+    for row, values in zip(ws.iter_rows(), table, strict=True):
+        for cell, value in zip(row, values, strict=True):
+            if isinstance(value, str):
+                cell.value = value
                 cell.data_type = "s"  # text, never a formula
+                if formula_like(value):
+                    cell.quotePrefix = True
+            elif isinstance(value, date):
+                cell.number_format = "yyyy-mm-dd"
     ws.freeze_panes = "A2"
     out = io.BytesIO()
     book.save(out)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -40,14 +41,20 @@ def test_csv_cells_read_back_escaped(tmp_path: Path) -> None:
 
 def test_xlsx_cells_are_text_and_numbers_stay_numbers(tmp_path: Path) -> None:
     path = tmp_path / "t.xlsx"
-    write_table(path, ["text", "number"], [[t, 7.5] for t in DANGEROUS])
+    write_table(path, ["text", "number", "day"],
+                [[t, 7.5, date(2026, 3, 1)] for t in [*DANGEROUS, "plain"]])
     sheet = load_workbook(path).active
     texts = [sheet.cell(row=i, column=1) for i in range(2, len(DANGEROUS) + 2)]
-    # (XML reads a carriage return back as a line feed)
-    assert [c.value for c in texts] == ["'" + t.replace("\r", "\n") for t in DANGEROUS]
-    assert all(c.data_type == "s" for c in texts)  # no formula cell anywhere
-    assert all(c.data_type != "f" for row in sheet.iter_rows() for c in row)
+    # the text as typed, stored as text and marked as text typed after an apostrophe (XML
+    # reads a carriage return back as a line feed)
+    assert [c.value for c in texts] == [t.replace("\r", "\n") for t in DANGEROUS]
+    assert all(c.data_type == "s" and c.quotePrefix for c in texts)
+    assert all(c.data_type != "f" for row in sheet.iter_rows() for c in row)  # no formula
+    plain = sheet.cell(row=len(DANGEROUS) + 2, column=1)
+    assert plain.value == "plain" and not plain.quotePrefix
     assert sheet.cell(row=2, column=2).value == 7.5
+    day = sheet.cell(row=2, column=3)
+    assert day.is_date and day.value.date() == date(2026, 3, 1)
     assert sheet.cell(row=1, column=1).value == "text"
 
 
@@ -58,6 +65,6 @@ def test_another_suffix_is_refused_and_nothing_written(tmp_path: Path) -> None:
 
 
 def test_the_same_table_in_both_formats() -> None:
-    rows = [["900.01-1-7", 150.0, None]]
-    text = table_bytes(".csv", ["sbl", "ft", "none"], rows).decode("utf-8-sig")
-    assert text == "sbl,ft,none\r\n900.01-1-7,150.0,\r\n"
+    rows = [["900.01-1-7", 150.0, None, date(2026, 3, 1)]]
+    text = table_bytes(".csv", ["sbl", "ft", "none", "day"], rows).decode("utf-8-sig")
+    assert text == "sbl,ft,none,day\r\n900.01-1-7,150.0,,2026-03-01\r\n"

@@ -22,6 +22,7 @@ from reportlab.graphics.widgets.markers import makeMarker
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import LETTER
 from reportlab.lib.units import inch
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.platypus import (
     KeepTogether,
@@ -41,14 +42,14 @@ MARGIN = 0.75 * inch
 BOLD = "Vera-Bold"
 WIDTH = PAGE_W - 2 * MARGIN
 
-# Outcomes, bottom of a stacked bar first: fill, and marker on the map. Lightness steps
-# apart (about 93, 78, 55, 28 and white outlined), so grey print keeps them apart.
+# Outcomes, bottom of a stacked bar first: fill, and marker on the map. In grey they are
+# white, about 80 %, 62 %, 20 % and 90 % (dashed outline), so grey print keeps them apart.
 OUTCOME_STYLE = {
-    "acceptable": ("#d9f0d3", "Circle", "Acceptable"),
+    "acceptable": ("#ffffff", "Circle", "Acceptable"),
     "substandard": ("#f6b94a", "Square", "Substandard"),
-    "incomplete": ("#7f7f7f", "Diamond", "Incomplete (component not located)"),
-    "failure": ("#6b0f1a", "Triangle", "Failure"),
-    "not_judged": ("#ffffff", "Cross", "Not judged (no law on file)"),
+    "incomplete": ("#8f8f8f", "Diamond", "Incomplete (component not located)"),
+    "failure": ("#4a0b14", "Triangle", "Failure"),
+    "not_judged": ("#e3e3e3", "Cross", "Not judged (no law on file)"),
 }
 STACK = tuple(OUTCOME_STYLE)
 
@@ -134,6 +135,8 @@ def per_month_chart(figures: dict[str, Any]) -> Drawing:
         chart.bars[i].fillColor = colors.HexColor(OUTCOME_STYLE[k][0])
         chart.bars[i].strokeColor = colors.black
         chart.bars[i].strokeWidth = 0.4
+        if k == "not_judged":
+            chart.bars[i].strokeDashArray = (2, 1.5)
     _label_style(chart)
     d.add(chart)
     _axis_titles(d, "Month of inspection", "Inspections (count)", x=chart.x, y=chart.y - 8,
@@ -152,10 +155,11 @@ def failure_rate_chart(figures: dict[str, Any]) -> Drawing:
     chart = VerticalBarChart()
     chart.x, chart.y, chart.width, chart.height = 60, 40, 220, 105
     zones = ("within_200ft", "beyond_200ft")
-    chart.data = [[rate[z]["percent"] or 0 for z in zones]]
+    chart.data = [[rate[z]["percent"] for z in zones]]  # None: no inspection, no bar
     chart.categoryAxis.categoryNames = [
         f"{words(z).replace('200ft', '200 ft')} ({rate[z]['failures']} of "
-        f"{rate[z]['inspections']})" for z in zones]
+        f"{rate[z]['inspections']})" if rate[z]["inspections"] else
+        f"{words(z).replace('200ft', '200 ft')} (no inspections)" for z in zones]
     chart.valueAxis.valueMin = 0
     chart.valueAxis.valueMax = 100
     chart.valueAxis.valueStep = 20
@@ -183,8 +187,8 @@ def overdue_chart(figures: dict[str, Any]) -> Drawing:
     plot.lines[0].strokeColor = colors.black
     plot.lines[0].strokeWidth = 1.2
     plot.lines[0].symbol = makeMarker("FilledCircle", size=3)
-    plot.xValueAxis.valueMin = 0
-    plot.xValueAxis.valueMax = max(1, len(rows) - 1)
+    plot.xValueAxis.valueMin = -0.5 if len(rows) == 1 else 0
+    plot.xValueAxis.valueMax = 0.5 if len(rows) == 1 else len(rows) - 1
     step = max(1, len(rows) // 12)
     plot.xValueAxis.valueSteps = list(range(0, len(rows), step))
     plot.xValueAxis.labelTextFormat = lambda v: rows[int(v)]["month"] if 0 <= int(v) < len(
@@ -199,6 +203,11 @@ def overdue_chart(figures: dict[str, Any]) -> Drawing:
     d.add(plot)
     _axis_titles(d, "Month's end", "Systems overdue (count)", x=plot.x, y=plot.y - 8,
                  w=plot.width, h=plot.height)
+    if rows:
+        last = rows[-1]
+        d.add(String(plot.x + plot.width, d.height - 24,
+                     f"At {last['month_end']}: {last['overdue']} overdue", fontName=FONT,
+                     fontSize=7.5, textAnchor="end"))
     return d
 
 
@@ -262,9 +271,10 @@ def lake_map(inputs: MapInputs, *, height: float = 560) -> Drawing:
     d.add(String(lx, ly - 11, f"{bar_ft / 5280:g} mi ({bar_ft:,.0f} ft)", fontName=FONT,
                  fontSize=7))
     ly -= 30
-    for line in ("Lake line: " + inputs.layer, "NY State Plane Central (ft)",
-                 "Markers at the absorption area", "(or holding tank), else at the",
-                 "parcel's point. No names shown."):
+    text = (f"Lake line: {inputs.layer}. NY State Plane Central, US survey feet "
+            "(EPSG:2261). Each marker at the system's absorption area (or holding tank), "
+            "else at the parcel's point. No names shown.")
+    for line in simpleSplit(text, FONT, 6.5, WIDTH - lx - 4):
         d.add(String(lx, ly, line, fontName=FONT, fontSize=6.5))
         ly -= 9
     return d
@@ -295,14 +305,18 @@ def _page_numbers(title: str) -> type[rl_canvas.Canvas]:
 
 
 
+# Rows judged under a law: "-" in the column of a municipality with no law on file.
+_JUDGED = ("etu", "holding_tanks", "five_year")
+
+
 def _tally_rows(f: dict[str, Any]) -> list[tuple[str, list[Any], bool]]:
     """(label, path into a tally, is a heading) for each row of the tally table."""
-    rows: list[tuple[str, list[Any], bool]] = [("Inspections in the period (count)",
-                                                ["inspections"], True)]
-    rows.append(("By reason", [], True))
+    rows: list[tuple[str, list[Any], bool]] = [("Inspections in the period", ["inspections"],
+                                                True)]
+    rows.append(("By reason (inspections)", [], True))
     for reason in f["totals"]["by_reason"]:
         rows.append((kind_words(reason), ["by_reason", reason], False))
-    rows.append(("By outcome", [], True))
+    rows.append(("By outcome (inspections)", [], True))
     for k in ("acceptable", "substandard", "failure", "incomplete", "not_judged"):
         rows.append((OUTCOME_STYLE[k][2], ["by_outcome", k], False))
     rows.append(("Systems inspected (parcels)", ["systems_inspected", "parcels"], True))
@@ -313,29 +327,40 @@ def _tally_rows(f: dict[str, Any]) -> list[tuple[str, list[Any], bool]]:
         rows.append((label, ["systems_inspected", k], False))
     rows.append(("Failures", [], True))
     rows.append(("Found (inspections finding a failure)", ["failures", "found"], False))
-    rows.append(("Corrected (an acceptable inspection after a failure)",
+    rows.append(("Corrected (a later inspection found no failure)",
                  ["failures", "corrected"], False))
+    rows.append(("Systems in failure at the period's end (parcels)",
+                 ["failures", "systems_in_failure_at_end"], False))
     rows.append(("Letters issued (dated in the period)", [], True))
     for kind in f["totals"]["letters_issued"]:
-        rows.append((kind_words(kind), ["letters_issued", kind], False))
+        label = ("Of these, corrections of an earlier letter" if kind == "corrections"
+                 else kind_words(kind))
+        rows.append((label, ["letters_issued", kind], False))
     rows.append(("Enhanced treatment units at the period's end", [], True))
     rows.append(("Units", ["etu", "units"], False))
-    rows.append(("With a service contract and reports on time", ["etu", "compliant"], False))
+    rows.append(("Service contract, inspections and reports on time",
+                 ["etu", "compliant"], False))
     rows.append(("Holding tanks at the period's end", [], True))
     rows.append(("Tanks", ["holding_tanks", "units"], False))
-    rows.append(("With a hauler contract and pump-out records on time",
+    rows.append(("Hauler contract, every pump-out record received",
                  ["holding_tanks", "compliant"], False))
-    rows.append(("Five-year inspections (systems within 200 ft)", ["five_year", "within_200ft"],
+    rows.append(("Systems within 200 ft (five-year cycle)", ["five_year", "within_200ft"],
                  True))
-    rows.append(("Fell due in the period", ["five_year", "due_in_period"], False))
-    rows.append(("Of those, inspected in the period", ["five_year", "done_in_period"], False))
-    rows.append(("Overdue at the period's end", ["five_year", "overdue_at_end"], False))
-    rows.append(("Never inspected at the period's end", ["five_year", "never_inspected_at_end"],
+    rows.append(("Five-year inspections due in the period", ["five_year", "due_in_period"],
                  False))
+    rows.append(("Of these, done on time", ["five_year", "done_on_time"], False))
+    rows.append(("Of these, done late", ["five_year", "done_late"], False))
+    rows.append(("Of these, not done by the period's end", ["five_year", "not_done_by_end"],
+                 False))
+    rows.append(("Systems overdue at the period's end", ["five_year", "overdue_at_end"], False))
+    rows.append(("Systems never inspected at the period's end",
+                 ["five_year", "never_inspected_at_end"], False))
     return rows
 
 
 def _value(tally: dict[str, Any], path: list[Any]) -> str:
+    if path[0] in _JUDGED and not tally["law_on_file"]:
+        return "-"
     v: Any = tally
     for key in path:
         v = v[key]
@@ -362,7 +387,7 @@ def tally_table(f: dict[str, Any]) -> RLTable:
         if heading:
             style.append(("LINEABOVE", (0, i), (-1, i), 0.3, colors.HexColor("#888888")))
             style.append(("FONT", (1, i), (-1, i), BOLD, 7.5))
-    label_w = 205
+    label_w = 235
     col_w = (WIDTH - label_w) / max(1, len(columns))
     table = RLTable(data, colWidths=[label_w, *[col_w] * len(columns)], repeatRows=1)
     table.setStyle(TableStyle(style))
@@ -382,7 +407,7 @@ def open_matters_table(f: dict[str, Any]) -> RLTable | RLParagraph:
         data.append([RLParagraph(m["sbl"], cell), RLParagraph(m["site_address"], cell),
                      RLParagraph(m["municipality"], cell), RLParagraph(m["matter"], cell),
                      RLParagraph(m["since"], cell), RLParagraph(m["section"] or "", cell)])
-    table = RLTable(data, colWidths=[60, 88, 70, 124, 58, WIDTH - 400], repeatRows=1)
+    table = RLTable(data, colWidths=[72, 90, 78, 116, 56, WIDTH - 412], repeatRows=1)
     table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 7.5),
                                ("VALIGN", (0, 0), (-1, -1), "TOP"),
                                ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
@@ -399,33 +424,40 @@ def render_program_report(inputs: ReportInputs) -> bytes:
     s = _styles()
     title = s["title"].clone("ptitle", alignment=0)
     small = s["small"]
+    places = ", ".join(f["municipalities"]) or "none on record"
+    lawless = [n for n in f["municipalities"] if not f["by_municipality"][n]["law_on_file"]]
     story: list[Any] = [
-        RLParagraph(inputs.office, s["subject"]),
-        RLParagraph(inputs.department, small),
-        Spacer(1, 6),
         RLParagraph("Septic system inspection program report", title),
-        RLParagraph(f"Period: {f['from']} to {f['to']} (both days included). "
-                    f"Municipalities: {', '.join(f['municipalities']) or 'none on record'}. "
-                    f"Worked out on {f['as_of']} from the records of the inspection program.",
-                    small),
+        RLParagraph(f"Municipalities: {places}.", s["subject"]),
+        RLParagraph(f"Period: {f['from']} to {f['to']} (both days included). Worked out on "
+                    f"{f['as_of']} from the inspection program's records. Prepared by "
+                    f"{inputs.office}, {inputs.department}.", small),
         Spacer(1, 6),
         tally_table(f),
-        PageBreak(),
     ]
-    for drawing in charts(f).values():
-        story += [drawing, Spacer(1, 8)]
-    story.append(RLParagraph("Charts count all the municipalities above together.", small))
+    if lawless:
+        story.append(RLParagraph(f"A dash (-): not judged, no law on file for "
+                                 f"{', '.join(lawless)}.", small))
     story.append(PageBreak())
-    story.append(RLParagraph("Inspected systems around the lake", s["heading"]))
-    if inputs.map is not None:
-        story.append(lake_map(inputs.map))
+    if not f["totals"]["inspections"]:
+        story.append(RLParagraph("No inspection was recorded in the period, so there is no "
+                                 "chart of inspections and no map.", s["body"]))
+        story.append(overdue_chart(f))
     else:
-        story.append(RLParagraph("No shoreline layer is active in this data folder, so no map "
-                                 "is drawn.", small))
-    missing = f.get("map_without_location") or []
-    if missing:
-        story.append(RLParagraph(f"Not on the map (no location on record): "
-                                 f"{', '.join(missing)}.", small))
+        for drawing in charts(f).values():
+            story += [drawing, Spacer(1, 8)]
+        story.append(RLParagraph("Charts count all the municipalities above together.", small))
+        story.append(PageBreak())
+        story.append(RLParagraph("Inspected systems around the lake", s["heading"]))
+        if inputs.map is not None:
+            story.append(lake_map(inputs.map))
+        else:
+            story.append(RLParagraph("No shoreline layer is active in this data folder, so no "
+                                     "map is drawn.", small))
+        missing = f.get("map_without_location") or []
+        if missing:
+            story.append(RLParagraph(f"Not on the map (no location on record): "
+                                     f"{', '.join(missing)}.", small))
     story.append(PageBreak())
     story.append(RLParagraph(f"Open matters at the period's end ({f['to']})", s["heading"]))
     story.append(open_matters_table(f))

@@ -4,7 +4,8 @@ A parcel's record holds one system, edited inspection after inspection: the form
 and edits the latest inspection's findings, and an earlier inspection's findings are kept
 in the change log. An inspection's findings are the record as it stood just before the
 parcel's next inspection was recorded (or as it stands now, for the latest): the same
-record the form showed for that inspection. The change log is replayed for that moment
+record the form showed for that inspection; its ETU service reports and pump-outs count
+only as far as they are dated up to the inspection's day. The change log is replayed for that moment
 (every insert carries the record's values, every update the field's new value, every
 deletion its time), the rows are loaded by the same code that loads a stored case, and
 the case is judged under the parcel's law as of the inspection's date.
@@ -61,6 +62,24 @@ class InspectionResult:
     # where the map puts it: the absorption area's (or holding tank's) centre, else the
     # parcel's point; longitude, latitude
     location: tuple[float, float] | None
+    # the record's ETU and holding tank at this inspection (component kinds)
+    units: tuple[str, ...] = ()
+
+
+_UNITS = ("enhanced_treatment_unit", "holding_tank")
+
+
+def dated_to(case: Any, day: date) -> Any:
+    """The case with only the ETU service inspections and pump-outs dated up to `day`: what
+    was there to judge on that day."""
+    from dataclasses import replace
+
+    etu, tank = case.etu, case.holding_tank_service
+    if etu is not None:
+        etu = replace(etu, inspections=tuple(i for i in etu.inspections if i.date <= day))
+    if tank is not None:
+        tank = replace(tank, pump_outs=tuple(p for p in tank.pump_outs if p.date <= day))
+    return replace(case, etu=etu, holding_tank_service=tank)
 
 
 def _decode(text: str | None) -> Any:
@@ -146,7 +165,9 @@ def _result(parcel_id: str, inspection_id: str, case: Any,
     p = case.parcel
     common = {"parcel_id": parcel_id, "inspection_id": inspection_id, "sbl": p.sbl,
               "municipality": p.municipality, "site_address": p.site_address, "date": i.date,
-              "reason": i.reason.value, "inspector": i.inspector, "location": _location(case)}
+              "reason": i.reason.value, "inspector": i.inspector, "location": _location(case),
+              "units": tuple(k for k in _UNITS if any(c.kind.value == k
+                                                      for c in case.components))}
     if isinstance(judged, NoLawFacts):
         return InspectionResult(
             **common, outcome=None, zone=None, distance_ft=judged.lake_distance_ft,
@@ -203,8 +224,9 @@ def _parcel_inspections(ws: Workspace, parcel_id: str, loader: _Loader
             continue
         own_tests = [t for t in tests.values() if t["inspection_id"] == inspection_id]
         case = loader.case(parcel_id, state, row, own_tests)
+        day = case.inspection.date
         out.append(_result(parcel_id, inspection_id, case,
-                           ws.assess_case(case, as_of=case.inspection.date)))
+                           ws.assess_case(dated_to(case, day), as_of=day)))
     return out
 
 

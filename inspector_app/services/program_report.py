@@ -11,7 +11,7 @@ from __future__ import annotations
 import calendar
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,7 +23,7 @@ from ..errors import Cancelled, InputError
 from ..letters.content import LETTER_KINDS
 from ..storage.cases import stored_date
 from .evaluation import NoLawFacts
-from .inspection_history import InspectionResult, inspection_results
+from .inspection_history import InspectionResult, dated_to, inspection_results
 
 if TYPE_CHECKING:
     from .workspace import Workspace
@@ -36,6 +36,8 @@ REASONS = tuple(r.value for r in InspectionReason)
 _ETU_CODES = {"etu_no_service_contract", "etu_inspection_overdue", "etu_report_late"}
 _HOLDING_CODES = {"holding_tank_no_hauler_contract", "holding_tank_records_missing"}
 Progress = Callable[[int, int], None]
+_NO_FAILURE = (Outcome.ACCEPTABLE, Outcome.SUBSTANDARD)
+_DECIDING = (Outcome.ACCEPTABLE, Outcome.SUBSTANDARD, Outcome.FAILURE)
 
 
 @dataclass(frozen=True)
@@ -109,16 +111,21 @@ def _tally(results: list[InspectionResult], start: date, end: date) -> dict[str,
     latest: dict[str, InspectionResult] = {}
     for r in within:
         latest[r.parcel_id] = r  # sorted by date: the last one stays
-    # failures corrected: an acceptable inspection in the period whose parcel's inspection
-    # before it (at any time) found a failure
+    # failures corrected: an inspection in the period that found no failure (acceptable or
+    # substandard) whose parcel's previous judged inspection (at any time; incomplete and
+    # unjudged ones passed over) found one
     corrected = 0
     previous: dict[str, InspectionResult] = {}
+    last_by_end: dict[str, InspectionResult] = {}
     for r in results:
         before = previous.get(r.parcel_id)
-        if (start <= r.date <= end and r.outcome == Outcome.ACCEPTABLE and before is not None
+        if (start <= r.date <= end and r.outcome in _NO_FAILURE and before is not None
                 and before.outcome == Outcome.FAILURE):
             corrected += 1
-        previous[r.parcel_id] = r
+        if r.outcome in _DECIDING:
+            previous[r.parcel_id] = r
+        if r.date <= end:
+            last_by_end[r.parcel_id] = r
     zones = Counter(_zone(r) for r in latest.values())
     return {
         "inspections": len(within),
@@ -126,14 +133,22 @@ def _tally(results: list[InspectionResult], start: date, end: date) -> dict[str,
         "by_outcome": {k: sum(1 for r in within if _outcome(r) == k) for k in OUTCOMES},
         "systems_inspected": {"parcels": len(latest), **{z: zones[z] for z in ZONES}},
         "failures": {"found": sum(1 for r in within if r.outcome == Outcome.FAILURE),
-                     "corrected": corrected},
+                     "corrected": corrected,
+                     "systems_in_failure_at_end": sum(
+                         1 for r in last_by_end.values() if r.outcome == Outcome.FAILURE)},
     }
+
+
+def _no_letters() -> dict[str, int]:
+    """Issued letters by kind, and how many of them correct an earlier letter."""
+    return {**{k: 0 for k in LETTER_KINDS}, "corrections": 0}
 
 
 def _letters(ws: Workspace, parcel_ids: set[str], start: date, end: date
              ) -> dict[str, dict[str, int]]:
     rows = ws.store.query(
-        "SELECT l.kind, p.municipality, l.parcel_id FROM letters l JOIN parcels p ON "
+        "SELECT l.kind, p.municipality, l.parcel_id, l.replaces_letter_id FROM letters l "
+        "JOIN parcels p ON "
         "p.id = l.parcel_id WHERE l.status = 'issued' AND l.deleted_at IS NULL AND "
         "l.letter_date BETWEEN ? AND ?", (start.isoformat(), end.isoformat()))
     out: dict[str, dict[str, int]] = {}
@@ -141,56 +156,58 @@ def _letters(ws: Workspace, parcel_ids: set[str], start: date, end: date
         if r["parcel_id"] not in parcel_ids:
             continue
         for key in (r["municipality"], TOTAL):
-            counts = out.setdefault(key, {k: 0 for k in LETTER_KINDS})
+            counts = out.setdefault(key, _no_letters())
             counts[r["kind"]] = counts.get(r["kind"], 0) + 1
+            counts["corrections"] += r["replaces_letter_id"] is not None
     return out
 
 
-def _dated_to(case: Any, end: date) -> Any:
-    """The case with only the ETU inspections and pump-outs dated up to `end`."""
-    etu, tank = case.etu, case.holding_tank_service
-    if etu is not None:
-        etu = replace(etu, inspections=tuple(i for i in etu.inspections if i.date <= end))
-    if tank is not None:
-        tank = replace(tank, pump_outs=tuple(p for p in tank.pump_outs if p.date <= end))
-    return replace(case, etu=etu, holding_tank_service=tank)
-
-
-def _upkeep(ws: Workspace, parcels: list[dict[str, Any]], end: date
-            ) -> dict[str, dict[str, dict[str, int]]]:
-    """ETUs and holding tanks as the records stand, counting what is dated up to `end`:
-    each unit, and each whose records make no ETU (holding-tank) violation as of `end`."""
-    ids = {r["id"]: r for r in parcels}
-    kinds = ws.store.query(
-        "SELECT DISTINCT parcel_id, kind FROM components WHERE deleted_at IS NULL AND kind IN "
-        "(?, ?)", (ComponentKind.ENHANCED_TREATMENT_UNIT.value, ComponentKind.HOLDING_TANK.value))
+def _upkeep(ws: Workspace, parcels: list[dict[str, Any]], results: list[InspectionResult],
+            end: date) -> dict[str, dict[str, dict[str, int]]]:
+    """ETUs and holding tanks at the period's end: each system whose latest inspection up
+    to the end recorded the unit, and of those, each whose records (as they stand, counting
+    the reports and pump-outs dated up to the end) make no ETU (holding-tank) violation as
+    of the end."""
+    by_id = {r["id"]: r for r in parcels}
+    units: dict[str, tuple[str, ...]] = {}
+    for r in results:
+        if r.date <= end:
+            units[r.parcel_id] = r.units
     out: dict[str, dict[str, dict[str, int]]] = {}
-    for row in kinds:
-        parcel = ids.get(row["parcel_id"])
-        if parcel is None:
+    for parcel_id, kinds in units.items():
+        parcel = by_id.get(parcel_id)
+        if parcel is None or not kinds:
             continue
-        etu = row["kind"] == ComponentKind.ENHANCED_TREATMENT_UNIT.value
-        codes = _ETU_CODES if etu else _HOLDING_CODES
-        judged = ws.assess_case(_dated_to(ws.load_case(parcel["sbl"]), end), as_of=end)
-        name = "etu" if etu else "holding_tanks"
-        for key in (parcel["municipality"], TOTAL):
-            counts = out.setdefault(key, {}).setdefault(
-                name, {"units": 0, "compliant": 0, "not_judged": 0})
-            counts["units"] += 1
-            if isinstance(judged, NoLawFacts):
-                counts["not_judged"] += 1
-            elif not {v.code for v in judged.violations} & codes:
-                counts["compliant"] += 1  # (no service contract is itself a violation)
+        judged = ws.assess_case(dated_to(ws.load_case(parcel["sbl"]), end), as_of=end)
+        for kind in kinds:
+            etu = kind == ComponentKind.ENHANCED_TREATMENT_UNIT.value
+            codes = _ETU_CODES if etu else _HOLDING_CODES
+            name = "etu" if etu else "holding_tanks"
+            for key in (parcel["municipality"], TOTAL):
+                counts = out.setdefault(key, {}).setdefault(
+                    name, {"units": 0, "compliant": 0, "not_judged": 0})
+                counts["units"] += 1
+                if isinstance(judged, NoLawFacts):
+                    counts["not_judged"] += 1
+                elif not {v.code for v in judged.violations} & codes:
+                    counts["compliant"] += 1  # (no service contract is itself a violation)
     return out
+
+
+FIVE_YEAR_KEYS = ("within_200ft", "due_in_period", "done_on_time", "done_late",
+                  "not_done_by_end", "overdue_at_end", "never_inspected_at_end")
 
 
 def _five_year(ws: Workspace, parcels: list[dict[str, Any]], dates: dict[str, list[date]],
                start: date, end: date, months: list[tuple[str, date]]
                ) -> tuple[dict[str, dict[str, int]], list[dict[str, Any]]]:
-    """Systems within the lake setback (as the record places them now): whose five-year
-    inspection fell due in the period, how many of those were inspected in it, and how
-    many are overdue (or never inspected) at the period's end; and the overdue count at
-    each month's end."""
+    """Systems within the lake setback (as the records place them now) and their
+    five-year cycle. Each cycle runs from an inspection to the date one cycle later; it
+    fell due in the period when that date lies in it (and no inspection renewed it before
+    the period began); it was done on time when the next inspection came by the due date,
+    late when it came after it but by the period's end, else not done by the end. At the
+    end: systems overdue (the cycle from their last inspection up to the end ended before
+    it) and systems never inspected. And the number overdue at each month's end."""
     from .summaries import summaries
 
     found = summaries(ws, {r["id"]: r["municipality"] for r in parcels})
@@ -201,24 +218,29 @@ def _five_year(ws: Workspace, parcels: list[dict[str, Any]], dates: dict[str, li
         s = found.get(r["id"])
         if law is None or s is None or not s.law or s.zone is not Zone.WITHIN:
             continue
-        days = dates.get(r["id"], [])
-        before = [d for d in days if d < start]
-        upto = [d for d in days if d <= end]
-        counts = [out.setdefault(key, {"within_200ft": 0, "due_in_period": 0,
-                                       "done_in_period": 0, "overdue_at_end": 0,
-                                       "never_inspected_at_end": 0})
+        days = [d for d in dates.get(r["id"], []) if d <= end]
+        counts = [out.setdefault(key, dict.fromkeys(FIVE_YEAR_KEYS, 0))
                   for key in (r["municipality"], TOTAL)]
-        due = next_inspection_due(before[-1], law) if before else None
+        tally: Counter[str] = Counter(within_200ft=1)
+        for i, day in enumerate(days):
+            due = next_inspection_due(day, law)
+            after = days[i + 1] if i + 1 < len(days) else None
+            if not start <= due <= end or (after is not None and after < start):
+                continue
+            tally["due_in_period"] += 1
+            if after is not None and after <= due:
+                tally["done_on_time"] += 1
+            elif after is not None:
+                tally["done_late"] += 1
+            else:
+                tally["not_done_by_end"] += 1
+        if not days:
+            tally["never_inspected_at_end"] += 1
+        elif end > next_inspection_due(days[-1], law):
+            tally["overdue_at_end"] += 1
         for c in counts:
-            c["within_200ft"] += 1
-            if due is not None and start <= due <= end:
-                c["due_in_period"] += 1
-                if any(start <= d <= end for d in days):
-                    c["done_in_period"] += 1
-            if not upto:
-                c["never_inspected_at_end"] += 1
-            elif end > next_inspection_due(upto[-1], law):
-                c["overdue_at_end"] += 1
+            for key, n in tally.items():
+                c[key] += n
         for label, day in months:
             last = [d for d in days if d <= day]
             if last and day > next_inspection_due(last[-1], law):
@@ -255,7 +277,7 @@ def _open_matters(ws: Workspace, parcels: list[dict[str, Any]],
                 if r.outcome != Outcome.FAILURE:
                     break
                 since = r.date
-            out.append({**base, "matter": "failure without a later inspection finding it "
+            out.append({**base, "matter": "failure found; no later inspection has found it "
                                           "corrected",
                         "since": since.isoformat(), "section": failure_section,
                         "inspection": last.date.isoformat()})
@@ -299,17 +321,18 @@ def program_report(ws: Workspace, start: date, end: date, *,
         days.sort()
     months = _months(start, end)
     letters = _letters(ws, ids, start, end)
-    upkeep = _upkeep(ws, parcels, end)
+    upkeep = _upkeep(ws, parcels, results, end)
     five, overdue_over_time = _five_year(ws, parcels, dates, start, end, months)
-    empty_five = {"within_200ft": 0, "due_in_period": 0, "done_in_period": 0,
-                  "overdue_at_end": 0, "never_inspected_at_end": 0}
+    empty_five = dict.fromkeys(FIVE_YEAR_KEYS, 0)
     empty_unit = {"units": 0, "compliant": 0, "not_judged": 0}
 
     def group(key: str) -> dict[str, Any]:
         chosen = results if key == TOTAL else [r for r in results
                                                if municipality[r.parcel_id] == key]
-        return {**_tally(chosen, start, end),
-                "letters_issued": letters.get(key, {k: 0 for k in LETTER_KINDS}),
+        law = (any(ws.laws.for_municipality(n) is not None for n in names) if key == TOTAL
+               else ws.laws.for_municipality(key) is not None)
+        return {"law_on_file": law, **_tally(chosen, start, end),
+                "letters_issued": letters.get(key, _no_letters()),
                 "etu": upkeep.get(key, {}).get("etu", dict(empty_unit)),
                 "holding_tanks": upkeep.get(key, {}).get("holding_tanks", dict(empty_unit)),
                 "five_year": five.get(key, dict(empty_five))}
@@ -353,23 +376,43 @@ def program_report(ws: Workspace, start: date, end: date, *,
 def _notes(ws: Workspace, names: Sequence[str]) -> list[str]:
     """What each figure counts, with the section of each municipality's law it rests on."""
     notes = [
-        "Each inspection counts with what it found as the record stood for it: the record "
-        "as it was just before the parcel's next inspection was recorded (for the latest, as "
-        "it stands now), judged under the municipality's law as of the inspection's date.",
-        "Failures corrected: acceptable inspections in the period whose parcel's previous "
-        "inspection found a failure. A repair is counted once an inspection finds the system "
-        "acceptable; the records hold no other record of repairs.",
-        "Systems inspected: each parcel inspected in the period once, in the lake zone its "
-        "latest inspection in the period found (a field measurement, else the map's distance "
-        "with the shoreline layer's accuracy).",
-        "Letters issued: issued letters (not drafts) whose date falls in the period.",
-        "ETUs and holding tanks: systems on record with the unit, as the records stand, "
-        "counting the service reports and pump-outs dated up to the period's end.",
-        "Five-year inspections: systems within 200 ft as the records place them now. Fell "
-        "due: the cycle from the last inspection before the period ended inside it. Overdue: "
-        "the cycle from the last inspection up to the period's end ended before it.",
-        "Open matters: a failure that no later inspection found corrected, and a notice's "
-        "deadline passed while a failure or violation stands, at the period's end.",
+        "Inspections: each inspection counts with what it found as the record stood for it: "
+        "the record as it was just before the parcel's next inspection was recorded (for the "
+        "latest, as it stands now), with the ETU service reports and pump-outs dated up to "
+        "its day, judged under the municipality's law as of that day. Incomplete: a "
+        "component was not located, and nothing else failed or was substandard.",
+        "Systems inspected: parcels, each once, in the lake zone its latest inspection in the "
+        "period found (a field measurement, else the map's distance with the shoreline "
+        "layer's declared accuracy). Undetermined: no distance on record, or a map distance "
+        "whose accuracy cannot settle the 200-ft question. Distances are from the absorption "
+        "area (or holding tank) to the lake line of the data folder's active shoreline layer "
+        "(named on the map page).",
+        "Failures found: inspections in the period that found a failure. Corrected: "
+        "inspections in the period that found no failure (acceptable or substandard) where "
+        "the parcel's previous inspection with a finding found one; the records hold no "
+        "separate repair record. Systems in failure at the period's end: parcels whose "
+        "latest inspection up to the end found a failure.",
+        "Failure rate (page 2): failures found over all inspections in the period in the "
+        "zone, within and beyond 200 ft; inspections whose zone is undetermined or not "
+        "judged are left out.",
+        "Letters issued: issued letters (not drafts) dated in the period, by kind; "
+        "corrections: those issued as a correction of an earlier letter (counted in their "
+        "kind too).",
+        "ETUs and holding tanks: systems whose latest inspection up to the period's end "
+        "recorded the unit. An ETU counts as compliant with a service contract, its "
+        "inspections at the required interval and each report received within ten days; a "
+        "holding tank with a hauler contract and every pump-out record received; both as "
+        "the records stand, counting what is dated up to the period's end.",
+        "Five-year inspections: systems within 200 ft as the records place them now. A cycle "
+        "runs from an inspection to the same day one cycle later (the years each law sets, "
+        "below); "
+        "it fell due in the period when that day is in it (and no inspection renewed it "
+        "before the period began). Done on time: the next inspection came by that day; "
+        "late: after it, by the period's end. Overdue at the end: more than one cycle since "
+        "the last inspection. Never inspected: no inspection on record up to the end.",
+        "Open matters: a failure that no later inspection has found corrected (since the "
+        "first of the failing inspections in a row), and a notice whose deadline passed "
+        "while a failure or violation stands (since the deadline), at the period's end.",
     ]
     laws: dict[str, tuple[Any, list[str]]] = {}
     lawless = []
@@ -455,7 +498,7 @@ def export_rows(ws: Workspace, start: date, end: date, *,
             continue
         letters = [f"{kind} {day}" for day, kind in issued.get(r.parcel_id, [])
                    if day >= r.date.isoformat() and (upto is None or day < upto)]
-        rows.append([r.sbl, r.municipality, r.site_address, r.date.isoformat(), r.reason,
+        rows.append([r.sbl, r.municipality, r.site_address, r.date, r.reason,
                      r.inspector, r.outcome or "not_judged", r.zone or "not_judged",
                      r.distance_ft, r.distance_source or "",
                      "; ".join(f"{code} ({cite})" for code, cite in r.violations),

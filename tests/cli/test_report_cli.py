@@ -132,4 +132,5 @@ def test_export_escapes_a_site_address_that_would_run_as_a_formula(
     assert row["inspector"] == "'@A. Inspector"
     sheet = load_workbook(tmp_path / "x.xlsx").active
     cells = list(sheet.iter_rows())[1]
-    assert cells[2].value == "'" + case["parcel"]["site_address"] and cells[2].data_type == "s"
+    assert cells[2].value == case["parcel"]["site_address"] and cells[2].data_type == "s"
+    assert cells[2].quotePrefix and cells[3].is_date
