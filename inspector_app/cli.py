@@ -287,7 +287,9 @@ def build_parser() -> argparse.ArgumentParser:
                              help="the period's last day (included)")
         command.add_argument("--municipality", action="append", metavar="NAME",
                              help="only this municipality (repeat for several; default: all)")
-        command.add_argument("--as-of", type=_as_of, metavar="DATE")
+        command.add_argument("--as-of", type=_as_of, metavar="DATE",
+                             help="today, for the check that the period has passed "
+                                  "(default: the clock's date)")
     program.add_argument("--out", type=Path, metavar="FILE.pdf",
                          help="write the PDF here (required unless --json)")
     program.add_argument("--json", action="store_true",
