@@ -35,7 +35,7 @@ from reportlab.platypus import Paragraph as RLParagraph
 from reportlab.platypus import Table as RLTable
 
 from ..domain.labels import kind_words, words
-from .render import FONT, _styles, register_fonts
+from .render import FONT, _styles, numbered_canvas, register_fonts
 
 PAGE_W, PAGE_H = LETTER
 MARGIN = 0.75 * inch
@@ -107,6 +107,13 @@ def _axis_titles(d: Drawing, x_title: str, y_title: str, *, x: float, y: float, 
     d.add(g)
 
 
+def _count_axis(axis: Any, top: int) -> None:
+    """A count axis from 0 to the largest count, in whole steps, about five of them."""
+    axis.valueMin = 0
+    axis.valueMax = max(1, top)
+    axis.valueStep = max(1, -(-top // 5))
+
+
 def _title(d: Drawing, text: str) -> None:
     d.add(String(0, d.height - 10, text, fontName=BOLD, fontSize=9))
 
@@ -125,10 +132,7 @@ def per_month_chart(figures: dict[str, Any]) -> Drawing:
     chart.categoryAxis.categoryNames = labels
     chart.categoryAxis.labels.angle = 45
     chart.categoryAxis.labels.boxAnchor = "ne"
-    chart.valueAxis.valueMin = 0
-    top = max([sum(r[k] for k in STACK) for r in rows] or [0])
-    chart.valueAxis.valueMax = max(1, top)
-    chart.valueAxis.valueStep = max(1, -(-top // 5))
+    _count_axis(chart.valueAxis, max([sum(r[k] for k in STACK) for r in rows] or [0]))
     chart.barSpacing = 0
     chart.groupSpacing = 1
     for i, k in enumerate(STACK):
@@ -195,10 +199,7 @@ def overdue_chart(figures: dict[str, Any]) -> Drawing:
         rows) else ""
     plot.xValueAxis.labels.angle = 45
     plot.xValueAxis.labels.boxAnchor = "ne"
-    top = max([r["overdue"] for r in rows] or [0])
-    plot.yValueAxis.valueMin = 0
-    plot.yValueAxis.valueMax = max(1, top)
-    plot.yValueAxis.valueStep = max(1, -(-top // 5))
+    _count_axis(plot.yValueAxis, max([r["overdue"] for r in rows] or [0]))
     _label_style(plot)
     d.add(plot)
     _axis_titles(d, "Month's end", "Systems overdue (count)", x=plot.x, y=plot.y - 8,
@@ -281,28 +282,13 @@ def lake_map(inputs: MapInputs, *, height: float = 560) -> Drawing:
 
 
 def _page_numbers(title: str) -> type[rl_canvas.Canvas]:
-    class Numbered(rl_canvas.Canvas):  # type: ignore[misc]
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            kwargs["initialFontName"] = FONT
-            super().__init__(*args, **kwargs)
-            self._pages: list[dict[str, Any]] = []
-
-        def showPage(self) -> None:
-            self._pages.append(dict(self.__dict__))
-            self._startPage()
-
-        def save(self) -> None:
-            for state in self._pages:
-                self.__dict__.update(state)
-                self.setFont(FONT, 7.5)
-                self.setFillColor(colors.HexColor("#444444"))
-                self.drawString(MARGIN, 0.45 * inch, title)
-                self.drawRightString(PAGE_W - MARGIN, 0.45 * inch,
-                                     f"Page {self.getPageNumber()} of {len(self._pages)}")
-                super().showPage()
-            super().save()
-    return Numbered
-
+    def decorate(canvas: rl_canvas.Canvas, total: int) -> None:
+        canvas.setFont(FONT, 7.5)
+        canvas.setFillColor(colors.HexColor("#444444"))
+        canvas.drawString(MARGIN, 0.45 * inch, title)
+        canvas.drawRightString(PAGE_W - MARGIN, 0.45 * inch,
+                               f"Page {canvas.getPageNumber()} of {total}")
+    return numbered_canvas(decorate)
 
 
 # Rows judged under a law: "-" in the column of a municipality with no law on file.

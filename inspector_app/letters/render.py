@@ -98,9 +98,13 @@ def _styles() -> dict[str, ParagraphStyle]:
     }
 
 
-def _numbered_canvas(letter: Letter, office: Office, draft: bool, banner: str
-                     ) -> type[rl_canvas.Canvas]:
-    """A canvas that knows the page count, for "Page 1 of 2", and marks drafts."""
+# What a canvas draws on each page once the page count is known: (canvas, total pages).
+Decorate = Callable[[rl_canvas.Canvas, int], None]
+
+
+def numbered_canvas(decorate: Decorate) -> type[rl_canvas.Canvas]:
+    """A canvas that knows the page count: each page is held until the document ends,
+    then `decorate(canvas, total)` draws on it (for "Page 1 of 2")."""
 
     class NumberedCanvas(rl_canvas.Canvas):  # type: ignore[misc]
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -117,44 +121,51 @@ def _numbered_canvas(letter: Letter, office: Office, draft: bool, banner: str
             total = len(self._pages)
             for state in self._pages:
                 self.__dict__.update(state)
-                self._decorate(total)
+                decorate(self, total)
                 super().showPage()
             super().save()
 
-        def _decorate(self, total: int) -> None:
-            self.setFont(FONT, 8)
-            self.setFillColor(colors.HexColor("#444444"))
-            number = self.getPageNumber()
-            self.drawRightString(PAGE_W - MARGIN, 0.5 * inch, f"Page {number} of {total}")
-            self.drawString(MARGIN, 0.5 * inch,
-                            f"Tax map {letter.sbl}  |  {letter.title.capitalize()}  |  "
-                            f"{letter.letter_date.isoformat()}")
-            if number > 1:
-                self.drawString(MARGIN, PAGE_H - 0.55 * inch,
-                                f"{letter.recipient[0]} - {office.office_name}")
-            if draft:
-                self.saveState()
-                self.setFillColor(colors.Color(0.75, 0.1, 0.1, alpha=0.16))
-                self.setFont("Vera-Bold", 110)
-                self.translate(PAGE_W / 2, PAGE_H / 2)
-                self.rotate(45)
-                self.drawCentredString(0, -40, "DRAFT")
-                self.restoreState()
-                self.setFont("Vera-Bold", 9)
-                self.setFillColor(colors.Color(0.7, 0.1, 0.1))
-                self.drawRightString(PAGE_W - MARGIN, PAGE_H - 0.4 * inch, banner)
-                if letter.draft_note:
-                    # why this draft could not be issued, on every page, so a printed
-                    # page cannot pass for a finding
-                    self.setFont("Vera-Bold", 7.5)
-                    lines = simpleSplit(letter.draft_note, "Vera-Bold", 7.5, PAGE_W - 2 * MARGIN)
-                    if len(lines) > DRAFT_NOTE_LINES:  # below the page's footer line
-                        lines = lines[:DRAFT_NOTE_LINES]
-                        lines[-1] = lines[-1][:-2].rstrip() + " \u2026"
-                    for n, line in enumerate(lines):
-                        self.drawString(MARGIN, 0.36 * inch - 8.5 * n, line)
-
     return NumberedCanvas
+
+
+def _numbered_canvas(letter: Letter, office: Office, draft: bool, banner: str
+                     ) -> type[rl_canvas.Canvas]:
+    """The letter's canvas: "Page 1 of 2", its footer and, on drafts, the DRAFT mark."""
+
+    def decorate(self: rl_canvas.Canvas, total: int) -> None:
+        self.setFont(FONT, 8)
+        self.setFillColor(colors.HexColor("#444444"))
+        number = self.getPageNumber()
+        self.drawRightString(PAGE_W - MARGIN, 0.5 * inch, f"Page {number} of {total}")
+        self.drawString(MARGIN, 0.5 * inch,
+                        f"Tax map {letter.sbl}  |  {letter.title.capitalize()}  |  "
+                        f"{letter.letter_date.isoformat()}")
+        if number > 1:
+            self.drawString(MARGIN, PAGE_H - 0.55 * inch,
+                            f"{letter.recipient[0]} - {office.office_name}")
+        if draft:
+            self.saveState()
+            self.setFillColor(colors.Color(0.75, 0.1, 0.1, alpha=0.16))
+            self.setFont("Vera-Bold", 110)
+            self.translate(PAGE_W / 2, PAGE_H / 2)
+            self.rotate(45)
+            self.drawCentredString(0, -40, "DRAFT")
+            self.restoreState()
+            self.setFont("Vera-Bold", 9)
+            self.setFillColor(colors.Color(0.7, 0.1, 0.1))
+            self.drawRightString(PAGE_W - MARGIN, PAGE_H - 0.4 * inch, banner)
+            if letter.draft_note:
+                # why this draft could not be issued, on every page, so a printed
+                # page cannot pass for a finding
+                self.setFont("Vera-Bold", 7.5)
+                lines = simpleSplit(letter.draft_note, "Vera-Bold", 7.5, PAGE_W - 2 * MARGIN)
+                if len(lines) > DRAFT_NOTE_LINES:  # below the page's footer line
+                    lines = lines[:DRAFT_NOTE_LINES]
+                    lines[-1] = lines[-1][:-2].rstrip() + " \u2026"
+                for n, line in enumerate(lines):
+                    self.drawString(MARGIN, 0.36 * inch - 8.5 * n, line)
+
+    return numbered_canvas(decorate)
 
 
 def _first_page(letter: Letter, office: Office) -> Callable[[Any, Any], None]:
