@@ -187,20 +187,32 @@ _LOG = ("SELECT seq, at, device_id, table_name, record_id, parcel_id, op, field,
         "record_version FROM change_log WHERE parcel_id = ? AND table_name IN ({}) ORDER BY seq")
 
 
-def parcel_inspections(ws: Workspace, parcel_id: str, loader: _Loader | None = None
-                       ) -> list[InspectionResult]:
+@dataclass(frozen=True)
+class _Layers:
+    """The active shoreline and lot layers, read once for many parcels."""
+
+    shoreline: Any
+    lots: Any
+
+    @classmethod
+    def of(cls, ws: Workspace) -> _Layers:
+        from .lots import active_lot_layer
+        from .shorelines import active_layer
+
+        return cls(active_layer(ws), active_lot_layer(ws))
+
+
+def parcel_inspections(ws: Workspace, parcel_id: str) -> list[InspectionResult]:
     """Every inspection of one parcel on record (not deleted), oldest recorded first, each
     judged on the record as it stood for it."""
-    own = loader is None
-    loader = loader or _Loader(ws.store.conn)
+    loader = _Loader(ws.store.conn)
     try:
-        return _parcel_inspections(ws, parcel_id, loader)
+        return _parcel_inspections(ws, parcel_id, loader, _Layers.of(ws))
     finally:
-        if own:
-            loader.close()
+        loader.close()
 
 
-def _parcel_inspections(ws: Workspace, parcel_id: str, loader: _Loader
+def _parcel_inspections(ws: Workspace, parcel_id: str, loader: _Loader, layers: _Layers
                         ) -> list[InspectionResult]:
     replay = _Replay()
     states: list[tuple[str, dict[str, list[dict[str, Any]]]]] = []
@@ -226,7 +238,9 @@ def _parcel_inspections(ws: Workspace, parcel_id: str, loader: _Loader
         case = loader.case(parcel_id, state, row, own_tests)
         day = case.inspection.date
         out.append(_result(parcel_id, inspection_id, case,
-                           ws.assess_case(dated_to(case, day), as_of=day)))
+                           ws.assess_case(dated_to(case, day), as_of=day,
+                                          layer=layers.shoreline, lots=layers.lots,
+                                          parcel_id=parcel_id)))
     return out
 
 
@@ -242,12 +256,13 @@ def inspection_results(ws: Workspace, *, parcel_ids: Iterable[str] | None = None
     else:
         ids = list(parcel_ids)
     loader = _Loader(ws.store.conn)
+    layers = _Layers.of(ws)
     out: list[InspectionResult] = []
     try:
         for n, parcel_id in enumerate(ids, start=1):
             if cancelled is not None and cancelled():
                 raise Cancelled("The report was cancelled; nothing was written.")
-            out.extend(_parcel_inspections(ws, parcel_id, loader))
+            out.extend(_parcel_inspections(ws, parcel_id, loader, layers))
             if progress is not None and (n % 25 == 0 or n == len(ids)):
                 progress(n, len(ids))
     finally:

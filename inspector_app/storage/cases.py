@@ -151,15 +151,19 @@ def save_case(w: RecordWriter, case: Case, *, today: date,
     parcel_id = parcel_id_for(w.conn, p.sbl)
     parcel_values = _flat(p, skip=("renters",))
     created = parcel_id is None
+    # The inspection first (after the row of a parcel this save creates): a new
+    # inspection's row marks, in the change log, where the record of the parcel's earlier
+    # inspection ends (services/inspection_history), its own row (municipality, address,
+    # point) included.
     if parcel_id is None:
         parcel_id = w.insert("parcels", {**parcel_values, **(created_with or {})},
                              parcel_id=None)
+        if case.inspection is not None:
+            _save_inspection(w, parcel_id, case.inspection, fresh=True)
     else:
+        if case.inspection is not None:
+            _save_inspection(w, parcel_id, case.inspection)
         w.update("parcels", parcel_id, parcel_values)
-    # The inspection first: a new inspection's row marks, in the change log, where the
-    # record of the parcel's earlier inspection ends (services/inspection_history).
-    if case.inspection is not None:
-        _save_inspection(w, parcel_id, case.inspection, fresh=created)
 
     read: Reader = _none if created else _active
     _many(w, "renters", parcel_id, read(w.conn, "renters", parcel_id, order="position"),
