@@ -39,11 +39,11 @@ def escape_cell(value: Cell) -> Cell:
     return value
 
 
-def check_suffix(path: Path, *, option: str = "--out") -> str:
+def check_suffix(path: Path) -> str:
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
-        raise InputError(f"{option} {path}: the file must end in .csv or .xlsx (it decides "
-                         "the format).")
+        raise InputError(f"The export file {path} must end in .csv or .xlsx (the ending "
+                         "decides the format).")
     return suffix
 
 

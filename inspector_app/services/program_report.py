@@ -516,9 +516,13 @@ def export_inspections(ws: Workspace, start: date, end: date, path: Path, *,
     from ..spreadsheet import check_suffix, write_table
 
     check_suffix(path)
-    rows = export_rows(ws, start, end, municipalities=municipalities, as_of=as_of,
-                       progress=progress, cancelled=cancelled)
+    stopped = Cancelled("The export was cancelled; no file was written.")
+    try:
+        rows = export_rows(ws, start, end, municipalities=municipalities, as_of=as_of,
+                           progress=progress, cancelled=cancelled)
+    except Cancelled:
+        raise stopped from None
     if cancelled():
-        raise Cancelled("The export was cancelled; no file was written.")
+        raise stopped
     write_table(path, EXPORT_COLUMNS, rows)
     return {"path": str(path), "inspections": len(rows), "columns": list(EXPORT_COLUMNS)}

@@ -1469,6 +1469,9 @@ class MainWindow(QMainWindow):
         user = old.store.actor.user if old is not None else None
         self._switching = True
         self._overview_round = getattr(self, "_overview_round", 0) + 1  # stop the work lists
+        report = getattr(self, "program_report_dialog", None)
+        if report is not None and not report.closed:
+            report.reject()  # its job, cancelled, lets nothing through to the switch
         self.centralWidget().setEnabled(False)
         self.menuBar().setEnabled(False)
         self.message.setText(f"Opening {root}...")

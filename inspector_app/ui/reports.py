@@ -121,9 +121,9 @@ class ProgramReportDialog(QDialog):
         loading = QListWidgetItem("Reading the municipalities on record...")
         loading.setFlags(Qt.ItemFlag.NoItemFlags)
         self.places.addItem(loading)
-        self.tick_all = QPushButton("All")
+        self.tick_all = QPushButton("&All")
         self.tick_all.clicked.connect(lambda: self._tick(True))
-        self.tick_none = QPushButton("None")
+        self.tick_none = QPushButton("&None")
         self.tick_none.clicked.connect(lambda: self._tick(False))
         form = QFormLayout()
         form.addRow("&From", self.start)
@@ -143,13 +143,17 @@ class ProgramReportDialog(QDialog):
         self.save_button.clicked.connect(lambda: self.save_pdf())
         self.export_button = QPushButton("&Export inspections (CSV or Excel)...")
         self.export_button.clicked.connect(lambda: self.export())
-        self.close_button = QPushButton("Close")
+        self.close_button = QPushButton("C&lose")
         self.close_button.clicked.connect(self.reject)
+        for button in (self.tick_all, self.tick_none, self.save_button, self.export_button,
+                       self.close_button):
+            button.setAutoDefault(False)  # Enter anywhere means Preview
         self.starters = (self.preview_button, self.save_button, self.export_button)
 
         self.progress = QProgressBar()
         self.progress.setRange(0, 0)
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton("&Cancel")
+        self.cancel_button.setAutoDefault(False)
         self.cancel_button.clicked.connect(self.cancel)
         running = QHBoxLayout()
         running.addWidget(self.progress, 1)
@@ -188,6 +192,10 @@ class ProgramReportDialog(QDialog):
         split.setSizes([320, 780])
         layout = QVBoxLayout(self)
         layout.addWidget(split)
+        self.preview_button.setDefault(True)  # (once it is in the dialog)
+        self.preview_button.setFocus()  # a first click in a date field then selects it
+        for field in (self.start, self.end):  # a warning goes once its field changes
+            field.dateChanged.connect(lambda _d: self.problem.hide())
         self._load_places()
 
     # --- municipalities ---------------------------------------------------------------
@@ -295,9 +303,12 @@ class ProgramReportDialog(QDialog):
                 self.progress.setRange(0, total)
                 self.progress.setValue(n)
 
+        # the report only reads: a parcel opened meanwhile need not wait for all of it
         self.job = self.ctx.runner.run(fn, self._guarded(finished),
                                        on_error=self._guarded(self._failed),
-                                       on_progress=self._guarded_progress(progressed))
+                                       on_progress=self._guarded_progress(progressed),
+                                       lets_others_through=True)
+        self.view.setFocus()  # not a button Enter would press while the job runs
 
     def _guarded_progress(self, fn: Progress) -> Progress:
         def call(n: int, total: int) -> None:
@@ -359,8 +370,9 @@ class ProgramReportDialog(QDialog):
             return
         if path is None:
             chosen, _ = QFileDialog.getSaveFileName(
-                self, "Save the program report", f"program-report-{request.start.isoformat()}"
-                f"-to-{request.end.isoformat()}.pdf", PDF_FILTER)
+                self, "Save the program report", str(Path.home() / (
+                    f"program-report-{request.start.isoformat()}"
+                    f"-to-{request.end.isoformat()}.pdf")), PDF_FILTER)
             if not chosen:
                 return
             path = Path(chosen)
@@ -392,8 +404,9 @@ class ProgramReportDialog(QDialog):
             return
         if path is None:
             chosen, kind = QFileDialog.getSaveFileName(
-                self, "Export the inspections", f"inspections-{request.start.isoformat()}"
-                f"-to-{request.end.isoformat()}.csv", f"{CSV_FILTER};;{EXCEL_FILTER}")
+                self, "Export the inspections", str(Path.home() / (
+                    f"inspections-{request.start.isoformat()}"
+                    f"-to-{request.end.isoformat()}.csv")), f"{CSV_FILTER};;{EXCEL_FILTER}")
             if not chosen:
                 return
             path = Path(chosen)

@@ -26,6 +26,10 @@ class Job:
     cancel: threading.Event = field(default_factory=threading.Event)
     wants_progress: bool = False
     counted: bool = True  # False for wait(): it never raised `pending`
+    # A long job that only reads, and holds no transaction open when it reports progress:
+    # at each progress point the jobs queued meanwhile run (so opening a parcel does not
+    # wait for a whole report).
+    lets_others_through: bool = False
 
 
 class _Worker(QObject):
@@ -42,16 +46,38 @@ class _Worker(QObject):
             job = self.jobs.get()
             if job is None:
                 return
-            try:
-                if job.wants_progress:
-                    result = job.fn(lambda d, t, j=job: self.progressed.emit(j, d, t),
-                                    job.cancel.is_set)
-                else:
-                    result = job.fn()
-            except BaseException as exc:
-                self.failed.emit(job, exc)
+            self._run_one(job)
+
+    def _run_one(self, job: Job) -> None:
+        try:
+            if job.wants_progress:
+                def progress(done: int, total: int, j: Job = job) -> None:
+                    self.progressed.emit(j, done, total)
+                    if j.lets_others_through and not j.cancel.is_set():
+                        self._let_through()
+                result = job.fn(progress, job.cancel.is_set)
             else:
-                self.finished.emit(job, result)
+                result = job.fn()
+        except BaseException as exc:
+            self.failed.emit(job, exc)
+        else:
+            self.finished.emit(job, result)
+
+    def _let_through(self) -> None:
+        """Run the jobs queued so far, in order; the end-of-work mark and other jobs that
+        let others through wait, in their order, for the job running to finish."""
+        held: list[Job | None] = []
+        while True:
+            try:
+                job = self.jobs.get_nowait()
+            except queue.Empty:
+                break
+            if job is None or job.lets_others_through:
+                held.append(job)
+            else:
+                self._run_one(job)
+        for job in held:
+            self.jobs.put(job)
 
 
 class TaskRunner(QObject):
@@ -76,9 +102,13 @@ class TaskRunner(QObject):
 
     def run(self, fn: Callable[..., Any], on_done: Callable[[Any], None] | None = None, *,
             on_error: Callable[[BaseException], None] | None = None,
-            on_progress: Callable[[int, int], None] | None = None) -> Job:
-        """Queue `fn()` (or `fn(progress, cancelled)` when on_progress is given)."""
-        job = Job(fn, on_done, on_error, on_progress, wants_progress=on_progress is not None)
+            on_progress: Callable[[int, int], None] | None = None,
+            lets_others_through: bool = False) -> Job:
+        """Queue `fn()` (or `fn(progress, cancelled)` when on_progress is given).
+        `lets_others_through`: see `Job`; only for a job that reads and reports progress
+        outside any transaction."""
+        job = Job(fn, on_done, on_error, on_progress, wants_progress=on_progress is not None,
+                  lets_others_through=lets_others_through)
         self._jobs_by_id[id(job)] = job
         self.pending += 1
         self.busy_changed.emit(True)

@@ -239,3 +239,31 @@ def test_export_writes_the_table_the_suffix_names(window: MainWindow, qtbot: QtB
     assert not wrong.exists() and dialog.problem.isVisibleTo(dialog)
     assert "inspections.txt" in dialog.problem.text()
     assert all(b.isEnabled() for b in dialog.starters)
+
+
+def test_a_parcel_opened_while_a_report_runs_does_not_wait_for_it(
+        window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The report only reads: at each of its progress points the worker runs what was
+    queued meanwhile, so the window's reads (opening a parcel) are answered at once."""
+    from inspector_app.services import inspection_history
+
+    real = inspection_history._parcel_inspections
+
+    def slow(*args: Any) -> Any:
+        time.sleep(0.08)  # about 3 s for the demo's parcels
+        return real(*args)
+
+    monkeypatch.setattr(inspection_history, "_parcel_inspections", slow)
+    dialog = _open(window, qtbot)
+    dialog.start.setDate(QDate(2021, 1, 1))
+    dialog.preview()
+    qtbot.waitUntil(lambda: dialog.progress.value() > 0, timeout=10_000)
+    started = time.perf_counter()
+    sbl = window.runner.wait(lambda: window.workspace.parcels()[5]["sbl"])
+    window.open_parcel(sbl)
+    waited = time.perf_counter() - started
+    assert dialog.job is not None  # the report still running ...
+    assert waited < 1.0, waited  # ... and the parcel open did not wait for it
+    assert window.sbl == sbl
+    _idle(dialog, qtbot)
+    assert dialog.made is not None and dialog.made.figures["totals"]["inspections"] > 0
