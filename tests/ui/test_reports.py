@@ -115,9 +115,7 @@ def test_preview_shows_every_page_and_save_writes_those_bytes(
     dialog.resize(1200, 820)
     qtbot.wait(100)
     shot = dialog.grab()
-    scratch = Path(os.environ.get(SHOTS_ENV, tmp_path))
-    scratch.mkdir(parents=True, exist_ok=True)
-    assert shot.save(str(scratch / "reports.png"))
+    assert shot.save(str(tmp_path / "reports.png"))
     if os.environ.get(SHOTS_ENV):
         assert shot.save(str(SCREENSHOT))
 
