@@ -115,6 +115,15 @@ def _log_value(value: SqlValue | Mapping[str, SqlValue]) -> str | None:
     return _json(_loggable(value))
 
 
+# Tables other records point at, in the order they are written out of a batch.
+_PARENT_ORDER = {"parcels": 0, "shoreline_layers": 0, "lot_layers": 0, "systems": 1,
+                 "inspections": 1}
+
+
+def _parents_first(table: str) -> int:
+    return _PARENT_ORDER.get(table, 2)
+
+
 class RecordWriter:
     """Writes records inside a transaction the caller holds open."""
 
@@ -160,7 +169,9 @@ class RecordWriter:
     def _write_pending(self, table: str | None = None) -> None:
         if not self._pending:
             return
-        for name in [table] if table is not None else list(self._pending):
+        # Parents before their children: a child written first would make SQLite look for
+        # it again (a deferred foreign key) as each parent is written.
+        for name in [table] if table is not None else sorted(self._pending, key=_parents_first):
             for names, rows in self._pending.pop(name, {}).items():
                 self.conn.executemany(
                     f"INSERT INTO {name} ({', '.join(names)}) "
