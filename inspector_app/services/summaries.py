@@ -161,6 +161,11 @@ def rules_key() -> str:
             digest.update(f"|{lib}={version(lib)}".encode())
         except PackageNotFoundError:
             digest.update(f"|{lib}=?".encode())
+    if getattr(sys, "frozen", False):
+        # a packaged app holds no source: its code is in the executable, which changes
+        # with every build
+        digest.update(Path(sys.executable).read_bytes())
+        return digest.hexdigest()[:32]
     package = Path(__file__).resolve().parent.parent
     for name in _RULES_CODE:
         where = package / name

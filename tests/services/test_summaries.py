@@ -207,3 +207,27 @@ def test_while_another_program_writes_the_lists_are_worked_out_and_not_kept(
         other.close()
     _same_as_afresh(demo)
     assert len(_kept(demo)) == 40
+
+
+def test_a_packaged_app_keys_its_summaries_on_its_executable(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A packaged (frozen) app holds no source to read: the executable, which every build
+    changes, stands for its code."""
+    import sys
+
+    from inspector_app.services.summaries import rules_key
+
+    exe = tmp_path / "inspector-app"
+    exe.write_bytes(b"build 1")
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "executable", str(exe))
+    rules_key.cache_clear()
+    try:
+        first = rules_key()
+        rules_key.cache_clear()
+        assert rules_key() == first
+        exe.write_bytes(b"build 2")
+        rules_key.cache_clear()
+        assert rules_key() != first
+    finally:
+        rules_key.cache_clear()
