@@ -17,7 +17,7 @@ from typing import Any
 from reportlab.graphics.charts.barcharts import VerticalBarChart
 from reportlab.graphics.charts.legends import Legend
 from reportlab.graphics.charts.lineplots import LinePlot
-from reportlab.graphics.shapes import Drawing, Line, Polygon, Rect, String
+from reportlab.graphics.shapes import Drawing, Group, Line, Polygon, Rect, String
 from reportlab.graphics.widgets.markers import makeMarker
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import LETTER
@@ -99,8 +99,6 @@ def _axis_titles(d: Drawing, x_title: str, y_title: str, *, x: float, y: float, 
                  h: float) -> None:
     d.add(String(x + w / 2, y - 30, x_title, fontName=FONT, fontSize=7.5, textAnchor="middle"))
     title = String(0, 0, y_title, fontName=FONT, fontSize=7.5, textAnchor="middle")
-    from reportlab.graphics.shapes import Group
-
     g = Group(title)
     g.translate(x - 30, y + h / 2)
     g.rotate(90)

@@ -299,6 +299,15 @@ def _open_matters(ws: Workspace, parcels: list[dict[str, Any]],
     return out
 
 
+def _results(ws: Workspace, ids: set[str], progress: Progress | None,
+             cancelled: Callable[[], bool]) -> list[InspectionResult]:
+    """Every inspection of the parcels `ids` that have one, judged as the record stood."""
+    inspected = sorted(r["parcel_id"] for r in ws.store.query(
+        "SELECT DISTINCT parcel_id FROM inspections WHERE deleted_at IS NULL"))
+    return inspection_results(ws, parcel_ids=[i for i in inspected if i in ids],
+                              progress=progress, cancelled=cancelled)
+
+
 def program_report(ws: Workspace, start: date, end: date, *,
                    municipalities: Sequence[str] | None = None, as_of: date | None = None,
                    progress: Progress | None = None,
@@ -307,10 +316,7 @@ def program_report(ws: Workspace, start: date, end: date, *,
     today = check_period(ws, start, end, as_of=as_of)
     parcels, names = chosen_parcels(ws, municipalities)
     ids = {r["id"] for r in parcels}
-    inspected = sorted(r["parcel_id"] for r in ws.store.query(
-        "SELECT DISTINCT parcel_id FROM inspections WHERE deleted_at IS NULL"))
-    results = inspection_results(ws, parcel_ids=[i for i in inspected if i in ids],
-                                 progress=progress, cancelled=cancelled)
+    results = _results(ws, ids, progress, cancelled)
     if cancelled():
         raise Cancelled("The report was cancelled; nothing was written.")
     municipality = {r["id"]: r["municipality"] for r in parcels}
@@ -480,11 +486,7 @@ def export_rows(ws: Workspace, start: date, end: date, *,
     inspection."""
     check_period(ws, start, end, as_of=as_of)
     parcels, _ = chosen_parcels(ws, municipalities)
-    ids = {r["id"] for r in parcels}
-    results = inspection_results(
-        ws, parcel_ids=sorted(row["parcel_id"] for row in ws.store.query(
-            "SELECT DISTINCT parcel_id FROM inspections WHERE deleted_at IS NULL")
-            if row["parcel_id"] in ids), progress=progress, cancelled=cancelled)
+    results = _results(ws, {r["id"] for r in parcels}, progress, cancelled)
     issued: dict[str, list[tuple[str, str]]] = {}
     for row in ws.store.query("SELECT parcel_id, kind, letter_date FROM letters WHERE status "
                               "= 'issued' AND deleted_at IS NULL ORDER BY letter_date, kind"):

@@ -5,7 +5,6 @@ from __future__ import annotations
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QLabel,
     QPlainTextEdit,
@@ -14,6 +13,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..errors import InputError
+from .dialogs import ok_cancel
 
 
 class CoordinatesDialog(QDialog):
@@ -42,10 +42,7 @@ class CoordinatesDialog(QDialog):
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("background: #fde2e2; color: #7a0010; padding: 6px;")
         self.problem.hide()
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel(self)
         form = QFormLayout()
         form.addRow("Coordinate &system", self.system)
         layout = QVBoxLayout(self)

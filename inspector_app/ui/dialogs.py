@@ -194,10 +194,7 @@ class EnrollDialog(QDialog):
         form.addRow("&Parcels", self.parcels)
         form.addRow("Kit pass&phrase", self.passphrase)
         form.addRow("Passphrase &again", self.again)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel(self)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(QLabel("The field kit holds the laptop's signing key, encrypted "
@@ -210,6 +207,15 @@ class EnrollDialog(QDialog):
         sbls = [s.strip() for s in self.parcels.text().split(",") if s.strip()]
         same = self.passphrase.text() == self.again.text()
         return self.name.text().strip(), sbls or None, self.passphrase.text(), same
+
+
+def ok_cancel(dialog: QDialog) -> QDialogButtonBox:
+    """OK and Cancel, accepting and rejecting `dialog`."""
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                               | QDialogButtonBox.StandardButton.Cancel)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    return buttons
 
 
 def run_with_progress(ctx: AppContext, parent: QWidget, title: str,

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from .date_field import DateField
+from .dialogs import ok_cancel
 
 IMAGERY_FILTER = "Aerial imagery (*.tif *.tiff *.jpg *.jpeg *.png *.mbtiles)"
 LOTS_FILTER = "Tax-parcel lines (*.shp *.gpkg *.geojson *.json)"
@@ -76,10 +77,7 @@ class ImageryImportDialog(QDialog):
         form.addRow("&Source", self.source)
         form.addRow("Date of the imagery", when)
         self.name.setFocus()
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel(self)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.copy)
@@ -114,10 +112,7 @@ class LotsImportDialog(QDialog):
                       "Nothing of the parcels changes: the lines are drawn on their site "
                       "maps. The report lists what did not match and why.")
         note.setWordWrap(True)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel(self)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(note)
