@@ -1,6 +1,13 @@
 """Every example of the public command-line contract (CLI-CONTRACT.md), read from the
 contract itself and run: the case file it shows is accepted, and each command it documents
-prints the shape it documents (extra keys are the app's additions)."""
+prints the shape it documents (extra keys are the app's additions).
+
+The contract is pinned in the repository, byte for byte, at
+tests/fixtures/contract/CLI-CONTRACT.md, so that every clone checks it (a missing pin fails,
+it does not skip). Where the shared design folder is beside the project
+(../shared/design/CLI-CONTRACT.md), the pin must equal it: a new version of the shared
+contract fails `test_the_pinned_contract_is_the_shared_one` until the pin is copied
+again (and these examples then run against it)."""
 
 from __future__ import annotations
 
@@ -16,7 +23,9 @@ import shapely
 from inspector_app.cli import run
 from tests.geo.helpers import box, lake_with_island, lonlat, write, write_wgs84
 
-CONTRACT = Path(__file__).resolve().parents[2].parent / "shared" / "design" / "CLI-CONTRACT.md"
+ROOT = Path(__file__).resolve().parents[2]
+CONTRACT = ROOT / "tests" / "fixtures" / "contract" / "CLI-CONTRACT.md"
+SHARED_CONTRACT = ROOT.parent / "shared" / "design" / "CLI-CONTRACT.md"
 AS_OF = "2026-11-25"
 # The commands whose output the contract shows, in the words it names them by.
 DOCUMENTED = {"case file", "evaluate", "distance", "shoreline list", "letters", "sync enroll",
@@ -69,9 +78,18 @@ def contract_examples(text: str) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def examples() -> dict[str, Any]:
-    if not CONTRACT.is_file():
-        pytest.skip(f"the public contract is not beside the project ({CONTRACT})")
+    assert CONTRACT.is_file(), f"the pinned public contract {CONTRACT} is missing"
     return contract_examples(CONTRACT.read_text("utf-8"))
+
+
+def test_the_pinned_contract_is_the_shared_one() -> None:
+    if not SHARED_CONTRACT.is_file():
+        pytest.skip(f"no shared design folder beside the project ({SHARED_CONTRACT}); "
+                    "the examples run against the pin")
+    assert CONTRACT.is_file(), f"the pinned public contract {CONTRACT} is missing"
+    assert CONTRACT.read_bytes() == SHARED_CONTRACT.read_bytes(), (
+        f"the shared contract changed: copy {SHARED_CONTRACT} to {CONTRACT} (byte for "
+        "byte) and make the app and these examples follow it")
 
 
 def assert_shape(actual: Any, example: Any, where: str = "") -> None:
