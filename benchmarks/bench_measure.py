@@ -27,7 +27,11 @@ import shapely.geometry
 
 from benchmarks.common import Goal, report
 from inspector_app.paths import DATABASE_NAME, resource
-from inspector_app.services.shorelines import BUNDLED_FILE, active_layer, measured_geometry
+from inspector_app.services.reference.shorelines import (
+    BUNDLED_FILE,
+    active_layer,
+    measured_geometry,
+)
 from inspector_app.services.workspace import Workspace
 
 PARCELS = 20_000

@@ -19,7 +19,7 @@ from datetime import date
 from pathlib import Path
 
 from benchmarks.common import Goal, build_demo, report, run_app
-from inspector_app.services.program_report import program_report
+from inspector_app.services.lists.program_report import program_report
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.cases import load_cases
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from benchmarks.bench_gui import OURS, _best
 from benchmarks.common import Goal, build_demo, report, run_app
-from inspector_app.services import sync
+from inspector_app.services import exchange as sync
 from inspector_app.services.workspace import Workspace
 
 SIZES = (2_000, 20_000, 100_000)

@@ -17,9 +17,10 @@ import time
 from datetime import date
 from pathlib import Path
 
+from inspector_app.services.demo.parcels import install_demo
+
 from benchmarks.common import Goal, report
-from inspector_app.services import sync
-from inspector_app.services.demo import install_demo
+from inspector_app.services import exchange as sync
 from inspector_app.services.workspace import Workspace
 from inspector_app.sync.package import read_package
 

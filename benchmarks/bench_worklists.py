@@ -23,7 +23,7 @@ from pathlib import Path
 
 from benchmarks.common import Goal, build_demo, report
 from inspector_app.paths import DATABASE_NAME
-from inspector_app.services.worklists import worklists, worklists_one_by_one
+from inspector_app.services.lists.worklists import worklists, worklists_one_by_one
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.cases import _CASE_TABLES
 

@@ -140,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--as-of", type=_as_of, metavar="DATE")
     evaluate.set_defaults(handler=_evaluate)
 
-    from .services.worklists import WORKLISTS
+    from .services.lists.worklists import WORKLISTS
 
     worklist = sub.add_parser("worklist", help="parcels needing attention, as of a date")
     worklist.add_argument("name", nargs="?", choices=WORKLISTS)
@@ -298,7 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--out", type=Path, required=True, metavar="FILE.csv|FILE.xlsx")
     export.set_defaults(handler=_report_export)
 
-    from .letters.content import LETTER_KINDS
+    from .documents.content import LETTER_KINDS
 
     reg = sub.add_parser("register", help="the letter register: issue, list, print, reprint")
     reg_sub = reg.add_subparsers(dest="register_command", required=True, parser_class=_Parser)
@@ -495,7 +495,7 @@ def _parcels(args: argparse.Namespace) -> Any:
 
 
 def _parcels_import(args: argparse.Namespace) -> Any:
-    from .services.parcel_roll import apply_roll, read_roll
+    from .services.parcel.roll import apply_roll, read_roll
 
     parsed = read_roll(args.file)
     with _workspace(args, create=True) as ws:
@@ -506,7 +506,7 @@ def _parcels_import(args: argparse.Namespace) -> Any:
 
 
 def _parcels_import_lines(args: argparse.Namespace) -> Any:
-    from .services.lots import DEFAULT_ACCURACY_FT, import_lot_lines, read_lot_file
+    from .services.reference.lot_lines import DEFAULT_ACCURACY_FT, import_lot_lines, read_lot_file
 
     read_lot_file(args.file, args.sbl_field)  # refuse a bad file before the folder is opened
 
@@ -522,14 +522,14 @@ def _parcels_import_lines(args: argparse.Namespace) -> Any:
 
 
 def _parcels_lines(args: argparse.Namespace) -> Any:
-    from .services.lots import list_lot_layers
+    from .services.reference.lot_lines import list_lot_layers
 
     with _workspace(args) as ws:
         return list_lot_layers(ws)
 
 
 def _parcels_lines_use(args: argparse.Namespace) -> Any:
-    from .services.lots import activate_lot_layer
+    from .services.reference.lot_lines import activate_lot_layer
 
     with _workspace(args) as ws:
         return activate_lot_layer(ws, args.layer)
@@ -556,7 +556,7 @@ def _attach(args: argparse.Namespace) -> Any:
 
 
 def _demo(args: argparse.Namespace) -> Any:
-    from .services.demo import DEFAULT_COUNT, install_demo
+    from .services.demo.parcels import DEFAULT_COUNT, install_demo
 
     count = args.parcels or DEFAULT_COUNT
 
@@ -569,7 +569,8 @@ def _demo(args: argparse.Namespace) -> Any:
 
 
 def _evaluate(args: argparse.Namespace) -> Any:
-    from .services.evaluation import NoLawFacts, evaluation_json, no_law_json
+    from .services.parcel.evaluation_json import evaluation_json, no_law_json
+    from .services.session.laws import NoLawFacts
 
     if (args.file is None) == (args.sbl is None):
         raise InputError("evaluate: give either a case file or --sbl SBL.")
@@ -585,7 +586,7 @@ def _evaluate(args: argparse.Namespace) -> Any:
 
 
 def _worklist(args: argparse.Namespace) -> Any:
-    from .services.worklists import WORKLISTS, worklists
+    from .services.lists.worklists import WORKLISTS, worklists
 
     with _workspace(args) as ws:
         lists = worklists(ws, as_of=args.as_of or date.today(),
@@ -619,20 +620,20 @@ def _jurisdiction_show(args: argparse.Namespace) -> Any:
 
 
 def _jurisdiction_list(args: argparse.Namespace) -> Any:
-    from .services.evaluation import describe_laws
+    from .services.session.laws import describe_laws
 
     with _workspace(args) as ws:
         return describe_laws(ws.laws)
 
 
 def _jurisdiction_check(args: argparse.Namespace) -> Any:
-    from .services.evaluation import load_jurisdiction_file
+    from .services.session.laws import load_jurisdiction_file
 
     return _jurisdiction_json(load_jurisdiction_file(args.file))
 
 
 def _jurisdiction_use(args: argparse.Namespace) -> Any:
-    from .services.evaluation import install_jurisdiction, load_jurisdiction_file
+    from .services.session.laws import install_jurisdiction, load_jurisdiction_file
 
     load_jurisdiction_file(args.file)  # refuse a broken file before the data folder is opened
     with _workspace(args, create=True) as ws:
@@ -640,7 +641,7 @@ def _jurisdiction_use(args: argparse.Namespace) -> Any:
 
 
 def _distance(args: argparse.Namespace) -> Any:
-    from .services.distances import distances
+    from .services.reference.distances import distances
 
     results = distances(args.shoreline, args.areas or args.area, accuracy_ft=args.accuracy_ft,
                         batch=args.areas is not None)
@@ -648,7 +649,7 @@ def _distance(args: argparse.Namespace) -> Any:
 
 
 def _shoreline_import(args: argparse.Namespace) -> Any:
-    from .services.shorelines import import_layer, read_layer_file
+    from .services.reference.shorelines import import_layer, read_layer_file
 
     read_layer_file(args.file)  # refuse a bad file before the data folder is touched
     with _workspace(args, create=True) as ws:
@@ -657,7 +658,7 @@ def _shoreline_import(args: argparse.Namespace) -> Any:
 
 
 def _shoreline_list(args: argparse.Namespace) -> Any:
-    from .services.shorelines import list_layers
+    from .services.reference.shorelines import list_layers
 
     with _workspace(args) as ws:
         return [{k: layer[k] for k in ("id", "name", "source", "accuracy_ft", "version",
@@ -667,7 +668,7 @@ def _shoreline_list(args: argparse.Namespace) -> Any:
 
 def _basemap_import(args: argparse.Namespace) -> Any:
     from .geo.rasters import inspect_raster
-    from .services.basemaps import import_basemap
+    from .services.reference.basemaps import import_basemap
 
     if args.date is not None and args.date > date.today():
         raise InputError(f"basemap import: --date {args.date.isoformat()} is in the future; "
@@ -679,21 +680,21 @@ def _basemap_import(args: argparse.Namespace) -> Any:
 
 
 def _basemap_list(args: argparse.Namespace) -> Any:
-    from .services.basemaps import list_basemaps, office_settings
+    from .services.reference.basemaps import list_basemaps, office_settings
 
     with _workspace(args) as ws:
         return {"basemaps": list_basemaps(ws), "settings": office_settings(ws)}
 
 
 def _basemap_use(args: argparse.Namespace) -> Any:
-    from .services.basemaps import activate_basemap
+    from .services.reference.basemaps import activate_basemap
 
     with _workspace(args) as ws:
         return activate_basemap(ws, args.basemap)
 
 
 def _basemap_off(args: argparse.Namespace) -> Any:
-    from .services.basemaps import deactivate_basemap
+    from .services.reference.basemaps import deactivate_basemap
 
     with _workspace(args) as ws:
         deactivate_basemap(ws)
@@ -701,7 +702,7 @@ def _basemap_off(args: argparse.Namespace) -> Any:
 
 
 def _basemap_settings(args: argparse.Namespace) -> Any:
-    from .services.basemaps import office_settings, set_office_setting
+    from .services.reference.basemaps import office_settings, set_office_setting
 
     with _workspace(args, create=args.kit_radius_ft is not None
                     or args.report_imagery is not None) as ws:
@@ -709,7 +710,7 @@ def _basemap_settings(args: argparse.Namespace) -> Any:
                    "report_imagery": args.report_imagery}
         given = {k: v for k, v in changes.items() if v is not None}
         if given:
-            from .services.basemaps import SETTINGS
+            from .services.reference.basemaps import SETTINGS
 
             for key, value in given.items():  # all checked before any is kept
                 try:
@@ -723,7 +724,7 @@ def _basemap_settings(args: argparse.Namespace) -> Any:
 
 
 def _measure(args: argparse.Namespace) -> Any:
-    from .services.shorelines import measure_parcels
+    from .services.parcel.measure_all import measure_parcels
 
     def progress(done: int, total: int) -> None:
         if total >= 500 and (done % 500 == 0 or done == total):
@@ -734,7 +735,7 @@ def _measure(args: argparse.Namespace) -> Any:
 
 
 def _site(args: argparse.Namespace) -> Any:
-    from .services import site
+    from .services.parcel import site
 
     site.parse_target(args.target)  # refuse a bad target before the data folder is opened
     common = {"accuracy_ft": args.accuracy_ft, "note": args.note, "today": args.as_of}
@@ -773,7 +774,7 @@ def _gps(args: argparse.Namespace) -> Any:
 
 def _letters(args: argparse.Namespace) -> Any:
     from .paths import UnwritablePath, write_atomically
-    from .services.letters import draft_from_case
+    from .services.letters.register import draft_from_case
 
     today = args.as_of or date.today()
     case = casefile.read_file(args.file, today=today)
@@ -793,7 +794,7 @@ def _letters(args: argparse.Namespace) -> Any:
 
 
 def _register_issue(args: argparse.Namespace) -> Any:
-    from .services.letters import issue
+    from .services.letters.register import issue
 
     with _workspace(args) as ws:
         return [x.as_json() for x in issue(ws, args.sbl, args.kind, as_of=args.as_of,
@@ -802,7 +803,7 @@ def _register_issue(args: argparse.Namespace) -> Any:
 
 def _register_draft(args: argparse.Namespace) -> Any:
     from .paths import write_atomically
-    from .services.letters import draft_pdf
+    from .services.letters.register import draft_pdf
 
     with _workspace(args) as ws:
         pdf = draft_pdf(ws, args.sbl, args.kind, as_of=args.as_of)
@@ -819,7 +820,7 @@ def _report_progress(what: str) -> Any:
 
 def _report_program(args: argparse.Namespace) -> Any:
     from .paths import write_atomically
-    from .services.program_report import program_report, program_report_pdf
+    from .services.lists.program_report import program_report, program_report_pdf
 
     if args.out is None and not args.json:
         raise InputError("report program needs --out FILE.pdf, or --json to print the "
@@ -842,7 +843,7 @@ def _report_program(args: argparse.Namespace) -> Any:
 
 
 def _report_export(args: argparse.Namespace) -> Any:
-    from .services.program_report import export_inspections
+    from .services.lists.program_report import export_inspections
 
     with _workspace(args) as ws:
         return export_inspections(ws, args.start, args.end, args.out,
@@ -851,21 +852,21 @@ def _report_export(args: argparse.Namespace) -> Any:
 
 
 def _register_list(args: argparse.Namespace) -> Any:
-    from .services.letters import register
+    from .services.letters.register import register
 
     with _workspace(args) as ws:
         return register(ws, args.sbl)
 
 
 def _register_pending(args: argparse.Namespace) -> Any:
-    from .services.letters import register
+    from .services.letters.register import register
 
     with _workspace(args) as ws:
         return [r for r in register(ws) if r["printed_at"] is None]
 
 
 def _register_print(args: argparse.Namespace) -> Any:
-    from .services.letters import print_batch
+    from .services.letters.register import print_batch
 
     def progress(done: int, total: int) -> None:
         if total >= 50 and (done % 50 == 0 or done == total):
@@ -877,7 +878,7 @@ def _register_print(args: argparse.Namespace) -> Any:
 
 def _register_show(args: argparse.Namespace) -> Any:
     from .paths import write_atomically
-    from .services.letters import stored_pdf
+    from .services.letters.register import stored_pdf
 
     with _workspace(args) as ws:
         pdf = stored_pdf(ws, args.letter_id)
@@ -888,7 +889,7 @@ def _register_show(args: argparse.Namespace) -> Any:
 def _office_show(args: argparse.Namespace) -> Any:
     from dataclasses import asdict
 
-    from .services.letters import office_for
+    from .services.letters.register import office_for
 
     with _workspace(args) as ws:
         return asdict(office_for(ws))
@@ -907,9 +908,9 @@ def _install(args: argparse.Namespace, name: str, check: Callable[[Path, Path], 
 
 
 def _office_use(args: argparse.Namespace) -> Any:
-    from .letters.templates import load_office
+    from .documents.templates import load_office
     from .paths import write_atomically
-    from .services.letters import OFFICE_FILE
+    from .services.letters.register import OFFICE_FILE
 
     office = load_office(args.file, base=args.file.parent)
     images = [p for p in (office.logo, office.signature_image) if p is not None]
@@ -928,8 +929,8 @@ def _office_use(args: argparse.Namespace) -> Any:
 
 
 def _wording_use(args: argparse.Namespace) -> Any:
-    from .letters.templates import load_wording
-    from .services.letters import TEMPLATES_FILE
+    from .documents.templates import load_wording
+    from .services.letters.register import TEMPLATES_FILE
 
     return _install(args, TEMPLATES_FILE, lambda path, base: load_wording(path))
 
@@ -956,7 +957,7 @@ def _passphrase(args: argparse.Namespace, *, confirm: bool) -> str:
 
 
 def _sync_enroll(args: argparse.Namespace) -> Any:
-    from .services.sync import enroll
+    from .services.exchange import enroll
 
     parcels = [s.strip() for s in args.parcels.split(",") if s.strip()] if args.parcels else None
     if not parcels and not args.worklist:
@@ -970,7 +971,7 @@ def _sync_enroll(args: argparse.Namespace) -> Any:
 
 
 def _sync_join(args: argparse.Namespace) -> Any:
-    from .services.sync import join
+    from .services.exchange import join
     from .services.workspace import default_user
 
     passphrase = _passphrase(args, confirm=False)
@@ -983,14 +984,14 @@ def _sync_join(args: argparse.Namespace) -> Any:
 
 
 def _sync_export(args: argparse.Namespace) -> Any:
-    from .services.sync import export
+    from .services.exchange import export
 
     with _workspace(args) as ws:
         return export(ws, args.out, device=args.device)
 
 
 def _sync_assign(args: argparse.Namespace) -> Any:
-    from .services.assignment import assign
+    from .services.exchange.assignment import assign
 
     parcels = [s.strip() for s in args.parcels.split(",") if s.strip()] if args.parcels else None
     with _workspace(args) as ws:
@@ -998,21 +999,21 @@ def _sync_assign(args: argparse.Namespace) -> Any:
 
 
 def _sync_import(args: argparse.Namespace) -> Any:
-    from .services.sync import import_package
+    from .services.exchange import import_package
 
     with _workspace(args) as ws:
         return import_package(ws, args.file)
 
 
 def _sync_conflicts(args: argparse.Namespace) -> Any:
-    from .services.sync import conflicts
+    from .services.exchange import conflicts
 
     with _workspace(args) as ws:
         return conflicts(ws)
 
 
 def _sync_resolve(args: argparse.Namespace) -> Any:
-    from .services.sync import resolve
+    from .services.exchange import resolve
 
     value = None
     if args.value is not None:
@@ -1028,21 +1029,21 @@ def _sync_resolve(args: argparse.Namespace) -> Any:
 
 
 def _sync_status(args: argparse.Namespace) -> Any:
-    from .services.sync import status
+    from .services.exchange import status
 
     with _workspace(args) as ws:
         return status(ws)
 
 
 def _sync_revoke(args: argparse.Namespace) -> Any:
-    from .services.sync import revoke
+    from .services.exchange import revoke
 
     with _workspace(args) as ws:
         return revoke(ws, args.device, reason=args.reason)
 
 
 def _sync_rotate_key(args: argparse.Namespace) -> Any:
-    from .services.sync import rotate_key
+    from .services.exchange import rotate_key
 
     with _workspace(args) as ws:
         return rotate_key(ws)

@@ -15,7 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from inspector_app.services import demo, demo_imagery  # noqa: E402
+from inspector_app.services.demo import imagery as demo_imagery
+from inspector_app.services.demo import parcels as demo  # noqa: E402
 from inspector_app.services.workspace import Workspace  # noqa: E402
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
+from inspector_app.documents.spreadsheet import escape_cell, table_bytes, write_table
 from inspector_app.errors import InputError
-from inspector_app.spreadsheet import escape_cell, table_bytes, write_table
 
 DANGEROUS = ["=HYPERLINK(\"http://x\",\"y\")", "+1+1", "-2+3", "@SUM(A1:A2)", "\tcmd",
              "\rcmd"]

@@ -38,7 +38,7 @@ from typing import Any
 
 from ..casefile import DATE_PATTERN as _DATE_PATTERN
 from ..domain.vocabulary import ComponentKind
-from ..services import resolution
+from ..services.exchange import resolution
 from ..storage.records import BOOKKEEPING
 from ..storage.sync_apply import BYTES_REF, SYNCED_TABLES
 from .package import Package, PackageError

@@ -22,7 +22,7 @@ class CoordinatesDialog(QDialog):
 
     def __init__(self, parent: QWidget | None, label: str, target: str,
                  system: str = "lonlat") -> None:
-        from ..services import site
+        from ..services.parcel import site
 
         super().__init__(parent)
         self.setWindowTitle(f"{label}: coordinates")
@@ -68,7 +68,7 @@ class CoordinatesDialog(QDialog):
         return str(self.system.currentData()), self.text.toPlainText()
 
     def accept(self) -> None:
-        from ..services import site
+        from ..services.parcel import site
 
         system, text = self.chosen()
         try:

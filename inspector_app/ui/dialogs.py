@@ -105,7 +105,7 @@ class ConflictsDialog(QDialog):
 
     def refresh(self) -> None:
         """Read the open conflicts on the worker; the table fills when they are in."""
-        from ..services import sync
+        from ..services import exchange as sync
 
         self._set_busy(True)
         self.ctx.runner.run(lambda: sync.conflicts(self.ctx.ws), self._show,
@@ -114,7 +114,7 @@ class ConflictsDialog(QDialog):
     @staticmethod
     def _words(c: dict[str, Any]) -> tuple[str, str, str]:
         """The field and both values as a person reads and types them."""
-        from ..services import sync
+        from ..services import exchange as sync
 
         if c["field"].endswith(")"):  # a record deleted, or created on both sides
             return c["field"], _shown(c["local_value"]), _shown(c["incoming_value"])
@@ -150,7 +150,7 @@ class ConflictsDialog(QDialog):
             if not ok:
                 return
             text = typed
-        from ..services import sync
+        from ..services import exchange as sync
 
         self.problem.hide()
         self._set_busy(True)

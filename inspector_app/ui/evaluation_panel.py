@@ -9,7 +9,7 @@ from PySide6.QtCore import QUrl, Signal
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QTextBrowser
 
 from ..domain.rules import NOT_INSPECTED, Evaluation, Suggestion, SuggestionStatus
-from ..services.evaluation import NoLawFacts
+from ..services.session.laws import NoLawFacts
 from . import theme as themes
 from .theme import Theme
 

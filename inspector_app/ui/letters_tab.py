@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..documents.content import LETTER_KINDS, DeadlinesPassed
 from ..errors import InspectorError
-from ..letters.content import LETTER_KINDS, DeadlinesPassed
-from ..services import letters as letter_service
+from ..services.letters import register as letter_service
 from .context import AppContext
 from .page_view import PageView, to_images
 

@@ -62,7 +62,8 @@ def _services() -> Any:
     """The services, imported on first use (see above)."""
     from types import SimpleNamespace
 
-    from ..services import letters, site
+    from ..services.letters import register as letters
+    from ..services.parcel import site
 
     return SimpleNamespace(letters=letters, site=site)
 
@@ -79,14 +80,14 @@ def _site_imagery(ws: Workspace, sbl: str) -> Any:
     from .site_map import SiteImagery
 
     try:
-        from ..services.lots import active_lot_layer_info
+        from ..services.reference.lot_lines import active_lot_layer_info
 
         lots = active_lot_layer_info(ws)
     except ImportError:
         lots = None
     lots_label = lots["label"] if lots else None
     try:
-        from ..services import basemaps
+        from ..services.reference import basemaps
     except ImportError:  # an installation without imagery support
         return SiteImagery(sbl, lots=lots_label)
     ref = basemaps.active_basemap(ws)
@@ -425,7 +426,7 @@ class MainWindow(QMainWindow):
             self.count.setText(f"Opening {root}...")
 
             def open_folder() -> Workspace:
-                from ..services.summaries import prepare
+                from ..services.lists.summaries import prepare
                 from ..services.workspace import Workspace
 
                 workspace = Workspace(root, user=user)
@@ -715,7 +716,7 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, self.refresh_overview)
 
     def _warn_about_layer(self) -> None:
-        from ..services.shorelines import active_layer_info
+        from ..services.reference.shorelines import active_layer_info
 
         layer = self.runner.wait(lambda: active_layer_info(self.workspace))
         coarse = layer is None or layer["accuracy_ft"] >= 1000
@@ -731,7 +732,7 @@ class MainWindow(QMainWindow):
                 "measure in the field.")
 
     def _layer_text(self) -> str:
-        from ..services.shorelines import active_layer_info
+        from ..services.reference.shorelines import active_layer_info
 
         layer = active_layer_info(self.workspace)
         return "No shoreline layer" if layer is None else f"Shoreline: {layer['label']}"
@@ -745,7 +746,7 @@ class MainWindow(QMainWindow):
     def refresh_overview(self) -> None:
         """Work-list flags for every parcel, as of today, worked out on the worker in small
         chunks: whatever the user asks for meanwhile runs between two chunks."""
-        from ..services.overview import overview
+        from ..services.lists.overview import overview
 
         day = self.ctx.today()
         sbls = [r["sbl"] for r in self.model.rows]
@@ -923,8 +924,8 @@ class MainWindow(QMainWindow):
         day = self.ctx.today()
         self._shown_round = round_ = getattr(self, "_shown_round", 0) + 1
 
-        from ..services.overview import overview
-        from ..services.sketch import site_map
+        from ..services.lists.overview import overview
+        from ..services.parcel.sketch import site_map
 
         def details() -> tuple[Any, ...]:
             ws = self.workspace
@@ -937,7 +938,7 @@ class MainWindow(QMainWindow):
             self._list_row_changed(row)  # the parcel's own row, wherever the user is now
             if round_ != self._shown_round or sbl != self.sbl:
                 return  # the user has moved on: never show one parcel's details on another
-            from ..services.evaluation import NoLawFacts
+            from ..services.session.laws import NoLawFacts
 
             self.evaluation.show_evaluation(evaluation)
             if isinstance(evaluation, NoLawFacts):  # measured, never judged: no zone shown
@@ -953,7 +954,7 @@ class MainWindow(QMainWindow):
 
     def _show_history(self, rows: list[dict[str, Any]]) -> None:
         """The change log in words, with the sync-conflict decisions made on the parcel."""
-        from ..services.history import with_decisions
+        from ..services.parcel.history import with_decisions
 
         sbl, round_ = self.sbl, getattr(self, "_shown_round", 0)
         if sbl is None:
@@ -1244,7 +1245,7 @@ class MainWindow(QMainWindow):
             self.message.setText(f"Exported {path}")
 
     def import_layer(self) -> None:
-        from ..services.shorelines import import_layer
+        from ..services.reference.shorelines import import_layer
 
         path, _ = QFileDialog.getOpenFileName(
             self, "Shoreline layer", "", "Shoreline layers (*.geojson *.json *.shp *.gpkg)")
@@ -1288,7 +1289,7 @@ class MainWindow(QMainWindow):
 
     def run_imagery_import(self, path: Path, *, name: str, copy: bool,
                            source: str | None = None, captured_on: Any = None) -> Any:
-        from ..services import basemaps
+        from ..services.reference import basemaps
 
         def work(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> Any:
             if cancelled():
@@ -1324,7 +1325,7 @@ class MainWindow(QMainWindow):
 
     def run_lots_import(self, path: Path, *, name: str | None = None,
                         sbl_field: str | None = None, source: str | None = None) -> Any:
-        from ..services import lots
+        from ..services.reference import lot_lines as lots
 
         def work(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> Any:
             return lots.import_lot_lines(self.workspace, path, name=name, sbl_field=sbl_field,
@@ -1349,7 +1350,7 @@ class MainWindow(QMainWindow):
     def _choose_basemap(self, basemap_id: str) -> None:
         """The site map's chooser: make a basemap the active one (a record, so on the
         worker), or none; then draw the open parcel again."""
-        from ..services import basemaps
+        from ..services.reference import basemaps
 
         def work() -> None:
             if basemap_id:
@@ -1369,7 +1370,7 @@ class MainWindow(QMainWindow):
             self.open_parcel(self.sbl)  # the chooser shows the basemap still active
 
     def measure_all(self) -> None:
-        from ..services.shorelines import measure_parcels
+        from ..services.parcel.measure_all import measure_parcels
 
         _dialogs().run_with_progress(self.ctx, self, "Measuring every parcel on the layer...",
                           lambda progress, cancelled: measure_parcels(
@@ -1386,7 +1387,7 @@ class MainWindow(QMainWindow):
                                              "Field kits (*.zip)")
         if not kit:
             return
-        from ..services import sync
+        from ..services import exchange as sync
 
         here = self.workspace.folder.root
         folder: Path | None = None
@@ -1600,7 +1601,7 @@ class MainWindow(QMainWindow):
                                               "shared folder)", "inspector-package.zip",
                                               "Sync packages (*.zip)")
         if path:
-            from ..services import sync
+            from ..services import exchange as sync
 
             # an office package is for one laptop: with several, the person names it
             status = self.runner.wait(lambda: sync.status(self.workspace))
@@ -1617,7 +1618,7 @@ class MainWindow(QMainWindow):
                                                         f"to {r['path']}"))
 
     def import_package(self) -> None:
-        from ..services import sync
+        from ..services import exchange as sync
 
         path, _ = QFileDialog.getOpenFileName(self, "Import a sync package", "",
                                               "Sync packages (*.zip)")
@@ -1655,7 +1656,7 @@ class MainWindow(QMainWindow):
         dialog = _dialogs().EnrollDialog(self)
         if dialog.exec() != dialog.DialogCode.Accepted:
             return
-        from ..services import sync
+        from ..services import exchange as sync
 
         name, parcels, passphrase, same = dialog.values()
         if not same:
@@ -1673,7 +1674,7 @@ class MainWindow(QMainWindow):
                              "when it is set up)."))
 
     def install_demo(self) -> None:
-        from ..services.demo import install_demo
+        from ..services.demo.parcels import install_demo
 
         _dialogs().run_with_progress(self.ctx, self, "Loading the demo parcels...",
                           lambda progress, cancelled: install_demo(

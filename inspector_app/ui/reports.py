@@ -80,8 +80,8 @@ def _make(ws: Any, request: Request, progress: Progress, cancelled: Callable[[],
     """On the worker: the report, its PDF and its pages (and the PDF written to
     `save_to`). Cancelled before anything is written."""
     from ..paths import write_atomically
-    from ..services import letters as letter_service
-    from ..services import program_report as service
+    from ..services.letters import register as letter_service
+    from ..services.lists import program_report as service
 
     names = list(request.municipalities) if request.municipalities is not None else None
     report = service.program_report(ws, request.start, request.end, municipalities=names,
@@ -201,7 +201,7 @@ class ProgramReportDialog(QDialog):
     # --- municipalities ---------------------------------------------------------------
 
     def _load_places(self) -> None:
-        from ..services.program_report import chosen_parcels
+        from ..services.lists.program_report import chosen_parcels
 
         ws = self.ctx.ws
         assert ws is not None  # the menu is off while no data folder is open
@@ -418,7 +418,7 @@ class ProgramReportDialog(QDialog):
         names = list(request.municipalities) if request.municipalities is not None else None
 
         def work(progress: Progress, cancelled: Callable[[], bool]) -> Any:
-            from ..services.program_report import export_inspections
+            from ..services.lists.program_report import export_inspections
 
             return export_inspections(ws, request.start, request.end, target,
                                       municipalities=names, progress=progress,

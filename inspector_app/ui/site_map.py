@@ -268,7 +268,7 @@ class SiteMap(QWidget):
                   lake: Any = None, imagery: SiteImagery | None = None) -> None:
         """Draw the sketch; `lake` is the evaluation's lake finding, shown as it decided;
         `imagery` what to draw under it; `lot_label` names the lot line drawn."""
-        from ..services.sketch import lake_caption
+        from ..services.parcel.sketch import lake_caption
 
         self._shown = (geometry, layer_label, accuracy_ft, layer_name, lot_label, lake,
                        imagery)

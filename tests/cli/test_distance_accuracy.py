@@ -13,7 +13,7 @@ import shapely
 
 from inspector_app.cli import run
 from inspector_app.paths import resource
-from inspector_app.services.shorelines import BUNDLED_ACCURACY_FT, BUNDLED_FILE
+from inspector_app.services.reference.shorelines import BUNDLED_ACCURACY_FT, BUNDLED_FILE
 from tests.geo.helpers import TO_FEET, TO_LONLAT, box, lake_with_island, lonlat, write_wgs84
 
 COARSE = resource(*BUNDLED_FILE)

@@ -13,7 +13,7 @@ import pytest
 from openpyxl import load_workbook
 
 from inspector_app.cli import run
-from inspector_app.services.program_report import EXPORT_COLUMNS
+from inspector_app.services.lists.program_report import EXPORT_COLUMNS
 
 AS_OF = "2026-11-25"
 

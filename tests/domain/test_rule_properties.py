@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from inspector_app.casefile import parse_document
 from inspector_app.domain.rules import Zone, design_load, evaluate
-from inspector_app.services.evaluation import evaluation_json
+from inspector_app.services.parcel.evaluation_json import evaluation_json
 from tests.domain.builders import jurisdiction
 
 J = jurisdiction()

@@ -12,7 +12,7 @@ import shapely
 from inspector_app.errors import InputError
 from inspector_app.geo.lake_line import LakeLine, classify
 from inspector_app.geo.vector_files import GeometryFileError, read_vector_file
-from inspector_app.services.distances import distances
+from inspector_app.services.reference.distances import distances
 from tests.geo.helpers import (
     X0,
     Y0,
@@ -156,7 +156,7 @@ def test_shapefile_without_prj_is_refused(tmp_path: Path) -> None:
 
 
 def test_points_are_not_a_shoreline(tmp_path: Path) -> None:
-    from inspector_app.services.shorelines import read_layer_file
+    from inspector_app.services.reference.shorelines import read_layer_file
 
     pts = write_wgs84(tmp_path / "p.geojson", [shapely.Point(X0, Y0)])
     with pytest.raises(GeometryFileError, match="holds Point; a shoreline layer must be all "

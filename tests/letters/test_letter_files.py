@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from inspector_app.casefile import parse_document
-from inspector_app.services import letters
+from inspector_app.services.letters import register as letters
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.records import RecordWriter
 from tests.suggestions import decide_pending
@@ -82,7 +82,7 @@ import json, sys
 from datetime import date
 from pathlib import Path
 from inspector_app.casefile import parse_document
-from inspector_app.services import letters
+from inspector_app.services.letters import register as letters
 from inspector_app.services.workspace import Workspace
 
 ws = Workspace(Path(sys.argv[1]), user="crash-test")

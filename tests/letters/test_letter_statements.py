@@ -17,13 +17,13 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import KeepTogether
 from reportlab.platypus import Paragraph as RLParagraph
 
+from inspector_app.documents import render
+from inspector_app.documents.content import Paragraph, Sketch, position_text
 from inspector_app.domain.case import AhjDetermination, FactorFinding
 from inspector_app.domain.rules import SuggestionStatus
 from inspector_app.errors import InputError
-from inspector_app.letters import render
-from inspector_app.letters.content import Paragraph, Sketch, position_text
-from inspector_app.services import letters
-from inspector_app.services.demo import install_demo
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.letters import register as letters
 from inspector_app.services.workspace import Workspace
 from tests.suggestions import decide_pending
 
@@ -166,7 +166,7 @@ def test_the_report_goes_by_the_field_measurement(demo: Workspace) -> None:
 
 def test_the_sketch_caption_and_notes_stay_inside_the_page(demo: Workspace) -> None:
     case = demo.load_case(SURVEYED)
-    from inspector_app.services.sketch import site_sketch
+    from inspector_app.services.parcel.sketch import site_sketch
 
     sketch = site_sketch(demo, case, demo.evaluate_parcel(SURVEYED, as_of=DAY).lake)
     assert isinstance(sketch, Sketch) and sketch.notes

@@ -13,10 +13,10 @@ import pytest
 from pypdf import PdfReader
 
 from inspector_app.casefile import parse_document
+from inspector_app.documents.content import DeadlinesPassed
 from inspector_app.errors import InputError
-from inspector_app.letters.content import DeadlinesPassed
 from inspector_app.paths import resource
-from inspector_app.services import letters
+from inspector_app.services.letters import register as letters
 from inspector_app.services.workspace import Workspace
 from tests.suggestions import decide_pending
 

@@ -14,10 +14,14 @@ from pypdf import PdfReader
 from reportlab.graphics.charts.barcharts import VerticalBarChart
 from reportlab.graphics.charts.lineplots import LinePlot
 
-from inspector_app.letters.preview import render_pages
-from inspector_app.letters.program_pdf import STACK, charts
-from inspector_app.services.demo import install_demo
-from inspector_app.services.program_report import ProgramReport, program_report, program_report_pdf
+from inspector_app.documents.preview import render_pages
+from inspector_app.documents.program_pdf import STACK, charts
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.lists.program_report import (
+    ProgramReport,
+    program_report,
+    program_report_pdf,
+)
 from inspector_app.services.workspace import Workspace
 
 TODAY = date(2026, 11, 25)

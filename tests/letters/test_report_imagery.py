@@ -10,14 +10,14 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from inspector_app.services.basemaps import (
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.letters.register import compose, draft_pdf
+from inspector_app.services.parcel.sketch import site_sketch
+from inspector_app.services.reference.basemaps import (
     deactivate_basemap,
     import_basemap,
     set_office_setting,
 )
-from inspector_app.services.demo import install_demo
-from inspector_app.services.letters import compose, draft_pdf
-from inspector_app.services.sketch import site_sketch
 from inspector_app.services.workspace import Workspace
 from tests.geo.raster_helpers import write_geotiff
 

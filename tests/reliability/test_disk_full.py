@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from inspector_app.cli import run
-from inspector_app.services.demo import install_demo
+from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.store import DiskFull
 

@@ -8,8 +8,9 @@ import zipfile
 from datetime import date
 from pathlib import Path
 
-from inspector_app.services import sync
-from inspector_app.services.demo import install_demo
+from inspector_app.services import exchange as sync
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.exchange import incoming
 from inspector_app.services.workspace import Workspace
 from inspector_app.sync.package import read_package
 
@@ -36,7 +37,7 @@ def test_exports_during_writes_are_consistent(tmp_path: Path) -> None:
             while not done.is_set():
                 path = tmp_path / f"p{n}.zip"
                 sync.export(exporter, path)
-                package = read_package(path, sync._key_lookup(office))
+                package = read_package(path, incoming._key_lookup(office))
                 seqs = [c["device_seq"] for c in package.changes]
                 assert seqs == list(range(1, len(seqs) + 1)), "a torn snapshot"
                 sizes.append(len(seqs))

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from inspector_app.services.demo import install_demo
-from inspector_app.services.evaluation import NoLawOnFile
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.session.laws import NoLawOnFile
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.database import SCHEMA_VERSION
 from tests.suggestions import decide_pending
@@ -31,7 +31,7 @@ ISSUER = r"""
 import sys
 from datetime import date
 from pathlib import Path
-from inspector_app.services import letters
+from inspector_app.services.letters import register as letters
 from inspector_app.services.workspace import Workspace
 ws = Workspace(Path(sys.argv[1]), user="clerk")
 day = date(2026, 11, 25)

@@ -11,7 +11,7 @@ import numpy as np
 import pyogrio
 import shapely
 
-from inspector_app.services.parcel_roll import apply_roll, read_roll
+from inspector_app.services.parcel.roll import apply_roll, read_roll
 from inspector_app.services.workspace import Workspace
 from tests.geo.helpers import X0, Y0, lonlat
 

@@ -55,8 +55,8 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from inspector_app.services import letters
-from inspector_app.services.evaluation import install_jurisdiction
+from inspector_app.services.letters import register as letters
+from inspector_app.services.session.laws import install_jurisdiction
 from inspector_app.services.workspace import Workspace
 from tests.services.test_laws import example_law
 

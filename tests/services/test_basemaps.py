@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from inspector_app.errors import InputError
-from inspector_app.services.basemaps import (
+from inspector_app.services.reference.basemaps import (
     activate_basemap,
     active_basemap,
     basemap_label,

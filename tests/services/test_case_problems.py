@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from inspector_app.services.demo import install_demo
-from inspector_app.services.resolution import case_problem, case_problems
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.exchange.resolution import case_problem, case_problems
 from inspector_app.services.workspace import Workspace
 
 TODAY = date(2026, 11, 25)

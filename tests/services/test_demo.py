@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import date
 
-from inspector_app.services.demo import STATES, install_demo
+from inspector_app.services.demo.parcels import STATES, install_demo
 from inspector_app.services.workspace import Workspace
 
 TODAY = date(2026, 11, 25)
@@ -92,7 +92,7 @@ def test_the_demo_lots_tile_like_a_tax_map(workspace: Workspace) -> None:
 
 
 def test_the_demo_shows_a_lot_line_and_a_neighbours_well(workspace: Workspace) -> None:
-    from inspector_app.services.sketch import site_map
+    from inspector_app.services.parcel.sketch import site_map
 
     install_demo(workspace, today=TODAY)
     wells = workspace.store.query("SELECT p.sbl FROM site_features f JOIN parcels p ON "

@@ -17,10 +17,10 @@ from inspector_app.geo.crs import lonlat_to_feet
 from inspector_app.geo.demo_image import Homestead, demo_aerial
 from inspector_app.geo.vector_files import geometry_from_lonlat
 from inspector_app.paths import resource
-from inspector_app.services import demo_imagery
-from inspector_app.services.basemaps import active_basemap, list_basemaps, open_reader
-from inspector_app.services.demo import _lake_outline, install_demo
-from inspector_app.services.demo_imagery import demo_homesteads
+from inspector_app.services.demo import imagery as demo_imagery
+from inspector_app.services.demo.imagery import demo_homesteads
+from inspector_app.services.demo.parcels import _lake_outline, install_demo
+from inspector_app.services.reference.basemaps import active_basemap, list_basemaps, open_reader
 from inspector_app.services.workspace import Workspace
 
 TODAY = date(2026, 11, 25)

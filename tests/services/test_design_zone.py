@@ -15,9 +15,9 @@ import shapely
 from pypdf import PdfReader
 
 from inspector_app.casefile import parse_document
-from inspector_app.services.evaluation import evaluation_json
-from inspector_app.services.letters import draft_from_case
-from inspector_app.services.shorelines import import_layer
+from inspector_app.services.letters.register import draft_from_case
+from inspector_app.services.parcel.evaluation_json import evaluation_json
+from inspector_app.services.reference.shorelines import import_layer
 from inspector_app.services.workspace import Workspace
 from tests.geo.helpers import box, lake_with_island, lonlat, write_wgs84
 

@@ -13,9 +13,9 @@ import pytest
 
 from inspector_app.casefile import parse_document, to_document
 from inspector_app.domain.labels import history_lines
-from inspector_app.services import sync
-from inspector_app.services.demo import install_demo
-from inspector_app.services.history import parcel_history
+from inspector_app.services import exchange as sync
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.parcel.history import parcel_history
 from inspector_app.services.workspace import Workspace
 
 TODAY = date(2026, 11, 25)

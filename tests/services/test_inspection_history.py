@@ -18,15 +18,16 @@ import pytest
 from inspector_app.casefile import parse_document, to_document
 from inspector_app.domain.case import Case
 from inspector_app.domain.vocabulary import Condition
-from inspector_app.services import inspection_history, sync
-from inspector_app.services.demo import demo_cases, demo_history, install_demo
-from inspector_app.services.evaluation import NoLawFacts
-from inspector_app.services.inspection_history import (
+from inspector_app.services import exchange as sync
+from inspector_app.services.demo.parcels import demo_cases, demo_history, install_demo
+from inspector_app.services.lists.program_report import program_report
+from inspector_app.services.parcel import inspection_history
+from inspector_app.services.parcel.inspection_history import (
     InspectionResult,
     inspection_results,
     parcel_inspections,
 )
-from inspector_app.services.program_report import program_report
+from inspector_app.services.session.laws import NoLawFacts
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.cases import load_case
 from tests.services.program_fixture import CANANDAIGUA, TODAY, TickingClock, case_doc

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
+from inspector_app.documents.templates import LetterTemplateError
 from inspector_app.domain.jurisdiction import CITATION_KEYS, JurisdictionError, parse_jurisdiction
-from inspector_app.letters.templates import LetterTemplateError
 from inspector_app.paths import resource
-from inspector_app.services import letters as letter_service
-from inspector_app.services.evaluation import NoLawFacts, NoLawOnFile
-from inspector_app.services.worklists import worklists
+from inspector_app.services.letters import register as letter_service
+from inspector_app.services.lists.worklists import worklists
+from inspector_app.services.session.laws import NoLawFacts, NoLawOnFile
 from inspector_app.services.workspace import Workspace
 from tests.test_cli import cli
 
@@ -162,7 +162,7 @@ def test_no_letter_is_made_for_a_parcel_without_a_law(
 def test_the_worklists_show_the_parcels_without_a_law(folder: Path) -> None:
     with Workspace(folder, user="k.olmsted") as ws:
         lists = worklists(ws, as_of=TODAY)
-        from inspector_app.services.overview import overview
+        from inspector_app.services.lists.overview import overview
 
         rows = {r["sbl"]: r for r in overview(ws, as_of=TODAY)}
     listed = {i["sbl"]: i for i in lists["no-law-on-file"]}
@@ -330,8 +330,8 @@ def test_an_earlier_single_file_is_read_as_one_of_the_folders_laws(
 def test_a_field_kit_carries_every_law_in_force_and_join_installs_them(
         tmp_path: Path, contract_case: dict[str, Any]) -> None:
     from inspector_app.casefile import parse_document
-    from inspector_app.services import sync
-    from inspector_app.services.evaluation import install_jurisdiction
+    from inspector_app.services import exchange as sync
+    from inspector_app.services.session.laws import install_jurisdiction
 
     with Workspace(tmp_path / "office", user="clerk") as office:
         for town, sbl in (("Town of Canandaigua", "112.09-1-7.2"), ("Town of Gorham", "7-1-1")):

@@ -16,11 +16,12 @@ import shapely
 
 from inspector_app.domain.case import Case, Component, Parcel, Site, SiteFeature
 from inspector_app.domain.vocabulary import ComponentKind, Condition, SiteFeatureKind
-from inspector_app.services.lots import activate_lot_layer, import_lot_lines
-from inspector_app.services.overview import overview, overview_one_by_one
-from inspector_app.services.shorelines import import_layer, measure_parcels
-from inspector_app.services.sketch import site_map
-from inspector_app.services.worklists import worklists, worklists_one_by_one
+from inspector_app.services.lists.overview import overview, overview_one_by_one
+from inspector_app.services.lists.worklists import worklists, worklists_one_by_one
+from inspector_app.services.parcel.measure_all import measure_parcels
+from inspector_app.services.parcel.sketch import site_map
+from inspector_app.services.reference.lot_lines import activate_lot_layer, import_lot_lines
+from inspector_app.services.reference.shorelines import import_layer
 from inspector_app.services.workspace import Workspace
 from tests.geo.helpers import X0, Y0, box, lonlat, write_wgs84
 from tests.services.lot_files import write_lots
@@ -109,7 +110,7 @@ def test_a_component_8_ft_from_the_lot_line_is_a_property_line_shortfall(
     assert (area.distance_ft, area.accuracy_ft, area.source) == (
         30.0, 1.0, "lot line, County lots v1")
     # `evaluate` shows what the setback checks went by, with what the table requires
-    from inspector_app.services.evaluation import evaluation_json
+    from inspector_app.services.parcel.evaluation_json import evaluation_json
 
     shown = {(x["component"], x["target"]): x for x in evaluation_json(e, law)["separations"]}
     assert shown[("septic_tank", "property_line")] == {
@@ -227,7 +228,7 @@ def test_measure_keeps_the_lot_line_separations_once_per_layer_version(
 
 def test_measuring_all_again_skips_only_the_parcels_that_cannot_have_changed(
         ws: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from inspector_app.services import separations
+    from inspector_app.services.parcel import separations
 
     _lots(ws, tmp_path, accuracy_ft=1.0)
     assert measure_parcels(ws, None, today=TODAY)["lot_measurements"] == 2
@@ -295,9 +296,9 @@ def test_the_report_lists_the_separations_and_draws_the_lot_line(
         ws: Workspace, tmp_path: Path) -> None:
     from reportlab.graphics.shapes import String
 
-    from inspector_app.letters.render import _sketch_flowable, register_fonts
-    from inspector_app.services.letters import compose
-    from inspector_app.services.sketch import site_sketch
+    from inspector_app.documents.render import _sketch_flowable, register_fonts
+    from inspector_app.services.letters.register import compose
+    from inspector_app.services.parcel.sketch import site_sketch
 
     _lots(ws, tmp_path, accuracy_ft=1.0)
     ws.save_case(_case_b(), today=TODAY)

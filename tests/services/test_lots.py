@@ -9,7 +9,7 @@ import shapely
 
 from inspector_app.domain.sbl import sbl_key
 from inspector_app.errors import InputError
-from inspector_app.services.lots import (
+from inspector_app.services.reference.lot_lines import (
     DEFAULT_ACCURACY_FT,
     activate_lot_layer,
     active_lot_layer,
@@ -157,7 +157,7 @@ def test_lots_are_kept_as_imported(ws: Workspace, tmp_path: Path) -> None:
 
 def test_the_import_is_attributed_and_its_digest_vouches_for_the_lots(
         ws: Workspace, tmp_path: Path) -> None:
-    from inspector_app.services.lots import lot_digest
+    from inspector_app.services.reference.lot_lines import lot_digest
 
     report = import_lot_lines(ws, write_lots(tmp_path / "lots.gpkg", _grid(4), PARCELS),
                               source="Ontario County GIS, 2025")
@@ -245,8 +245,8 @@ def test_the_sbl_field_named_or_the_best_guessed(ws: Workspace, tmp_path: Path) 
 def test_the_demo_draws_invented_lots_with_neighbours(workspace: Workspace) -> None:
     import numpy as np
 
-    from inspector_app.services.demo import install_demo
-    from inspector_app.services.lots import DEMO_LOTS_NAME
+    from inspector_app.services.demo.parcels import install_demo
+    from inspector_app.services.reference.lot_lines import DEMO_LOTS_NAME
     from tests.geo.helpers import TO_FEET
 
     install_demo(workspace, count=14)
@@ -278,7 +278,7 @@ def test_the_demo_draws_invented_lots_with_neighbours(workspace: Workspace) -> N
 
 
 def test_a_layer_made_of_lots_reads_like_a_stored_one() -> None:
-    from inspector_app.services.lots import Lot, LotLayer
+    from inspector_app.services.reference.lot_lines import Lot, LotLayer
 
     layer = LotLayer.of([Lot(1, "1-1-1", "p1", lot_box(0)), Lot(2, "1-1-2", None, lot_box(1)),
                          Lot(3, "1-1-1", "p1", lot_box(3))], name="Survey")
@@ -293,7 +293,7 @@ def test_invented_lots_of_close_sites_tile_without_overlapping() -> None:
 
     from inspector_app.geo.lots import invented_lots
     from inspector_app.geo.placement import sites_around
-    from inspector_app.services.demo import _lake_outline
+    from inspector_app.services.demo.parcels import _lake_outline
 
     lake = _lake_outline()
     # two sites about 150 ft apart along the shore, and one further on and deeper inland

@@ -18,9 +18,11 @@ import shapely.geometry
 
 from inspector_app.domain.case import Capture, Case
 from inspector_app.paths import resource
-from inspector_app.services import shorelines
-from inspector_app.services.demo import install_demo
-from inspector_app.services.shorelines import BUNDLED_FILE, import_layer, measure_parcels
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.parcel import measure_all
+from inspector_app.services.parcel.measure_all import measure_parcels
+from inspector_app.services.reference import shorelines
+from inspector_app.services.reference.shorelines import BUNDLED_FILE, import_layer
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.records import Actor
 from tests.conftest import Clock
@@ -53,7 +55,7 @@ def _measure(ws: Workspace, *, full: bool, monkeypatch: pytest.MonkeyPatch) -> d
     ws.clock.advance(minutes=1)  # type: ignore[attr-defined]  # no two rows at one time
     with monkeypatch.context() as m:
         if full:
-            m.setattr(shorelines, "_unchanged_parcels", lambda *args: set())
+            m.setattr(measure_all, "_unchanged_parcels", lambda *args: set())
         result = measure_parcels(ws, None, today=TODAY)
     ws.clock.advance(minutes=1)  # type: ignore[attr-defined]
     return result
@@ -244,7 +246,7 @@ def test_an_edited_parcel_is_measured_again_and_an_unedited_one_is_skipped(
         measured.append(parcel_id)
         return record(w, ws, parcel_id, *args, **kwargs)
 
-    monkeypatch.setattr(shorelines, "record_map_measurement", spy)
+    monkeypatch.setattr(measure_all, "record_map_measurement", spy)
     first = measure_parcels(workspace, None, today=TODAY)
     assert first["unchanged"] == first["parcels"] > 0 and measured == []
 

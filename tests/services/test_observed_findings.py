@@ -10,7 +10,7 @@ from typing import Any
 from inspector_app.casefile import parse_document
 from inspector_app.domain.rules import Outcome
 from inspector_app.domain.vocabulary import Condition
-from inspector_app.services.evaluation import evaluation_json
+from inspector_app.services.parcel.evaluation_json import evaluation_json
 from inspector_app.services.workspace import Workspace
 
 TODAY = date(2026, 11, 25)

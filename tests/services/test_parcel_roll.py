@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from inspector_app.errors import InputError
-from inspector_app.services.parcel_roll import apply_roll, read_roll
+from inspector_app.services.parcel.roll import apply_roll, read_roll
 from inspector_app.services.workspace import Workspace
 
 ROLL = """SBL,Municipality,Site Address,Owner Name,Mailing Address 1,Mailing Address 2,Longitude,Latitude

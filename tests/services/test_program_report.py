@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from inspector_app.errors import InputError
-from inspector_app.services.program_report import program_report
+from inspector_app.services.lists.program_report import program_report
 from inspector_app.services.workspace import Workspace
 from tests.services.program_fixture import (
     CANANDAIGUA,

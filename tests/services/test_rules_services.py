@@ -10,8 +10,8 @@ import pytest
 
 from inspector_app.casefile import parse_document
 from inspector_app.errors import InputError
-from inspector_app.services.demo import install_demo
-from inspector_app.services.worklists import worklists
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.lists.worklists import worklists
 from inspector_app.services.workspace import Workspace
 
 TODAY = date(2026, 11, 25)

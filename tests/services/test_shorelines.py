@@ -12,13 +12,13 @@ import shapely
 from inspector_app.casefile import parse_document
 from inspector_app.domain.vocabulary import CaptureMethod
 from inspector_app.errors import InputError
-from inspector_app.services.shorelines import (
+from inspector_app.services.parcel.measure_all import measure_parcels
+from inspector_app.services.parcel.site import set_geometry
+from inspector_app.services.reference.shorelines import (
     BUNDLED_ACCURACY_FT,
     import_layer,
     list_layers,
-    measure_parcels,
 )
-from inspector_app.services.site import set_geometry
 from inspector_app.services.workspace import Workspace
 from tests.geo.helpers import box, lake_with_island, lonlat, write_wgs84
 

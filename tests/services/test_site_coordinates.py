@@ -8,8 +8,8 @@ import pytest
 
 from inspector_app.errors import InputError
 from inspector_app.geo.crs import feet_to_lonlat, lonlat_to_feet
-from inspector_app.services import site
-from inspector_app.services.demo import install_demo
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.parcel import site
 from inspector_app.services.workspace import Workspace
 
 TODAY = date(2026, 11, 25)

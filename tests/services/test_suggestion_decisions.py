@@ -15,7 +15,7 @@ import pytest
 from inspector_app.casefile import parse_document
 from inspector_app.domain.vocabulary import CaptureMethod, Condition
 from inspector_app.errors import InputError
-from inspector_app.services.site import set_geometry
+from inspector_app.services.parcel.site import set_geometry
 from inspector_app.services.workspace import Workspace
 from tests.conftest import Clock
 
@@ -257,8 +257,8 @@ def test_undo_with_no_decision_is_refused_in_words(workspace: Workspace,
 def test_a_never_inspected_parcel_is_not_called_acceptable(workspace: Workspace,
                                                            contract_case: dict[str, Any],
                                                            tmp_path: Path) -> None:
-    from inspector_app.services.evaluation import evaluation_json
-    from inspector_app.services.overview import overview
+    from inspector_app.services.lists.overview import overview
+    from inspector_app.services.parcel.evaluation_json import evaluation_json
 
     doc = copy.deepcopy(contract_case)
     del doc["inspection"]

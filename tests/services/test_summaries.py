@@ -14,12 +14,12 @@ import shapely.affinity
 
 from inspector_app.domain.vocabulary import Condition
 from inspector_app.paths import resource
-from inspector_app.services import summaries as module
-from inspector_app.services.demo import install_demo
-from inspector_app.services.evaluation import DEFAULT_JURISDICTION, install_jurisdiction
-from inspector_app.services.overview import overview, overview_one_by_one
-from inspector_app.services.shorelines import BUNDLED_FILE, import_layer
-from inspector_app.services.worklists import worklists, worklists_one_by_one
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.lists import summaries as module
+from inspector_app.services.lists.overview import overview, overview_one_by_one
+from inspector_app.services.lists.worklists import worklists, worklists_one_by_one
+from inspector_app.services.reference.shorelines import BUNDLED_FILE, import_layer
+from inspector_app.services.session.laws import DEFAULT_JURISDICTION, install_jurisdiction
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.cases import _CASE_TABLES
 
@@ -144,7 +144,7 @@ def test_a_new_shoreline_layer_is_worked_out_again(demo: Workspace) -> None:
 
 
 def test_a_new_lot_layer_is_worked_out_again(demo: Workspace, tmp_path: Path) -> None:
-    from inspector_app.services.lots import active_lot_layer, import_lot_lines
+    from inspector_app.services.reference.lot_lines import active_lot_layer, import_lot_lines
     from tests.services.lot_files import write_lots
 
     # a parcel with no lake distance, so that its lot's distance is given as an estimate
@@ -215,7 +215,7 @@ def test_a_packaged_app_keys_its_summaries_on_its_executable(
     changes, stands for its code."""
     import sys
 
-    from inspector_app.services.summaries import rules_key
+    from inspector_app.services.lists.summaries import rules_key
 
     exe = tmp_path / "inspector-app"
     exe.write_bytes(b"build 1")

@@ -11,8 +11,8 @@ import shapely.geometry
 
 from inspector_app.domain.case import Case, SiteFeature
 from inspector_app.domain.vocabulary import SiteFeatureKind
-from inspector_app.services.demo import install_demo
-from inspector_app.services.worklists import WORKLISTS, worklists, worklists_one_by_one
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.lists.worklists import WORKLISTS, worklists, worklists_one_by_one
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.cases import load_case, load_cases
 
@@ -100,7 +100,7 @@ def test_distances_on_geometries_projected_together_equal_those_projected_one_by
         demo: Workspace) -> None:
     from inspector_app.geo.case_shapes import measure_cases, project_cases
     from inspector_app.geo.setbacks import separations
-    from inspector_app.services.shorelines import (
+    from inspector_app.services.reference.shorelines import (
         active_layer,
         component_map_distances,
         map_distance,
@@ -150,12 +150,8 @@ def test_a_refused_geometry_among_many_is_named_with_its_parcel(demo: Workspace)
 def test_measuring_every_parcel_at_once_records_what_each_parcel_measures(
         demo: Workspace) -> None:
     from inspector_app.paths import resource
-    from inspector_app.services.shorelines import (
-        BUNDLED_FILE,
-        import_layer,
-        map_distance,
-        measure_parcels,
-    )
+    from inspector_app.services.parcel.measure_all import measure_parcels
+    from inspector_app.services.reference.shorelines import BUNDLED_FILE, import_layer, map_distance
 
     import_layer(demo, resource(*BUNDLED_FILE), name="Second", accuracy_ft=40)
     sbls = [p["sbl"] for p in demo.parcels()]
@@ -191,7 +187,7 @@ def test_cases_read_in_chunks_equal_cases_read_one_by_one(demo: Workspace) -> No
 @pytest.mark.parametrize("as_of", AS_OF, ids=lambda d: d.isoformat())
 def test_overview_in_chunks_equals_every_parcel_on_its_own(demo: Workspace, as_of: date
                                                            ) -> None:
-    from inspector_app.services.overview import overview, overview_one_by_one
+    from inspector_app.services.lists.overview import overview, overview_one_by_one
 
     sbls = [p["sbl"] for p in demo.parcels()]
     whole = overview(demo, as_of=as_of)

@@ -9,10 +9,15 @@ from typing import Any
 
 import pytest
 
-from inspector_app.services import demo as demo_module
-from inspector_app.services.demo import _lake_outline, demo_cases, demo_history, install_demo
-from inspector_app.services.lots import store_demo_lots
-from inspector_app.services.shorelines import record_map_measurement
+from inspector_app.services.demo import parcels as demo_module
+from inspector_app.services.demo.parcels import (
+    _lake_outline,
+    demo_cases,
+    demo_history,
+    install_demo,
+)
+from inspector_app.services.reference.lot_lines import store_demo_lots
+from inspector_app.services.reference.shorelines import record_map_measurement
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.cases import parcel_id_for, save_case
 

@@ -13,7 +13,7 @@ import pytest
 
 from inspector_app.casefile import to_document
 from inspector_app.paths import DataFolder
-from inspector_app.services.demo import install_demo
+from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.store import Store
 

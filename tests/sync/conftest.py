@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from inspector_app.casefile import parse_document, to_document
-from inspector_app.services import sync
-from inspector_app.services.demo import install_demo
+from inspector_app.services import exchange as sync
+from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
 
 TODAY = date(2026, 11, 25)

@@ -15,8 +15,8 @@ import pytest
 
 from inspector_app.casefile import parse_document, to_document
 from inspector_app.errors import InputError
-from inspector_app.services import sync
-from inspector_app.services.demo import install_demo
+from inspector_app.services import exchange as sync
+from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.sync import package
 from inspector_app.sync.package import PackageError
@@ -28,7 +28,7 @@ RENTER = {"name": "Pat Renter", "mailing_address": ["12 Vine St", "Naples, NY 14
 
 
 def assign(ws: Workspace, device: str, parcels: list[str], **how: Any) -> dict[str, Any]:
-    from inspector_app.services.assignment import assign
+    from inspector_app.services.exchange.assignment import assign
 
     return assign(ws, device, parcels, **how)
 
@@ -225,7 +225,7 @@ def test_after_removal_the_laptop_ignores_an_older_office_package(two: Office) -
     assign(two.office, "A", [p2], remove=True)
     two.down("new.zip")
     sync.import_package(two.a, two.tmp / "old.zip")
-    from inspector_app.services.assignment import assigned_here
+    from inspector_app.services.exchange.assignment import assigned_here
 
     assert two.a.parcel_id(p2) not in assigned_here(two.a)
 

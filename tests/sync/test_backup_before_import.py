@@ -7,7 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from inspector_app.services import sync
+from inspector_app.services import exchange as sync
+from inspector_app.services.exchange import incoming
 from inspector_app.storage.database import DAILY_BACKUPS_KEPT, backup, list_backups, pool_of
 from inspector_app.sync.package import PackageError
 
@@ -30,7 +31,7 @@ def test_failed_sync_imports_leave_one_backup_and_keep_the_daily_ones(
     def broken(*args: object, **kwargs: object) -> None:
         raise PackageError("the disk was unplugged")
 
-    monkeypatch.setattr(sync, "_apply", broken)
+    monkeypatch.setattr(incoming, "_apply", broken)
     for _ in range(12):
         with pytest.raises(PackageError):
             sync.import_package(office, package)

@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 
 from inspector_app.errors import InputError
-from inspector_app.services import assignment, sync
+from inspector_app.services import exchange as sync
+from inspector_app.services.exchange import assignment
 from inspector_app.services.workspace import Workspace
+from inspector_app.storage.contacts import CLEARED
 from inspector_app.storage.database import open_database
 from tests.sync import test_assignment
 from tests.sync.test_assignment import (
@@ -95,19 +97,19 @@ def test_the_laptops_history_of_a_cleared_parcel_holds_no_contact_data(
     # the history says what happened to the value, in the app's view and `history`
     rows = two.a.history(p2)
     inserted = next(r for r in rows if r["op"] == "insert" and r["table_name"] == "parcels")
-    assert inserted["new_value"]["owner_phone"] == assignment.CLEARED
+    assert inserted["new_value"]["owner_phone"] == CLEARED
     assert inserted["new_value"]["owner_name"] == two.a.load_case(p2).parcel.owner_name
     phone = [r for r in rows if r["field"] == "owner_phone"]
-    assert phone and all(r["new_value"] == assignment.CLEARED for r in phone)
+    assert phone and all(r["new_value"] == CLEARED for r in phone)
     from inspector_app.domain.labels import history_lines
 
     shown = " ".join(line.change for line in history_lines(rows))
-    assert assignment.CLEARED in shown and not any(s in shown for s in SECRETS)
+    assert CLEARED in shown and not any(s in shown for s in SECRETS)
     root = str(two.a.folder.root)
     two.a.close()
     status, out, err = cli(capsys, "--data-dir", root, "history", p2)
     assert status == 0, err
-    assert assignment.CLEARED in json.dumps(out)
+    assert CLEARED in json.dumps(out)
     assert not any(s in json.dumps(out) for s in SECRETS)
     two.a = Workspace(two.a.folder.root, user="k.olmsted")
 

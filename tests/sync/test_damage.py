@@ -16,8 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector_app.services import sync
-from inspector_app.services.demo import install_demo
+from inspector_app.services import exchange as sync
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.exchange import incoming
 from inspector_app.services.workspace import Workspace
 from inspector_app.sync.package import PackageError, read_package
 from tests.sync.conftest import KIT_PASSPHRASE, TODAY, state
@@ -44,7 +45,7 @@ class Setup:
         field.close()
         self.good = (root / "good.zip").read_bytes()
         self.office = Workspace(root / "office", user="clerk")
-        self.key_for = sync._key_lookup(self.office)
+        self.key_for = incoming._key_lookup(self.office)
         self.original = read_package(root / "good.zip", self.key_for)
 
 

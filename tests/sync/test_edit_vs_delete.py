@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from inspector_app.errors import InputError
-from inspector_app.services import sync
+from inspector_app.services import exchange as sync
 from inspector_app.services.workspace import Workspace
 
 from .conftest import Pair
@@ -96,7 +96,7 @@ def test_edit_then_removal_on_the_same_side_is_no_conflict(tank_750: Pair) -> No
 
 def test_keeping_the_removal_is_in_the_history_in_words(tank_750: Pair) -> None:
     from inspector_app.domain.labels import history_lines
-    from inspector_app.services.history import parcel_history
+    from inspector_app.services.parcel.history import parcel_history
 
     pair = tank_750
     pair.edit(pair.office, SBL, _remove_tank)

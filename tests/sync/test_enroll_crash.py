@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from inspector_app.services import sync
-from inspector_app.services.demo import install_demo
+from inspector_app.services import exchange as sync
+from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
 
 from .conftest import KIT_PASSPHRASE, TODAY

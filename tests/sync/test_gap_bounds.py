@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from inspector_app.services import sync
+from inspector_app.services import exchange as sync
 
 from .conftest import Pair
 from .test_sync import owner

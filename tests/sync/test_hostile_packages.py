@@ -24,7 +24,8 @@ from typing import Any
 import pytest
 
 from inspector_app.paths import DATABASE_NAME
-from inspector_app.services import letters, sync
+from inspector_app.services import exchange as sync
+from inspector_app.services.letters import register as letters
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.records import new_id
 from inspector_app.sync import package

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from inspector_app.services import sync
+from inspector_app.services import exchange as sync
+from inspector_app.services.exchange import incoming
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.records import new_id
 from inspector_app.sync import policy
@@ -121,7 +122,7 @@ def test_no_file_is_written_before_the_package_passed_every_check(
         assert not pair.office.attachment_path(digest).exists()
         raise PackageError("the case reads worse")
 
-    monkeypatch.setattr(sync, "_refuse_worse_cases", worse)
+    monkeypatch.setattr(incoming, "_refuse_worse_cases", worse)
     with pytest.raises(PackageError, match="the case reads worse"):
         sync.import_package(pair.office, path)
     assert not pair.office.attachment_path(digest).exists()
@@ -248,7 +249,7 @@ def test_a_system_installed_after_this_year_is_refused(pair: Pair) -> None:
 
 
 def test_every_date_and_year_the_case_file_does_not_hold_has_a_rule(pair: Pair) -> None:
-    from inspector_app.services import resolution
+    from inspector_app.services.exchange import resolution
 
     conn = pair.office.store.conn
     for table in sorted(policy.LAPTOP_TABLES):

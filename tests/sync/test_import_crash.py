@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from inspector_app.services import sync
-from inspector_app.services.demo import install_demo
+from inspector_app.services import exchange as sync
+from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
 from tests.sync.conftest import KIT_PASSPHRASE, TODAY
 
 IMPORTER = r"""
 import sys
 from pathlib import Path
-from inspector_app.services import sync
+from inspector_app.services import exchange as sync
 from inspector_app.services.workspace import Workspace
 ws = Workspace(Path(sys.argv[1]), user="clerk")
 print("start", flush=True)

@@ -3,7 +3,7 @@ conflict the package itself settled is counted in `conflicts`, not as open."""
 
 from __future__ import annotations
 
-from inspector_app.services import sync
+from inspector_app.services import exchange as sync
 from tests.sync.conftest import Pair
 from tests.sync.test_resolve_gate import conflict_on, write
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from inspector_app.services import sync
-from inspector_app.services.demo import install_demo
-from inspector_app.services.shorelines import import_layer
+from inspector_app.services import exchange as sync
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.reference.shorelines import import_layer
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.store import Store
 from tests.geo.helpers import lake_with_island, write_wgs84

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from inspector_app.errors import InputError
-from inspector_app.services import sync
-from inspector_app.services.demo import install_demo
-from inspector_app.services.shorelines import BUNDLED_NAME, import_layer, list_layers
+from inspector_app.services import exchange as sync
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.reference.shorelines import BUNDLED_NAME, import_layer, list_layers
 from inspector_app.services.workspace import Workspace
 from tests.sync.conftest import KIT_PASSPHRASE, TODAY, Pair, state
 

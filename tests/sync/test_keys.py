@@ -14,8 +14,8 @@ import pytest
 
 from inspector_app.errors import InputError
 from inspector_app.paths import DATABASE_NAME
-from inspector_app.services import sync
-from inspector_app.services.demo import install_demo
+from inspector_app.services import exchange as sync
+from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.sync import keys
 from inspector_app.sync.package import (
@@ -251,7 +251,7 @@ def test_enrolment_requires_parcels_or_a_work_list(
 
 
 def test_enrolment_by_work_list(tmp_path: Path) -> None:
-    from inspector_app.services.worklists import worklists
+    from inspector_app.services.lists.worklists import worklists
 
     with Workspace(tmp_path / "office", user="clerk") as office:
         install_demo(office, count=8, today=TODAY)

@@ -13,8 +13,9 @@ import pytest
 
 from inspector_app.geo.crs import lonlat_to_feet
 from inspector_app.geo.rasters import inspect_raster
-from inspector_app.services import sync
-from inspector_app.services.basemaps import (
+from inspector_app.services import exchange as sync
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.reference.basemaps import (
     active_basemap,
     deactivate_basemap,
     import_basemap,
@@ -22,7 +23,6 @@ from inspector_app.services.basemaps import (
     open_reader,
     set_office_setting,
 )
-from inspector_app.services.demo import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.sync import keys
 from inspector_app.sync.package import PackageError, package_bytes, write_private

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from inspector_app.errors import InputError
-from inspector_app.services import lots, sync
-from inspector_app.services.demo import install_demo
+from inspector_app.services import exchange as sync
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.reference import lot_lines as lots
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.records import new_id
 from inspector_app.sync.package import PackageError

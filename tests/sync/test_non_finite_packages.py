@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from inspector_app.services import assignment, sync
+from inspector_app.services import exchange as sync
+from inspector_app.services.exchange import assignment
 from inspector_app.sync.package import PackageError
 
 from .conftest import KIT_PASSPHRASE, Pair

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from inspector_app.services import sync
+from inspector_app.services import exchange as sync
 from inspector_app.sync.package import PackageError
 from tests.sync.conftest import Pair, state
 from tests.sync.test_hostile_packages import Contents, hostile

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from inspector_app.errors import InputError
-from inspector_app.services import sync
+from inspector_app.services import exchange as sync
 from inspector_app.services.workspace import Workspace
 from inspector_app.sync.package import PackageError
 from tests.sync.conftest import TODAY, Pair, state

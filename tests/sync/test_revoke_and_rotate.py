@@ -12,7 +12,7 @@ import pytest
 
 from inspector_app.errors import InputError
 from inspector_app.paths import DATABASE_NAME
-from inspector_app.services import sync
+from inspector_app.services import exchange as sync
 from inspector_app.services.workspace import Workspace
 from inspector_app.sync import keys
 from inspector_app.sync.package import PackageError, write_package

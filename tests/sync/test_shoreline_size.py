@@ -11,8 +11,12 @@ from pathlib import Path
 import pytest
 
 from inspector_app.errors import InputError
-from inspector_app.services import sync
-from inspector_app.services.shorelines import MAX_LAYER_VERTICES, import_layer, list_layers
+from inspector_app.services import exchange as sync
+from inspector_app.services.reference.shorelines import (
+    MAX_LAYER_VERTICES,
+    import_layer,
+    list_layers,
+)
 from inspector_app.sync.package import MAX_MEMBER_BYTES
 
 from .conftest import Pair

@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from inspector_app.errors import InputError
-from inspector_app.services import letters, sync
+from inspector_app.services import exchange as sync
+from inspector_app.services.letters import register as letters
 from inspector_app.services.workspace import Workspace
 from inspector_app.sync.package import PackageError
 from tests.sync.conftest import KIT_PASSPHRASE, TODAY, Pair, state

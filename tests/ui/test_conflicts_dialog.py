@@ -17,8 +17,10 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QPushButto
 from pytestqt.qtbot import QtBot
 
 from inspector_app.errors import InspectorError
-from inspector_app.services import letters, shorelines, sync
-from inspector_app.services.demo import install_demo
+from inspector_app.services import exchange as sync
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.letters import register as letters
+from inspector_app.services.parcel import measure_all
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.records import new_id
 from inspector_app.ui.context import AppContext
@@ -263,7 +265,7 @@ def _errors(pair: Pair) -> list[tuple[InspectorError, str]]:
           "Sync > Conflicts...")
     with pair.office.store.transaction() as w:
         w.conn.execute("UPDATE shoreline_layers SET active = 0")
-    catch(lambda: shorelines.measure_parcels(pair.office, None, today=TODAY),
+    catch(lambda: measure_all.measure_parcels(pair.office, None, today=TODAY),
           "File > Import shoreline layer...")
     return out
 

@@ -18,8 +18,8 @@ from pytestqt.qtbot import QtBot
 
 from inspector_app import casefile
 from inspector_app.paths import DATABASE_NAME
-from inspector_app.services import sync
-from inspector_app.services.demo import install_demo
+from inspector_app.services import exchange as sync
+from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui.main_window import MainWindow
 from inspector_app.ui.tasks import TaskRunner
@@ -147,7 +147,7 @@ def test_joining_a_kit_into_the_folder_the_app_has_open_opens_it(
     w.join_kit()
     switched_to(w, qtbot, tmp_path / "laptop", 2)
     assert said == []
-    assert w.runner.wait(lambda: sync.role(w.workspace)) == "field"
+    assert w.runner.wait(lambda: w.workspace.role) == "field"
     assert w.windowTitle().endswith(str((tmp_path / "laptop").resolve()))
     assert "set up as laptop-1 with 2 parcel(s)" in w.message.text()
     assert "--data-dir" not in w.message.text()

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QInputDialog
 from pytestqt.qtbot import QtBot
 
 from inspector_app.domain.vocabulary import Condition
-from inspector_app.services.demo import install_demo
+from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui import theme as themes
 from inspector_app.ui.main_window import ROW_ROLE, MainWindow

@@ -19,9 +19,9 @@ from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMessageBox, Q
 from pytestqt.qtbot import QtBot
 from rasterio.transform import Affine
 
-from inspector_app.services import basemaps
-from inspector_app.services.demo import install_demo
-from inspector_app.services.lots import list_lot_layers
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.reference import basemaps
+from inspector_app.services.reference.lot_lines import list_lot_layers
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui.imports import ImageryImportDialog, LotsImportDialog
 from inspector_app.ui.main_window import MainWindow

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from inspector_app.domain.case import NoticeDeadlines
-from inspector_app.services import letters as letter_service
+from inspector_app.services.letters import register as letter_service
 from inspector_app.ui.main_window import MainWindow
 from tests.ui.test_letters_tab import SBL, Prompts, idle, open_letters, prompts, window
 

@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from inspector_app.services import letters as letter_service
-from inspector_app.services.demo import install_demo
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.letters import register as letter_service
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui import letters_tab
 from inspector_app.ui.main_window import MainWindow

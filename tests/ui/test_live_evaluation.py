@@ -18,7 +18,7 @@ from pytestqt.qtbot import QtBot
 
 from inspector_app.domain.case import Case
 from inspector_app.domain.vocabulary import Condition
-from inspector_app.services.demo import install_demo
+from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui.main_window import MainWindow
 

@@ -51,7 +51,7 @@ def _child(folder: Path, opens: int) -> None:
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from inspector_app.services.demo import install_demo
+    from inspector_app.services.demo.parcels import install_demo
     from inspector_app.services.workspace import Workspace
     from inspector_app.ui.main_window import MainWindow
 

@@ -18,8 +18,8 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from inspector_app.casefile import parse_document, to_document
-from inspector_app.services import sync
-from inspector_app.services.demo import install_demo
+from inspector_app.services import exchange as sync
+from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui.main_window import WORK_LISTS, MainWindow
 

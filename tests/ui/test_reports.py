@@ -17,8 +17,8 @@ from PySide6.QtCore import QDate, Qt
 from PySide6.QtGui import QAction, QImage
 from pytestqt.qtbot import QtBot
 
-from inspector_app.services import program_report as service
-from inspector_app.services.demo import install_demo
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.lists import program_report as service
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui.main_window import MainWindow
 from inspector_app.ui.reports import ProgramReportDialog
@@ -243,7 +243,7 @@ def test_a_parcel_opened_while_a_report_runs_does_not_wait_for_it(
         window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
     """The report only reads: at each of its progress points the worker runs what was
     queued meanwhile, so the window's reads (opening a parcel) are answered at once."""
-    from inspector_app.services import inspection_history
+    from inspector_app.services.parcel import inspection_history
 
     real = inspection_history._parcel_inspections
 

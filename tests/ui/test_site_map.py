@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QDialog, QGraphicsTextItem, QLabel, QMessageBox, Q
 from pytestqt.qtbot import QtBot
 
 from inspector_app.domain.vocabulary import LakeDistanceMethod
-from inspector_app.services.demo import install_demo
+from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui.main_window import MainWindow
 from inspector_app.ui.tasks import TaskRunner
@@ -108,7 +108,7 @@ def test_a_new_tape_distance_takes_over_from_the_map(window: MainWindow, qtbot: 
 
 def test_an_accurate_layer_lets_the_map_decide(window: MainWindow, qtbot: QtBot,
                                                ws: Workspace) -> None:
-    from inspector_app.services.shorelines import import_layer
+    from inspector_app.services.reference.shorelines import import_layer
 
     import_layer(ws, BUNDLED, name="Office contour", accuracy_ft=2)
     _open(window, qtbot, UNMEASURED)

@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 from inspector_app import cli
-from inspector_app.services.demo import install_demo
+from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
 
 DRIVER = Path(__file__).with_name("soak_driver.py")

@@ -21,10 +21,10 @@ from pytestqt.qtbot import QtBot
 from inspector_app.casefile import parse_document, to_document
 from inspector_app.domain.labels import BY_TABLE, history_lines, show_value
 from inspector_app.errors import InputError
-from inspector_app.services import letters as letter_service
-from inspector_app.services import sync
-from inspector_app.services.demo import install_demo
-from inspector_app.services.history import parcel_history
+from inspector_app.services import exchange as sync
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.letters import register as letter_service
+from inspector_app.services.parcel.history import parcel_history
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.records import BOOKKEEPING
 from inspector_app.ui import letters_tab

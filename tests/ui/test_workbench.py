@@ -14,8 +14,8 @@ from PySide6.QtPrintSupport import QPrinter
 from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
-from inspector_app.services import sync
-from inspector_app.services.demo import install_demo
+from inspector_app.services import exchange as sync
+from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui.dialogs import ConflictsDialog
 from inspector_app.ui.main_window import ROW_ROLE, MainWindow
@@ -281,7 +281,7 @@ def test_a_gps_device_places_a_well(window: MainWindow, monkeypatch: pytest.Monk
     threading.Thread(target=feed, daemon=True).start()
     window.site.target.setCurrentIndex(window.site.target.findData("well"))
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: (os.ttyname(device), True))
-    from inspector_app.services import site as site_service
+    from inspector_app.services.parcel import site as site_service
 
     original = site_service.set_from_gps_device
     monkeypatch.setattr(site_service, "set_from_gps_device",

@@ -1,0 +1,85 @@
+"""Tables written for spreadsheets: CSV (the standard library) or Excel .xlsx (openpyxl).
+
+A text cell that a spreadsheet would read as a formula (starting with = + - @, a tab or a
+carriage return) never reaches it as one (formula injection): in CSV it is written with a
+leading apostrophe; in .xlsx every text cell is stored as text, never as a formula, and
+such a cell is also marked "quote prefix", as Excel marks text typed after an apostrophe,
+so that editing it later does not turn it into a formula either. Numbers stay numbers;
+dates are date cells in .xlsx, ISO text in CSV.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from ..paths import write_atomically
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+SUFFIXES = (".csv", ".xlsx")
+Cell = str | int | float | date | None
+
+
+def formula_like(value: Cell) -> bool:
+    return isinstance(value, str) and value.startswith(FORMULA_STARTS)
+
+
+def escape_cell(value: Cell) -> Cell:
+    """The value as a CSV cell: text that could start a formula gets a leading apostrophe;
+    a date is its ISO text."""
+    if isinstance(value, date):
+        return value.isoformat()
+    if formula_like(value):
+        return "'" + str(value)
+    return value
+
+
+def check_suffix(path: Path) -> str:
+    suffix = path.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise InputError(f"The export file {path} must end in .csv or .xlsx (the ending "
+                         "decides the format).")
+    return suffix
+
+
+def table_bytes(suffix: str, header: Sequence[str], rows: Sequence[Sequence[Cell]],
+                *, sheet: str = "Inspections") -> bytes:
+    table = [list(header), *rows]
+    if suffix == ".csv":
+        text = io.StringIO(newline="")
+        csv.writer(text, lineterminator="\r\n").writerows(
+            ["" if v is None else escape_cell(v) for v in row] for row in table)
+        return ("\ufeff" + text.getvalue()).encode("utf-8")  # the BOM: Excel reads UTF-8
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
+    book = Workbook()
+    ws: Any = book.active
+    ws.title = sheet
+    for values in table:
+        ws.append(values)
+    for cell in ws[1]:
+        cell.font = Font(bold=True)
+    for row, values in zip(ws.iter_rows(), table, strict=True):
+        for cell, value in zip(row, values, strict=True):
+            if isinstance(value, str):
+                cell.value = value
+                cell.data_type = "s"  # text, never a formula
+                if formula_like(value):
+                    cell.quotePrefix = True
+            elif isinstance(value, date):
+                cell.number_format = "yyyy-mm-dd"
+    ws.freeze_panes = "A2"
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def write_table(path: Path, header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> None:
+    """Write the table as CSV or .xlsx, by the path's suffix, all or nothing."""
+    write_atomically(path, table_bytes(check_suffix(path), header, rows))

@@ -1,0 +1,128 @@
+"""Enrolling a laptop at the office: its key pair and its field kit, encrypted with a passphrase."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ...errors import InputError
+from ...paths import resource
+from ...storage.records import new_id
+from ...sync import keys
+from ...sync.package import (
+    FORMAT,
+    package_bytes,
+    write_private,
+)
+from ..reference import basemaps
+from ..reference import lot_lines as lots
+from ..session.laws import DATA_FOLDER_JURISDICTION, DEFAULT_JURISDICTION, kit_laws
+from ..session.session import FIELD, OFFICE, Session
+from . import assignment
+from .devices import device_row, now_text, office_private_key
+
+
+def _enrolment_parcels(ws: Session, parcels: list[str] | None,
+                       worklist: str | None) -> list[str]:
+    from ..lists.worklists import WORKLISTS, worklists
+
+    if not parcels and not worklist:
+        raise InputError("sync enroll: name the laptop's parcels with --parcels SBL,SBL or a "
+                         f"work list with --worklist ({', '.join(WORKLISTS)}); a field kit "
+                         "carries only the parcels assigned to that laptop.",
+                         in_app="Name the laptop's parcels (tax map numbers separated by "
+                                "commas); a field kit carries only the parcels assigned to "
+                                "that laptop.")
+    sbls = list(dict.fromkeys(parcels or []))
+    if worklist:
+        if worklist not in WORKLISTS:
+            raise InputError(f"sync enroll: --worklist {worklist!r} is not a work list; use "
+                             f"one of {', '.join(WORKLISTS)}.")
+        listed = worklists(ws, as_of=ws.today(), names=(worklist,))[worklist]
+        if not listed:
+            raise InputError(f"sync enroll: the work list {worklist} has no parcels today; "
+                             "name parcels with --parcels SBL,SBL.")
+        sbls += [p["sbl"] for p in listed if p["sbl"] not in sbls]
+    return sbls
+
+
+def enroll(ws: Session, name: str, out: Path, parcels: list[str] | None, *,
+           passphrase: str, worklist: str | None = None) -> dict[str, Any]:
+    """Enrol a laptop: a new key pair for it, and its field kit (its private key, the
+    office's public key, its parcels) encrypted with `passphrase`. The kit is written
+    before the laptop is recorded, so an interrupted enrolment leaves the name free."""
+    if ws.role == FIELD:
+        raise InputError("This data folder is a field laptop; only the office enrols devices.")
+    name = name.strip()
+    if not name:
+        raise InputError("sync enroll: --device is empty; name the laptop.")
+    keys.check_passphrase(passphrase)
+    if ws.store.query("SELECT 1 AS x FROM devices WHERE name = ? AND role = 'field'", (name,)):
+        raise InputError(f"A laptop named {name!r} is already enrolled; choose another name.")
+    sbls = _enrolment_parcels(ws, parcels, worklist)
+    parcel_ids = [ws.parcel_id(s) for s in sbls]
+    office_private = office_private_key(ws)
+    office_public = keys.public_key(office_private)
+    this = device_row(ws, "this")
+    assert this is not None
+    device_private = keys.new_private_key()
+    device_id = new_id()
+    _write_kit(ws, out, passphrase, office_private,
+               device={"id": device_id, "name": name, "private_key": device_private},
+               office={"id": this["id"], "name": this["name"], "public_key": office_public},
+               parcel_ids=parcel_ids, sbls=sbls)
+    try:
+        with ws.store.transaction():
+            ws.store.conn.execute(
+                "INSERT INTO devices (id, name, role, created_at, public_key, parcels) "
+                "VALUES (?, ?, 'field', ?, ?, ?)",
+                (device_id, name, now_text(), keys.public_key(device_private), json.dumps(sbls)))
+            ws.store.set_meta("sync_role", OFFICE)
+    except BaseException:
+        out.unlink(missing_ok=True)
+        raise
+    return {"path": str(out), "device": name, "parcels": len(sbls),
+            "office_fingerprint": keys.fingerprint(office_public)}
+
+
+def _jurisdiction_text(ws: Session) -> str:
+    own = ws.folder.root / DATA_FOLDER_JURISDICTION
+    return (own if own.exists() else resource(*DEFAULT_JURISDICTION)).read_text("utf-8")
+
+
+def _write_kit(ws: Session, out: Path, passphrase: str, office_private: str, *,
+               device: dict[str, str], office: dict[str, str], parcel_ids: list[str],
+               sbls: list[str]) -> None:
+    blobs: dict[str, bytes] = {}
+    records = assignment.parcel_records(ws, parcel_ids, blobs, active_layer=True)
+    marks = ",".join("?" * len(parcel_ids)) or "NULL"
+    layer_ids = [r["row"]["id"] for r in records if r["table"] == "shoreline_layers"]
+    history = ws.store.query(
+        f"SELECT * FROM change_log WHERE parcel_id IN ({marks}) OR record_id IN "
+        f"({','.join('?' * len(layer_ids)) or 'NULL'}) ORDER BY seq", [*parcel_ids, *layer_ids])
+    seq = ws.store.query("SELECT coalesce(max(seq), 0) AS s FROM change_log")[0]["s"]
+    kit = {"device": device, "office": office, "parcels": sbls,
+           "jurisdiction_toml": _jurisdiction_text(ws), "jurisdictions": kit_laws(ws.laws),
+           "office_seq": seq}
+    # the active basemap, clipped to the parcels' surroundings (none when none is active)
+    imagery = basemaps.kit_imagery(ws, parcel_ids)
+    if imagery is not None:
+        kit["basemap"] = imagery[0]
+    members = {
+        "kit.json": json.dumps(kit, indent=2).encode(),
+        "records.jsonl": "\n".join(json.dumps(r, ensure_ascii=False) for r in records).encode(),
+        "history.jsonl": "\n".join(json.dumps(h, ensure_ascii=False) for h in history).encode(),
+        **{f"attachments/{k}": v for k, v in blobs.items()},
+        **({imagery[0]["member"]: imagery[1]} if imagery is not None else {}),
+    }
+    # the active lot layer's lots of the parcels and of their neighbours (none when none
+    # is active)
+    lot_lines = lots.kit_lot_lines(ws, parcel_ids)
+    if lot_lines is not None:
+        members["lot_lines.jsonl"] = lot_lines
+    manifest = {"format": FORMAT, "kind": "field_kit", "package_id": new_id(),
+                "source_device": office["id"], "source_name": office["name"],
+                "created_at": now_text(), "first_seq": None, "last_seq": seq,
+                "counts": {"changes": 0, "attachments": len(blobs)}, "acknowledges": []}
+    write_private(out, keys.seal(package_bytes(manifest, members, office_private), passphrase))

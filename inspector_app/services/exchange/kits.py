@@ -1,0 +1,226 @@
+"""Setting up a laptop from its field kit."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from ...errors import InputError
+from ...paths import DataFolder
+from ...storage.records import RecordWriter
+from ...storage.store import Store, utc_now_text
+from ...storage.sync_apply import (
+    BYTES_REF,
+    SYNCED_TABLES,
+)
+from ...sync import keys
+from ...sync.package import (
+    MAX_PACKAGE_BYTES,
+    PackageError,
+    read_package,
+)
+from ..reference import basemaps
+from ..reference import lot_lines as lots
+from ..reference.shorelines import BUNDLED_ACCURACY_FT, BUNDLED_NAME, BUNDLED_SOURCE
+from ..session.folder_undo import FolderUndo
+from ..session.laws import DATA_FOLDER_JURISDICTION, write_kit_laws
+from ..session.session import FIELD
+from .devices import SHARED_KEY_REFUSAL, now_text
+
+
+def _peek_kit(contents: bytes) -> dict[str, Any] | None:
+    """The kit's own description, read only to find the key that verifies the kit."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(contents)) as z:
+            info = z.getinfo("kit.json")
+            if info.file_size > 10 * 1024**2:
+                return None
+            kit: dict[str, Any] = json.loads(z.read(info))
+            return kit
+    except (KeyError, zipfile.BadZipFile, OSError, ValueError):
+        return None
+
+
+def _only_what_opening_wrote(store: Store) -> str | None:
+    """The id of the bundled shoreline layer, if opening the folder is all that ever
+    happened to it: that layer, created here and never changed, is its one change; no
+    other record of any kind; never enrolled, joined or synced. Otherwise None."""
+    changes = store.query("SELECT * FROM change_log")
+    layers = store.query("SELECT * FROM shoreline_layers")
+    if len(changes) != 1 or len(layers) != 1:
+        return None
+    change, layer = changes[0], layers[0]
+    if not (layer["name"] == BUNDLED_NAME and layer["source"] == BUNDLED_SOURCE
+            and layer["accuracy_ft"] == BUNDLED_ACCURACY_FT and layer["active"] == 1
+            and layer["layer_version"] == 1 and layer["version"] == 1
+            and layer["deleted_at"] is None and layer["device_id"] == store.device_id):
+        return None
+    if not (change["table_name"] == "shoreline_layers" and change["op"] == "insert"
+            and change["record_id"] == layer["id"] and change["parcel_id"] is None
+            and change["device_id"] == store.device_id):
+        return None
+    devices = store.query("SELECT role, secret, private_key, public_key FROM devices")
+    if devices != [{"role": "this", "secret": None, "private_key": None, "public_key": None}]:
+        return None
+    if store.get_meta("sync_role") is not None or store.get_meta("office_seq_received"):
+        return None
+    # Every other table, records and sync bookkeeping alike (and any a later schema adds),
+    # must be empty.
+    own = {"devices", "meta", "change_log", "shoreline_layers", "_sqlite_migrations"}
+    for (table,) in store.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
+            "'sqlite_%'").fetchall():
+        if table not in own and store.conn.execute(
+                f'SELECT EXISTS (SELECT 1 FROM "{table}")').fetchone()[0]:
+            return None
+    return str(layer["id"])
+
+
+def holds_nothing_yet(store: Store) -> bool:
+    """Whether a field kit may be joined into this folder: nothing recorded in it, or only
+    what opening it wrote (see `_only_what_opening_wrote`)."""
+    held = store.query("SELECT (SELECT count(*) FROM change_log) + (SELECT count(*) FROM "
+                       "parcels) AS n")[0]["n"]
+    return not held or _only_what_opening_wrote(store) is not None
+
+
+def _open_kit(kit_path: Path, passphrase: str) -> bytes:
+    """The field kit's contents, decrypted; nothing is touched if it cannot be opened."""
+    try:
+        if not kit_path.is_file():
+            raise PackageError(f"{kit_path}: no such field kit file.")
+        size = kit_path.stat().st_size
+        if size > MAX_PACKAGE_BYTES:
+            raise PackageError(f"{kit_path}: it is {size / 1e9:.1f} GB, over the "
+                               f"{MAX_PACKAGE_BYTES / 1e9:.0f} GB limit of a field kit.")
+        sealed = kit_path.read_bytes()
+    except OSError as exc:
+        raise PackageError(f"{kit_path}: cannot be read ({exc.strerror}).") from None
+    if sealed.startswith(b"PK"):
+        raise PackageError(f"{kit_path}: this field kit is not encrypted: it {SHARED_KEY_REFUSAL}.")
+    return keys.unseal(sealed, passphrase, source=str(kit_path))
+
+
+def join(root: Path, kit_path: Path, *, user: str, passphrase: str,
+         fingerprint: str | None = None) -> dict[str, Any]:
+    """Set up an empty data folder as an enrolled laptop.
+
+    The kit opens only with the passphrase chosen at enrolment, and must be signed by the
+    office whose public key it carries; the result shows that key's fingerprint for the
+    person to compare with the one the office showed (`fingerprint`, when given, must
+    match, or nothing is done).
+
+    A folder that has only been opened (the app writes the bundled shoreline outline into
+    a new folder) counts as empty; one with anything else in it is refused."""
+    contents = _open_kit(kit_path, passphrase)
+    peek = _peek_kit(contents)
+    office_key = ((peek or {}).get("office") or {}).get("public_key")
+
+    def key_for(device_id: str) -> str | None:
+        office = (peek or {}).get("office") or {}
+        return office_key if office.get("id") == device_id and isinstance(
+            office_key, str) else None
+
+    package = read_package(kit_path, key_for, contents=contents)
+    if package.manifest["kind"] != "field_kit":
+        raise PackageError(f"{kit_path}: is a change package, not a field kit.")
+    kit = json.loads(package.extra["kit.json"])
+    assert isinstance(office_key, str)  # read_package verified the kit with it
+    shown = keys.fingerprint(office_key)
+    if fingerprint is not None and fingerprint.strip().lower() != shown:
+        raise PackageError(f"{kit_path}: the office key's fingerprint is {shown}, not "
+                           f"{fingerprint.strip()} as expected; this kit may not come from "
+                           "your office. Nothing was changed; check with the office.")
+    records = [json.loads(line) for line in package.extra["records.jsonl"].splitlines()
+               if line.strip()]
+    history = [json.loads(line) for line in package.extra["history.jsonl"].splitlines()
+               if line.strip()]
+    kit_lots = None
+    if "lot_lines.jsonl" in package.extra:  # checked as an import of lot lines is
+        kit_lots = lots.check_kit_lot_lines(
+            package.extra["lot_lines.jsonl"], where=str(kit_path),
+            parcels={r["row"]["id"] for r in records if r.get("table") == "parcels"})
+    imagery = None
+    if "basemap" in kit:  # checked by the reader every import uses, before anything is done
+        imagery = basemaps.check_kit_imagery(kit_path, kit["basemap"], package.extra)
+    folder = DataFolder(root)
+    # A join that fails leaves the folder as it was, so that it can be tried again.
+    undo = FolderUndo(root)
+    try:
+        store = Store(folder, user=user)
+    except BaseException:
+        undo.restore()
+        raise
+    try:
+        held = store.query("SELECT (SELECT count(*) FROM change_log) + (SELECT count(*) FROM "
+                           "parcels) AS n")[0]["n"]
+        opening_layer = _only_what_opening_wrote(store) if held else None
+        if held and opening_layer is None:
+            raise InputError(f"{root} already holds records ({held} changes); only an empty "
+                             "data folder can join. Choose a new folder.",
+                             in_app=f"{root} already holds records ({held} changes); only an "
+                                    "empty data folder can join. Make one with File > New "
+                                    "data folder..., then set up the laptop again.")
+        for digest, data in package.attachments.items():
+            undo.write(folder.attachments / digest[:2] / digest, data)
+        with store.writing():
+            conn = store.conn
+            # Rows arrive table by table; foreign keys are checked when the whole kit is in.
+            conn.execute("PRAGMA defer_foreign_keys = ON")
+            if opening_layer is not None and any(
+                    r["table"] == "shoreline_layers" and r["row"].get("active")
+                    for r in records):
+                # The office's active layer takes over from the outline this folder was
+                # opened with; that layer stays, inactive, and the change log says who
+                # retired it, as this computer was before it joined.
+                retire = RecordWriter(conn, store.actor, utc_now_text(store.clock()))
+                retire.update("shoreline_layers", opening_layer, {"active": 0})
+                retire.flush()
+            private = kit["device"]["private_key"]
+            conn.execute("UPDATE devices SET id = ?, name = ?, private_key = ?, public_key = ? "
+                         "WHERE role = 'this'", (kit["device"]["id"], kit["device"]["name"],
+                                                 private, keys.public_key(private)))
+            conn.execute("INSERT INTO devices (id, name, role, created_at, public_key) VALUES "
+                         "(?, ?, 'office', ?, ?)", (kit["office"]["id"], kit["office"]["name"],
+                                                    now_text(), office_key))
+            for item in sorted(records, key=lambda r: r["table"] != "parcels"):
+                table = item["table"]
+                if table not in SYNCED_TABLES:
+                    raise PackageError(f"{kit_path}: names the table {table!r}.")
+                row = {k: package.attachments[v[BYTES_REF]] if isinstance(v, dict) else v
+                       for k, v in item["row"].items()}
+                names = list(row)
+                conn.execute(f"INSERT INTO {table} ({', '.join(names)}) VALUES "
+                             f"({', '.join('?' * len(names))})", [row[n] for n in names])
+            for h in history:
+                h = {k: v for k, v in h.items() if k != "seq"}
+                names = list(h)
+                conn.execute(f"INSERT INTO change_log ({', '.join(names)}) VALUES "
+                             f"({', '.join('?' * len(names))})", [h[n] for n in names])
+            if kit_lots is not None:
+                lots.take_kit_lot_lines(conn, *kit_lots)
+            if imagery is not None:
+                took = RecordWriter(conn, store.actor, utc_now_text(store.clock()))
+                basemaps.store_kit_imagery(took, root, kit["basemap"],
+                                           package.extra[kit["basemap"]["member"]], imagery,
+                                           undo.write)
+                took.flush()
+            store.set_meta("sync_role", FIELD)
+            store.set_meta("office_seq_received", str(kit["office_seq"]))
+            if "jurisdictions" in kit:  # every file in force at the office
+                write_kit_laws(root, kit["jurisdictions"], undo.write)
+            else:
+                undo.write(root / DATA_FOLDER_JURISDICTION, kit["jurisdiction_toml"].encode())
+    except BaseException:
+        store.close()
+        undo.restore()
+        raise
+    store.close()
+    return {"device": kit["device"]["name"], "parcels": len(kit["parcels"]),
+            "office_fingerprint": shown}
+
+
+# --- export ----------------------------------------------------------------------------

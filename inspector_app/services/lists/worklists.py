@@ -1,0 +1,270 @@
+"""Work lists as of a date: what the office must chase, each item with its section."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import TYPE_CHECKING, Any
+
+from ...domain.jurisdiction import Jurisdiction
+from ...domain.rules import Finding, Outcome, Zone, next_inspection_due, zone_for
+from ...domain.sbl import sbl_sort_key
+from ...storage.cases import stored_date
+from ..parcel.evaluation import assess_case
+from ..session.laws import NO_LAW_ON_FILE, NoLawFacts
+
+if TYPE_CHECKING:
+    from ..session.session import Session
+
+WORKLISTS = ("five-year-inspections", "etu-reports", "holding-tank-records",
+             "notices-past-deadline", "no-law-on-file", "lake-distance-needed")
+_ETU_CODES = {"etu_no_service_contract", "etu_inspection_overdue", "etu_report_late"}
+_HOLDING_CODES = {"holding_tank_no_hauler_contract", "holding_tank_records_missing"}
+
+
+@dataclass(frozen=True)
+class _Parcel:
+    """What the lists read of a parcel as of the date: its judgement under its law (None:
+    no law on file, `no_law` says so) and the record's dates."""
+
+    sbl: str
+    site_address: str
+    owner_name: str
+    municipality: str
+    law: Jurisdiction | None
+    zone: Zone | None
+    outcome: Outcome | None
+    violations: tuple[Finding, ...]
+    no_law: str | None
+    last_inspection: date | None
+    stamped_as_built: bool
+    permit_by: date | None
+    complete_by: date | None
+    distance_ft: float | None = None
+    # with no lake distance: the lot's distance to the lake line, its accuracy, the layer
+    lot: tuple[float, float, str] | None = None
+
+
+def lot_estimate(law: Jurisdiction, lot: tuple[float, float, str] | None
+                 ) -> dict[str, Any] | None:
+    """The lot's distance to the lake line as a first estimate, in words: never the
+    system's distance, zone or outcome, and no judgement under the law."""
+    if lot is None:
+        return None
+    distance, accuracy, layer = lot
+    setback = f"{law.lake_setback_ft:g} ft"
+    words = {Zone.WITHIN: f"lot within {setback}", Zone.BEYOND: f"lot beyond {setback}"}.get(
+        zone_for(distance, accuracy, law.lake_setback_ft), f"lot may be within {setback}")
+    return {"distance_ft": distance, "accuracy_ft": accuracy, "layer": layer, "words": words}
+
+
+def _item(p: _Parcel, **extra: Any) -> dict[str, Any]:
+    return {"sbl": p.sbl, "site_address": p.site_address, "owner_name": p.owner_name, **extra}
+
+
+def _five_year(p: _Parcel, as_of: date) -> dict[str, Any] | None:
+    j = p.law
+    if j is None or p.no_law is not None or p.zone is not Zone.WITHIN:
+        return None
+    cite = j.cite("five_year_inspection")
+    if p.last_inspection is None:
+        first_by_wi = not p.stamped_as_built
+        return _item(p, status="never_inspected", due=None, last_inspection=None,
+                     first_inspection_by_watershed_inspector=first_by_wi,
+                     citation=j.cite("first_inspection_by_watershed_inspector")
+                     if first_by_wi else cite,
+                     detail="no inspection on record" + (
+                         "; no stamped as-built on file, so the Watershed Inspector makes the "
+                         "first inspection" if first_by_wi else ""))
+    due = next_inspection_due(p.last_inspection, j)
+    if as_of > due:
+        status = "overdue"
+    elif due - as_of <= timedelta(days=j.due_soon_days):
+        status = "due"
+    else:
+        return None
+    return _item(p, status=status, due=due.isoformat(),
+                 last_inspection=p.last_inspection.isoformat(),
+                 first_inspection_by_watershed_inspector=False, citation=cite,
+                 detail=f"{j.inspection_cycle_years}-year inspection "
+                        f"{'was due' if status == 'overdue' else 'falls due'} {due.isoformat()}")
+
+
+def _violations(codes: set[str]) -> Callable[[_Parcel, date], dict[str, Any] | None]:
+    def pick(p: _Parcel, as_of: date) -> dict[str, Any] | None:
+        found = [v for v in p.violations if v.code in codes]
+        if p.no_law is not None or not found:
+            return None
+        return _item(p, violations=[{"code": v.code, "citation": v.citation,
+                                     "detail": v.detail,
+                                     "since": None if v.since is None else v.since.isoformat()}
+                                    for v in found])
+    return pick
+
+
+def _notices(p: _Parcel, as_of: date) -> dict[str, Any] | None:
+    if p.no_law is not None or p.law is None:
+        return None
+    open_matter = p.outcome is Outcome.FAILURE or bool(p.violations)
+    passed = [(name, day) for name, day in (("permit_by", p.permit_by),
+                                            ("complete_by", p.complete_by))
+              if day is not None and as_of > day]
+    if not open_matter or not passed:
+        return None
+    return _item(p, deadlines_passed=[{"deadline": name, "date": day.isoformat()}
+                                      for name, day in passed],
+                 outcome=None if p.outcome is None else p.outcome.value,
+                 citation=p.law.cite("system_in_failure")
+                 if p.outcome is Outcome.FAILURE else p.violations[0].citation)
+
+
+def _no_law(p: _Parcel, as_of: date) -> dict[str, Any] | None:
+    """Parcels the other lists cannot judge, so that none is left out unseen."""
+    if p.no_law is None:
+        return None
+    return _item(p, status=NO_LAW_ON_FILE, municipality=p.municipality,
+                 last_inspection=None if p.last_inspection is None
+                 else p.last_inspection.isoformat(), detail=p.no_law)
+
+
+def _distance_needed(p: _Parcel, as_of: date) -> dict[str, Any] | None:
+    """Parcels whose lake zone is not settled: no distance to the lake line on record, or
+    a map distance its layer's accuracy cannot settle. Where no distance is on record, the
+    lot's distance is given as a first estimate of where to measure first."""
+    j = p.law
+    if j is None or p.no_law is not None or p.zone is not Zone.UNDETERMINED:
+        return None
+    setback = f"{j.lake_setback_ft:g} ft"
+    detail = ("no distance to the lake line on record: measure it in the field"
+              if p.distance_ft is None else
+              f"the map's {p.distance_ft:,.1f} ft cannot settle the {setback} question: "
+              "measure it in the field")
+    return _item(p, distance_ft=p.distance_ft, citation=j.cite("within_200ft"), detail=detail,
+                 lot_estimate=lot_estimate(j, p.lot) if p.distance_ft is None else None)
+
+
+_ESTIMATE_ORDER = {"lot within": 0, "lot may be": 1, "lot beyond": 3}
+
+
+def _estimate_rank(item: dict[str, Any]) -> int:
+    """Lots within the setback first, then those that may be, those with no estimate, and
+    those beyond last."""
+    estimate = item.get("lot_estimate")
+    if estimate is None:
+        return 2
+    return next(rank for words, rank in _ESTIMATE_ORDER.items()
+                if estimate["words"].startswith(words))
+
+
+_PICKERS = {
+    "five-year-inspections": _five_year,
+    "etu-reports": _violations(_ETU_CODES),
+    "holding-tank-records": _violations(_HOLDING_CODES),
+    "notices-past-deadline": _notices,
+    "no-law-on-file": _no_law,
+    "lake-distance-needed": _distance_needed,
+}
+# Lists not in SBL order: how their items are ordered (a stable sort of the SBL order).
+_ORDER = {"lake-distance-needed": _estimate_rank}
+
+
+_PARCEL_ROWS = (
+    "SELECT p.id, p.sbl, p.site_address, p.owner_name, p.municipality,"
+    " (SELECT max(date) FROM inspections i WHERE i.parcel_id = p.id AND i.deleted_at IS NULL)"
+    "   AS last_inspection,"
+    " (SELECT stamped_as_built FROM systems s WHERE s.parcel_id = p.id AND"
+    "   s.deleted_at IS NULL) AS stamped_as_built,"
+    " (SELECT json_array(permit_by, complete_by) FROM notices n WHERE n.parcel_id = p.id AND"
+    "   n.deleted_at IS NULL ORDER BY created_at, id LIMIT 1) AS notice"
+    " FROM parcels p WHERE p.deleted_at IS NULL")
+
+
+def _parcel(r: dict[str, Any], law: Jurisdiction | None, *, zone: Zone | None,
+            outcome: Outcome | None, violations: tuple[Finding, ...], no_law: str | None,
+            permit_by: date | None, complete_by: date | None,
+            distance_ft: float | None = None,
+            lot: tuple[float, float, str] | None = None) -> _Parcel:
+    return _Parcel(
+        sbl=r["sbl"], site_address=r["site_address"], owner_name=r["owner_name"],
+        municipality=r["municipality"], law=law, zone=zone, outcome=outcome,
+        violations=violations, no_law=no_law,
+        last_inspection=stored_date(r["last_inspection"]),
+        stamped_as_built=bool(r["stamped_as_built"]), permit_by=permit_by,
+        complete_by=complete_by, distance_ft=distance_ft, lot=lot)
+
+
+def _rows(ws: Session) -> list[dict[str, Any]]:
+    return sorted(ws.store.query(_PARCEL_ROWS), key=lambda r: sbl_sort_key(r["sbl"]))
+
+
+def _parcels(ws: Session, as_of: date) -> list[_Parcel]:
+    """Every parcel from its summary (worked out and kept where none is on file)."""
+    from .summaries import summaries
+
+    rows = _rows(ws)
+    found = summaries(ws, {r["id"]: r["municipality"] for r in rows})
+    out = []
+    for r in rows:
+        s = found[r["id"]]
+        permit_by, complete_by = (None, None) if r["notice"] is None else (
+            stored_date(day) for day in json.loads(r["notice"]))
+        out.append(_parcel(r, ws.laws.for_municipality(r["municipality"]), zone=s.zone,
+                           outcome=s.outcome, violations=s.violations(as_of) if s.law else (),
+                           no_law=None if s.law else s.sentence, permit_by=permit_by,
+                           complete_by=complete_by, distance_ft=s.distance_ft,
+                           lot=None if s.lot_distance_ft is None or s.lot_accuracy_ft is None
+                           or s.lot_layer is None else
+                           (s.lot_distance_ft, s.lot_accuracy_ft, s.lot_layer)))
+    return out
+
+
+def _parcels_one_by_one(ws: Session, as_of: date) -> list[_Parcel]:
+    """The reference: each parcel loaded with `load_case` and evaluated on its own, and its
+    lot measured on its own where it has no lake distance."""
+    from .summaries import lot_estimate_alone
+
+    out = []
+    for r in _rows(ws):
+        case = ws.load_case(r["sbl"])
+        e = assess_case(ws, case, as_of=as_of)
+        notice = case.notice
+        permit_by = notice.permit_by if notice else None
+        complete_by = notice.complete_by if notice else None
+        law = ws.laws.for_municipality(case.parcel.municipality)
+        if isinstance(e, NoLawFacts):
+            out.append(_parcel(r, law, zone=None, outcome=None, violations=(),
+                               no_law=e.sentence, permit_by=permit_by,
+                               complete_by=complete_by))
+        else:
+            out.append(_parcel(r, law, zone=e.lake.zone, outcome=e.outcome,
+                               violations=e.violations, no_law=None, permit_by=permit_by,
+                               complete_by=complete_by, distance_ft=e.lake.distance_ft,
+                               lot=None if e.lake.distance_ft is not None
+                               else lot_estimate_alone(ws, r["id"])))
+    return out
+
+
+def _lists(parcels: list[_Parcel], as_of: date, names: tuple[str, ...]
+           ) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for name in names:
+        pick = _PICKERS[name]
+        out[name] = [item for p in parcels if (item := pick(p, as_of)) is not None]
+        if name in _ORDER:
+            out[name].sort(key=_ORDER[name])
+    return out
+
+
+def worklists_one_by_one(ws: Session, *, as_of: date, names: tuple[str, ...] = WORKLISTS
+                         ) -> dict[str, list[dict[str, Any]]]:
+    """The work lists with every parcel loaded and assessed on its own: slow, kept as the
+    reference that `worklists` must equal."""
+    return _lists(_parcels_one_by_one(ws, as_of), as_of, names)
+
+
+def worklists(ws: Session, *, as_of: date, names: tuple[str, ...] = WORKLISTS
+              ) -> dict[str, list[dict[str, Any]]]:
+    """The work lists as of a date, from each parcel's kept summary (`services/summaries`)."""
+    return _lists(_parcels(ws, as_of), as_of, names)

@@ -1,0 +1,47 @@
+"""Photos and documents attached to a parcel, kept by their SHA-256."""
+
+from __future__ import annotations
+
+import hashlib
+import mimetypes
+from pathlib import Path
+from typing import Any
+
+from ...errors import InputError
+from ...paths import write_atomically
+from ..session.session import Session
+
+MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024
+
+
+def add_attachment(ws: Session, sbl: str, path: Path, *, caption: str | None = None
+                   ) -> dict[str, Any]:
+    """Store a photo or document by its SHA-256 and record it on the parcel."""
+    parcel_id = ws.parcel_id(sbl)
+    try:
+        size = path.stat().st_size
+        if size > MAX_ATTACHMENT_BYTES:
+            raise InputError(f"{path}: is {size / 1e6:.0f} MB; attachments are limited to "
+                             f"{MAX_ATTACHMENT_BYTES // 1_000_000} MB.")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file.") from None
+    digest = hashlib.sha256(data).hexdigest()
+    target = ws.attachment_path(digest)
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(target, data)
+    media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    with ws.store.transaction() as w:
+        attachment_id = w.insert("attachments", {
+            "sha256": digest, "filename": path.name, "media_type": media_type,
+            "size_bytes": len(data), "caption": caption}, parcel_id=parcel_id)
+    return {"id": attachment_id, "sha256": digest, "filename": path.name,
+            "size_bytes": len(data), "media_type": media_type}
+
+
+def attachments(ws: Session, sbl: str) -> list[dict[str, Any]]:
+    return ws.store.query(
+        "SELECT id, sha256, filename, media_type, size_bytes, caption, created_at "
+        "FROM attachments WHERE parcel_id = ? AND deleted_at IS NULL ORDER BY created_at",
+        (ws.parcel_id(sbl),))

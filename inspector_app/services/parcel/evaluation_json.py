@@ -1,0 +1,131 @@
+"""An evaluation as the command line's JSON (the public contract's keys and the app's own)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from ...domain.jurisdiction import Jurisdiction
+from ...domain.rules import (
+    Design,
+    DesignZone,
+    Evaluation,
+    Finding,
+    Separation,
+    Suggestion,
+)
+from ..session.laws import NoLawFacts
+
+
+def no_law_json(f: NoLawFacts) -> dict[str, Any]:
+    """The `evaluate` document of a parcel with no law on file: the contract's keys hold
+    no judgement (no design, no zone, no outcome, no findings, no letters)."""
+    insp = f.inspection
+    return {
+        "status": f.status, "message": f.sentence, "municipality": f.municipality,
+        "design": None,
+        "lake": {"distance_ft": f.lake_distance_ft, "source": f.lake_source, "zone": None,
+                 "accuracy_ft": f.lake_accuracy_ft, "method": f.lake_method,
+                 "layer": f.lake_layer, "citation": None},
+        "inspection_triggers": [], "outcome": None, "substandard_components": [],
+        "violations": [], "letters": [],
+        "recorded": {
+            "components": [{"kind": c.kind.value, "condition": c.condition.value,
+                            "defects": list(c.defects)} for c in f.components],
+            "inspection": None if insp is None else {
+                "date": insp.date.isoformat(), "inspector": insp.inspector,
+                "failure_evidence": list(insp.failure_evidence)},
+            "observations": None if f.observations is None else {
+                "absorption_area_encroachments": list(
+                    f.observations.absorption_area_encroachments),
+                "clear_water_connections": list(f.observations.clear_water_connections)}},
+        "inspected": insp is not None, "suggested_findings": [], "prompts": [],
+        "as_of": f.as_of.isoformat(), "jurisdiction": None,
+    }
+
+
+def _date(value: date | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def _design(d: Design | None) -> dict[str, Any] | None:
+    if d is None:
+        return None
+    return {"design_bedrooms": d.design_bedrooms, "gpd_per_bedroom": d.gpd_per_bedroom,
+            "design_load_gpd": d.design_load_gpd, "standard": d.standard,
+            "ahj_determination_required": d.ahj_determination_required,
+            "provisional": d.provisional, "basis": d.basis, "arithmetic": d.arithmetic,
+            "citations": list(d.citations), "zone": _design_zone(d.zone_basis)}
+
+
+def _design_zone(z: DesignZone | None) -> dict[str, Any] | None:
+    """Which component decided the design-load zone (§ 202-6 C(1)-(2)), and how far."""
+    if z is None:
+        return None
+    return {"zone": z.zone.value, "component": None if z.component is None else z.component.value,
+            "ordinal": z.ordinal, "distance_ft": z.distance_ft, "accuracy_ft": z.accuracy_ft,
+            "source": z.source, "citation": z.citation, "detail": z.detail}
+
+
+def _finding(f: Finding) -> dict[str, Any]:
+    out: dict[str, Any] = {"code": f.code, "citation": f.citation, "detail": f.detail}
+    if f.since is not None:
+        out["since"] = f.since.isoformat()
+    return out
+
+
+def _suggestion(s: Suggestion) -> dict[str, Any]:
+    return {"key": s.key, "component": None if s.component is None else s.component.value,
+            "condition": s.condition.value, "defect": s.defect, "citation": s.citation,
+            "status": s.status.value}
+
+
+def _separation(s: Separation, j: Jurisdiction) -> dict[str, Any]:
+    required = j.setbacks_ft.get(s.component, {}).get(s.target)
+    return {"component": s.component.value, "ordinal": s.ordinal, "target": s.target,
+            "distance_ft": s.distance_ft, "accuracy_ft": s.accuracy_ft, "source": s.source,
+            "required_ft": required,
+            "citation": j.cite("setbacks") if required is not None else None}
+
+
+def evaluation_json(e: Evaluation, j: Jurisdiction) -> dict[str, Any]:
+    """The `evaluate` document: the contract's keys, then this app's additions."""
+    out: dict[str, Any] = {
+        "status": "evaluated",
+        "design": _design(e.design),
+        "lake": {"distance_ft": e.lake.distance_ft, "source": e.lake.source,
+                 "zone": e.lake.zone.value, "accuracy_ft": e.lake.accuracy_ft,
+                 "method": e.lake.method, "layer": e.lake.layer, "citation": e.lake.citation},
+        "inspection_triggers": [_finding(t) for t in e.triggers],
+        "outcome": e.outcome.value,
+        "substandard_components": [k.value for k in e.substandard_components],
+        "violations": [_finding(v) for v in e.violations],
+        "letters": [k.value for k in e.letters],
+    }
+    if e.proposed_design is not None:
+        out["proposed_design"] = _design(e.proposed_design)
+    if e.unlocated_components:
+        out["unlocated_components"] = [k.value for k in e.unlocated_components]
+    if e.failed_components:
+        out["failed_components"] = [k.value for k in e.failed_components]
+    if e.outcome_citation:
+        out["outcome_citation"] = e.outcome_citation
+    if e.lake.prompt:
+        out["lake"]["prompt"] = e.lake.prompt
+    if e.substandard_path is not None:
+        p = e.substandard_path
+        out["substandard_requirements"] = {
+            "citation": p.citation, "zone": p.zone.value, "summary": p.summary,
+            "upgrade_required": p.upgrade_required, "waiver_factors": list(p.waiver_factors),
+            "holding_tank_option": p.holding_tank_option, "acknowledgement": p.acknowledgement}
+    # False when no inspection is on record: "acceptable" then rests on no inspection.
+    out["inspected"] = e.inspected
+    out["suggested_findings"] = [_suggestion(s) for s in e.suggestions]
+    # What the setback suggestions went by: each component's nearest well, dwelling,
+    # property line (drawn, or the lot line of the tax map) and water, with its source.
+    out["separations"] = [_separation(s, j) for s in e.separations]
+    out["prompts"] = list(e.prompts)
+    out["as_of"] = e.as_of.isoformat()
+    out["jurisdiction"] = {"id": j.id, "name": j.name, "law": j.title, "file": j.source,
+                           "example": j.example}
+    return out

@@ -1,0 +1,185 @@
+"""Importing the office's parcel roll from CSV.
+
+Good rows are imported in one transaction; each bad row is reported with its line
+number and reason. Importing the same file again changes nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...casefile import SBL_PATTERN
+from ...errors import InputError
+from ...storage.cases import parcel_id_for
+from ...storage.store import Store
+
+REQUIRED = ("sbl", "municipality", "site_address", "owner_name", "mailing_address_1")
+OPTIONAL = ("mailing_address_2", "mailing_address_3", "mailing_address_4", "owner_phone",
+            "owner_email", "longitude", "latitude")
+# The lake lies around 77.3 W, 42.8 N; anything outside New York is a mistake.
+NY_LON = (-80.0, -71.5)
+NY_LAT = (40.4, 45.1)
+
+
+@dataclass(frozen=True)
+class RejectedRow:
+    line: int
+    reason: str
+
+
+@dataclass
+class RollImportResult:
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    rejected: list[RejectedRow] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"created": self.created, "updated": self.updated, "unchanged": self.unchanged,
+                "rejected": [{"line": r.line, "reason": r.reason} for r in self.rejected]}
+
+
+def _header_name(raw: str) -> str:
+    return re.sub(r"[\s-]+", "_", raw.strip().lower())
+
+
+def _read_text(path: Path) -> str:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file.") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: is not UTF-8 text (byte {exc.start}); save the roll as "
+                         "\"CSV UTF-8\".") from None
+
+
+def _coordinate(text: str, name: str, bounds: tuple[float, float]) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{name} {text!r} is not a number") from None
+    if not bounds[0] <= value <= bounds[1]:
+        raise ValueError(f"{name} {value} is outside New York ({bounds[0]} to {bounds[1]})")
+    return value
+
+
+def _row_values(row: dict[str, str]) -> dict[str, Any]:
+    for name in REQUIRED:
+        if not row.get(name, "").strip():
+            raise ValueError(f"{name} is empty")
+    sbl = row["sbl"].strip()
+    if not re.match(SBL_PATTERN, sbl):
+        raise ValueError(f"sbl {sbl!r} is not a tax map number (write it like 112.09-1-7.2)")
+    lon_text = row.get("longitude", "").strip()
+    lat_text = row.get("latitude", "").strip()
+    longitude = latitude = None
+    if lon_text or lat_text:
+        if not (lon_text and lat_text):
+            raise ValueError("give both longitude and latitude, or neither")
+        try:
+            longitude = _coordinate(lon_text, "longitude", NY_LON)
+            latitude = _coordinate(lat_text, "latitude", NY_LAT)
+        except ValueError:
+            lon_v, lat_v = (float(x) if re.fullmatch(r"-?\d+(\.\d+)?", x) else None
+                            for x in (lon_text, lat_text))
+            if (lon_v is not None and lat_v is not None and NY_LAT[0] <= lon_v <= NY_LAT[1]
+                    and NY_LON[0] <= lat_v <= NY_LON[1]):
+                raise ValueError("longitude and latitude look swapped (longitude is the "
+                                 "negative one, about -77)") from None
+            raise
+    lines = [row.get(f"mailing_address_{i}", "").strip() for i in range(1, 5)]
+    values: dict[str, Any] = {
+        "sbl": sbl, "municipality": row["municipality"].strip(),
+        "site_address": row["site_address"].strip(), "owner_name": row["owner_name"].strip(),
+        "owner_mailing_address": [line for line in lines if line],
+    }
+    if longitude is not None:
+        values.update(longitude=longitude, latitude=latitude)
+    for name in ("owner_phone", "owner_email"):
+        if row.get(name, "").strip():
+            values[name] = row[name].strip()
+    return values
+
+
+@dataclass
+class ParsedRoll:
+    rows: list[tuple[int, dict[str, Any]]]
+    rejected: list[RejectedRow]
+
+
+def read_roll(path: Path) -> ParsedRoll:
+    """Read and check a roll without touching the database."""
+    text = _read_text(path)
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise InputError(f"{path}: is empty; the first line must name the columns "
+                         f"({', '.join(REQUIRED)}).") from None
+    except csv.Error as exc:
+        raise InputError(f"{path}: line 1 is not valid CSV ({exc}).") from None
+    names = [_header_name(h) for h in header]
+    unknown = [h for h, n in zip(header, names, strict=True) if n not in REQUIRED + OPTIONAL]
+    if unknown:
+        raise InputError(f"{path}: line 1 has the unknown column {unknown[0]!r}; the columns "
+                         f"are {', '.join(REQUIRED)} and optionally {', '.join(OPTIONAL)}.")
+    missing = [n for n in REQUIRED if n not in names]
+    if missing:
+        raise InputError(f"{path}: line 1 lacks the column {missing[0]!r}; the required "
+                         f"columns are {', '.join(REQUIRED)}.")
+    duplicates = {n for n in names if names.count(n) > 1}
+    if duplicates:
+        raise InputError(f"{path}: line 1 names the column {sorted(duplicates)[0]!r} twice.")
+
+    parsed = ParsedRoll(rows=[], rejected=[])
+    seen: dict[str, int] = {}
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            parsed.rejected.append(RejectedRow(reader.line_num, f"not valid CSV ({exc})"))
+            continue
+        line = reader.line_num
+        if not any(c.strip() for c in cells):
+            continue
+        if len(cells) != len(names):
+            parsed.rejected.append(RejectedRow(
+                line, f"has {len(cells)} cells; the header has {len(names)}"))
+            continue
+        try:
+            values = _row_values(dict(zip(names, cells, strict=True)))
+        except ValueError as exc:
+            parsed.rejected.append(RejectedRow(line, str(exc)))
+            continue
+        if values["sbl"] in seen:
+            parsed.rejected.append(RejectedRow(
+                line, f"sbl {values['sbl']} already appears on line {seen[values['sbl']]}"))
+            continue
+        seen[values["sbl"]] = line
+        parsed.rows.append((line, values))
+    return parsed
+
+
+def apply_roll(store: Store, parsed: ParsedRoll) -> RollImportResult:
+    """Import the good rows of a roll in one transaction."""
+    result = RollImportResult(rejected=list(parsed.rejected))
+    with store.transaction() as w:
+        for _, values in parsed.rows:
+            parcel_id = parcel_id_for(w.conn, values["sbl"])
+            if parcel_id is None:
+                w.insert("parcels", values, parcel_id=None)
+                result.created += 1
+            elif w.update("parcels", parcel_id, values):
+                result.updated += 1
+            else:
+                result.unchanged += 1
+    return result

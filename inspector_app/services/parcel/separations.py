@@ -1,0 +1,309 @@
+"""What a parcel's separations are measured against besides its own site map: its lot on
+the active lot layer, and the wells recorded on neighbouring parcels.
+
+One place works these out for everything that shows or judges separations: the
+evaluation (its setback suggestions), the letters that list them and the site map.
+
+The wells of every parcel are kept in one spatial index per data folder, built once and
+brought up to date when the change log shows a change to site features or parcels since
+(the newest change-log entry is compared, its sequence number and id together, so that a
+rolled-back write cannot pass for a committed one); rebuilt from scratch when more than a
+few parcels changed or the log is not what the index last saw.
+"""
+
+from __future__ import annotations
+
+import json
+import weakref
+from dataclasses import dataclass
+from datetime import date
+from types import EllipsisType
+from typing import TYPE_CHECKING
+
+from ...domain.case import Case
+from ...domain.jurisdiction import Jurisdiction
+from ..session.session import FIELD
+
+if TYPE_CHECKING:
+    from ...geo.case_shapes import CaseShapes
+    from ...geo.setbacks import LotLine, NearbyWell, WellIndex
+    from ...storage.records import RecordWriter
+    from ...storage.store import Store
+    from ..reference.lot_lines import Lot, LotLayer
+    from ..session.session import Session
+
+# Parcels changed since the index was built that are read again one by one; more, and the
+# index is built again from every well.
+_FEW = 200
+# Change-log entries read to learn what changed; more, and the index is built again.
+_LOG_READ = 20_000
+# A parcel's fields its wells are shown with (its SBL) or left out by (deleted).
+_WELL_PARCEL_FIELDS = {"sbl", "deleted_at"}
+
+_WELLS = ("SELECT f.parcel_id, p.sbl, f.geometry, f.capture_accuracy_ft FROM site_features f "
+          "JOIN parcels p ON p.id = f.parcel_id WHERE f.kind = 'well' AND f.deleted_at IS NULL"
+          " AND p.deleted_at IS NULL")
+
+
+@dataclass(frozen=True)
+class SeparationInputs:
+    """The parcel's lot (None: no lot layer is active, or the parcel has no lot on it) and
+    the wells on other parcels within the largest well setback of its located components."""
+
+    lot: LotLine | None
+    wells: tuple[NearbyWell, ...]
+    lot_record: Lot | None = None
+    lot_layer: LotLayer | None = None
+
+
+NONE = SeparationInputs(lot=None, wells=())
+
+
+class _Wells:
+    """Every parcel's wells, and the index over them, as of a change-log entry."""
+
+    def __init__(self) -> None:
+        self.mark: tuple[int, str] | None = None
+        self.by_parcel: dict[str, list[NearbyWell]] = {}
+        self.index: WellIndex | None = None
+
+    def _read(self, store: Store, parcel_ids: list[str] | None) -> dict[str, list[NearbyWell]]:
+        from ...geo.setbacks import project_wells
+
+        sql, params = _WELLS, list(parcel_ids or ())
+        if parcel_ids is not None:
+            sql += f" AND f.parcel_id IN ({','.join('?' * len(parcel_ids)) or 'NULL'})"
+        rows = store.conn.execute(sql + " ORDER BY f.parcel_id, f.position", params).fetchall()
+        wells = project_wells([(r[1], json.loads(r[2]), float(r[3] or 0.0)) for r in rows])
+        out: dict[str, list[NearbyWell]] = {i: [] for i in parcel_ids or ()}
+        # project_wells leaves out a refused geometry: match the wells back by order
+        by_sbl: dict[str, str] = {r[1]: r[0] for r in rows}
+        for w in wells:
+            out.setdefault(by_sbl[w.sbl], []).append(w)
+        return out
+
+    def current(self, store: Store) -> WellIndex:
+        from ...geo.setbacks import WellIndex
+
+        conn = store.conn
+        row = conn.execute("SELECT seq, change_id FROM change_log ORDER BY seq DESC LIMIT 1"
+                           ).fetchone()
+        mark = (0, "") if row is None else (int(row[0]), str(row[1]))
+        if self.index is not None and mark == self.mark:
+            return self.index
+        changed: list[str] | None = None
+        if self.index is not None and self.mark is not None:
+            seen = conn.execute("SELECT change_id FROM change_log WHERE seq = ?",
+                                (self.mark[0],)).fetchone()
+            if seen is not None and seen[0] == self.mark[1]:
+                # read by sequence number (the log's own order), not through an index
+                entries = conn.execute(
+                    "SELECT parcel_id, table_name, op, field FROM change_log NOT INDEXED "
+                    "WHERE seq > ? ORDER BY seq LIMIT ?", (self.mark[0], _LOG_READ + 1)
+                ).fetchall()
+                found = {pid for pid, table, op, name in entries if pid is not None and (
+                    table == "site_features" or (table == "parcels" and (
+                        op != "update" or name in _WELL_PARCEL_FIELDS)))}
+                changed = (None if len(entries) > _LOG_READ or len(found) > _FEW
+                           else sorted(found))
+        if changed is None:
+            self.by_parcel = self._read(store, None)
+        elif changed:
+            self.by_parcel.update(self._read(store, changed))
+        if changed is None or changed:
+            self.index = WellIndex([w for ws in self.by_parcel.values() for w in ws])
+        self.mark = mark
+        assert self.index is not None
+        return self.index
+
+
+_INDEXES: weakref.WeakKeyDictionary[Store, _Wells] = weakref.WeakKeyDictionary()
+
+
+def well_index(ws: Session) -> WellIndex:
+    """The wells of every parcel of the data folder, up to date with its change log."""
+    found = _INDEXES.get(ws.store)
+    if found is None:
+        found = _INDEXES[ws.store] = _Wells()
+    return found.current(ws.store)
+
+
+def largest_well_setback_ft(case: Case, law: Jurisdiction, shapes: CaseShapes) -> float:
+    """The largest well separation the table asks of the parcel's located components."""
+    from ...geo.setbacks import located
+
+    return max((float(law.setbacks_ft.get(kind, {}).get("well", 0.0))
+                for kind, _, _, _ in located(case, shapes)), default=0.0)
+
+
+def separation_inputs(ws: Session, case: Case, shapes: CaseShapes, *,
+                      law: Jurisdiction | None, parcel_id: str | None = None,
+                      lots: LotLayer | EllipsisType | None = ...) -> SeparationInputs:
+    """The lot and the neighbours' wells the case's separations are measured against.
+    `parcel_id` is the parcel's id when known (else found by its SBL; a case not stored
+    has no lot); `lots`, the active lot layer as read once for many parcels."""
+    from ...geo.setbacks import LotLine, located
+    from ...storage.cases import parcel_id_for
+    from ..reference.lot_lines import active_lot_layer
+
+    layer = active_lot_layer(ws) if isinstance(lots, EllipsisType) else lots
+    lot_record = lot = None
+    if layer is not None:
+        pid = parcel_id if parcel_id is not None else parcel_id_for(ws.store.conn,
+                                                                   case.parcel.sbl)
+        lot_record = None if pid is None else layer.lot_for(pid)
+        if lot_record is not None:
+            lot = LotLine(lot_record.geometry, float(layer.accuracy_ft), lot_source(layer))
+    wells: tuple[NearbyWell, ...] = ()
+    reach = 0.0 if law is None else largest_well_setback_ft(case, law, shapes)
+    if reach > 0:
+        geometries = [g for _, _, g, _ in located(case, shapes)]
+        wells = tuple(well_index(ws).near(geometries, reach, besides_sbl=case.parcel.sbl))
+    return SeparationInputs(lot=lot, wells=wells, lot_record=lot_record, lot_layer=layer)
+
+
+def lot_source(layer: LotLayer) -> str:
+    """How a separation measured against the layer's lot line names its source."""
+    return f"lot line, {layer.name} v{layer.version}"
+
+
+# --- lot-line separations kept as evidence ----------------------------------------------
+
+def _last_lot(w: RecordWriter, layer_id: str, parcel_ids: list[str] | None
+              ) -> dict[tuple[str, str, int], tuple[float, float]]:
+    """Each parcel's latest lot-line separation of each component on the layer."""
+    sql = ("SELECT parcel_id, component, ordinal, distance_ft, accuracy_ft FROM "
+           "lot_measurements WHERE lot_layer_id = ? AND deleted_at IS NULL")
+    params: list[object] = [layer_id]
+    if parcel_ids is not None:
+        sql += f" AND parcel_id IN ({','.join('?' * len(parcel_ids)) or 'NULL'})"
+        params += parcel_ids
+    out: dict[tuple[str, str, int], tuple[float, float]] = {}
+    for pid, component, ordinal, distance, accuracy in w.conn.execute(
+            sql + " ORDER BY created_at DESC, rowid DESC", params):
+        out.setdefault((pid, component, int(ordinal)), (float(distance), float(accuracy)))
+    return out
+
+
+def located_things(case: Case) -> tuple[object, ...]:
+    """What a case's lot-line separations are measured from, as recorded: the components
+    in order with their geometry, and the site's absorption area and holding tank with
+    their captures."""
+    site = case.site
+    return (tuple((c.kind, json.dumps(c.geometry, sort_keys=True)) for c in case.components),
+            None if site is None else json.dumps(
+                [site.absorption_area, site.holding_tank], sort_keys=True),
+            None if site is None else (site.absorption_area_capture,
+                                       site.holding_tank_capture))
+
+
+def on_laptop(ws: Session) -> bool:
+    """Whether this is an enrolled laptop whose packages may not carry lot-line
+    separations (the sync policy's tables a laptop may change): it keeps none, and the
+    office's next `measure` keeps those of the records the laptop sends."""
+    from ...sync.policy import LAPTOP_TABLES
+
+    return "lot_measurements" not in LAPTOP_TABLES and ws.role == FIELD
+
+
+def record_lot_measurements(w: RecordWriter, ws: Session, parcel_id: str, case: Case,
+                            today: date, *, lots: LotLayer | EllipsisType | None = ...,
+                            shapes: CaseShapes | None = None,
+                            last: dict[tuple[str, str, int], tuple[float, float]] | None = None
+                            ) -> int:
+    """Keep each located component's separation from the lot line of the active lot layer
+    as evidence (layer, version, accuracy, who and when), a new row only where it changed
+    since the parcel's latest on that layer. Returns how many rows were kept. `lots`,
+    `shapes` and `last` (the latest rows, as `_last_lot` reads them), when given, are
+    read once for many parcels. A save calls it only when it changed what is located
+    (`located_things`): a save that moves nothing keeps nothing (`measure` keeps the rest,
+    and on a laptop it would otherwise repeat the office's rows, which a kit does not
+    carry)."""
+    from ...geo.case_shapes import CaseShapes
+    from ...geo.setbacks import LotLine, lot_separations
+    from ..reference.lot_lines import active_lot_layer
+
+    layer = active_lot_layer(ws) if isinstance(lots, EllipsisType) else lots
+    if layer is None or on_laptop(ws):
+        return 0
+    lot = layer.lot_for(parcel_id)
+    if lot is None:
+        return 0
+    if shapes is None:
+        shapes = CaseShapes(case)
+    found = lot_separations(case, LotLine(lot.geometry, float(layer.accuracy_ft),
+                                          lot_source(layer)), shapes)
+    if not found:
+        return 0
+    if last is None:
+        last = _last_lot(w, layer.id, [parcel_id])
+    kept = 0
+    for s in found:
+        key = (parcel_id, s.component.value, s.ordinal)
+        before = last.get(key)
+        if before is not None and (round(before[0], 2), round(before[1], 2)) == (
+                round(s.distance_ft, 2), round(s.accuracy_ft, 2)):
+            continue
+        w.insert("lot_measurements", {
+            "component": s.component.value, "ordinal": s.ordinal,
+            "distance_ft": s.distance_ft, "accuracy_ft": s.accuracy_ft,
+            "lot_layer_id": layer.id, "lot_layer_version": layer.version,
+            "measured_by": w.actor.user, "measured_on": today}, parcel_id=parcel_id)
+        last[key] = (s.distance_ft, s.accuracy_ft)
+        kept += 1
+    return kept
+
+
+# Parcels whose lot-line separations on the layer still hold what measuring again would
+# find: one of them was kept by this data folder itself (never changed since) after every
+# change to the parcel's site features and components. Every row is kept by measuring all
+# the parcel's located components at once, so the rows as of that one are all up to date;
+# lot lines never change within a layer. Decided by the local change log's order.
+_FRESH_LOT = (
+    "SELECT DISTINCT m.parcel_id FROM lot_measurements m CROSS JOIN change_log c "
+    "ON c.record_id = m.id AND c.op = 'insert' AND c.table_name = 'lot_measurements' "
+    "WHERE m.lot_layer_id = :layer AND m.deleted_at IS NULL AND c.device_id = :device "
+    "AND NOT EXISTS (SELECT 1 FROM change_log u WHERE u.record_id = m.id AND u.seq > c.seq) "
+    "AND NOT EXISTS (SELECT 1 FROM change_log s WHERE s.parcel_id = m.parcel_id "
+    "AND s.seq > c.seq AND s.table_name IN ('site_features', 'components'))")
+
+
+def _fresh_lot_parcels(w: RecordWriter, layer_id: str) -> set[str]:
+    return {r[0] for r in w.conn.execute(_FRESH_LOT, {"layer": layer_id,
+                                                      "device": w.actor.device_id})}
+
+
+def measure_lots(ws: Session, w: RecordWriter, today: date,
+                 parcel_ids: list[str] | None = None) -> int:
+    """Keep the lot-line separations of the parcels named (None: every parcel with a lot on
+    the active lot layer and something located, but those whose kept rows cannot have
+    changed) where they changed; how many rows."""
+    from ...geo.case_shapes import project_cases
+    from ...storage.cases import load_cases
+    from ..reference.lot_lines import active_lot_layer
+
+    layer = active_lot_layer(ws)
+    if layer is None or on_laptop(ws):
+        return 0
+    if parcel_ids is None:
+        ids = [r[0] for r in w.conn.execute(
+            "SELECT DISTINCT p.id FROM parcels p WHERE p.deleted_at IS NULL AND (EXISTS ("
+            "SELECT 1 FROM site_features f WHERE f.parcel_id = p.id AND f.deleted_at IS NULL "
+            "AND f.kind IN ('absorption_area', 'holding_tank')) OR EXISTS (SELECT 1 FROM "
+            "components c WHERE c.parcel_id = p.id AND c.deleted_at IS NULL AND c.geometry "
+            "IS NOT NULL))")]
+        fresh = _fresh_lot_parcels(w, layer.id)
+        ids = [i for i in ids if i not in fresh and layer.lot_for(i) is not None]
+    else:
+        ids = list(dict.fromkeys(parcel_ids))
+    kept = 0
+    for start in range(0, len(ids), 500):
+        part = ids[start:start + 500]
+        cases = load_cases(w.conn, only=("site_features", "components", "systems"),
+                           parcel_ids=part)
+        part = [i for i in part if i in cases]
+        last = _last_lot(w, layer.id, part)
+        for pid, shapes in zip(part, project_cases(cases[i] for i in part), strict=True):
+            kept += record_lot_measurements(w, ws, pid, cases[pid], today, lots=layer,
+                                            shapes=shapes, last=last)
+    return kept

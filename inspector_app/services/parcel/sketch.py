@@ -1,0 +1,170 @@
+"""The site sketch of a report: shoreline, setback band, areas, features, nearest line."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ...documents.content import Sketch
+from ...domain.case import Case
+from ...domain.rules import LakeFinding, Zone
+from ..reference.shorelines import active_layer
+
+if TYPE_CHECKING:
+    from ...geo.lake_line import LakeLine
+    from ...geo.sketch import SketchGeometry
+    from ..session.session import Session
+
+
+class SiteMapData(NamedTuple):
+    geometry: SketchGeometry | None
+    label: str  # "Shoreline: NAME vN (±A ft)"
+    accuracy_ft: float
+    layer: str | None = None  # "NAME vN", as the evaluation names a layer
+    lot_label: str | None = None  # "Lot line (tax map, ±N ft)" where the lot is drawn
+
+
+def _setback_ft(ws: Session, case: Case) -> float:
+    """The parcel's law's setback; with no law on file no band is drawn (0 ft)."""
+    law = ws.laws.for_municipality(case.parcel.municipality)
+    return 0.0 if law is None else law.lake_setback_ft
+
+
+# The neighbouring lots drawn: those within this distance of the parcel's lot and system.
+NEIGHBOURS_FT = 300.0
+
+
+def _geometry(ws: Session, case: Case, lake: LakeLine, setback_ft: float
+              ) -> tuple[SketchGeometry | None, str | None]:
+    """The sketch's geometry with the parcel's lot and the neighbouring lots (on the active
+    lot layer) and the neighbours' wells its separations are measured against (as the
+    evaluation finds them), and the lot line's label (None: no lot drawn)."""
+    from ...geo.case_shapes import CaseShapes
+    from ...geo.sketch import sketch_geometry
+    from .separations import separation_inputs
+
+    inputs = separation_inputs(ws, case, CaseShapes(case),
+                               law=ws.laws.for_municipality(case.parcel.municipality))
+    lots, own = inputs.lot_layer, inputs.lot_record
+    neighbours = None
+    if lots is not None:
+        layer = lots
+
+        def neighbours(focus: Any) -> list[tuple[str, Any]]:
+            return [(lot.sbl or f"lot {lot.fid}", lot.geometry)
+                    for lot in layer.lots_near(focus, NEIGHBOURS_FT)
+                    if own is None or lot.parcel_id is None or lot.parcel_id != own.parcel_id]
+    g = sketch_geometry(case, lake, setback_ft, lot=None if own is None else own.geometry,
+                        neighbours=neighbours,
+                        neighbour_wells=[(f"Well ({w.sbl})", w.geometry) for w in inputs.wells])
+    label = (None if own is None or lots is None
+             else f"Lot line (tax map, ±{lots.accuracy_ft:,.0f} ft)")
+    return g, label
+
+
+def site_map(ws: Session, case: Case) -> SiteMapData:
+    """Geometry for the on-screen site map, the active layer's label, accuracy and name,
+    and the lot line's label."""
+    layer = active_layer(ws)
+    if layer is None:
+        return SiteMapData(None, "No shoreline layer is active", 0.0)
+    g, lot_label = _geometry(ws, case, layer.lake, _setback_ft(ws, case))
+    return SiteMapData(g, f"Shoreline: {layer.label()}", layer.accuracy_ft,
+                       f"{layer.name} v{layer.version}", lot_label)
+
+
+FIELD_METHODS = {"tape": "Tape", "survey": "Survey", "rangefinder": "Rangefinder"}
+FIELD_FORM = "the inspection form's “Measured distance to lake line” and “Measured by”"
+
+
+def zone_words(zone: Zone) -> str:
+    return zone.value.replace("_", " ").replace("200ft", "200 ft")
+
+
+def lake_caption(lake: LakeFinding, map_ft: float | None, map_accuracy_ft: float,
+                 layer: str | None) -> str:
+    """Both distances to the lake line and which one the evaluation went by.
+
+    `lake` is the evaluation's finding; `map_ft` the distance measured on the active layer
+    for the sketch (None if nothing could be measured there)."""
+    if lake.source == "map" and lake.distance_ft is not None:
+        shown = (f"Map: {lake.distance_ft:,.1f} ft (±{lake.accuracy_ft or 0:,.0f} ft, "
+                 f"{lake.layer})")
+    elif map_ft is not None and layer is not None:
+        shown = f"Map: {map_ft:,.1f} ft (±{map_accuracy_ft:,.0f} ft, {layer})"
+    elif layer is None:
+        shown = "Map: no shoreline layer is active"
+    else:
+        shown = "Map: not measured (no absorption area or holding tank drawn)"
+    if lake.source == "field" and lake.distance_ft is not None:
+        method = FIELD_METHODS.get(lake.method or "", "Measured")
+        field = f"{method}: {lake.distance_ft:,.1f} ft"
+        decides = (f"Decides: {method.lower() if lake.method else 'the measured distance'}, "
+                   f"{zone_words(lake.zone)}, {lake.citation}")
+    else:
+        field = "Measured: none recorded"
+        if lake.source == "map" and lake.zone is not Zone.UNDETERMINED:
+            decides = f"Decides: map, {zone_words(lake.zone)}, {lake.citation}"
+        elif lake.source == "map":
+            decides = (f"Decides: nothing yet, {lake.citation}: the map (±"
+                       f"{lake.accuracy_ft or 0:,.0f} ft) cannot settle it; enter the distance "
+                       f"measured in the field in {FIELD_FORM}")
+        else:
+            decides = (f"Decides: nothing yet, {lake.citation}: "
+                       f"{lake.prompt or 'the distance to the lake line is not known.'}")
+    return "  ·  ".join((shown, field, decides))
+
+
+def site_sketch(ws: Session, case: Case, lake: LakeFinding | None = None) -> Sketch | None:
+    """The report's sketch (see `_site_sketch`), over the aerial imagery when the office's
+    `report_imagery` setting is on and a basemap is active and readable."""
+    from dataclasses import replace
+
+    from ..reference.basemaps import report_imagery
+
+    sketch = _site_sketch(ws, case, lake)
+    if sketch is None:
+        return None
+    imagery = report_imagery(ws, sketch.window)
+    if imagery is None:
+        return sketch
+    return replace(sketch, imagery=imagery[0], imagery_label=imagery[1])
+
+
+def _site_sketch(ws: Session, case: Case, lake: LakeFinding | None = None) -> Sketch | None:
+    """The report's sketch. It draws the distance that decides (`lake`, the evaluation's
+    finding): a field measurement is labelled as such, and the map's setback band and
+    nearest line are left out where they are not what decides or cannot settle it."""
+    layer = active_layer(ws)
+    if layer is None or case.site is None:
+        return None
+    setback_ft = _setback_ft(ws, case)
+    g, lot_label = _geometry(ws, case, layer.lake, setback_ft)
+    if g is None:
+        return None
+    map_decides = lake is None or (lake.source == "map" and lake.zone is not Zone.UNDETERMINED)
+    caption = f"Shoreline: {layer.label()}."
+    if lake is not None and lake.source == "field" and lake.distance_ft is not None:
+        method = FIELD_METHODS.get(lake.method or "", "Measured").lower()
+        accuracy = f"±{layer.accuracy_ft:,.0f} ft"
+        outline = "coarse map outline" if layer.accuracy_ft > setback_ft else "map outline"
+        site = case.site
+        what = ("the absorption area" if site.absorption_area is not None else
+                "the holding tank" if site.holding_tank is not None else "the system")
+        caption += (f" Decides: {lake.distance_ft:,.1f} ft, field ({method}); shoreline "
+                    f"approximate ({accuracy}), not to scale for the distance; no map distance "
+                    "or band drawn.")
+        notes = (f"Distance that decides: {lake.distance_ft:,.1f} ft from {what} to the lake "
+                 f"line, measured in the field ({method}).",
+                 f"The shoreline shown is the {outline} ({accuracy}): approximate, and not to "
+                 "scale for that distance.")
+        return Sketch(window=g.window, shore=g.shore, band=(), water=g.water, areas=g.areas,
+                      features=g.features, nearest=None, distance_label="", caption=caption,
+                      notes=notes, lot=g.lot, lot_label=lot_label or "")
+    if map_decides:
+        caption += f" Shaded: within {setback_ft:g} ft of the lake line."
+    else:
+        caption += f" The map cannot settle the {setback_ft:g}-ft question: no band drawn."
+    return Sketch(window=g.window, shore=g.shore, band=g.band if map_decides else (),
+                  water=g.water, areas=g.areas, features=g.features, nearest=g.nearest,
+                  distance_label=f"{g.distance_ft:,.1f} ft (map, ±{layer.accuracy_ft:,.0f} ft)",
+                  caption=caption, lot=g.lot, lot_label=lot_label or "")

@@ -1,0 +1,293 @@
+"""Shoreline layers: import, versions, the active layer, and distances measured on it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from types import EllipsisType
+from typing import TYPE_CHECKING, Any
+
+from ...domain.case import Case
+from ...domain.rules import ComponentDistance, MapDistance
+from ...domain.units import plain_number
+from ...errors import InputError
+from ...paths import resource
+from ...storage.records import RecordWriter
+
+if TYPE_CHECKING:
+    from ...geo.case_shapes import CaseShapes
+    from ...geo.lake_line import LakeLine, Measurement
+    from ..session.session import Session
+
+BUNDLED_FILE = ("shorelines", "canandaigua_lake_ne10m_coarse.geojson")
+BUNDLED_NAME = "Natural Earth 1:10m outline of Canandaigua Lake (coarse)"
+BUNDLED_SOURCE = ("Natural Earth ne_10m_lakes, public domain; a 23-vertex generalisation, off "
+                  "by hundreds of feet: decides the 200-ft question only for parcels more "
+                  "than its accuracy beyond the 200-ft line")
+# Declared accuracy of the bundled outline: at least 1,000 ft. It is placed well beyond the
+# worst generalisation error seen along the outline, so that the coarse layer can only ever
+# say "undetermined" near the 200-ft line.
+BUNDLED_ACCURACY_FT = 1500.0
+
+# The most vertices a shoreline layer may have. The whole lake shore (about 36 miles) at
+# one vertex every foot is about 190,000; a layer is one record, and every sync package
+# and field kit that carries it holds all of its vertices (about 40 bytes each as GeoJSON,
+# 8 MB at the limit), which keeps it far under a package member's limit
+# (sync.package.MAX_MEMBER_BYTES, 200 MB).
+MAX_LAYER_VERTICES = 200_000
+
+_CACHE: dict[tuple[str, int], LakeLine] = {}
+
+
+@dataclass(frozen=True)
+class ActiveLayer:
+    id: str
+    name: str
+    accuracy_ft: float
+    version: int
+    lake: LakeLine
+
+    def label(self) -> str:
+        return layer_label(self.name, self.version, self.accuracy_ft)
+
+
+def layer_label(name: str, version: int, accuracy_ft: float) -> str:
+    """A layer as the app names it: name, version and declared accuracy."""
+    return f"{name} v{version} (±{accuracy_ft:,.0f} ft)"
+
+
+def _layer_json(row: dict[str, Any]) -> dict[str, Any]:
+    return {"id": row["id"], "name": row["name"], "source": row["source"],
+            "accuracy_ft": plain_number(row["accuracy_ft"]), "version": row["layer_version"],
+            "active": bool(row["active"]), "imported_at": row["imported_at"],
+            "imported_by": row["imported_by"], "source_crs": row["source_crs"],
+            "kind": row["geometry_kind"], "vertices": row["vertex_count"]}
+
+
+def list_layers(ws: Session) -> list[dict[str, Any]]:
+    rows = ws.store.query("SELECT * FROM shoreline_layers WHERE deleted_at IS NULL "
+                          "ORDER BY imported_at, layer_version")
+    return [_layer_json(r) for r in rows]
+
+
+def _store_layer(w: RecordWriter, *, lake: LakeLine, name: str, source: str,
+                 accuracy_ft: float, source_crs: str) -> str:
+    version = 1 + int(w.conn.execute(
+        "SELECT count(*) FROM shoreline_layers WHERE name = ?", (name,)).fetchone()[0])
+    for (old_id,) in w.conn.execute(
+            "SELECT id FROM shoreline_layers WHERE active = 1 AND deleted_at IS NULL").fetchall():
+        w.update("shoreline_layers", old_id, {"active": 0})
+    return w.insert("shoreline_layers", {
+        "name": name, "source": source, "accuracy_ft": accuracy_ft, "layer_version": version,
+        "active": 1, "imported_at": w.now, "imported_by": w.actor.user,
+        "source_crs": source_crs, "geometry_kind": lake.kind, "geometry": lake.to_geojson(),
+        "vertex_count": lake.vertex_count}, parcel_id=None)
+
+
+def read_layer_file(path: Path) -> tuple[LakeLine, str]:
+    # The geometry stack (numpy, shapely, pyproj, GDAL) loads on first use, not at start-up.
+    from ...geo.lake_line import LakeLine, classify
+    from ...geo.vector_files import read_vector_file
+
+    features = read_vector_file(path)
+    _check_vertices(features.vertex_count, path)
+    kind, geometry = classify(features.geometries, str(path))
+    lake = LakeLine(kind, geometry)
+    _check_vertices(lake.vertex_count, path)
+    return lake, features.source_crs
+
+
+def _check_vertices(count: int, path: Path) -> None:
+    if count > MAX_LAYER_VERTICES:
+        raise InputError(f"{path}: the shoreline layer has {count:,} vertices, over the limit "
+                         f"of {MAX_LAYER_VERTICES:,} vertices for a layer; simplify it to "
+                         "its survey accuracy (for example to one vertex every few feet) "
+                         "and import it again. Nothing was imported.")
+
+
+def import_layer(ws: Session, path: Path, *, name: str, accuracy_ft: float,
+                 source: str | None = None) -> dict[str, Any]:
+    """Store a layer and make it active; earlier layers and their measurements stay."""
+    if not name.strip():
+        raise InputError("shoreline import: --name is empty; give the layer a name.")
+    if not (0 <= accuracy_ft <= 100_000):
+        raise InputError(f"shoreline import: --accuracy-ft {accuracy_ft:g} is not plausible; "
+                         "give the layer's accuracy in feet (0 to 100000).")
+    lake, source_crs = read_layer_file(path)
+    with ws.store.transaction() as w:
+        layer_id = _store_layer(w, lake=lake, name=name.strip(),
+                                source=(source or str(path.name)).strip(),
+                                accuracy_ft=accuracy_ft, source_crs=source_crs)
+    row = ws.store.query("SELECT * FROM shoreline_layers WHERE id = ?", (layer_id,))[0]
+    return _layer_json(row)
+
+
+def ensure_default_layer(ws: Session) -> None:
+    """A new data folder starts with the bundled coarse outline as its active layer."""
+    if ws.store.query("SELECT 1 AS x FROM shoreline_layers LIMIT 1"):
+        return
+    lake, source_crs = read_layer_file(resource(*BUNDLED_FILE))
+    with ws.store.transaction() as w:
+        _store_layer(w, lake=lake, name=BUNDLED_NAME, source=BUNDLED_SOURCE,
+                     accuracy_ft=BUNDLED_ACCURACY_FT, source_crs=source_crs)
+
+
+def active_layer_info(ws: Session) -> dict[str, Any] | None:
+    """The active layer's name, version and accuracy, without loading its geometry."""
+    return active_info(ws, "shoreline_layers")
+
+
+def active_info(ws: Session, table: str) -> dict[str, Any] | None:
+    """The id, name, version, accuracy and label of a layer table's active layer
+    (`shoreline_layers` or `lot_layers`)."""
+    rows = ws.store.query(f"SELECT id, name, layer_version, accuracy_ft FROM {table} "
+                          "WHERE active = 1 AND deleted_at IS NULL")
+    if not rows:
+        return None
+    r = rows[0]
+    return {"id": r["id"], "name": r["name"], "version": r["layer_version"],
+            "accuracy_ft": r["accuracy_ft"],
+            "label": layer_label(r["name"], r["layer_version"], r["accuracy_ft"])}
+
+
+def active_layer(ws: Session) -> ActiveLayer | None:
+    rows = ws.store.query("SELECT id, name, accuracy_ft, layer_version, version, "
+                          "geometry_kind FROM shoreline_layers WHERE active = 1 AND "
+                          "deleted_at IS NULL")
+    if not rows:
+        return None
+    r = rows[0]
+    key = (r["id"], r["version"])
+    if key not in _CACHE:
+        from ...geo.lake_line import LakeLine
+
+        geometry = ws.store.query("SELECT geometry FROM shoreline_layers WHERE id = ?",
+                                  (r["id"],))[0]["geometry"]
+        _CACHE.clear()
+        _CACHE[key] = LakeLine.from_geojson(r["geometry_kind"], geometry)
+    return ActiveLayer(id=r["id"], name=r["name"], accuracy_ft=r["accuracy_ft"],
+                       version=r["layer_version"], lake=_CACHE[key])
+
+
+def measured_geometry(case: Case, where: str, shapes: CaseShapes | None = None) -> Any:
+    """The geometry a lake distance is measured from: the absorption area, else the
+    holding tank (EPSG:2261), or None. `shapes`, when given, are the case's geometries as
+    projected for all its distances."""
+    site = case.site
+    if site is None:
+        return None
+    name = "absorption_area" if site.absorption_area else "holding_tank"
+    if getattr(site, name) is None:
+        return None
+    if shapes is None:
+        from ...geo.case_shapes import CaseShapes
+
+        shapes = CaseShapes(case)
+    return shapes.site(name, where)
+
+
+def map_distance(ws: Session, case: Case, *, layer: ActiveLayer | EllipsisType | None = ...,
+                 shapes: CaseShapes | None = None) -> tuple[MapDistance, Measurement] | None:
+    """The distance on the active layer (`layer`, when given, is the active layer as read
+    once for many parcels; `shapes`, the case's projected geometries)."""
+    if isinstance(layer, EllipsisType):
+        layer = active_layer(ws)
+    geometry = measured_geometry(case, f"parcel {case.parcel.sbl}: site geometry", shapes)
+    if layer is None or geometry is None:
+        return None
+    m = layer.lake.measure(geometry) if shapes is None else shapes.lake_measurement(
+        layer.lake, geometry)
+    return (MapDistance(distance_ft=round(m.distance_ft, 2), accuracy_ft=layer.accuracy_ft,
+                        layer_name=layer.name, layer_version=layer.version), m)
+
+
+def component_map_distances(ws: Session, case: Case, *,
+                            layer: ActiveLayer | EllipsisType | None = ...,
+                            shapes: CaseShapes | None = None) -> list[ComponentDistance]:
+    """Each located component's distance to the active layer's lake line, with the layer's
+    declared accuracy (the design-load zone of § 202-6 C rests on the nearest). `shapes`,
+    when given, are the case's projected geometries."""
+    if isinstance(layer, EllipsisType):
+        layer = active_layer(ws)
+    seen: dict[str, int] = {}
+    located = []
+    for i, c in enumerate(case.components):
+        seen[c.kind.value] = seen.get(c.kind.value, 0) + 1
+        if c.geometry is not None:
+            located.append((c, c.geometry, seen[c.kind.value], i))
+    if layer is None or not located:
+        return []
+    if shapes is None:
+        from ...geo.case_shapes import CaseShapes
+
+        shapes = CaseShapes(case)
+    geometries = [shapes.component(i) for _, _, _, i in located]
+    label = f"{layer.name} v{layer.version}"
+    return [ComponentDistance(component=c.kind, ordinal=n, distance_ft=round(m.distance_ft, 2),
+                              accuracy_ft=layer.accuracy_ft, source="map", layer=label)
+            for (c, _, n, _), m in zip(located, layer.lake.measure_many(geometries),
+                                       strict=True)]
+
+
+LAST_MAP = ("SELECT distance_ft FROM lake_measurements WHERE parcel_id = ? AND method = 'map' "
+             "AND shoreline_layer_id = ? AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1")
+
+
+def record_map_measurement(w: RecordWriter, ws: Session, parcel_id: str, case: Case,
+                           today: date, *, layer: ActiveLayer | EllipsisType | None = ...,
+                           shapes: CaseShapes | None = None,
+                           last: float | EllipsisType | None = ...) -> bool:
+    """Keep the map distance as evidence: layer, version, accuracy, who and when.
+
+    A new row is written only when the distance on the active layer has changed. `layer`,
+    `shapes` and `last` (the parcel's latest map distance on the layer, None for none),
+    when given, are read once for many parcels."""
+    if isinstance(layer, EllipsisType):
+        layer = active_layer(ws)
+    found = map_distance(ws, case, layer=layer, shapes=shapes)
+    if found is None:
+        return False
+    distance, m = found
+    assert layer is not None
+    if isinstance(last, EllipsisType):
+        row = w.conn.execute(LAST_MAP, (parcel_id, layer.id)).fetchone()
+        last = None if row is None else float(row[0])
+    if last is not None and round(last, 2) == distance.distance_ft:
+        return False
+    nearest = m.nearest_lonlat()
+    site = case.site
+    capture = None if site is None else (site.absorption_area_capture if site.absorption_area
+                                         else site.holding_tank_capture)
+    w.insert("lake_measurements", {
+        "capture_accuracy_ft": None if capture is None else capture.accuracy_ft,
+        "distance_ft": distance.distance_ft, "method": "map", "shoreline_layer_id": layer.id,
+        "shoreline_layer_version": layer.version, "accuracy_ft": layer.accuracy_ft,
+        "measured_by": w.actor.user, "measured_on": today,
+        "note": json.dumps({"nearest": nearest}, separators=(",", ":"))}, parcel_id=parcel_id)
+    return True
+
+
+NO_LAYER = "No shoreline layer is active; import one with `inspector-app shoreline import`."
+NO_LAYER_IN_APP = ("No shoreline layer is active; import one with File > Import shoreline "
+                    "layer...")
+
+
+# Map measurements that still hold what measuring the parcel again would find. Trusted are
+# only those this data folder made itself (one received from another device was made from
+# that device's records) and never changed since; fresh are those made after the layer's
+# record last changed and after every change to the parcel's site features (their
+# geometry, kind, order and capture, deletions included), which is all a map measurement
+# reads. Decided by the order of the local change log, never by timestamps: records
+# arrive from laptops whose clocks differ from this one's.
+FRESH_MAP = (
+    "SELECT m.parcel_id, m.distance_ft FROM lake_measurements m CROSS JOIN change_log c "
+    "ON c.record_id = m.id AND c.op = 'insert' AND c.table_name = 'lake_measurements' "
+    "WHERE m.method = 'map' AND m.shoreline_layer_id = :layer AND m.deleted_at IS NULL "
+    "AND c.device_id = :device AND c.seq > :layer_seq "
+    "AND NOT EXISTS (SELECT 1 FROM change_log u WHERE u.record_id = m.id AND u.seq > c.seq) "
+    "AND NOT EXISTS (SELECT 1 FROM change_log s WHERE s.parcel_id = m.parcel_id "
+    "AND s.seq > c.seq AND s.table_name = 'site_features')")
+
+

@@ -1,0 +1,118 @@
+"""A data folder opened for work: its database, its clock, who is working and the laws in
+force. Every service takes a session; nothing here reaches up to the services that use it.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from ...domain.case import Case
+from ...domain.jurisdiction import Jurisdiction
+from ...errors import NotFoundError
+from ...paths import DataFolder
+from ...storage import parcels as parcel_rows
+from ...storage.cases import case_version, load_case, parcel_id_for
+from ...storage.store import Store
+from .laws import Laws, NoLawOnFile, laws_for
+
+USER_ENV = "INSPECTOR_APP_USER"
+OFFICE, FIELD = "office", "field"
+
+
+def default_user() -> str:
+    env = os.environ.get(USER_ENV, "").strip()
+    if env:
+        return env
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown user"
+
+
+class Session:
+    """A data folder opened for work."""
+
+    def __init__(self, root: Path, *, user: str | None = None,
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+        self.folder = DataFolder(root)
+        self.clock = clock
+        self.store = Store(self.folder, user=user or default_user(), clock=clock)
+        self._laws: Laws | None = None
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def today(self) -> date:
+        return self.clock().astimezone().date()
+
+    @property
+    def role(self) -> str | None:
+        """`office` once this folder enrolled a laptop, `field` once it joined from a kit,
+        else None."""
+        return self.store.get_meta("sync_role")
+
+    # --- the laws in force -------------------------------------------------------------
+
+    @property
+    def laws(self) -> Laws:
+        """The jurisdiction files in force in this data folder."""
+        if self._laws is None:
+            self._laws = laws_for(self.folder.root)
+        return self._laws
+
+    @property
+    def jurisdiction(self) -> Jurisdiction:
+        """The Town of Canandaigua law as in force here. A parcel's law is
+        `law_for(municipality)`: use that for anything said about a parcel."""
+        return self.laws.default
+
+    def law_for(self, municipality: str, *, doing: str = "") -> Jurisdiction:
+        """The law of a municipality; NoLawOnFile when no file covers it."""
+        found = self.laws.for_municipality(municipality)
+        if found is None:
+            raise NoLawOnFile(municipality, doing=doing)
+        return found
+
+    # --- parcels -----------------------------------------------------------------------
+
+    def parcel_id(self, sbl: str) -> str:
+        parcel_id = parcel_id_for(self.store.conn, sbl.strip())
+        if parcel_id is None:
+            raise NotFoundError(f"No parcel with SBL {sbl!r} in {self.folder.root}; "
+                                "`inspector-app parcels` lists the SBLs.",
+                                in_app=f"No parcel with SBL {sbl!r} in {self.folder.root}; "
+                                       "find it with the search box above the parcel list "
+                                       "(Edit > Find parcel).")
+        return parcel_id
+
+    def load_case(self, sbl: str) -> Case:
+        return load_case(self.store.conn, self.parcel_id(sbl))
+
+    def case_version(self, sbl: str) -> int:
+        return case_version(self.store.conn, self.parcel_id(sbl))
+
+    def open_for_edit(self, sbl: str) -> tuple[str, Case, int]:
+        """The parcel's id, case and version, read together."""
+        parcel_id = self.parcel_id(sbl)
+        return (parcel_id, load_case(self.store.conn, parcel_id),
+                case_version(self.store.conn, parcel_id))
+
+    def parcels(self) -> list[dict[str, Any]]:
+        return parcel_rows.listed(self.store.conn)
+
+    def has_demo_parcels(self) -> bool:
+        return parcel_rows.has_demo(self.store.conn)
+
+    def attachment_path(self, digest: str) -> Path:
+        return self.folder.attachments / digest[:2] / digest
