@@ -1,0 +1,73 @@
+"""`case import|export`, `history` and `attach`: one parcel's case, its change log and
+its attachments."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from .. import casefile
+from ..errors import InputError
+from .common import Commands, Parser, iso_date, workspace
+
+
+def add_case(commands: Commands) -> None:
+    case = commands.add_parser("case", help="import or export one case file")
+    case_sub = case.add_subparsers(dest="case_command", required=True, parser_class=Parser)
+    imp = case_sub.add_parser("import", help="store a case through the normal edit path")
+    imp.add_argument("file", type=Path)
+    imp.add_argument("--as-of", type=iso_date, metavar="DATE")
+    imp.set_defaults(handler=_case_import)
+    exp = case_sub.add_parser("export", help="print the stored case of a parcel")
+    exp.add_argument("sbl")
+    exp.set_defaults(handler=_case_export)
+
+
+def add_history(commands: Commands) -> None:
+    history = commands.add_parser("history", help="every change to a parcel: who, when, "
+                                                  "old -> new")
+    history.add_argument("sbl")
+    history.set_defaults(handler=_history)
+
+
+def add_attach(commands: Commands) -> None:
+    attach = commands.add_parser("attach", help="attach a photo or document to a parcel")
+    attach.add_argument("sbl")
+    attach.add_argument("file", type=Path)
+    attach.add_argument("--caption")
+    attach.set_defaults(handler=_attach)
+
+
+def _case_import(args: argparse.Namespace) -> Any:
+    today = args.as_of or date.today()
+    case = casefile.read_file(args.file, today=today)
+    with workspace(args, create=True) as ws:
+        result = ws.save_case(case, today=today)
+    return {"sbl": result.sbl, "created": result.created}
+
+
+def _case_export(args: argparse.Namespace) -> Any:
+    with workspace(args) as ws:
+        return casefile.to_document(ws.load_case(args.sbl))
+
+
+def _history(args: argparse.Namespace) -> Any:
+    from ..storage.records import from_sql_text
+
+    with workspace(args) as ws:
+        rows = ws.history(args.sbl)
+    for row in rows:  # lists and objects stored as JSON text are shown as JSON values
+        for key in ("old_value", "new_value"):
+            value = row[key]
+            row[key] = ({k: from_sql_text(v) for k, v in value.items()}
+                        if isinstance(value, dict) else from_sql_text(value))
+    return rows
+
+
+def _attach(args: argparse.Namespace) -> Any:
+    if not args.file.is_file():
+        raise InputError(f"{args.file}: no such file.")
+    with workspace(args) as ws:
+        return ws.add_attachment(args.sbl, args.file, caption=args.caption)

@@ -1,0 +1,132 @@
+"""What the command groups share: the parser class, the argument types and the data
+folder opened for a command."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import Any, TypeAlias
+
+from ..errors import InputError
+from ..paths import HOME_ENV, resolve_data_dir
+
+Handler = Callable[[argparse.Namespace], Any]
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # one clear sentence, exit status 2
+        self.print_usage(sys.stderr)
+        raise InputError(f"{self.prog}: {self._plain(message)}.")
+
+    def _plain(self, message: str) -> str:
+        """argparse's message about a missing or unknown command, in the commands' own
+        words rather than the parser's internal names for them."""
+        for action in self._actions:
+            if not isinstance(action, argparse._SubParsersAction):
+                continue
+            names = list(action.choices)
+            listed = f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0]
+            for name in {action.dest, action.metavar} - {None, argparse.SUPPRESS}:
+                if message == f"the following arguments are required: {name}":
+                    return f"say which command: {listed} (see `{self.prog} --help`)"
+                prefix = f"argument {name}: invalid choice: "
+                if message.startswith(prefix):
+                    given = message[len(prefix):].split(" (choose from")[0]
+                    return f"{given} is not a command; the commands are {listed}"
+        return message
+
+
+#: What a command group adds its commands to.
+Commands: TypeAlias = "argparse._SubParsersAction[Parser]"
+
+
+def iso_date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date; write YYYY-MM-DD") from None
+
+
+def positive_count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 100_000:
+        raise argparse.ArgumentTypeError(f"{value} is out of range (1 to 100000)")
+    return value
+
+
+def feet(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of feet") from None
+    if not 0 <= value <= 100_000:
+        raise argparse.ArgumentTypeError(f"{value:g} ft is not plausible (0 to 100000)")
+    return value
+
+
+def _data_dir_named(args: argparse.Namespace) -> str:
+    """How the user chose the data folder, in words, for a message about it."""
+    if args.data_dir:
+        return "--data-dir"
+    return HOME_ENV if os.environ.get(HOME_ENV) else "the default data folder"
+
+
+def _check_data_dir(args: argparse.Namespace, root: Path, *, create: bool) -> None:
+    """Refuse a data folder that is a file, or (unless the command makes one) missing."""
+    if root.exists() and not root.is_dir():
+        raise InputError(f"The data folder {root} is a file, not a folder; give "
+                         f"{_data_dir_named(args)} a folder.")
+    if not create and not root.exists():
+        raise InputError(
+            f"There is no data folder {root} (from {_data_dir_named(args)}); check its "
+            f"spelling, or start one there with `inspector-app --data-dir {root} parcels "
+            "import ROLL.csv` (or `case import`, `shoreline import`, `demo`, `sync join`).")
+
+
+def workspace(args: argparse.Namespace, *, create: bool = False) -> Any:
+    """The data folder opened for work. Commands that store a first record or set a
+    folder up (`create`: imports, demo, the `use` commands) make a folder that does not
+    exist yet; the others refuse it, so that a mistyped --data-dir is not taken for a new,
+    empty one."""
+    from ..paths import UnwritablePath
+    from ..services.workspace import Workspace
+
+    root = resolve_data_dir(args.data_dir)
+    _check_data_dir(args, root, create=create)
+    try:
+        return Workspace(root, user=args.user)
+    except UnwritablePath:
+        raise
+    except OSError as exc:
+        raise UnwritablePath(root, exc, what="folder") from None
+
+
+@contextlib.contextmanager
+def settings_workspace(args: argparse.Namespace) -> Any:
+    """For a command that stores nothing (`letters`, `evaluate CASE.json`): the data
+    folder when there is one, else, when none was named, the bundled settings of a new
+    folder, made nowhere (saying so when the folder was named)."""
+    root = resolve_data_dir(args.data_dir)
+    if root.exists():
+        with workspace(args) as ws:
+            yield ws
+        return
+    if args.data_dir or os.environ.get(HOME_ENV):
+        print(f"Note: there is no data folder {root} (from {_data_dir_named(args)}); the "
+              "bundled jurisdiction, wording and office settings were used, and no folder "
+              "was created.", file=sys.stderr)
+    import tempfile
+
+    from ..services.workspace import Workspace
+
+    with tempfile.TemporaryDirectory(prefix="inspector-app-") as scratch, \
+            Workspace(Path(scratch) / "data", user=args.user) as ws:
+        yield ws

@@ -1,0 +1,255 @@
+"""`distance`, `shoreline`, `basemap`, `measure`, `site` and `gps`: the map layers, the
+distances measured on them, and where a site's features are."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from .common import Commands, Parser, feet, iso_date, workspace
+
+
+def add_distance(commands: Commands) -> None:
+    distance = commands.add_parser("distance", help="distance from an area to a shoreline, "
+                                                    "in feet")
+    distance.add_argument("--shoreline", type=Path, required=True, metavar="FILE")
+    areas = distance.add_mutually_exclusive_group(required=True)
+    areas.add_argument("--area", type=Path, metavar="FILE")
+    areas.add_argument("--areas", type=Path, metavar="FILE")
+    distance.add_argument("--accuracy-ft", type=feet, default=None, metavar="N",
+                          help="the shoreline's accuracy (default: what the file declares, "
+                               "else 0 ft, said in the result)")
+    distance.set_defaults(handler=_distance)
+
+
+def add_shoreline(commands: Commands) -> None:
+    shoreline = commands.add_parser("shoreline", help="the data folder's shoreline layers")
+    shoreline_sub = shoreline.add_subparsers(dest="shoreline_command", required=True,
+                                             parser_class=Parser)
+    shoreline_import = shoreline_sub.add_parser("import", help="store a layer and make it "
+                                                               "active")
+    shoreline_import.add_argument("file", type=Path)
+    shoreline_import.add_argument("--name", required=True)
+    shoreline_import.add_argument("--accuracy-ft", type=feet, required=True, metavar="N")
+    shoreline_import.add_argument("--source")
+    shoreline_import.set_defaults(handler=_shoreline_import)
+    shoreline_sub.add_parser("list", help="every layer, the active one marked"
+                             ).set_defaults(handler=_shoreline_list)
+
+
+def add_basemap(commands: Commands) -> None:
+    basemap = commands.add_parser("basemap", help="offline aerial imagery under the site map")
+    basemap_sub = basemap.add_subparsers(dest="basemap_command", required=True,
+                                         parser_class=Parser)
+    _add_basemap_import(basemap_sub)
+    basemap_sub.add_parser("list", help="every basemap, the active one marked, and the "
+                                        "imagery settings").set_defaults(handler=_basemap_list)
+    basemap_use = basemap_sub.add_parser("use", help="make a basemap the active one")
+    basemap_use.add_argument("basemap", metavar="NAME|ID")
+    basemap_use.set_defaults(handler=_basemap_use)
+    basemap_sub.add_parser("off", help="show no imagery").set_defaults(handler=_basemap_off)
+    basemap_settings = basemap_sub.add_parser(
+        "settings", help="the office's imagery settings: show them, or change them")
+    basemap_settings.add_argument("--kit-radius-ft", metavar="N",
+                                  help="imagery carried around each assigned parcel in a "
+                                       "field kit (default 1000 ft)")
+    basemap_settings.add_argument("--report-imagery", choices=("on", "off"),
+                                  help="show the imagery in the report of findings' sketch")
+    basemap_settings.set_defaults(handler=_basemap_settings)
+
+
+def _add_basemap_import(basemap_sub: Commands) -> None:
+    basemap_import = basemap_sub.add_parser(
+        "import", help="store a GeoTIFF, a JPEG/PNG with world file and .prj, or an MBTiles "
+                       "file and make it the active basemap")
+    basemap_import.add_argument("file", type=Path)
+    basemap_import.add_argument("--name", required=True)
+    storage = basemap_import.add_mutually_exclusive_group()
+    storage.add_argument("--copy", dest="copy", action="store_true", default=True,
+                         help="keep a copy in the data folder (the default)")
+    storage.add_argument("--reference", dest="copy", action="store_false",
+                         help="keep only the file's path; it must stay where it is")
+    basemap_import.add_argument("--source", help="who made the imagery (default: the file's "
+                                                 "name)")
+    basemap_import.add_argument("--date", type=iso_date, metavar="YYYY-MM-DD",
+                                help="the date the imagery was captured")
+    basemap_import.set_defaults(handler=_basemap_import)
+
+
+def add_measure(commands: Commands) -> None:
+    measure = commands.add_parser("measure", help="measure parcels on the active shoreline "
+                                                  "layer and keep the measurements")
+    measure.add_argument("sbl", nargs="*")
+    measure.add_argument("--as-of", type=iso_date, metavar="DATE")
+    measure.set_defaults(handler=_measure)
+
+
+def add_site(commands: Commands) -> None:
+    site = commands.add_parser("site", help="record where a site feature or component is")
+    site.add_argument("sbl")
+    site.add_argument("target", metavar="KIND",
+                      help="absorption_area, holding_tank, well, watercourse, dwelling, "
+                           "property_line, water_service_line, other, or component:KIND[#N]")
+    how = site.add_mutually_exclusive_group(required=True)
+    how.add_argument("--lonlat", metavar="PAIRS", help="typed longitude,latitude pairs")
+    how.add_argument("--state-plane", metavar="PAIRS",
+                     help="easting,northing pairs off a survey plan (EPSG:2261, US ft)")
+    how.add_argument("--file", type=Path, help="a GeoJSON, Shapefile or GeoPackage file")
+    how.add_argument("--gps", type=Path, nargs="+", metavar="LOG",
+                     help="NMEA 0183 logs: each is averaged into one point or corner")
+    how.add_argument("--gps-device", metavar="PORT", help="a serial GPS, e.g. /dev/ttyUSB0")
+    site.add_argument("--seconds", type=float, default=10.0,
+                      help="how long to average a GPS device (default 10)")
+    site.add_argument("--baud", type=int, default=4800)
+    site.add_argument("--accuracy-ft", type=feet, metavar="N",
+                      help="capture accuracy (default: estimated from GPS, else not recorded)")
+    site.add_argument("--note")
+    site.add_argument("--as-of", type=iso_date, metavar="DATE")
+    site.set_defaults(handler=_site)
+
+
+def add_gps(commands: Commands) -> None:
+    gps = commands.add_parser("gps", help="average an NMEA log or a GPS device into one "
+                                          "position")
+    gps_source = gps.add_mutually_exclusive_group(required=True)
+    gps_source.add_argument("--log", type=Path)
+    gps_source.add_argument("--device", metavar="PORT")
+    gps.add_argument("--seconds", type=float, default=10.0)
+    gps.add_argument("--baud", type=int, default=4800)
+    gps.set_defaults(handler=_gps)
+
+
+def _distance(args: argparse.Namespace) -> Any:
+    from ..services.reference.distances import distances
+
+    results = distances(args.shoreline, args.areas or args.area, accuracy_ft=args.accuracy_ft,
+                        batch=args.areas is not None)
+    return results if args.areas is not None else results[0]
+
+
+def _shoreline_import(args: argparse.Namespace) -> Any:
+    from ..services.reference.shorelines import import_layer, read_layer_file
+
+    read_layer_file(args.file)  # refuse a bad file before the data folder is touched
+    with workspace(args, create=True) as ws:
+        return import_layer(ws, args.file, name=args.name, accuracy_ft=args.accuracy_ft,
+                            source=args.source)
+
+
+def _shoreline_list(args: argparse.Namespace) -> Any:
+    from ..services.reference.shorelines import list_layers
+
+    with workspace(args) as ws:
+        return [{k: layer[k] for k in ("id", "name", "source", "accuracy_ft", "version",
+                                       "active", "imported_at", "kind", "vertices")}
+                for layer in list_layers(ws)]
+
+
+def _basemap_import(args: argparse.Namespace) -> Any:
+    from ..geo.rasters import inspect_raster
+    from ..services.reference.basemaps import import_basemap
+
+    if args.date is not None and args.date > date.today():
+        raise InputError(f"basemap import: --date {args.date.isoformat()} is in the future; "
+                         "give the date the imagery was captured (YYYY-MM-DD).")
+    inspect_raster(args.file.expanduser().resolve())  # refused before the folder is touched
+    with workspace(args, create=True) as ws:
+        return import_basemap(ws, args.file, name=args.name, copy=args.copy,
+                              source=args.source, captured_on=args.date)
+
+
+def _basemap_list(args: argparse.Namespace) -> Any:
+    from ..services.reference.basemaps import list_basemaps, office_settings
+
+    with workspace(args) as ws:
+        return {"basemaps": list_basemaps(ws), "settings": office_settings(ws)}
+
+
+def _basemap_use(args: argparse.Namespace) -> Any:
+    from ..services.reference.basemaps import activate_basemap
+
+    with workspace(args) as ws:
+        return activate_basemap(ws, args.basemap)
+
+
+def _basemap_off(args: argparse.Namespace) -> Any:
+    from ..services.reference.basemaps import deactivate_basemap
+
+    with workspace(args) as ws:
+        deactivate_basemap(ws)
+        return {"active": None}
+
+
+def _basemap_settings(args: argparse.Namespace) -> Any:
+    from ..services.reference.basemaps import office_settings, set_office_setting
+
+    with workspace(args, create=args.kit_radius_ft is not None
+                   or args.report_imagery is not None) as ws:
+        changes = {"kit_imagery_radius_ft": args.kit_radius_ft,
+                   "report_imagery": args.report_imagery}
+        given = {k: v for k, v in changes.items() if v is not None}
+        if given:
+            from ..services.reference.basemaps import SETTINGS
+
+            for key, value in given.items():  # all checked before any is kept
+                try:
+                    SETTINGS[key].parse(value)
+                except ValueError as exc:
+                    raise InputError(f"basemap settings: {key}: {exc}. Nothing was "
+                                     "changed.") from None
+            for key, value in given.items():
+                set_office_setting(ws, key, value)
+        return office_settings(ws)
+
+
+def _measure(args: argparse.Namespace) -> Any:
+    from ..services.parcel.measure_all import measure_parcels
+
+    def progress(done: int, total: int) -> None:
+        if total >= 500 and (done % 500 == 0 or done == total):
+            print(f"measure: {done} of {total} parcels", file=sys.stderr, flush=True)
+
+    with workspace(args) as ws:
+        return measure_parcels(ws, args.sbl or None, today=args.as_of, progress=progress)
+
+
+def _site(args: argparse.Namespace) -> Any:
+    from ..services.parcel import site
+
+    site.parse_target(args.target)  # refuse a bad target before the data folder is opened
+    common = {"accuracy_ft": args.accuracy_ft, "note": args.note, "today": args.as_of}
+    result = _site_capture(args, site, common)
+    for warning in result.get("warnings", ()):
+        print(f"site: warning: {warning}.", file=sys.stderr)
+    return result
+
+
+def _site_capture(args: argparse.Namespace, site: Any, common: dict[str, Any]) -> Any:
+    with workspace(args) as ws:
+        if args.lonlat:
+            return site.set_from_lonlat(ws, args.sbl, args.target, args.lonlat, **common)
+        if args.state_plane:
+            from ..domain.vocabulary import CaptureMethod
+            from ..geo.capture import parse_pairs
+
+            return site.set_from_state_plane(ws, args.sbl, args.target,
+                                             parse_pairs(args.state_plane, "--state-plane"),
+                                             method=CaptureMethod.SURVEY_PLAN, **common)
+        if args.file:
+            return site.set_from_file(ws, args.sbl, args.target, args.file, **common)
+        if args.gps:
+            return site.set_from_gps_logs(ws, args.sbl, args.target, args.gps, **common)
+        return site.set_from_gps_device(ws, args.sbl, args.target, args.gps_device,
+                                        seconds=args.seconds, baud=args.baud, **common)
+
+
+def _gps(args: argparse.Namespace) -> Any:
+    from ..geo import capture
+
+    fix = (capture.average_log(args.log) if args.log else
+           capture.average_device(args.device, seconds=args.seconds, baud=args.baud))
+    return fix.as_json()

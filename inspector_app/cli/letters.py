@@ -1,0 +1,212 @@
+"""`letters`, `register`, `office` and `wording`: the letters drafted from a case, the
+register of issued letters, and the letterhead and wording they are written with."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from .. import casefile
+from .common import Commands, Parser, iso_date, settings_workspace, workspace
+
+
+def add_letters(commands: Commands) -> None:
+    letters = commands.add_parser("letters", help="draft the letters a case file calls for, "
+                                                  "as PDFs")
+    letters.add_argument("file", type=Path, metavar="CASE.json")
+    letters.add_argument("--out", type=Path, required=True, metavar="DIR")
+    letters.add_argument("--as-of", type=iso_date, metavar="DATE")
+    letters.set_defaults(handler=_letters)
+
+
+def add_register(commands: Commands) -> None:
+    reg = commands.add_parser("register", help="the letter register: issue, list, print, "
+                                               "reprint")
+    reg_sub = reg.add_subparsers(dest="register_command", required=True, parser_class=Parser)
+    _add_register_writing(reg_sub)
+    reg_list = reg_sub.add_parser("list", help="issued letters, oldest first")
+    reg_list.add_argument("sbl", nargs="?")
+    reg_list.set_defaults(handler=_register_list)
+    reg_pending = reg_sub.add_parser("pending", help="issued letters not yet printed")
+    reg_pending.set_defaults(handler=_register_pending)
+    reg_print = reg_sub.add_parser("print", help="all letters waiting to be printed, in one "
+                                                 "PDF")
+    reg_print.add_argument("--out", type=Path, required=True, metavar="FILE")
+    reg_print.add_argument("--labels", type=Path, metavar="FILE",
+                           help="also a sheet of Avery 5160 mailing labels")
+    reg_print.set_defaults(handler=_register_print)
+    reg_show = reg_sub.add_parser("show", help="write an issued letter's PDF (the same bytes)")
+    reg_show.add_argument("letter_id")
+    reg_show.add_argument("--out", type=Path, required=True, metavar="FILE")
+    reg_show.set_defaults(handler=_register_show)
+
+
+def _add_register_writing(reg_sub: Commands) -> None:
+    """`register issue` and `register draft`: the commands that write a letter."""
+    from ..documents.content import LETTER_KINDS
+
+    reg_issue = reg_sub.add_parser("issue", help="issue the letters a stored parcel calls for")
+    reg_issue.add_argument("sbl")
+    reg_issue.add_argument("--kind", action="extend", nargs="+", choices=LETTER_KINDS,
+                           metavar="K",
+                           help="issue these kinds (--kind A B or --kind A --kind B; default: "
+                                "what the records call for)")
+    reg_issue.add_argument("--replaces", metavar="LETTER_ID",
+                           help="issue as a correction of this letter")
+    reg_issue.add_argument("--as-of", type=iso_date, metavar="DATE")
+    reg_issue.set_defaults(handler=_register_issue)
+    reg_draft = reg_sub.add_parser("draft", help="a DRAFT of a letter for a stored parcel")
+    reg_draft.add_argument("sbl")
+    reg_draft.add_argument("--kind", required=True, choices=LETTER_KINDS)
+    reg_draft.add_argument("--out", type=Path, required=True, metavar="FILE")
+    reg_draft.add_argument("--as-of", type=iso_date, metavar="DATE")
+    reg_draft.set_defaults(handler=_register_draft)
+
+
+def add_office(commands: Commands) -> None:
+    office = commands.add_parser("office", help="the letterhead and signature block in use")
+    office_sub = office.add_subparsers(dest="office_command", required=True,
+                                       parser_class=Parser)
+    office_sub.add_parser("show", help="the settings in use and where they come from"
+                          ).set_defaults(handler=_office_show)
+    office_use = office_sub.add_parser("use", help="check an office.toml and make it this "
+                                                   "data folder's")
+    office_use.add_argument("file", type=Path)
+    office_use.set_defaults(handler=_office_use)
+
+
+def add_wording(commands: Commands) -> None:
+    wording = commands.add_parser("wording", help="the letters' wording (templates)")
+    wording_sub = wording.add_subparsers(dest="wording_command", required=True,
+                                         parser_class=Parser)
+    wording_use = wording_sub.add_parser("use", help="check a templates file and make it this "
+                                                     "data folder's")
+    wording_use.add_argument("file", type=Path)
+    wording_use.set_defaults(handler=_wording_use)
+
+
+def _letters(args: argparse.Namespace) -> Any:
+    from ..paths import UnwritablePath, write_atomically
+    from ..services.letters.register import draft_from_case
+
+    today = args.as_of or date.today()
+    case = casefile.read_file(args.file, today=today)
+    with settings_workspace(args) as ws:
+        drafts = draft_from_case(ws, case, as_of=today)
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UnwritablePath(args.out, exc, what="folder") from None
+    out = []
+    stem = case.parcel.sbl.replace("/", "_")
+    for kind, pdf in drafts:
+        path = args.out / f"{stem}_{kind}.pdf"
+        write_atomically(path, pdf)
+        out.append({"kind": kind, "path": str(path)})
+    return out
+
+
+def _register_issue(args: argparse.Namespace) -> Any:
+    from ..services.letters.register import issue
+
+    with workspace(args) as ws:
+        return [x.as_json() for x in issue(ws, args.sbl, args.kind, as_of=args.as_of,
+                                           replaces=args.replaces)]
+
+
+def _register_draft(args: argparse.Namespace) -> Any:
+    from ..paths import write_atomically
+    from ..services.letters.register import draft_pdf
+
+    with workspace(args) as ws:
+        pdf = draft_pdf(ws, args.sbl, args.kind, as_of=args.as_of)
+    write_atomically(args.out, pdf)
+    return {"kind": args.kind, "path": str(args.out), "draft": True}
+
+
+def _register_list(args: argparse.Namespace) -> Any:
+    from ..services.letters.register import register
+
+    with workspace(args) as ws:
+        return register(ws, args.sbl)
+
+
+def _register_pending(args: argparse.Namespace) -> Any:
+    from ..services.letters.register import register
+
+    with workspace(args) as ws:
+        return [r for r in register(ws) if r["printed_at"] is None]
+
+
+def _register_print(args: argparse.Namespace) -> Any:
+    from ..services.letters.register import print_batch
+
+    def progress(done: int, total: int) -> None:
+        if total >= 50 and (done % 50 == 0 or done == total):
+            print(f"print: {done} of {total} letters", file=sys.stderr, flush=True)
+
+    with workspace(args) as ws:
+        return print_batch(ws, args.out, labels=args.labels, progress=progress)
+
+
+def _register_show(args: argparse.Namespace) -> Any:
+    from ..paths import write_atomically
+    from ..services.letters.register import stored_pdf
+
+    with workspace(args) as ws:
+        pdf = stored_pdf(ws, args.letter_id)
+    write_atomically(args.out, pdf)
+    return {"id": args.letter_id, "path": str(args.out), "bytes": len(pdf)}
+
+
+def _office_show(args: argparse.Namespace) -> Any:
+    from dataclasses import asdict
+
+    from ..services.letters.register import office_for
+
+    with workspace(args) as ws:
+        return asdict(office_for(ws))
+
+
+def _install(args: argparse.Namespace, name: str, check: Callable[[Path, Path], Any]) -> Any:
+    """Check a settings file, then copy it atomically into the data folder."""
+    from ..paths import write_atomically
+
+    check(args.file, args.file.parent)
+    with workspace(args, create=True) as ws:
+        target = ws.folder.root / name
+        check(args.file, ws.folder.root)
+        write_atomically(target, args.file.read_bytes())
+    return {"file": str(target)}
+
+
+def _office_use(args: argparse.Namespace) -> Any:
+    from ..documents.templates import load_office
+    from ..paths import write_atomically
+    from ..services.letters.register import OFFICE_FILE
+
+    office = load_office(args.file, base=args.file.parent)
+    images = [p for p in (office.logo, office.signature_image) if p is not None]
+
+    def check(path: Path, base: Path) -> Any:
+        if base != args.file.parent:  # bring relative images along into the data folder
+            for image in images:
+                relative = image.relative_to(args.file.parent) if image.is_relative_to(
+                    args.file.parent) else None
+                if relative is not None:
+                    (base / relative).parent.mkdir(parents=True, exist_ok=True)
+                    write_atomically(base / relative, image.read_bytes())
+        return load_office(path, base=base)
+
+    return _install(args, OFFICE_FILE, check)
+
+
+def _wording_use(args: argparse.Namespace) -> Any:
+    from ..documents.templates import load_wording
+    from ..services.letters.register import TEMPLATES_FILE
+
+    return _install(args, TEMPLATES_FILE, lambda path, base: load_wording(path))

@@ -1,0 +1,81 @@
+"""`parcels` and `parcels import|import-lines|lines|lines-use`: the parcel list, the
+office's parcel roll and the county's lot lines."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from .common import Commands, Parser, feet, workspace
+
+
+def add_parcels(commands: Commands) -> None:
+    parcels = commands.add_parser("parcels", help="list parcels, or import the parcel roll")
+    parcels.set_defaults(handler=_parcels)
+    parcels_sub = parcels.add_subparsers(dest="parcels_command", parser_class=Parser)
+    roll = parcels_sub.add_parser("import", help="import the office's parcel roll (CSV)")
+    roll.add_argument("file", type=Path)
+    roll.set_defaults(handler=_parcels_import)
+    lines = parcels_sub.add_parser("import-lines", help="import the county's tax-parcel "
+                                   "polygons (lot lines), matched to the parcels by SBL")
+    lines.add_argument("file", type=Path)
+    lines.add_argument("--sbl-field", metavar="NAME",
+                       help="the field holding the tax map numbers (default: guessed)")
+    lines.add_argument("--name", help="the layer's name (default: from the file's name)")
+    lines.add_argument("--accuracy-ft", type=feet, default=None, metavar="N",
+                       help="the lines' accuracy (default: 10 ft, a county tax map)")
+    lines.add_argument("--source", help="where the file comes from (default: its name)")
+    lines.set_defaults(handler=_parcels_import_lines)
+    parcels_sub.add_parser("lines", help="every lot layer, the active one marked"
+                           ).set_defaults(handler=_parcels_lines)
+    lines_use = parcels_sub.add_parser("lines-use", help="make a lot layer the active one")
+    lines_use.add_argument("layer", metavar="NAME|ID")
+    lines_use.set_defaults(handler=_parcels_lines_use)
+
+
+def _parcels(args: argparse.Namespace) -> Any:
+    with workspace(args) as ws:
+        return ws.parcels()
+
+
+def _parcels_import(args: argparse.Namespace) -> Any:
+    from ..services.parcel.roll import apply_roll, read_roll
+
+    parsed = read_roll(args.file)
+    with workspace(args, create=True) as ws:
+        result = apply_roll(ws.store, parsed)
+    for row in result.rejected:
+        print(f"{args.file}: line {row.line} was not imported: {row.reason}.", file=sys.stderr)
+    return result.as_json()
+
+
+def _parcels_import_lines(args: argparse.Namespace) -> Any:
+    from ..services.reference.lot_lines import DEFAULT_ACCURACY_FT, import_lot_lines, read_lot_file
+
+    read_lot_file(args.file, args.sbl_field)  # refuse a bad file before the folder is opened
+
+    def progress(done: int, total: int) -> None:
+        if done == total:
+            print(f"parcels import-lines: {args.file}: stored", file=sys.stderr, flush=True)
+
+    with workspace(args) as ws:
+        return import_lot_lines(
+            ws, args.file, name=args.name, sbl_field=args.sbl_field,
+            accuracy_ft=DEFAULT_ACCURACY_FT if args.accuracy_ft is None else args.accuracy_ft,
+            source=args.source, progress=progress)
+
+
+def _parcels_lines(args: argparse.Namespace) -> Any:
+    from ..services.reference.lot_lines import list_lot_layers
+
+    with workspace(args) as ws:
+        return list_lot_layers(ws)
+
+
+def _parcels_lines_use(args: argparse.Namespace) -> Any:
+    from ..services.reference.lot_lines import activate_lot_layer
+
+    with workspace(args) as ws:
+        return activate_lot_layer(ws, args.layer)

@@ -1,0 +1,203 @@
+"""`sync ...`: field <-> office sync by package file, and the field kits that enrol a
+laptop."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from ..paths import resolve_data_dir
+from .common import Commands, Parser, workspace
+
+
+def add_sync(commands: Commands) -> None:
+    sync = commands.add_parser("sync", help="field <-> office sync by package file")
+    sync_sub = sync.add_subparsers(dest="sync_command", required=True, parser_class=Parser)
+    _add_kits(sync_sub)
+    _add_packages(sync_sub)
+    _add_devices(sync_sub)
+
+
+def _add_kits(sync_sub: Commands) -> None:
+    """`sync enroll` and `sync join`: a laptop set up from a field kit."""
+    enroll = sync_sub.add_parser("enroll", help="(office) enrol a laptop: write its field kit")
+    enroll.add_argument("--device", required=True, metavar="NAME")
+    enroll.add_argument("--out", type=Path, required=True, metavar="FILE")
+    enroll.add_argument("--parcels", metavar="SBL,SBL", help="the laptop's parcels")
+    enroll.add_argument("--worklist", metavar="NAME",
+                        help="the parcels on this work list today (with or without --parcels)")
+    enroll.add_argument("--passphrase-file", type=Path, metavar="FILE",
+                        help="the kit's passphrase, the file's first line (default: ask)")
+    enroll.set_defaults(handler=_sync_enroll)
+    join = sync_sub.add_parser("join", help="(laptop) set up an empty data folder from a kit")
+    join.add_argument("file", type=Path)
+    join.add_argument("--passphrase-file", type=Path, metavar="FILE",
+                      help="the kit's passphrase, the file's first line (default: ask)")
+    join.add_argument("--fingerprint", metavar="XXXX-XXXX-XXXX-XXXX",
+                      help="the office key fingerprint shown at enrolment; refuse any other")
+    join.set_defaults(handler=_sync_join)
+
+
+def _add_packages(sync_sub: Commands) -> None:
+    """`sync export|assign|import|conflicts|resolve`: the packages and what they carry."""
+    sync_export = sync_sub.add_parser("export", help="write what the other side may not have")
+    sync_export.add_argument("--out", type=Path, required=True, metavar="FILE")
+    sync_export.add_argument("--device", metavar="NAME",
+                             help="(office) the laptop the package is for (needed when more "
+                                  "than one is enrolled): its parcels only")
+    sync_export.set_defaults(handler=_sync_export)
+    sync_assign = sync_sub.add_parser(
+        "assign", help="(office) give an enrolled laptop more parcels, or take some away")
+    sync_assign.add_argument("--device", required=True, metavar="NAME")
+    sync_assign.add_argument("--parcels", metavar="SBL,SBL", help="the parcels to add or remove")
+    sync_assign.add_argument("--worklist", metavar="NAME",
+                             help="the parcels on this work list today (with or without "
+                                  "--parcels)")
+    sync_assign.add_argument("--remove", action="store_true",
+                             help="take these parcels from the laptop (it clears their owners' "
+                                  "contact data once the office has all its changes)")
+    sync_assign.set_defaults(handler=_sync_assign)
+    sync_import = sync_sub.add_parser("import", help="apply a package from the other side")
+    sync_import.add_argument("file", type=Path)
+    sync_import.set_defaults(handler=_sync_import)
+    sync_sub.add_parser("conflicts", help="unresolved conflicts, both values side by side"
+                        ).set_defaults(handler=_sync_conflicts)
+    resolve = sync_sub.add_parser("resolve", help="resolve a conflict (the choice is synced)")
+    resolve.add_argument("conflict_id")
+    choice = resolve.add_mutually_exclusive_group(required=True)
+    choice.add_argument("--keep-local", action="store_true")
+    choice.add_argument("--take-incoming", action="store_true")
+    choice.add_argument("--value", metavar="JSON", help="enter a value (JSON, e.g. '\"Jane Roe\"')")
+    resolve.set_defaults(handler=_sync_resolve)
+
+
+def _add_devices(sync_sub: Commands) -> None:
+    """`sync status|revoke|rotate-key`: the devices and their keys."""
+    sync_sub.add_parser("status", help="devices, acknowledgements, gaps, open conflicts"
+                        ).set_defaults(handler=_sync_status)
+    revoke = sync_sub.add_parser("revoke", help="(office) refuse every later package of a "
+                                                "lost or retired laptop")
+    revoke.add_argument("--device", required=True, metavar="NAME")
+    revoke.add_argument("--reason", metavar="TEXT", help="why, kept with the revocation")
+    revoke.set_defaults(handler=_sync_revoke)
+    sync_sub.add_parser("rotate-key", help="a new signing key for this device, endorsed by "
+                                           "the old one, which is deleted"
+                        ).set_defaults(handler=_sync_rotate_key)
+
+
+def _passphrase(args: argparse.Namespace, *, confirm: bool) -> str:
+    """The field kit passphrase: the first line of --passphrase-file, or typed at the
+    terminal (twice when choosing it)."""
+    if args.passphrase_file is not None:
+        try:
+            text: str = args.passphrase_file.read_text("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"--passphrase-file {args.passphrase_file}: cannot be read "
+                             f"({exc}).") from None
+        return text.splitlines()[0] if text else ""
+    if not sys.stdin.isatty():
+        raise InputError("sync: the field kit passphrase is needed; give it with "
+                         "--passphrase-file FILE or run the command at a terminal.")
+    import getpass
+
+    first = getpass.getpass("Field kit passphrase: ")
+    if confirm and getpass.getpass("The same passphrase again: ") != first:
+        raise InputError("sync enroll: the two passphrases differ; nothing was written.")
+    return first
+
+
+def _sync_enroll(args: argparse.Namespace) -> Any:
+    from ..services.exchange import enroll
+
+    parcels = [s.strip() for s in args.parcels.split(",") if s.strip()] if args.parcels else None
+    if not parcels and not args.worklist:
+        raise InputError("sync enroll: name the laptop's parcels with --parcels SBL,SBL or a "
+                         "work list with --worklist NAME; a field kit carries only the "
+                         "parcels assigned to that laptop.")
+    passphrase = _passphrase(args, confirm=True)
+    with workspace(args) as ws:
+        return enroll(ws, args.device, args.out, parcels, passphrase=passphrase,
+                      worklist=args.worklist)
+
+
+def _sync_join(args: argparse.Namespace) -> Any:
+    from ..services.exchange import join
+    from ..services.workspace import default_user
+
+    passphrase = _passphrase(args, confirm=False)
+    result = join(resolve_data_dir(args.data_dir), args.file, user=args.user or default_user(),
+                  passphrase=passphrase, fingerprint=args.fingerprint)
+    if args.fingerprint is None:
+        print(f"Check that the office key fingerprint {result['office_fingerprint']} is the "
+              "one the office showed when it wrote this kit.", file=sys.stderr)
+    return result
+
+
+def _sync_export(args: argparse.Namespace) -> Any:
+    from ..services.exchange import export
+
+    with workspace(args) as ws:
+        return export(ws, args.out, device=args.device)
+
+
+def _sync_assign(args: argparse.Namespace) -> Any:
+    from ..services.exchange.assignment import assign
+
+    parcels = [s.strip() for s in args.parcels.split(",") if s.strip()] if args.parcels else None
+    with workspace(args) as ws:
+        return assign(ws, args.device, parcels, worklist=args.worklist, remove=args.remove)
+
+
+def _sync_import(args: argparse.Namespace) -> Any:
+    from ..services.exchange import import_package
+
+    with workspace(args) as ws:
+        return import_package(ws, args.file)
+
+
+def _sync_conflicts(args: argparse.Namespace) -> Any:
+    from ..services.exchange import conflicts
+
+    with workspace(args) as ws:
+        return conflicts(ws)
+
+
+def _sync_resolve(args: argparse.Namespace) -> Any:
+    from ..services.exchange import resolve
+
+    value = None
+    if args.value is not None:
+        try:
+            value = json.loads(args.value)
+        except json.JSONDecodeError:
+            raise InputError(f"sync resolve: --value {args.value!r} is not JSON; quote text "
+                             "values, e.g. '\"Jane Roe\"'.") from None
+    choice = ("keep_local" if args.keep_local else "take_incoming" if args.take_incoming
+              else "enter_value")
+    with workspace(args) as ws:
+        return resolve(ws, args.conflict_id, choice=choice, value=value)
+
+
+def _sync_status(args: argparse.Namespace) -> Any:
+    from ..services.exchange import status
+
+    with workspace(args) as ws:
+        return status(ws)
+
+
+def _sync_revoke(args: argparse.Namespace) -> Any:
+    from ..services.exchange import revoke
+
+    with workspace(args) as ws:
+        return revoke(ws, args.device, reason=args.reason)
+
+
+def _sync_rotate_key(args: argparse.Namespace) -> Any:
+    from ..services.exchange import rotate_key
+
+    with workspace(args) as ws:
+        return rotate_key(ws)
