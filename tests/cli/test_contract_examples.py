@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import shapely
 
-from inspector_app.cli import run
+from inspector_app.__main__ import main
 from tests.geo.helpers import box, lake_with_island, lonlat, write, write_wgs84
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -116,7 +116,7 @@ def assert_shape(actual: Any, example: Any, where: str = "") -> None:
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> Any:
-    status = run(list(args))
+    status = main(list(args))
     out, err = capsys.readouterr()
     assert status == 0, f"inspector-app {' '.join(args)}: exit {status}: {err}"
     return json.loads(out)
