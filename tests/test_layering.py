@@ -22,7 +22,7 @@ OWNERS = {
     "reportlab": "documents",
     "pypdf": "documents",
     "pypdfium2": "documents",
-    "jsonschema": "casefile.py",
+    "jsonschema": "casefile",
     "fastjsonschema": "json_input.py",
     "openpyxl": "documents/spreadsheet.py",
 }

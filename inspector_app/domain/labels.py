@@ -15,16 +15,15 @@ from __future__ import annotations
 
 import json
 import re
-import types
-import typing
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields, is_dataclass
-from datetime import UTC, date, datetime, tzinfo
+from dataclasses import dataclass
+from datetime import UTC, datetime, tzinfo
 from enum import Enum, StrEnum
 from typing import Any
 
 from . import case as model
-from .fields import COMPONENT_DETAILS, FieldType
+from . import registry
+from .registry import Kind
 
 
 class Shown(StrEnum):
@@ -252,247 +251,47 @@ def zone_name(moment: datetime) -> str:
     return name
 
 
-# --- the case file's fields ------------------------------------------------------------
+# --- the fields' words, from their declarations ------------------------------------------
 
-_Words = str | tuple[str, str]
-
-
-def _shown_of(hint: Any) -> Shown:
-    args = [a for a in typing.get_args(hint) if a is not type(None)]
-    if typing.get_origin(hint) in (typing.Union, types.UnionType) and len(args) == 1:
-        hint = args[0]
-    origin = typing.get_origin(hint)
-    if origin is tuple:
-        (item, *_rest) = typing.get_args(hint)
-        if item is model.FactorFinding:
-            return Shown.FINDINGS
-        return Shown.ITEMS if is_dataclass(item) else Shown.LIST
-    if origin is dict:
-        return Shown.GEOMETRY
-    if isinstance(hint, type):
-        if issubclass(hint, bool):
-            return Shown.BOOLEAN
-        if issubclass(hint, Enum):
-            return Shown.CHOICE
-        if issubclass(hint, int):
-            return Shown.INTEGER
-        if issubclass(hint, float):
-            return Shown.NUMBER
-        if issubclass(hint, date):
-            return Shown.DATE
-        if hint is model.Capture:
-            return Shown.CAPTURE
-    return Shown.TEXT
+_SHOWN = {Kind.TEXT: Shown.TEXT, Kind.INTEGER: Shown.INTEGER, Kind.NUMBER: Shown.NUMBER,
+          Kind.BOOLEAN: Shown.BOOLEAN, Kind.DATE: Shown.DATE, Kind.CHOICE: Shown.CHOICE,
+          Kind.LIST: Shown.LIST, Kind.GEOMETRY: Shown.GEOMETRY, Kind.OBJECTS: Shown.ITEMS,
+          Kind.REFERENCE: Shown.REFERENCE, Kind.BYTES: Shown.BYTES,
+          Kind.TIMESTAMP: Shown.TIMESTAMP, Kind.OBJECT: Shown.CAPTURE}
 
 
-def _labels(cls: type, declared: Mapping[str, _Words],
-            extra: Mapping[str, FieldLabel] | None = None) -> dict[str, FieldLabel]:
-    """Field labels of a case dataclass: the words declared here, the kind of value read
-    from the dataclass itself."""
-    hints = typing.get_type_hints(cls)
-    out: dict[str, FieldLabel] = {}
-    for f in fields(cls):
-        said = declared.get(f.name)
-        if said is None:
-            continue
-        label, unit = (said, None) if isinstance(said, str) else said
-        shown = _shown_of(hints[f.name])
-        out[f.name] = FieldLabel(label, shown, unit, plus_minus=f.name.endswith("accuracy_ft"))
-    out.update(extra or {})
-    return out
+def _shown(f: registry.Field) -> Shown:
+    spec = f.spec
+    if f.key == "position":
+        return Shown.POSITION
+    if spec.suggestion:
+        return Shown.SUGGESTION
+    if spec.bookkeeping:
+        return Shown.BOOKKEEPING
+    if spec.shown_as_choice:
+        return Shown.CHOICE
+    if spec.date_text:
+        return Shown.DATE
+    if f.kind is Kind.OBJECTS and f.target is model.FactorFinding:
+        return Shown.FINDINGS
+    return _SHOWN.get(f.kind, Shown.TEXT)
 
 
-_POSITION = {"position": FieldLabel("Place in the list", Shown.POSITION)}
+def _label(f: registry.Field) -> FieldLabel:
+    return FieldLabel(f.spec.label, _shown(f), f.spec.unit, plus_minus=f.spec.plus_minus)
 
-PARCEL: dict[str, _Words] = {
-    "sbl": "SBL (tax map number)", "municipality": "Municipality",
-    "site_address": "Site address", "owner_name": "Owner",
-    "owner_mailing_address": "Owner's mailing address", "owner_phone": "Owner's phone",
-    "owner_email": "Owner's e-mail", "renters": "Renters to notify",
-    "longitude": ("Longitude", "°"), "latitude": ("Latitude", "°"),
-}
-RENTER: dict[str, _Words] = {
-    "name": "Name", "mailing_address": "Mailing address", "phone": "Phone", "email": "E-mail",
-}
-DWELLING: dict[str, _Words] = {
-    "bedrooms": "Bedrooms", "living_area_sqft": ("Living area", "sq ft"),
-    "building_area_sqft": ("Building area", "sq ft"),
-    "ahj_design_bedrooms": "Design bedrooms set by the AHJ",
-    "ahj_design_by": "AHJ design determination by",
-    "ahj_design_date": "AHJ design determination date",
-    "ahj_design_reason": "Reason for the AHJ design determination",
-    "garbage_grinder": "Garbage grinder",
-}
-PROPOSED_WORK: dict[str, _Words] = {
-    "conveyance": "Conveyance (sale or transfer)", "change_of_use": "Change of use",
-    "bedrooms": "Proposed bedrooms", "living_area_sqft": ("Proposed living area", "sq ft"),
-    "work_area_sqft": ("Area of the proposed work", "sq ft"),
-}
-SITE: dict[str, _Words] = {
-    "absorption_area": "Absorption area on the map",
-    "holding_tank": "Holding tank on the map",
-    "absorption_area_capture": "Absorption area on the map: how it was captured",
-    "holding_tank_capture": "Holding tank on the map: how it was captured",
-    "lake_distance_ft": ("Measured distance to the lake line", "ft"),
-    "lake_distance_method": "Lake distance measured by",
-    "features": "Site features",
-}
-CAPTURE: dict[str, _Words] = {"method": "Captured by", "accuracy_ft": ("Capture accuracy", "ft")}
-SITE_FEATURE: dict[str, _Words] = {
-    "kind": "Kind", "geometry": "Location on the map", "capture_method": "Captured by",
-    "capture_accuracy_ft": ("Capture accuracy", "ft"), "note": "Note",
-}
-SYSTEM: dict[str, _Words] = {
-    "stamped_as_built": "Stamped as-built drawing on file",
-    "as_built_reference": "As-built reference", "installed_year": "Year installed",
-    "description": "System description",
-}
-COMPONENT: dict[str, _Words] = {
-    "kind": "Component", "condition": "Condition", "defects": "Defects", "note": "Note",
-    "geometry": "Location on the map",
-}
-ETU: dict[str, _Words] = {
-    "service_contract": "ETU service contract on file",
-    "manufacturer_interval_months": ("Manufacturer's inspection interval", "months"),
-    "provider": "ETU service provider", "inspections": "ETU inspections",
-}
-ETU_INSPECTION: dict[str, _Words] = {
-    "date": "Date", "report_received": "Report received",
-}
-HOLDING: dict[str, _Words] = {
-    "hauler_contract": "Hauler contract on file", "hauler_name": "Hauler",
-    "pump_outs": "Pump-outs",
-}
-PUMP_OUT: dict[str, _Words] = {
-    "date": "Date", "record_received": "Record received", "volume_gal": ("Volume", "gal"),
-}
-OBSERVATIONS: dict[str, _Words] = {
-    "absorption_area_encroachments": "On the absorption area (encroachments)",
-    "clear_water_connections": "Clear-water connections",
-}
-AHJ: dict[str, _Words] = {
-    "greatest_extent_possible": "Design standards met to the greatest extent possible",
-    "waiver_granted": "Local waiver granted", "waiver_description": "Local waiver",
-    "factors_weighed": "Factors weighed (§ 202-7 B(1))", "determined_by": "Determined by",
-    "determined_on": "Determined on", "permit_number": "Permit number",
-    "permit_issued_on": "Permit issued on",
-}
-FACTOR: dict[str, _Words] = {"factor": "Factor", "finding": "Finding"}
-NOTICE: dict[str, _Words] = {"permit_by": "Permit due by", "complete_by": "Work to be complete by"}
-INSPECTION: dict[str, _Words] = {
-    "date": "Inspection date", "inspector": "Inspector",
-    "reason": "Reason for the inspection", "failure_evidence": "Failure evidence",
-    "inspector_certification": "Inspector's certification", "weather": "Weather",
-    "occupancy": "Occupancy", "tests": "Field tests", "note": "Inspection note",
-}
-FIELD_TEST: dict[str, _Words] = {
-    "kind": "Kind of test", "result": "Result", "volume_gal": ("Volume", "gal"),
-    "duration_min": ("Duration", "min"), "note": "Note",
-}
 
-_DETAIL_SHOWN = {FieldType.TEXT: Shown.TEXT, FieldType.INTEGER: Shown.INTEGER,
-                 FieldType.NUMBER: Shown.NUMBER, FieldType.BOOLEAN: Shown.BOOLEAN,
-                 FieldType.DATE: Shown.DATE, FieldType.CHOICE: Shown.CHOICE}
-COMPONENT_DETAIL_LABELS = {spec.name: FieldLabel(spec.label, _DETAIL_SHOWN[spec.type], spec.unit)
-                           for spec in COMPONENT_DETAILS}
+def _section(s: registry.Section) -> Section:
+    labels: dict[str, FieldLabel] = {}
+    for f in s.fields:
+        labels[f.key] = _label(f)
+        labels.setdefault(f.column, labels[f.key])
+    return Section(s.path, s.table, s.name, labels)
 
-# Declared words per case dataclass; tests check that every field has its words.
-DECLARED: tuple[tuple[type, Mapping[str, _Words]], ...] = (
-    (model.Parcel, PARCEL), (model.Renter, RENTER), (model.Dwelling, DWELLING),
-    (model.ProposedWork, PROPOSED_WORK), (model.Site, SITE), (model.Capture, CAPTURE),
-    (model.SiteFeature, SITE_FEATURE), (model.SystemRecord, SYSTEM),
-    (model.Component, COMPONENT), (model.EtuService, ETU),
-    (model.EtuInspection, ETU_INSPECTION), (model.HoldingTankService, HOLDING),
-    (model.PumpOut, PUMP_OUT), (model.Observations, OBSERVATIONS),
-    (model.AhjDetermination, AHJ), (model.FactorFinding, FACTOR),
-    (model.NoticeDeadlines, NOTICE), (model.Inspection, INSPECTION),
-    (model.FieldTest, FIELD_TEST),
-)
 
-SECTIONS: tuple[Section, ...] = (
-    Section("parcel", "parcels", "Parcel", _labels(model.Parcel, PARCEL, {
-        "is_demo": FieldLabel("Demo parcel", Shown.BOOLEAN)})),
-    Section("parcel.renters[]", "renters", "Renter", _labels(model.Renter, RENTER, _POSITION)),
-    Section("dwelling", "dwellings", "Dwelling", _labels(model.Dwelling, DWELLING)),
-    Section("proposed_work", "proposed_work", "Proposed work",
-            _labels(model.ProposedWork, PROPOSED_WORK)),
-    Section("site", None, "Site", _labels(model.Site, SITE)),
-    Section("site.absorption_area_capture", None, "Absorption area on the map",
-            _labels(model.Capture, CAPTURE)),
-    Section("site.holding_tank_capture", None, "Holding tank on the map",
-            _labels(model.Capture, CAPTURE)),
-    Section("site.features[]", "site_features", "Site feature",
-            _labels(model.SiteFeature, SITE_FEATURE, {
-                **_POSITION, "crs": FieldLabel("Coordinate system")})),
-    Section("system", "systems", "System", _labels(model.SystemRecord, SYSTEM)),
-    Section("components[]", "components", "Component", {
-        **_labels(model.Component, COMPONENT), **COMPONENT_DETAIL_LABELS, **_POSITION,
-        "system_id": FieldLabel("System", Shown.REFERENCE)}),
-    Section("etu", "etu_services", "ETU service", _labels(model.EtuService, ETU)),
-    Section("etu.inspections[]", "etu_reports", "ETU inspection", {
-        **_labels(model.EtuInspection, ETU_INSPECTION), **_POSITION,
-        "inspection_date": FieldLabel("Inspection date", Shown.DATE)}),
-    Section("holding_tank_service", "holding_tank_services", "Holding-tank service",
-            _labels(model.HoldingTankService, HOLDING)),
-    Section("holding_tank_service.pump_outs[]", "pump_outs", "Pump-out",
-            _labels(model.PumpOut, PUMP_OUT, _POSITION)),
-    Section("observations", "site_observations", "Site observations",
-            _labels(model.Observations, OBSERVATIONS)),
-    Section("ahj", "ahj_determinations", "AHJ determination",
-            _labels(model.AhjDetermination, AHJ)),
-    Section("ahj.factors_weighed[]", None, "Factor weighed",
-            _labels(model.FactorFinding, FACTOR)),
-    Section("notice", "notices", "Notice deadlines", _labels(model.NoticeDeadlines, NOTICE)),
-    Section("inspection", "inspections", "Inspection", _labels(model.Inspection, INSPECTION)),
-    Section("inspection.tests[]", "inspection_tests", "Field test",
-            _labels(model.FieldTest, FIELD_TEST, {
-                **_POSITION, "inspection_id": FieldLabel("Inspection", Shown.REFERENCE)})),
-    # Kept in the database only.
-    Section("(lake distance measurements)[]", "lake_measurements", "Lake distance measurement", {
-        "distance_ft": FieldLabel("Distance to the lake line", Shown.NUMBER, "ft"),
-        "method": FieldLabel("Method", Shown.CHOICE),
-        "shoreline_layer_id": FieldLabel("Shoreline layer", Shown.REFERENCE),
-        "shoreline_layer_version": FieldLabel("Shoreline layer version", Shown.INTEGER),
-        "accuracy_ft": FieldLabel("Accuracy", Shown.NUMBER, "ft", plus_minus=True),
-        "capture_accuracy_ft": FieldLabel("Capture accuracy of the area", Shown.NUMBER, "ft",
-                                          plus_minus=True),
-        "measured_by": FieldLabel("Measured by"),
-        "measured_on": FieldLabel("Measured on", Shown.DATE),
-        "note": FieldLabel("Note")}),
-    Section("(lot-line separations)[]", "lot_measurements", "Lot-line separation", {
-        "component": FieldLabel("Component", Shown.CHOICE),
-        "ordinal": FieldLabel("Component number", Shown.INTEGER),
-        "distance_ft": FieldLabel("Distance to the lot line", Shown.NUMBER, "ft"),
-        "accuracy_ft": FieldLabel("Accuracy", Shown.NUMBER, "ft", plus_minus=True),
-        "lot_layer_id": FieldLabel("Lot layer", Shown.REFERENCE),
-        "lot_layer_version": FieldLabel("Lot layer version", Shown.INTEGER),
-        "measured_by": FieldLabel("Measured by"),
-        "measured_on": FieldLabel("Measured on", Shown.DATE)}),
-    Section("(attachments)[]", "attachments", "Photo or document", {
-        "sha256": FieldLabel("Fingerprint (SHA-256)"), "filename": FieldLabel("File"),
-        "media_type": FieldLabel("File type"),
-        "size_bytes": FieldLabel("Size", Shown.INTEGER, "bytes"),
-        "caption": FieldLabel("Caption"),
-        "inspection_id": FieldLabel("Inspection", Shown.REFERENCE),
-        "component_id": FieldLabel("Component", Shown.REFERENCE)}),
-    Section("(letters)[]", "letters", "Letter", {
-        "kind": FieldLabel("Letter", Shown.CHOICE), "status": FieldLabel("Status", Shown.CHOICE),
-        "letter_date": FieldLabel("Letter date", Shown.DATE),
-        "recipient": FieldLabel("Recipient", Shown.LIST),
-        "case_version": FieldLabel("Records it was written from",
-                                   Shown.BOOKKEEPING),
-        "issued_by": FieldLabel("Issued by"),
-        "issued_at": FieldLabel("Issued at", Shown.TIMESTAMP),
-        "sha256": FieldLabel("Fingerprint (SHA-256)"), "pdf": FieldLabel("PDF", Shown.BYTES),
-        "replaces_letter_id": FieldLabel("Replaces letter", Shown.REFERENCE),
-        "printed_at": FieldLabel("Printed at", Shown.TIMESTAMP)}),
-    Section("(finding decisions)[]", "finding_decisions", "Suggested finding", {
-        "suggestion_key": FieldLabel("Suggestion", Shown.SUGGESTION),
-        "decision": FieldLabel("Decision", Shown.CHOICE), "defect": FieldLabel("Defect"),
-        "citation": FieldLabel("Citation"), "decided_by": FieldLabel("Decided by"),
-        "decided_on": FieldLabel("Decided on", Shown.DATE), "note": FieldLabel("Note")}),
-)
-
+# Each part of a case and each kind of record, with its fields' words (domain/registry);
+# the case itself (the top level) has none of its own.
+SECTIONS: tuple[Section, ...] = tuple(_section(s) for s in registry.SECTIONS if s.path)
 BY_PATH = {s.path: s for s in SECTIONS}
 BY_TABLE = {s.table: s for s in SECTIONS if s.table}
 _TOP = ("format", "parcel", "dwelling", "proposed_work", "site", "system", "components", "etu",

@@ -54,3 +54,11 @@ def case(*, bedrooms: int = 3, living: float = 1800, building: float | None = No
                               reason=InspectionReason.CONVEYANCE),
     )
     return replace(base, **changes)
+
+
+def as_recorded(case: Case) -> Case:
+    """A case without what only the records know: its inspection's record id (a case
+    built here, or read from a file without it, has none)."""
+    if case.inspection is None or case.inspection.id is None:
+        return case
+    return replace(case, inspection=replace(case.inspection, id=None))

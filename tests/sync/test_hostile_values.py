@@ -215,7 +215,7 @@ def _measurement(**values: object) -> Mutation:
 
 def test_a_measurement_on_an_impossible_date_is_refused(pair: Pair) -> None:
     _refused(pair, _measurement(measured_on="2099-13-45"),
-             "Measured on is '2099-13-45', which is not a real calendar date")
+             'Measured on is "2099-13-45", which is not a real calendar date')
 
 
 def test_a_measurement_after_today_is_refused(pair: Pair) -> None:
@@ -226,7 +226,7 @@ def test_a_measurement_after_today_is_refused(pair: Pair) -> None:
 def test_an_implausible_distance_is_refused(pair: Pair) -> None:
     _refused(pair, _measurement(distance_ft=1e308),
              r"Distance to the lake line \(ft\) is 1e\+308, which is not plausible; it must "
-             "be between 0 and 50000 ft")
+             "be between 0 and 50000")
 
 
 def test_a_decision_after_today_is_refused(pair: Pair) -> None:
@@ -248,17 +248,23 @@ def test_a_system_installed_after_this_year_is_refused(pair: Pair) -> None:
     _refused(pair, year, "Year installed is 2099, which is after this year")
 
 
-def test_every_date_and_year_the_case_file_does_not_hold_has_a_rule(pair: Pair) -> None:
-    from inspector_app.services.exchange import resolution
+def test_every_date_and_year_a_laptop_writes_is_declared_as_one(pair: Pair) -> None:
+    """A column that holds a date or a year is declared so (a real date not after today,
+    a year not after this one), whether the case file holds it or not."""
+    from inspector_app.domain import registry
+    from inspector_app.domain.registry import Kind
 
     conn = pair.office.store.conn
     for table in sorted(policy.LAPTOP_TABLES):
         for row in conn.execute(f"PRAGMA table_info({table})"):
             column, kind = row[1], str(row[2]).upper()
-            dated = kind == "TEXT" and column.endswith("_on")
-            if (dated or column.endswith("_year")) and resolution.field_schema(
-                    table, column) is None:
-                assert (table, column) in policy.COLUMN_RULES, (table, column)
+            if (kind == "TEXT" and column.endswith(("_on", "_date"))) or column == "date":
+                field = registry.column(table, column)
+                assert field is not None and (field.kind is Kind.DATE
+                                              or field.spec.date_text), (table, column)
+            if column.endswith("_year"):
+                field = registry.column(table, column)
+                assert field is not None and field.spec.past_year, (table, column)
 
 
 # --- previous values -----------------------------------------------------------------------
@@ -369,4 +375,5 @@ def test_a_lot_measurement_of_no_such_component_is_refused(pair: Pair) -> None:
             "lot_layer_id": "0" * 36, "lot_layer_version": 1, "measured_by": "x",
             "measured_on": "2026-11-20"})
 
-    _refused(pair, measured, "is '<script>', which is not one of septic_tank, ")
+    _refused(pair, measured, 'Component is the text "<script>"; it must be one of: '
+                             "septic_tank, ")

@@ -134,10 +134,12 @@ def test_no_line_of_any_history_shows_json_snake_case_or_record_versions(
 
 def test_every_stored_value_of_every_column_reads_in_words(recorded: Workspace) -> None:
     """Each column of each record table, as the History tab would show the value it holds
-    (the change log keeps the values the records do)."""
+    (the change log keeps the values the records do): the records of a parcel's history."""
     odd: dict[str, Any] = {}
     for table, section in BY_TABLE.items():
         columns = [r["name"] for r in recorded.store.query(f"PRAGMA table_info({table})")]
+        if table != "parcels" and "parcel_id" not in columns:
+            continue  # the office's layers and settings are in no parcel's history
         missing = [c for c in columns if c not in BOOKKEEPING and c != "parcel_id"
                    and c not in section.labels]
         if missing:

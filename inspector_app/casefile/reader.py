@@ -1,0 +1,237 @@
+"""Reading a case file strictly: structure by the schema, then each value as its field is
+declared (real dates, dates not after "today", GeoJSON shape), then the rules between
+fields. Every refusal names the file and the field."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from ..domain import registry
+from ..domain.case import (
+    AhjDetermination,
+    Case,
+    Component,
+    DetailValue,
+    Dwelling,
+    EtuInspection,
+    NoticeDeadlines,
+    Parcel,
+    Site,
+)
+from ..domain.registry import Field, Kind, Section
+from ..json_input import NonFiniteNumber, check_finite, loads
+from ..paths import UnreadableFile, read_regular_file
+from .geometry import geometry_fault
+from .messages import CaseFileError, describe, fail, field_path, problems_message
+from .schema import FORMAT, PASSES, VALIDATOR
+
+Path_ = list[str | int]
+MAX_CASE_FILE_BYTES = 50 * 1024**2
+
+
+class _Reader:
+    def __init__(self, source: str, today: date) -> None:
+        self.source = source
+        self.today = today
+
+    def fail(self, path: Sequence[str | int], message: str) -> CaseFileError:
+        return fail(self.source, f"{field_path(path)} {message}")
+
+    def date(self, value: Any, path: Sequence[str | int], *, past: bool) -> date | None:
+        if value is None:
+            return None
+        try:
+            parsed = date.fromisoformat(value)
+        except ValueError:
+            raise self.fail(path, f"is {json.dumps(value)}, which is not a real calendar "
+                                  "date") from None
+        if past and parsed > self.today:
+            raise self.fail(path, f"is {parsed.isoformat()}, which is after today "
+                                  f"({self.today.isoformat()}); a recorded event cannot be "
+                                  "in the future")
+        return parsed
+
+    def geometry(self, value: Any, path: Sequence[str | int],
+                 allowed: Sequence[str]) -> dict[str, Any] | None:
+        if value is None:
+            return None
+        fault = geometry_fault(value, allowed)
+        if fault is not None:
+            raise self.fail([*path, *fault[0]], fault[1])
+        return {"type": value["type"], "coordinates": value["coordinates"]}
+
+    def value(self, field: Field, value: Any, path: Path_) -> Any:
+        """One value as its field is declared."""
+        kind, spec = field.kind, field.spec
+        if kind in (Kind.LIST, Kind.OBJECTS):
+            items = value if value is not None else ()
+            if kind is Kind.LIST:
+                return tuple(i.strip() for i in items) if spec.strip else tuple(items)
+            return tuple(self.build(_inner(field, listed=True), item, [*path, i])
+                         for i, item in enumerate(items))
+        if value is None:
+            return None
+        if kind is Kind.OBJECT:
+            return self.build(_inner(field), value, path)
+        if kind is Kind.DATE:
+            return self.date(value, path, past=not spec.future)
+        if kind is Kind.GEOMETRY:
+            return self.geometry(value, path, spec.geometries)
+        if kind is Kind.CHOICE and field.enum is not None:
+            return field.enum(value)
+        if isinstance(value, str) and spec.strip:
+            return value.strip()
+        return value
+
+    def build(self, section: Section, doc: Mapping[str, Any], path: Path_) -> Any:
+        """A part of the case from its part of the file, checked field by field, then by
+        the rules between its fields."""
+        assert section.cls is not None
+        values = {f.key: self.value(f, doc.get(f.key), [*path, f.key])
+                  for f in section.fields if f.in_case and f.kinds is None}
+        if section.cls is Component:
+            values["details"] = self._details(section, doc, path)
+        built = section.cls(**{k: v for k, v in values.items() if v is not None})
+        check = _CHECKS.get(section.path)
+        return check(self, built, path) if check is not None else built
+
+    def _details(self, section: Section, doc: Mapping[str, Any],
+                 path: Path_) -> dict[str, DetailValue]:
+        kind = str(doc["kind"])
+        details: dict[str, DetailValue] = {}
+        for f in section.fields:
+            value = doc.get(f.key)
+            if f.kinds is None or value is None:
+                continue
+            if kind not in f.kinds:
+                raise self.fail([*path, f.key], f"does not apply to a {kind}; it is recorded "
+                                                f"for: " + ", ".join(sorted(f.kinds)))
+            details[f.key] = self.value(f, value, [*path, f.key])
+        return details
+
+
+def _inner(field: Field, *, listed: bool = False) -> Section:
+    path = f"{field.path}.{field.key}" if field.path else field.key
+    return registry.BY_PATH[path + ("[]" if listed else "")]
+
+
+# --- the rules between fields, by part of the case ----------------------------------------
+
+def _parcel(r: _Reader, p: Parcel, path: Path_) -> Parcel:
+    if (p.longitude is None) != (p.latitude is None):
+        raise r.fail(path, "has only one of longitude and latitude; give both or neither")
+    return p
+
+
+def _dwelling(r: _Reader, d: Dwelling, path: Path_) -> Dwelling:
+    if d.building_area_sqft is not None and d.building_area_sqft < d.living_area_sqft:
+        raise r.fail([*path, "building_area_sqft"],
+                     f"({d.building_area_sqft:g} sq ft) is smaller than living_area_sqft "
+                     f"({d.living_area_sqft:g} sq ft); the building's aggregate area includes "
+                     "its living space")
+    return d
+
+
+def _site(r: _Reader, s: Site, path: Path_) -> Site:
+    if (s.lake_distance_ft is None) != (s.lake_distance_method is None):
+        missing = "lake_distance_method" if s.lake_distance_method is None else (
+            "lake_distance_ft")
+        raise r.fail([*path, missing], "is missing; a field measurement of the lake distance "
+                                       "needs both the distance and the method")
+    return s
+
+
+def _etu_inspection(r: _Reader, i: EtuInspection, path: Path_) -> EtuInspection:
+    if i.report_received is not None and i.report_received < i.date:
+        raise r.fail([*path, "report_received"],
+                     f"({i.report_received}) is before the inspection date ({i.date})")
+    return i
+
+
+def _ahj(r: _Reader, a: AhjDetermination, path: Path_) -> AhjDetermination:
+    letters = [f.factor for f in a.factors_weighed]
+    if len(set(letters)) != len(letters):
+        raise r.fail([*path, "factors_weighed"], "names a factor twice; give one finding per "
+                                                 "factor")
+    if a.waiver_granted and not a.waiver_description:
+        raise r.fail([*path, "waiver_description"],
+                     "is missing; a granted local waiver must say what it waives")
+    return replace(a, factors_weighed=tuple(sorted(a.factors_weighed, key=lambda f: f.factor)))
+
+
+def _notice(r: _Reader, n: NoticeDeadlines, path: Path_) -> NoticeDeadlines:
+    if n.permit_by and n.complete_by and n.complete_by < n.permit_by:
+        raise r.fail([*path, "complete_by"],
+                     f"({n.complete_by}) is before notice.permit_by ({n.permit_by}); the "
+                     "work cannot be due before its permit")
+    return n
+
+
+_CHECKS: dict[str, Callable[[_Reader, Any, Path_], Any]] = {
+    "parcel": _parcel, "dwelling": _dwelling, "site": _site,
+    "etu.inspections[]": _etu_inspection, "ahj": _ahj, "notice": _notice,
+}
+
+
+# --- reading -----------------------------------------------------------------------------
+
+def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {json.dumps(key)} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def parse_text(text: str, *, source: str, today: date) -> Case:
+    """Read a case from JSON text. `source` names the file in messages."""
+    try:
+        doc = loads(text, object_pairs_hook=_reject_duplicate_keys)
+    except json.JSONDecodeError as exc:
+        raise fail(source, f"is not valid JSON (line {exc.lineno}, column {exc.colno}: "
+                           f"{exc.msg})") from None
+    except ValueError as exc:
+        raise fail(source, str(exc)) from None
+    return parse_document(doc, source=source, today=today)
+
+
+def parse_document(doc: Any, *, source: str, today: date) -> Case:
+    if not isinstance(doc, dict):
+        raise fail(source, "is not a case file; it must be a JSON object with "
+                           f"\"format\": \"{FORMAT}\"")
+    try:
+        # NaN or an infinity would pass every range check and be stored as nothing
+        check_finite(doc)
+    except NonFiniteNumber as exc:
+        raise fail(source, str(exc)) from None
+    if doc.get("format") != FORMAT:
+        found = doc.get("format")
+        raise fail(source, f"format is {describe(found)}; this app reads \"{FORMAT}\" case "
+                           "files")
+    if not PASSES(doc):
+        errors = list(VALIDATOR.iter_errors(doc))
+        if errors:
+            raise fail(source, problems_message(errors))
+    case: Case = _Reader(source, today).build(registry.CASE, doc, [])
+    return case
+
+
+def read_file(path: Path, *, today: date) -> Case:
+    try:
+        raw = read_regular_file(path, limit=MAX_CASE_FILE_BYTES, what="case file")
+    except FileNotFoundError:
+        raise CaseFileError(f"{path}: no such case file.") from None
+    except UnreadableFile as exc:
+        raise CaseFileError(str(exc)) from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CaseFileError(f"{path}: is not UTF-8 text (byte {exc.start}); save the case "
+                            "file as UTF-8 JSON.") from None
+    return parse_text(text, source=str(path), today=today)

@@ -1,0 +1,209 @@
+"""One field's value checked as its declaration says, wherever the value comes from: a case
+file, the form, a sync package, a field kit, a conflict's resolution, the parcel roll.
+
+A stored value (as the database and the change log hold it: booleans as 0/1, lists as JSON
+text) is first read back as the case file writes it, then checked against the field's
+part of the schema, with the reader's words; a refusal names the field as the caller
+names it (its label for people, its path in a file).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from datetime import date
+from typing import Any
+
+import jsonschema
+from jsonschema.exceptions import best_match
+
+from ..domain import registry
+from ..domain.field_spec import DATE_PATTERN
+from ..domain.registry import Field, Kind
+from ..domain.units import plain_number
+from .geometry import geometry_fault
+from .messages import describe, field_path, schema_message
+from .schema import node_of, quick
+
+_YES = {"yes", "y", "true", "1"}
+_NO = {"no", "n", "false", "0"}
+
+# Each field's checks, made once per part of the schema (making them costs far more than
+# checking a value); the part is kept with them, so that its id is never reused.
+_FIELD_CHECKS: dict[int, tuple[Mapping[str, Any], Callable[[Any], bool], Any]] = {}
+
+
+def _field_checks(schema: Mapping[str, Any]) -> tuple[Callable[[Any], bool], Any]:
+    found = _FIELD_CHECKS.get(id(schema))
+    if found is None or found[0] is not schema:
+        found = _FIELD_CHECKS[id(schema)] = (schema, quick(schema),
+                                             jsonschema.Draft202012Validator(schema))
+    return found[1], found[2]
+
+
+def field_problem(schema: Mapping[str, Any], value: Any, name: str) -> str | None:
+    """The reader's words for one value checked against its field's part of the schema
+    (type, range, vocabulary, form, a real calendar date), naming the field `name`; None
+    if it passes. The rules of a whole case (dates after today, cross-field) are
+    `parse_document`'s."""
+    passes, validator = _field_checks(schema)
+    errors = [] if passes(value) else list(validator.iter_errors(value))
+    if errors:
+        first = best_match(errors)
+        assert first is not None
+        return name + schema_message(first).removeprefix(field_path([]))
+    if schema.get("pattern") == DATE_PATTERN and isinstance(value, str):
+        try:
+            date.fromisoformat(value)
+        except ValueError:
+            return f"{name} is {json.dumps(value)}, which is not a real calendar date"
+    return None
+
+
+_NODES: dict[tuple[str, str], dict[str, Any]] = {}
+
+
+def field_schema(table: str, column: str) -> dict[str, Any] | None:
+    """The schema of a stored column's values, from its declaration; None if nothing
+    declares it."""
+    key = (table, column)
+    if key not in _NODES:
+        field = registry.column(table, column)
+        if field is None:
+            return None
+        _NODES[key] = node_of(field, stored=True)
+    return _NODES[key]
+
+
+def list_limit(table: str) -> int | None:
+    """How many records of a table one case may hold (the case file's list bound), if the
+    case file lists them."""
+    section = registry.section(table)
+    if section is None or not section.listed or not section.in_case:
+        return None
+    parent, _, key = section.path.removesuffix("[]").rpartition(".")
+    owner = registry.BY_PATH.get(parent)
+    field = owner.field(key) if owner is not None else None
+    return None if field is None else field.spec.max_items
+
+
+def case_value(field: Field, value: Any) -> Any:
+    """A stored (or change-log) value as the case file writes it."""
+    if field.kind is Kind.BOOLEAN and isinstance(value, int) and not isinstance(value, bool) \
+            and value in (0, 1):
+        return bool(value)
+    if field.kind in (Kind.LIST, Kind.OBJECTS) and isinstance(value, str):
+        return _parsed_json(value, list)
+    if field.kind is Kind.GEOMETRY and isinstance(value, str):
+        return _parsed_json(value, dict)
+    if isinstance(value, float) and field.kind in (Kind.INTEGER, Kind.NUMBER):
+        return plain_number(value)
+    return value
+
+
+def _parsed_json(value: str, kind: type) -> Any:
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return value
+    return parsed if isinstance(parsed, kind) else value
+
+
+def value_problem(table: str, column: str, value: Any, words: str) -> str | None:
+    """What the case-file reader would say of one stored (or change-log) value of a column,
+    naming the field `words`; None if it passes."""
+    field = registry.column(table, column)
+    if field is None:
+        return f"{words} is not a field of the records"
+    if field.kind is Kind.BYTES:
+        return None if value is None else (f"{words} must be a document's bytes, not "
+                                           f"{describe(value)}")
+    node = field_schema(table, column)
+    assert node is not None
+    shown = case_value(field, value)
+    problem = field_problem(node, shown, words)
+    if problem is None and field.kind is Kind.GEOMETRY and shown is not None \
+            and field.spec.geometries:
+        fault = geometry_fault(shown, field.spec.geometries)
+        if fault is not None:
+            inner = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in fault[0])
+            return f"{words}{inner} {fault[1]}"
+    return problem
+
+
+def after_today_problem(table: str, column: str, value: Any, today: date,
+                        words: str) -> str | None:
+    """A date or year of something that happened that lies after today; None if it does
+    not (a deadline may lie ahead)."""
+    field = registry.column(table, column)
+    if field is None or field.spec.future:
+        return None
+    if field.spec.past_year and isinstance(value, int) and value > today.year:
+        return (f"{words} is {value}, which is after this year ({today.year}); a recorded "
+                "event cannot be in the future")
+    dated = field.kind is Kind.DATE or field.spec.date_text
+    if dated and isinstance(value, str) and value > today.isoformat():
+        return (f"{words} is {value}, which is after today ({today.isoformat()}); a recorded "
+                "event cannot be in the future")
+    return None
+
+
+def from_text(table: str, column: str, text: str) -> Any:
+    """Typed text read as the field's type: "5" -> 5, "yes" -> true, "a; b" -> [a, b].
+
+    Text that is not of the field's type stays text, for the check to refuse in words."""
+    raw = text.strip()
+    field = registry.column(table, column)
+    if field is None:
+        return _number_or_text(raw)
+    if not raw:
+        return [] if field.kind is Kind.LIST and not field.nullable else None
+    if field.kind is Kind.BOOLEAN:
+        lowered = raw.lower()
+        return True if lowered in _YES else False if lowered in _NO else raw
+    if field.kind in (Kind.INTEGER, Kind.NUMBER):
+        try:
+            number = float(raw.replace(",", ""))
+        except ValueError:
+            return raw
+        return plain_number(number)
+    if field.kind is Kind.LIST:
+        if raw.startswith("["):
+            return _parsed_json(raw, list)
+        return [part.strip() for part in re.split(r"[;\n]", raw) if part.strip()]
+    if field.kind in (Kind.GEOMETRY, Kind.OBJECTS):
+        return _parsed_json(raw, dict if field.kind is Kind.GEOMETRY else list)
+    options = field.vocabulary or ()
+    if options and raw not in options:
+        spelled = re.sub(r"[\s-]+", "_", raw.lower())
+        return spelled if spelled in options else raw
+    return raw
+
+
+def _number_or_text(raw: str) -> Any:
+    if not raw:
+        return None
+    try:
+        number = float(raw.replace(",", ""))
+    except ValueError:
+        return raw
+    return plain_number(number)
+
+
+def as_text(table: str, column: str, value: Any) -> str:
+    """A stored (or change-log) value as a person would type it: the opposite of
+    `from_text`."""
+    field = registry.column(table, column)
+    shown = case_value(field, value) if field is not None else value
+    if shown is None:
+        return ""
+    if isinstance(shown, bool):
+        return "yes" if shown else "no"
+    if isinstance(shown, list) and all(isinstance(v, str) for v in shown):
+        return "; ".join(shown)
+    if isinstance(shown, list | dict):
+        return json.dumps(shown, ensure_ascii=False)
+    if isinstance(shown, int | float):
+        return str(plain_number(shown))
+    return str(shown)

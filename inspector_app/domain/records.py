@@ -1,0 +1,236 @@
+"""The records kept beside the cases, declared as the case's fields are.
+
+A case file holds a parcel's case (`case.py`); the records also keep what is measured,
+decided, attached and sent about it, and the layers the office measures with. Each kind is
+declared here with its table, each field with its words, bounds and who may write it, so
+that a sync package's values, the history's words and the registry's list of columns come
+from one place. `EXTRA` names the columns of the case's own tables that the case file does
+not hold: a list item's place, the record it belongs to, the office's demo mark.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .field_spec import Text, Writer, declare, record
+from .vocabulary import ComponentKind, LakeDistanceMethod
+
+MAX_SEQ = 2**31 - 1
+MAX_DISTANCE_FT = 50_000
+MAX_ACCURACY_FT = 10_000
+MAX_POSITION = 100_000
+MAX_ATTACHMENT_BYTES = 200 * 1024**2
+# A shoreline layer's outline, the one long text a record holds.
+MAX_GEOMETRY_TEXT = 20 * 1024**2
+
+LAKE_METHODS = ("map", *(m.value for m in LakeDistanceMethod))
+
+
+@record("Lake distance measurement", table="lake_measurements")
+@dataclass(frozen=True, kw_only=True)
+class LakeMeasurement:
+    distance_ft: float = declare("Distance to the lake line", unit="ft", minimum=0,
+                                 maximum=MAX_DISTANCE_FT)
+    method: str = declare("Method", choices=LAKE_METHODS)
+    shoreline_layer_id: str | None = declare("Shoreline layer", default=None,
+                                             reference_to="shoreline_layers")
+    shoreline_layer_version: int | None = declare("Shoreline layer version", default=None,
+                                                  minimum=1, maximum=MAX_SEQ)
+    accuracy_ft: float | None = declare("Accuracy", default=None, unit="ft", minimum=0,
+                                        maximum=MAX_ACCURACY_FT, plus_minus=True)
+    capture_accuracy_ft: float | None = declare("Capture accuracy of the area", default=None,
+                                                unit="ft", minimum=0,
+                                                maximum=MAX_ACCURACY_FT, plus_minus=True)
+    measured_by: str = declare("Measured by", text=Text.NAME)
+    measured_on: str = declare("Measured on", text=Text.PLAIN, date_text=True)
+    note: str | None = declare("Note", default=None)
+
+
+@record("Lot-line separation", table="lot_measurements")
+@dataclass(frozen=True, kw_only=True)
+class LotMeasurement:
+    component: ComponentKind = declare("Component")
+    ordinal: int = declare("Component number", minimum=1, maximum=1000)
+    distance_ft: float = declare("Distance to the lot line", unit="ft", minimum=0,
+                                 maximum=MAX_DISTANCE_FT)
+    accuracy_ft: float = declare("Accuracy", unit="ft", minimum=0, maximum=MAX_ACCURACY_FT,
+                                 plus_minus=True)
+    lot_layer_id: str = declare("Lot layer", reference_to="lot_layers")
+    lot_layer_version: int = declare("Lot layer version", minimum=1, maximum=MAX_SEQ)
+    measured_by: str = declare("Measured by", text=Text.NAME)
+    measured_on: str = declare("Measured on", text=Text.PLAIN, date_text=True)
+
+
+@record("Photo or document", table="attachments")
+@dataclass(frozen=True, kw_only=True)
+class Attachment:
+    sha256: str = declare("Fingerprint (SHA-256)", text=Text.PLAIN, pattern=r"^[0-9a-f]{64}$",
+                          fixed=True)
+    filename: str = declare("File", text=Text.NAME)
+    media_type: str = declare("File type", text=Text.NAME)
+    size_bytes: int = declare("Size", unit="bytes", minimum=0, maximum=MAX_ATTACHMENT_BYTES,
+                              fixed=True)
+    caption: str | None = declare("Caption", default=None)
+    inspection_id: str | None = declare("Inspection", default=None,
+                                        reference_to="inspections")
+    component_id: str | None = declare("Component", default=None, reference_to="components")
+
+
+@record("Letter", table="letters", writers=Writer.OFFICE)
+@dataclass(frozen=True, kw_only=True)
+class Letter:
+    kind: str = declare("Letter", text=Text.NAME, shown_as_choice=True)
+    status: str = declare("Status", text=Text.NAME, shown_as_choice=True)
+    letter_date: str = declare("Letter date", text=Text.PLAIN, date_text=True)
+    recipient: tuple[str, ...] = declare("Recipient", max_items=12)
+    case_version: int = declare("Records it was written from", minimum=0, maximum=2**63 - 1,
+                                bookkeeping=True)
+    issued_by: str | None = declare("Issued by", default=None, text=Text.NAME)
+    issued_at: str | None = declare("Issued at", default=None, text=Text.PLAIN,
+                                    timestamp=True)
+    sha256: str | None = declare("Fingerprint (SHA-256)", default=None, text=Text.PLAIN)
+    pdf: bytes | None = declare("PDF", default=None)
+    replaces_letter_id: str | None = declare("Replaces letter", default=None,
+                                             reference_to="letters")
+    printed_at: str | None = declare("Printed at", default=None, text=Text.PLAIN,
+                                     timestamp=True)
+
+
+@record("Suggested finding", table="finding_decisions")
+@dataclass(frozen=True, kw_only=True)
+class FindingDecision:
+    suggestion_key: str = declare("Suggestion", text=Text.NAME, suggestion=True)
+    decision: str = declare("Decision", choices=("accepted", "rejected"))
+    defect: str = declare("Defect", text=Text.NAME)
+    citation: str = declare("Citation", text=Text.NAME)
+    decided_by: str = declare("Decided by", text=Text.NAME)
+    decided_on: str = declare("Decided on", text=Text.PLAIN, date_text=True)
+    note: str | None = declare("Note", default=None)
+
+
+@record("Shoreline layer", table="shoreline_layers", writers=Writer.OFFICE)
+@dataclass(frozen=True, kw_only=True)
+class ShorelineLayer:
+    name: str = declare("Name", text=Text.NAME)
+    source: str = declare("Source")
+    accuracy_ft: float = declare("Declared accuracy", unit="ft", minimum=0,
+                                 maximum=MAX_DISTANCE_FT, plus_minus=True)
+    layer_version: int = declare("Version", minimum=1, maximum=MAX_SEQ)
+    active: bool = declare("Active")
+    imported_at: str = declare("Imported at", text=Text.PLAIN, timestamp=True)
+    imported_by: str = declare("Imported by", text=Text.NAME)
+    source_crs: str = declare("Coordinate system of the file", text=Text.NAME)
+    geometry_kind: str = declare("Kind of layer", choices=("water_body", "line"))
+    # in NY State Plane feet, not longitude/latitude: no case geometry check applies
+    geometry: dict[str, Any] = declare("Outline", long=True)
+    vertex_count: int = declare("Vertices", minimum=0, maximum=MAX_SEQ)
+
+
+# a field kit carries the active layer's lots; the layers do not travel as changes
+@record("Lot layer", table="lot_layers", writers=Writer.OFFICE, synced=False)
+@dataclass(frozen=True, kw_only=True)
+class LotLayer:
+    name: str = declare("Name", text=Text.NAME)
+    source: str = declare("Source")
+    accuracy_ft: float = declare("Declared accuracy", unit="ft", minimum=0,
+                                 maximum=MAX_DISTANCE_FT, plus_minus=True)
+    layer_version: int = declare("Version", minimum=1, maximum=MAX_SEQ)
+    active: bool = declare("Active")
+    imported_at: str = declare("Imported at", text=Text.PLAIN, timestamp=True)
+    imported_by: str = declare("Imported by", text=Text.NAME)
+    source_crs: str = declare("Coordinate system of the file", text=Text.NAME)
+    sbl_field: str = declare("Tax map number column", text=Text.NAME)
+    feature_count: int = declare("Lots", minimum=0, maximum=MAX_SEQ)
+    matched_count: int = declare("Lots matched to parcels", minimum=0, maximum=MAX_SEQ)
+    digest: str = declare("Fingerprint of the lots", text=Text.PLAIN)
+
+
+@record("Basemap", table="basemaps", synced=False)
+@dataclass(frozen=True, kw_only=True)
+class Basemap:
+    name: str = declare("Name", text=Text.NAME)
+    format: str = declare("Format", choices=("geotiff", "world_file", "mbtiles"))
+    storage: str = declare("Kept as", choices=("copy", "reference"))
+    path: str = declare("File", text=Text.PLAIN)
+    size_bytes: int = declare("Size", unit="bytes", minimum=0)
+    fingerprint: str = declare("Fingerprint", text=Text.PLAIN)
+    source: str = declare("Source")
+    captured_on: str | None = declare("Captured on", default=None, text=Text.PLAIN)
+    source_crs: str = declare("Coordinate system of the file", text=Text.NAME)
+    bounds: tuple[float, ...] = declare("Extent", unit="ft", max_items=4)
+    resolution_ft: float = declare("Resolution", unit="ft", minimum=0)
+    width_px: int = declare("Width", unit="px", minimum=0)
+    height_px: int = declare("Height", unit="px", minimum=0)
+    active: bool = declare("Active")
+    imported_at: str = declare("Imported at", text=Text.PLAIN, timestamp=True)
+    imported_by: str = declare("Imported by", text=Text.NAME)
+
+
+@record("Office setting", table="office_settings", synced=False)
+@dataclass(frozen=True, kw_only=True)
+class OfficeSetting:
+    key: str = declare("Setting", text=Text.NAME)
+    value: str = declare("Value")
+
+
+RECORDS: tuple[type, ...] = (LakeMeasurement, LotMeasurement, Attachment, Letter,
+                             FindingDecision, ShorelineLayer, LotLayer, Basemap, OfficeSetting)
+# Records of one data folder alone, never sent to another device: the imagery it holds
+# and its own settings (their changes are logged without a device sequence number).
+LOCAL_TABLES = frozenset({"basemaps", "office_settings"})
+
+
+@record("Place in a list")
+@dataclass(frozen=True, kw_only=True)
+class _Listed:
+    position: int = declare("Place in the list", minimum=0, maximum=MAX_POSITION,
+                            bookkeeping=True)
+
+
+@record("Component's system")
+@dataclass(frozen=True, kw_only=True)
+class _OfSystem:
+    system_id: str = declare("System", reference_to="systems")
+
+
+@record("Test's inspection")
+@dataclass(frozen=True, kw_only=True)
+class _OfInspection:
+    inspection_id: str = declare("Inspection", reference_to="inspections")
+
+
+@record("Office's marks on a parcel")
+@dataclass(frozen=True, kw_only=True)
+class _ParcelMarks:
+    is_demo: bool = declare("Demo parcel", writers=Writer.OFFICE)
+
+
+@record("Site feature's coordinate system")
+@dataclass(frozen=True, kw_only=True)
+class _FeatureCrs:
+    crs: str = declare("Coordinate system", text=Text.NAME)
+
+
+@record("Inspection entered in error")
+@dataclass(frozen=True, kw_only=True)
+class _Void:
+    """An inspection entered in error stays on record, marked void; clearing the mark
+    undoes it. Only the office marks one."""
+
+    void_reason: str | None = declare("Entered in error", default=None,
+                                      writers=Writer.OFFICE)
+    voided_by: str | None = declare("Marked in error by", default=None, text=Text.NAME,
+                                    writers=Writer.OFFICE)
+    voided_on: str | None = declare("Marked in error on", default=None, text=Text.PLAIN,
+                                    date_text=True, writers=Writer.OFFICE)
+
+
+# The columns of the case's tables beyond what the case file holds, by table (read by
+# the registry as fields of those tables).
+EXTRA: dict[str, tuple[type, ...]] = {
+    "renters": (_Listed,), "etu_reports": (_Listed,), "pump_outs": (_Listed,),
+    "site_features": (_Listed, _FeatureCrs), "components": (_OfSystem, _Listed),
+    "inspection_tests": (_OfInspection, _Listed), "parcels": (_ParcelMarks,),
+    "inspections": (_Void,),
+}
