@@ -32,6 +32,51 @@ def add_history(commands: Commands) -> None:
     history.set_defaults(handler=_history)
 
 
+def add_inspection(commands: Commands) -> None:
+    inspection = commands.add_parser(
+        "inspection", help="a parcel's inspections: list, mark one entered in error, undo")
+    sub = inspection.add_subparsers(dest="inspection_command", required=True,
+                                    parser_class=Parser)
+    listed = sub.add_parser("list", help="every inspection of a parcel, with its id")
+    listed.add_argument("sbl")
+    listed.set_defaults(handler=_inspection_list)
+    void = sub.add_parser("entered-in-error",
+                          help="(office) mark an inspection entered in error: it stays on "
+                               "record and counts no more")
+    void.add_argument("sbl")
+    void.add_argument("inspection_id", metavar="INSPECTION_ID")
+    void.add_argument("--reason", required=True, help="why it was entered in error")
+    void.add_argument("--as-of", type=iso_date, metavar="DATE")
+    void.set_defaults(handler=_inspection_void)
+    restore = sub.add_parser("restore", help="(office) undo the mark: the inspection counts "
+                                             "again")
+    restore.add_argument("sbl")
+    restore.add_argument("inspection_id", metavar="INSPECTION_ID")
+    restore.set_defaults(handler=_inspection_restore)
+
+
+def _inspection_list(args: argparse.Namespace) -> Any:
+    from ..services.parcel import inspections
+
+    with workspace(args) as ws:
+        return inspections.listed(ws, args.sbl)
+
+
+def _inspection_void(args: argparse.Namespace) -> Any:
+    from ..services.parcel import inspections
+
+    with workspace(args) as ws:
+        return inspections.mark_entered_in_error(ws, args.sbl, args.inspection_id,
+                                                 reason=args.reason, on=args.as_of)
+
+
+def _inspection_restore(args: argparse.Namespace) -> Any:
+    from ..services.parcel import inspections
+
+    with workspace(args) as ws:
+        return inspections.restore(ws, args.sbl, args.inspection_id)
+
+
 def add_attach(commands: Commands) -> None:
     attach = commands.add_parser("attach", help="attach a photo or document to a parcel")
     attach.add_argument("sbl")
@@ -45,7 +90,14 @@ def _case_import(args: argparse.Namespace) -> Any:
     case = casefile.read_file(args.file, today=today)
     with workspace(args, create=True) as ws:
         result = ws.save_case(case, today=today)
-    return {"sbl": result.sbl, "created": result.created}
+    out: dict[str, Any] = {"sbl": result.sbl, "created": result.created}
+    if result.proposed:
+        # a parcel not on this laptop's roll: the office decides whether it joins the roll
+        out["proposed"] = True
+        out["note"] = ("This parcel is not on this laptop's roll: it goes to the office as a "
+                       "proposal with the next sync package; the office adds it to the roll "
+                       "or rejects it.")
+    return out
 
 
 def _case_export(args: argparse.Namespace) -> Any:

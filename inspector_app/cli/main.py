@@ -41,6 +41,7 @@ def _add_commands(commands: Commands) -> None:
     cases.add_case(commands)
     parcels.add_parcels(commands)
     cases.add_history(commands)
+    cases.add_inspection(commands)
     cases.add_attach(commands)
     folder.add_demo(commands)
     rules.add_evaluate(commands)

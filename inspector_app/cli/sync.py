@@ -20,6 +20,52 @@ def add_sync(commands: Commands) -> None:
     _add_kits(sync_sub)
     _add_packages(sync_sub)
     _add_devices(sync_sub)
+    _add_proposals(sync_sub)
+
+
+def _add_proposals(sync_sub: Commands) -> None:
+    """`sync proposals|accept|reject|held`: what waits for a person."""
+    sync_sub.add_parser("proposals", help="parcels laptops found in the field, and what "
+                                          "was decided").set_defaults(handler=_sync_proposals)
+    accept = sync_sub.add_parser("accept", help="(office) add a proposed parcel to the roll "
+                                                "and assign it to its laptop")
+    accept.add_argument("parcel", metavar="SBL")
+    accept.set_defaults(handler=_sync_accept)
+    reject = sync_sub.add_parser("reject", help="(office) refuse a proposed parcel; its "
+                                                "laptop is told why")
+    reject.add_argument("parcel", metavar="SBL")
+    reject.add_argument("--reason", required=True)
+    reject.set_defaults(handler=_sync_reject)
+    sync_sub.add_parser("held", help="changes kept aside for a person, with why"
+                        ).set_defaults(handler=_sync_held)
+
+
+def _sync_proposals(args: argparse.Namespace) -> Any:
+    from ..services.exchange import proposal_flow
+
+    with workspace(args) as ws:
+        return proposal_flow.listed(ws)
+
+
+def _sync_accept(args: argparse.Namespace) -> Any:
+    from ..services.exchange import proposal_flow
+
+    with workspace(args) as ws:
+        return proposal_flow.accept(ws, args.parcel)
+
+
+def _sync_reject(args: argparse.Namespace) -> Any:
+    from ..services.exchange import proposal_flow
+
+    with workspace(args) as ws:
+        return proposal_flow.reject(ws, args.parcel, reason=args.reason)
+
+
+def _sync_held(args: argparse.Namespace) -> Any:
+    from ..services.exchange import proposal_flow
+
+    with workspace(args) as ws:
+        return proposal_flow.kept_aside(ws)
 
 
 def _add_kits(sync_sub: Commands) -> None:

@@ -14,31 +14,17 @@ import json
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
-from dataclasses import fields
 from datetime import date
-from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
 from ..domain.case import (
-    AhjDetermination,
     Capture,
     Case,
     Component,
     DetailValue,
-    Dwelling,
-    EtuInspection,
-    EtuService,
-    FactorFinding,
-    FieldTest,
-    HoldingTankService,
     Inspection,
-    NoticeDeadlines,
-    Observations,
     Parcel,
-    ProposedWork,
-    PumpOut,
-    Renter,
     Site,
     SiteFeature,
     SystemRecord,
@@ -46,16 +32,15 @@ from ..domain.case import (
 from ..domain.fields import COMPONENT_DETAILS, FieldType
 from ..domain.vocabulary import (
     CaptureMethod,
-    ComponentKind,
-    Condition,
-    InspectionReason,
     LakeDistanceMethod,
-    Occupancy,
     SiteFeatureKind,
-    TestKind,
-    TestResult,
 )
+from ..errors import InputError
+from .mapping import from_row, stored_date, to_row
 from .records import RecordWriter
+
+__all__ = ["CASE_TABLES", "case_version", "load_case", "load_cases", "load_parcel",
+           "parcel_id_for", "save_case", "stored_date"]
 
 WGS84 = "OGC:CRS84"
 Row = dict[str, Any]
@@ -88,8 +73,6 @@ def case_version(conn: sqlite3.Connection, parcel_id: str) -> int:
 
 # --- saving ----------------------------------------------------------------------------
 
-def _flat(value: Any, *, skip: Sequence[str] = ()) -> dict[str, Any]:
-    return {f.name: getattr(value, f.name) for f in fields(value) if f.name not in skip}
 
 
 # How a save reads a parcel's stored rows: `_active`, or, for a parcel created in the same
@@ -149,7 +132,7 @@ def save_case(w: RecordWriter, case: Case, *, today: date,
     `created_with`: more values of the parcel's row, for a parcel this save creates."""
     p = case.parcel
     parcel_id = parcel_id_for(w.conn, p.sbl)
-    parcel_values = _flat(p, skip=("renters",))
+    parcel_values = to_row("parcels", p)
     created = parcel_id is None
     # The inspection first (after the row of a parcel this save creates): a new
     # inspection's row marks, in the change log, where the record of the parcel's earlier
@@ -167,29 +150,20 @@ def save_case(w: RecordWriter, case: Case, *, today: date,
 
     read: Reader = _none if created else _active
     _many(w, "renters", parcel_id, read(w.conn, "renters", parcel_id, order="position"),
-          [_flat(r) for r in p.renters], key=lambda v: 0)
-    _one(w, "dwellings", parcel_id, None if case.dwelling is None else _flat(case.dwelling), read)
-    _one(w, "proposed_work", parcel_id,
-         None if case.proposed_work is None else _flat(case.proposed_work), read)
-    _one(w, "etu_services", parcel_id,
-         None if case.etu is None else _flat(case.etu, skip=("inspections",)), read)
+          [to_row("renters", r) for r in p.renters], key=lambda v: 0)
+    for table, part in (("dwellings", case.dwelling), ("proposed_work", case.proposed_work),
+                        ("etu_services", case.etu),
+                        ("holding_tank_services", case.holding_tank_service),
+                        ("site_observations", case.observations),
+                        ("ahj_determinations", case.ahj), ("notices", case.notice)):
+        _one(w, table, parcel_id, None if part is None else to_row(table, part), read)
     _many(w, "etu_reports", parcel_id, read(w.conn, "etu_reports", parcel_id, order="position"),
-          [{"inspection_date": i.date, "report_received": i.report_received}
-           for i in (case.etu.inspections if case.etu else ())],
+          [to_row("etu_reports", i) for i in (case.etu.inspections if case.etu else ())],
           key=lambda v: to_text(v["inspection_date"]))
-    _one(w, "holding_tank_services", parcel_id, None if case.holding_tank_service is None
-         else _flat(case.holding_tank_service, skip=("pump_outs",)), read)
     _many(w, "pump_outs", parcel_id, read(w.conn, "pump_outs", parcel_id, order="position"),
-          [_flat(po) for po in (case.holding_tank_service.pump_outs
-                                if case.holding_tank_service else ())],
+          [to_row("pump_outs", po) for po in (case.holding_tank_service.pump_outs
+                                              if case.holding_tank_service else ())],
           key=lambda v: to_text(v["date"]))
-    _one(w, "site_observations", parcel_id,
-         None if case.observations is None else _flat(case.observations), read)
-    _one(w, "ahj_determinations", parcel_id, None if case.ahj is None else {
-        **_flat(case.ahj, skip=("factors_weighed",)),
-        "factors_weighed": [{"factor": f.factor, "finding": f.finding}
-                            for f in case.ahj.factors_weighed]}, read)
-    _one(w, "notices", parcel_id, None if case.notice is None else _flat(case.notice), read)
     _save_components(w, parcel_id, case.components, case.system, read)
     _save_site(w, parcel_id, case, today=today, read=read)
     return parcel_id, created
@@ -238,7 +212,7 @@ def _save_site(w: RecordWriter, parcel_id: str, case: Case, *, today: date,
                     "kind": kind, "geometry": geometry,
                     "capture_method": capture.method if capture else None,
                     "capture_accuracy_ft": capture.accuracy_ft if capture else None})
-        features.extend(_flat(f) for f in site.features)
+        features.extend(to_row("site_features", f) for f in site.features)
     for f in features:
         f.setdefault("capture_method", None)
         f.setdefault("capture_accuracy_ft", None)
@@ -269,33 +243,73 @@ def _save_site(w: RecordWriter, parcel_id: str, case: Case, *, today: date,
 
 
 def _save_inspection(w: RecordWriter, parcel_id: str, inspection: Inspection, *,
-                     fresh: bool = False) -> None:
-    same_day = [] if fresh else _active(w.conn, "inspections", parcel_id, where="AND date = ?",
-                                        params=[inspection.date.isoformat()])
-    values = _flat(inspection, skip=("tests",))
-    values["failure_evidence"] = list(inspection.failure_evidence)
-    if same_day:
-        inspection_id = same_day[0]["id"]
+                     fresh: bool = False) -> str:
+    """Write the case's inspection: onto the inspection it names (`inspection.id`: a
+    corrected date changes that inspection's date), else onto the parcel's inspection of the
+    same date, else as a new inspection. Returns its id."""
+    on_record = [] if fresh else _active(w.conn, "inspections", parcel_id,
+                                         where=_ON_RECORD, order="date, created_at")
+    values = to_row("inspections", inspection)
+    found = None if inspection.id is None else next(
+        (r for r in on_record if r["id"] == inspection.id), None)
+    if inspection.id is not None and found is None and not fresh:
+        elsewhere = w.conn.execute("SELECT parcel_id, deleted_at, void_reason FROM inspections "
+                                   "WHERE id = ?", (inspection.id,)).fetchone()
+        if elsewhere is not None:
+            why = ("belongs to another parcel" if elsewhere[0] != parcel_id
+                   else "was marked entered in error" if elsewhere[2] is not None
+                   else "was removed")
+            raise InputError(f"inspection.id is {inspection.id}, an inspection that {why}; "
+                             "leave the id out to record the inspection as new")
+        # an id from another data folder names nothing here: matched by date, as the
+        # contract says
+    if found is not None:
+        _keep_order(on_record, found, inspection.date)
+        inspection_id = str(found["id"])
         w.update("inspections", inspection_id, values)
     else:
-        inspection_id = w.insert("inspections", values, parcel_id=parcel_id)
+        day = inspection.date.isoformat()
+        same_day = [r for r in on_record if r["date"] == day]
+        if same_day:
+            inspection_id = str(same_day[0]["id"])
+            w.update("inspections", inspection_id, values)
+        else:
+            inspection_id = w.insert("inspections", values, parcel_id=parcel_id)
     existing = [] if fresh else _rows(
         w.conn, "SELECT * FROM inspection_tests WHERE inspection_id = ? AND "
                 "deleted_at IS NULL ORDER BY position", [inspection_id])
     _many(w, "inspection_tests", parcel_id, existing,
-          [{**_flat(t), "inspection_id": inspection_id} for t in inspection.tests],
+          [to_row("inspection_tests", t, inspection_id=inspection_id) for t in inspection.tests],
           key=lambda v: str(v["kind"]))
+    return inspection_id
+
+
+def _keep_order(on_record: Sequence[Row], found: Row, day: date) -> None:
+    """A corrected date keeps the inspection where it stands among the parcel's others: a
+    parcel's record is edited inspection after inspection, and the history of each earlier
+    inspection is read in that order (services/parcel/inspection_history)."""
+    if day.isoformat() == found["date"]:
+        return
+    at = list(on_record).index(found)
+    before = on_record[at - 1]["date"] if at > 0 else None
+    after = on_record[at + 1]["date"] if at + 1 < len(on_record) else None
+    new = day.isoformat()
+    clash = next((r["date"] for r in on_record if r["date"] == new and r is not found), None)
+    if clash is not None:
+        raise InputError(f"inspection.date is {new}, the date of another inspection of this "
+                         "parcel on record; mark one of them entered in error instead")
+    if (before is not None and new < before) or (after is not None and new > after):
+        neighbour = before if before is not None and new < before else after
+        raise InputError(f"inspection.date is {new}, which would move this inspection past "
+                         f"the inspection of {neighbour} on record; a corrected date keeps "
+                         "the parcel's inspections in their order (mark an inspection "
+                         "entered in error instead)")
 
 
 # --- loading ---------------------------------------------------------------------------
 
-def _bool(value: Any) -> bool | None:
-    return None if value is None else bool(value)
 
 
-def stored_date(value: Any) -> date | None:
-    """A date as stored (ISO text), or None."""
-    return None if value is None else date.fromisoformat(value)
 
 
 # How a component detail's stored value is read back, by its type (else as stored).
@@ -309,11 +323,6 @@ def _details(row: Row) -> dict[str, DetailValue]:
             if (value := row[name]) is not None}
 
 
-@lru_cache(maxsize=4096)
-def _strings(text: str) -> tuple[Any, ...]:
-    """A stored JSON list of plain values as a tuple; the same few texts (`[]` above all)
-    recur on thousands of rows and are decoded once."""
-    return tuple(json.loads(text))
 
 
 # Each table a case is read from: (extra condition, order). A single row is the first.
@@ -332,9 +341,11 @@ _CASE_TABLES: dict[str, tuple[str, str]] = {
     "components": ("", "position"),
     "site_features": ("", "position"),
     "lake_measurements": ("AND method != 'map'", "measured_on, created_at"),
-    "inspections": ("", "date DESC, created_at DESC"),
+    "inspections": ("AND void_reason IS NULL", "date DESC, created_at DESC"),
 }
 _TESTS_ORDER = "position"
+# An inspection on record: not removed, not marked entered in error.
+_ON_RECORD = _CASE_TABLES["inspections"][0]
 # The tables a stored case is read from (besides the parcel's row and inspection tests).
 CASE_TABLES = tuple(_CASE_TABLES)
 
@@ -396,15 +407,9 @@ def load_cases(conn: sqlite3.Connection, *, only: Collection[str] | None = None,
 
 
 def _parcel_from(p: Row, rows: TableRows) -> Parcel:
-    return Parcel(
-        sbl=p["sbl"], municipality=p["municipality"], site_address=p["site_address"],
-        owner_name=p["owner_name"],
-        owner_mailing_address=tuple(json.loads(p["owner_mailing_address"])),
-        owner_phone=p["owner_phone"], owner_email=p["owner_email"],
-        renters=tuple(Renter(name=r["name"], mailing_address=tuple(json.loads(
-            r["mailing_address"])), phone=r["phone"], email=r["email"])
-            for r in rows("renters")),
-        longitude=p["longitude"], latitude=p["latitude"])
+    parcel: Parcel = from_row("parcels", p, renters=tuple(
+        from_row("renters", r) for r in rows("renters")))
+    return parcel
 
 
 def load_parcel(conn: sqlite3.Connection, parcel_id: str) -> Parcel:
@@ -418,75 +423,40 @@ def load_case(conn: sqlite3.Connection, parcel_id: str) -> Case:
 
 
 def _case_from(parcel: Row, rows: TableRows, test_rows: TestRows) -> Case:
-    def one(table: str) -> Row | None:
+    def one(table: str, **more: Any) -> Any:
         found = rows(table)
-        return found[0] if found else None
+        return from_row(table, found[0], **more) if found else None
 
-    d = one("dwellings")
-    w = one("proposed_work")
-    e = one("etu_services")
-    h = one("holding_tank_services")
-    o = one("site_observations")
-    a = one("ahj_determinations")
-    n = one("notices")
     inspections = rows("inspections")
+    etu = rows("etu_services")
+    holding = rows("holding_tank_services")
     return Case(
         parcel=_parcel_from(parcel, rows),
-        dwelling=None if d is None else Dwelling(
-            bedrooms=d["bedrooms"], living_area_sqft=d["living_area_sqft"],
-            building_area_sqft=d["building_area_sqft"],
-            ahj_design_bedrooms=d["ahj_design_bedrooms"], ahj_design_by=d["ahj_design_by"],
-            ahj_design_date=stored_date(d["ahj_design_date"]),
-            ahj_design_reason=d["ahj_design_reason"], garbage_grinder=_bool(d["garbage_grinder"])),
-        proposed_work=None if w is None else ProposedWork(
-            conveyance=_bool(w["conveyance"]), change_of_use=_bool(w["change_of_use"]),
-            bedrooms=w["bedrooms"], living_area_sqft=w["living_area_sqft"],
-            work_area_sqft=w["work_area_sqft"]),
+        dwelling=one("dwellings"),
+        proposed_work=one("proposed_work"),
         site=_load_site(rows),
-        system=_load_system(one("systems")),
+        system=_load_system(rows("systems")[0] if rows("systems") else None),
         components=tuple(
-            Component(kind=ComponentKind(c["kind"]), condition=Condition(c["condition"]),
-                      defects=_strings(c["defects"]), note=c["note"], details=_details(c),
-                      geometry=None if c["geometry"] is None else json.loads(c["geometry"]))
-            for c in rows("components")),
-        etu=None if e is None else EtuService(
-            service_contract=_bool(e["service_contract"]),
-            manufacturer_interval_months=e["manufacturer_interval_months"],
-            provider=e["provider"],
-            inspections=tuple(
-                EtuInspection(date=date.fromisoformat(r["inspection_date"]),
-                              report_received=stored_date(r["report_received"]))
-                for r in rows("etu_reports"))),
-        holding_tank_service=None if h is None else HoldingTankService(
-            hauler_contract=_bool(h["hauler_contract"]), hauler_name=h["hauler_name"],
-            pump_outs=tuple(
-                PumpOut(date=date.fromisoformat(r["date"]),
-                        record_received=bool(r["record_received"]), volume_gal=r["volume_gal"])
-                for r in rows("pump_outs"))),
-        observations=None if o is None else Observations(
-            absorption_area_encroachments=_strings(o["absorption_area_encroachments"]),
-            clear_water_connections=_strings(o["clear_water_connections"])),
-        ahj=None if a is None else AhjDetermination(
-            greatest_extent_possible=_bool(a["greatest_extent_possible"]),
-            waiver_granted=_bool(a["waiver_granted"]),
-            waiver_description=a["waiver_description"],
-            factors_weighed=tuple(FactorFinding(factor=f["factor"], finding=f["finding"])
-                                  for f in json.loads(a["factors_weighed"])),
-            determined_by=a["determined_by"], determined_on=stored_date(a["determined_on"]),
-            permit_number=a["permit_number"], permit_issued_on=stored_date(a["permit_issued_on"])),
-        notice=None if n is None else NoticeDeadlines(permit_by=stored_date(n["permit_by"]),
-                                                      complete_by=stored_date(n["complete_by"])),
+            from_row("components", c, details=_details(c)) for c in rows("components")),
+        etu=None if not etu else from_row("etu_services", etu[0], inspections=tuple(
+            from_row("etu_reports", r) for r in rows("etu_reports"))),
+        holding_tank_service=None if not holding else from_row(
+            "holding_tank_services", holding[0],
+            pump_outs=tuple(from_row("pump_outs", r) for r in rows("pump_outs"))),
+        observations=one("site_observations"),
+        ahj=one("ahj_determinations"),
+        notice=one("notices"),
         inspection=_load_inspection(inspections[0], test_rows(inspections[0]["id"]))
         if inspections else None,
     )
 
 
 def _load_system(row: Row | None) -> SystemRecord | None:
+    # a system row is kept for its components even when nothing is on file about it
     if row is None or _system_values(row).count(None) == len(_SYSTEM_FIELDS):
         return None
-    return SystemRecord(stamped_as_built=_bool(row["stamped_as_built"]),
-                        as_built_reference=row["as_built_reference"],
-                        installed_year=row["installed_year"], description=row["description"])
+    system: SystemRecord = from_row("systems", row)
+    return system
 
 
 _system_values = itemgetter(*_SYSTEM_FIELDS)
@@ -529,13 +499,6 @@ def _load_capture(row: Row | None) -> Capture | None:
 
 
 def _load_inspection(i: Row, tests: list[Row]) -> Inspection:
-    return Inspection(
-        date=date.fromisoformat(i["date"]), inspector=i["inspector"],
-        reason=InspectionReason(i["reason"]),
-        failure_evidence=_strings(i["failure_evidence"]),
-        inspector_certification=i["inspector_certification"], weather=i["weather"],
-        occupancy=None if i["occupancy"] is None else Occupancy(i["occupancy"]),
-        tests=tuple(FieldTest(kind=TestKind(t["kind"]), result=TestResult(t["result"]),
-                              volume_gal=t["volume_gal"], duration_min=t["duration_min"],
-                              note=t["note"]) for t in tests),
-        note=i["note"])
+    inspection: Inspection = from_row("inspections", i, tests=tuple(
+        from_row("inspection_tests", t) for t in tests))
+    return inspection

@@ -43,7 +43,8 @@ def _sql(name: str) -> str:
 SQL_MIGRATIONS = ("0001_initial", "0002_finding_decisions", "0003_component_geometry",
                   "0004_measurement_capture_accuracy", "0005_ahj_waiver", "0006_sync",
                   "0007_device_keys", "0008_key_history", "0009_assignments",
-                  "0010_permit", "0011_case_summaries", "0012_basemaps_lots")
+                  "0010_permit", "0011_case_summaries", "0012_basemaps_lots",
+                  "0013_inspections_and_proposals")
 
 
 def _sql_migration(name: str, version: int) -> Callable[[sqlite_utils.Database], None]:
@@ -62,6 +63,17 @@ for _version, _name in enumerate(SQL_MIGRATIONS, start=1):
     MIGRATIONS(name=_name)(_sql_migration(_name, _version))
 
 SCHEMA_VERSION = len(SQL_MIGRATIONS)
+
+# The tables that hold no records: the change log and what sync keeps of its exchanges, the
+# devices, the laptop's clearings, derived summaries, the lots of a lot layer (kept as
+# imported), settings and the migrations' own. Every other table is a kind of record,
+# declared field by field (`domain/registry`); `tests/test_registry.py` holds the two lists
+# to the schema.
+NOT_RECORDS = frozenset({
+    "_sqlite_migrations", "meta", "change_log", "devices", "device_keys",
+    "device_assignments", "sync_packages", "sync_received", "sync_conflicts",
+    "contact_clearings", "cleared_copies", "case_summaries", "lot_lines",
+    "parcel_proposals", "held_changes", "sqlite_sequence"})
 
 
 def _split_sql(script: str) -> list[str]:

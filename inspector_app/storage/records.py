@@ -18,15 +18,16 @@ from datetime import date
 from enum import Enum
 from typing import Any
 
+from ..domain.records import LOCAL_TABLES
+
 BOOKKEEPING = frozenset({"id", "parcel_id", "created_at", "updated_at", "device_id",
                          "version", "deleted_at"})
 
 SqlValue = str | int | float | bytes | None
 
-# Records of this data folder alone, never sent to another device: the imagery it holds
-# and the office's settings. Their changes are logged like any other, but without a
-# device sequence number, so that the numbers a receiver checks for gaps stay unbroken.
-LOCAL_TABLES = frozenset({"basemaps", "office_settings"})
+# Records of this data folder alone (`domain.records.LOCAL_TABLES`): their changes are
+# logged like any other, but without a device sequence number, so that the numbers a
+# receiver checks for gaps stay unbroken.
 
 # Every row of the change log is written by this one statement (local edits and changes
 # received from another device alike).
@@ -135,6 +136,9 @@ class RecordWriter:
         self._writable: dict[str, frozenset[str]] = {}
         self._log: list[tuple[Any, ...]] = []
         self.changed_parcels: set[str] = set()
+        # On an enrolled laptop, the office's policy applied as each record is written
+        # (`laptop_gate.LaptopGate`); None elsewhere.
+        self.gate: Any = None
         # Inserts held back by `batched_inserts`: per table, per column list, the rows.
         self._pending: dict[str, dict[tuple[str, ...], list[list[SqlValue]]]] | None = None
 
@@ -202,6 +206,10 @@ class RecordWriter:
                record_id: str | None = None) -> str:
         self._check(table, values)
         rid = record_id or new_id()
+        if self.gate is not None:
+            self.gate.check(table=table, op="insert", fields=list(values),
+                            parcel_id=rid if table == "parcels" else parcel_id, record_id=rid,
+                            values=dict(values))
         plain = _PLAIN
         row: dict[str, SqlValue] = {k: v if type(v) in plain else to_sql(v)
                                     for k, v in values.items()}
@@ -246,6 +254,9 @@ class RecordWriter:
             return False
         version = int(old["version"]) + 1
         parcel_id = record_id if table == "parcels" else old.get("parcel_id")
+        if self.gate is not None:
+            self.gate.check(table=table, op="update", fields=list(changes),
+                            parcel_id=parcel_id, record_id=record_id)
         assignments = ", ".join(f"{k} = ?" for k in changes)
         self.conn.execute(
             f"UPDATE {table} SET {assignments}, updated_at = ?, device_id = ?, version = ? "
@@ -263,6 +274,9 @@ class RecordWriter:
             return
         version = int(old["version"]) + 1
         parcel_id = record_id if table == "parcels" else old.get("parcel_id")
+        if self.gate is not None:
+            self.gate.check(table=table, op="delete", fields=[], parcel_id=parcel_id,
+                            record_id=record_id)
         self.conn.execute(
             f"UPDATE {table} SET deleted_at = ?, updated_at = ?, device_id = ?, version = ? "
             "WHERE id = ?", (self.now, self.now, self.actor.device_id, version, record_id))

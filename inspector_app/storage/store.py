@@ -16,6 +16,7 @@ from ..errors import InspectorError
 from ..paths import DataFolder
 from . import database
 from .database import backup, open_database
+from .laptop_gate import LaptopGate
 from .records import Actor, RecordWriter, new_id
 
 
@@ -150,6 +151,8 @@ class Store:
     def transaction(self, actor: Actor | None = None) -> Iterator[RecordWriter]:
         """One atomic unit of work: the records and their change log commit together."""
         writer = RecordWriter(self.conn, actor or self.actor, utc_now_text(self.clock()))
+        if self.get_meta("sync_role") == "field":
+            writer.gate = LaptopGate(self.conn, self.device_id, writer.actor.user, writer.now)
         try:
             with self.writing():
                 yield writer
@@ -162,6 +165,23 @@ class Store:
         cur = self.conn.execute(sql, params)
         names = [d[0] for d in cur.description]
         return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
+    @contextmanager
+    def foreign_keys_at_commit(self) -> Iterator[None]:
+        """Inside a transaction: rows that arrive in any order (a kit's, table by table)
+        have their foreign keys checked when the transaction commits."""
+        self.conn.execute("PRAGMA defer_foreign_keys = ON")
+        yield
+
+    @contextmanager
+    def erasing(self) -> Iterator[None]:
+        """Writes whose old bytes must not stay in the file (a private key replaced): the
+        pages they free are overwritten, and the write-ahead log is folded into the
+        database file once they are done (a reader holding it back leaves it to the next
+        checkpoint)."""
+        self.conn.execute("PRAGMA secure_delete = ON")
+        yield
+        self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def backup_now(self, reason: str = "manual") -> Path:
         try:

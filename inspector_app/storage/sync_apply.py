@@ -15,14 +15,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..domain import registry
 from .records import BOOKKEEPING, CHANGE_LOG_INSERT, RecordWriter, _same, new_id
 
-SYNCED_TABLES = frozenset({
-    "parcels", "renters", "dwellings", "proposed_work", "systems", "components", "inspections",
-    "inspection_tests", "etu_services", "etu_reports", "holding_tank_services", "pump_outs",
-    "site_observations", "ahj_determinations", "notices", "site_features", "shoreline_layers",
-    "lake_measurements", "attachments", "letters", "finding_decisions", "lot_measurements",
-})
+# the records that travel (`domain.registry`, declared with each kind of record)
+SYNCED_TABLES = registry.SYNCED_TABLES
 BYTES_REF = "sha256_of_bytes"
 
 
@@ -33,6 +30,7 @@ class ApplyCounts:
     conflicts: int = 0  # received changes that met a conflict
     skipped: int = 0
     already: int = 0
+    held: int = 0  # kept aside for a person (a proposed parcel's, a refused value)
     # the conflicts raised that still wait for a person when the package is in: one that a
     # later change of the same package settled (the other side resolved it, or came round
     # to our value) needs no decision

@@ -94,6 +94,16 @@ MANIFEST_SCHEMA = {
                                                   "items": _UUIDISH}}},
         # A laptop's package: the revision of its assignment it holds.
         "assignment_revision": {"type": "integer", "minimum": 0},
+        # An office package: what the office decided on the parcels that laptop proposed.
+        "proposals": {"type": "array", "maxItems": 10_000, "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["parcel_id", "sbl", "status", "decided_by", "decided_at", "note"],
+            "properties": {"parcel_id": _UUIDISH,
+                           "sbl": {"type": "string", "maxLength": 60},
+                           "status": {"enum": ["accepted", "rejected"]},
+                           "decided_by": {"type": "string", "maxLength": 200},
+                           "decided_at": _TIME,
+                           "note": {"type": ["string", "null"], "maxLength": 5000}}}},
     },
     "dependencies": {"key_chain": ["signing_key"]},
 }

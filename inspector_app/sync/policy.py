@@ -17,7 +17,8 @@ number; timestamps are real and not far ahead of now, and a laptop's are not old
 its enrolment; a photo is addressed by its lower-case hex SHA-256 and its bytes match it,
 and a package carries no file its changes or records do not name. A laptop's record
 names only records of its own parcel, its geometry passes the case file's geometry check,
-fields the case file does not hold pass `COLUMN_RULES`, and its package carries at most
+fields the case file does not hold pass their declarations (`domain/records.py`), and its
+package carries at most
 `MAX_CHANGES` changes.
 
 `check_package` looks at a whole package before anything is applied. The first change
@@ -32,42 +33,28 @@ import math
 import re
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from ..casefile import DATE_PATTERN as _DATE_PATTERN
-from ..domain.vocabulary import ComponentKind
-from ..services.exchange import resolution
+from ..casefile.values import after_today_problem, list_limit, value_problem
+from ..domain import authority, registry
+from ..domain.authority import FIXED_FIELDS, LAPTOP_PARCEL_FIELDS, LAPTOP_TABLES
+from ..domain.records import MAX_GEOMETRY_TEXT
+from ..domain.registry import SYNCED_TABLES
+from ..storage import received
 from ..storage.records import BOOKKEEPING
-from ..storage.sync_apply import BYTES_REF, SYNCED_TABLES
+from ..storage.sync_apply import BYTES_REF
 from .package import Package, PackageError
 
-# The tables a laptop may change: the case records of its parcels, and their photos.
-LAPTOP_TABLES = frozenset({
-    "renters", "dwellings", "proposed_work", "systems", "components", "inspections",
-    "inspection_tests", "etu_services", "etu_reports", "holding_tank_services", "pump_outs",
-    "site_observations", "ahj_determinations", "notices", "site_features",
-    "lake_measurements", "attachments", "finding_decisions", "lot_measurements",
-})
-# Only the office changes these (and the parcels roll beyond its case fields).
-OFFICE_TABLES = SYNCED_TABLES - LAPTOP_TABLES
-# The parcel's own fields a laptop may change: those its case file holds, except the tax
-# map number, which identifies the parcel on the roll.
-LAPTOP_PARCEL_FIELDS = frozenset({
-    "municipality", "site_address", "owner_name", "owner_mailing_address", "owner_phone",
-    "owner_email", "longitude", "latitude",
-})
-# Fields that never change once the record exists: a photo's bytes are named by them.
-FIXED_FIELDS = {"attachments": frozenset({"sha256", "size_bytes"})}
+__all__ = ["FIXED_FIELDS", "LAPTOP_PARCEL_FIELDS", "LAPTOP_TABLES"]
 
 MAX_SEQ = 2**31 - 1
 # How many of its numbers a laptop's package may skip beyond what the office has of it
 # and the changes it carries (changes lost with an earlier package are reported as gaps).
 MAX_SKIPPED = 10_000
 MAX_TEXT = 5000  # characters, for a text field the case file does not bound itself
-MAX_GEOMETRY_TEXT = 20 * 1024**2  # a shoreline layer's outline, from the office
-LONG_TEXT = frozenset({"geometry"})
+LONG_TEXT = frozenset(f.column for sec in registry.SECTIONS for f in sec.fields if f.spec.long)
 CLOCK_AHEAD = timedelta(days=1)
 CLOCK_BEHIND = timedelta(days=5 * 366)
 # A laptop's change is no older than the laptop's enrolment, give or take this much clock.
@@ -89,6 +76,9 @@ class Sender:
     role: str  # "field" (a laptop, received at the office) or "office"
     parcels: frozenset[str] = frozenset()  # a laptop's parcels: assigned or its own
     enrolled_at: datetime | None = None  # when the office enrolled the laptop
+    # parcels the laptop found in the field and proposed, not yet accepted: their records
+    # travel with the proposal and are held for a person
+    proposed: frozenset[str] = frozenset()
 
 
 class _Refusal(Exception):
@@ -102,22 +92,39 @@ def is_digest(value: Any) -> bool:
 
 def check_package(conn: sqlite3.Connection, package: Package, *, sender: Sender,
                   receiver_id: str, source: str, now: datetime | None = None,
-                  attachment_exists: Callable[[str], bool] = lambda digest: False) -> None:
-    """Refuse the whole package (PackageError) if anything in it breaks the policy.
+                  attachment_exists: Callable[[str], bool] = lambda digest: False
+                  ) -> Verdict:
+    """Refuse the whole package (PackageError) if anything in it breaks the policy; else
+    say which of its changes are held for a person rather than applied.
+
+    A laptop's package is refused whole for any change it may not make or any value the
+    records may not hold: the laptop applies the same policy to every edit as it is made
+    (`storage/laptop_gate`), so only a forged or tampered package carries one. A parcel it
+    found in the field is a proposal: that change and the changes made on the parcel are
+    held for a person at the office. An office package is the office's word: a change whose
+    value this laptop's rules refuse is held aside, with the reason, and the rest applied.
 
     `attachment_exists(digest)` says whether this data folder already holds a file; it
     is asked only with a digest that passed the check."""
     now = now or datetime.now(UTC)
     try:
-        _check(conn, package, sender=sender, receiver_id=receiver_id, now=now,
-               attachment_exists=attachment_exists)
+        return _check(conn, package, sender=sender, receiver_id=receiver_id, now=now,
+                      attachment_exists=attachment_exists)
     except _Refusal as why:
         raise PackageError(f"{source}: {why}; the package was refused and nothing was "
                            "changed.") from None
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """What a package's check decided beyond refusing it."""
+
+    proposed: frozenset[str] = frozenset()  # parcels whose changes are held as proposals
+    refused: Mapping[str, str] = field(default_factory=dict)  # change id -> why, held aside
+
+
 def _check(conn: sqlite3.Connection, package: Package, *, sender: Sender, receiver_id: str,
-           now: datetime, attachment_exists: Callable[[str], bool]) -> None:
+           now: datetime, attachment_exists: Callable[[str], bool]) -> Verdict:
     manifest = package.manifest
     _timestamp(manifest["created_at"], "its creation time (created_at)", now)
     for digest in package.attachments:
@@ -131,6 +138,8 @@ def _check(conn: sqlite3.Connection, package: Package, *, sender: Sender, receiv
     _unreferenced(package)
     if from_laptop:
         _sequence(conn, package, sender)
+        sender = replace(sender, proposed=sender.proposed | _new_parcels(conn, package,
+                                                                           sender))
     _acknowledgements(conn, manifest, sender, receiver_id)
     columns: dict[str, dict[str, tuple[str, bool]]] = {}
     # a laptop's records of its parcels' changes: a change's time is no earlier than the
@@ -138,6 +147,7 @@ def _check(conn: sqlite3.Connection, package: Package, *, sender: Sender, receiv
     earliest = (None if not from_laptop
                 else now - CLOCK_BEHIND if sender.enrolled_at is None
                 else sender.enrolled_at - CLOCK_ALLOWANCE)
+    refused: dict[str, str] = {}
     for c in package.changes:
         where = _where(c)
         try:
@@ -145,12 +155,43 @@ def _check(conn: sqlite3.Connection, package: Package, *, sender: Sender, receiv
                        since="this laptop was enrolled")
             if from_laptop:
                 _authorised(conn, c, sender)
-            _values(conn, c, columns, package.attachments, attachment_exists, now.date())
+            # a number no record can hold is a damaged package, whoever signed it
+            if not _finite(c["new"]):
+                raise _Refusal(f"{_label(c['table'], c['field'] or '')} is not a finite "
+                               "number (infinity or NaN)" if c["op"] == "update" else
+                               "carries a number that is not a finite number (infinity or "
+                               "NaN)")
         except _Refusal as why:
             raise _Refusal(f"{where} {why}") from None
+        try:
+            _values(conn, c, columns, package.attachments, attachment_exists, now.date())
+        except _Refusal as why:
+            if from_laptop or c["table"] not in SYNCED_TABLES:
+                raise _Refusal(f"{where} {why}") from None
+            refused[c["change_id"]] = str(why)
     if from_laptop:
         _references(conn, package.changes)
         _feature_counts(conn, package.changes)
+    return Verdict(proposed=sender.proposed if from_laptop else frozenset(), refused=refused)
+
+
+def _new_parcels(conn: sqlite3.Connection, package: Package, sender: Sender) -> frozenset[str]:
+    """The parcels a laptop's package adds: each a proposal, unless the roll already holds
+    a parcel of that id that is not the laptop's own proposal."""
+    found = set()
+    for c in package.changes:
+        if c["table"] != "parcels" or c["op"] != "insert":
+            continue
+        pid = c["record_id"]
+        own = received.proposal_status(conn, pid, sender.device_id)
+        if own is not None:
+            if own != "accepted":
+                found.add(pid)  # sent again before the office's word reached the laptop
+            continue
+        if received.has_parcel(conn, pid):
+            raise _Refusal(f"{_where(c)} adds the parcel {pid}, which the roll already holds")
+        found.add(pid)
+    return frozenset(found)
 
 
 def _named_files(value: Any, found: set[str], depth: int = 0) -> None:
@@ -193,9 +234,9 @@ def _reference_columns(conn: sqlite3.Connection,
                        cache: dict[str, dict[str, str]], table: str) -> dict[str, str]:
     """A table's columns that name a record of another case table: column -> table."""
     if table not in cache:
-        cache[table] = {str(r[3]): str(r[2]) for r in conn.execute(
-            f"PRAGMA foreign_key_list({table})")
-            if r[2] in LAPTOP_TABLES and r[3] != "parcel_id"}
+        cache[table] = {column: target for column, target in
+                        received.references(conn, table).items()
+                        if target in LAPTOP_TABLES and column != "parcel_id"}
     return cache[table]
 
 
@@ -219,13 +260,12 @@ def _references(conn: sqlite3.Connection, changes: list[dict[str, Any]]) -> None
             if value is None:
                 continue
             target = refs[column]
-            words = resolution.label(c["table"], column)
+            words = _label(c["table"], column)
             if not isinstance(value, str):
                 raise _Refusal(f"{_where(c)} {words} is {str(value)[:80]!r}, which is not the "
                                f"id of a record of {target}")
-            row = conn.execute(f"SELECT parcel_id FROM {target} WHERE id = ?",
-                               (value,)).fetchone()
-            owner = row[0] if row is not None else inserted.get((target, value))
+            owner = (received.parcel_of_record(conn, target, value, held=True)
+                     or inserted.get((target, value)))
             if owner is None:
                 raise _Refusal(f"{_where(c)} {words} names the record {value[:80]} of "
                                f"{target}, which neither this data folder nor the package "
@@ -243,7 +283,7 @@ _LISTED_APART = ("absorption_area", "holding_tank")
 
 def _feature_counts(conn: sqlite3.Connection, changes: list[dict[str, Any]]) -> None:
     """A parcel holds no more site features than its case file may list."""
-    limit = resolution.list_limit("site_features")
+    limit = list_limit("site_features")
     if limit is None:
         return
     added: dict[str, list[dict[str, Any]]] = {}
@@ -257,9 +297,7 @@ def _feature_counts(conn: sqlite3.Connection, changes: list[dict[str, Any]]) -> 
         elif c["op"] == "delete":
             removed.setdefault(c["parcel_id"], set()).add(c["record_id"])
     for parcel, inserts in added.items():
-        held = {r[0] for r in conn.execute(
-            "SELECT id FROM site_features WHERE parcel_id = ? AND deleted_at IS NULL AND "
-            f"kind NOT IN ({','.join('?' * len(_LISTED_APART))})", (parcel, *_LISTED_APART))}
+        held = received.listed_features(conn, parcel, _LISTED_APART)
         total = len(held - removed.get(parcel, set())) + len(inserts)
         if total > limit:
             raise _Refusal(f"{_where(inserts[-1])} would give the parcel {total} site "
@@ -303,21 +341,6 @@ def _timestamp(text: str, what: str, now: datetime, *,
 
 # --- who speaks for whom -----------------------------------------------------------------
 
-def _known_seqs(conn: sqlite3.Connection, device_id: str,
-                seqs: list[int]) -> dict[int, set[str]]:
-    known: dict[int, set[str]] = {}
-    for start in range(0, len(seqs), 500):
-        chunk = seqs[start:start + 500]
-        marks = ",".join("?" * len(chunk))
-        for seq, change_id in conn.execute(
-                f"SELECT device_seq, change_id FROM sync_received WHERE device_id = ? AND "
-                f"device_seq IN ({marks}) UNION SELECT device_seq, change_id FROM change_log "
-                f"WHERE device_id = ? AND device_seq IN ({marks})",
-                [device_id, *chunk, device_id, *chunk]):
-            known.setdefault(int(seq), set()).add(str(change_id))
-    return known
-
-
 def _sequence(conn: sqlite3.Connection, package: Package, sender: Sender) -> None:
     """A laptop's changes are its own, numbered on from what the office has of it."""
     for c in package.changes:
@@ -327,11 +350,7 @@ def _sequence(conn: sqlite3.Connection, package: Package, sender: Sender) -> Non
                            "sends only its own changes")
         if c["device_seq"] is None:
             raise _Refusal(f"{_where(c)} has no sequence number (device_seq)")
-    last = int(conn.execute(
-        "SELECT max(coalesce((SELECT max(device_seq) FROM sync_received WHERE device_id = ?),"
-        " 0), coalesce((SELECT max(device_seq) FROM change_log WHERE device_id = ? AND"
-        " device_seq IS NOT NULL), 0))",
-        (sender.device_id, sender.device_id)).fetchone()[0])
+    last = received.last_device_seq(conn, sender.device_id)
     count = len(package.changes)
     bound = min(last + count + MAX_SKIPPED, MAX_SEQ)
     seen: dict[int, str] = {}
@@ -346,7 +365,7 @@ def _sequence(conn: sqlite3.Connection, package: Package, sender: Sender) -> Non
             raise _Refusal(f"{_where(c)} has the sequence number {seq}, which the change "
                            f"{seen[seq]} of the same package has too")
         seen[seq] = c["change_id"]
-    known = _known_seqs(conn, sender.device_id, sorted(s for s in seen if s <= last))
+    known = received.known_device_seqs(conn, sender.device_id, sorted(s for s in seen if s <= last))
     for c in package.changes:
         seq = int(c["device_seq"])
         if seq in known and c["change_id"] not in known[seq]:
@@ -366,14 +385,10 @@ def _acknowledgements(conn: sqlite3.Connection, manifest: Mapping[str, Any], sen
             if ack["device_id"] != receiver_id:
                 raise _Refusal(f"it acknowledges changes of the device {ack['device_id']}; a "
                                "laptop acknowledges only the office's changes")
-            sent = int(conn.execute("SELECT coalesce(max(seq), 0) FROM change_log")
-                       .fetchone()[0])
+            sent = received.last_seq_recorded(conn)
             what = "the office has recorded"
         elif ack["device_id"] == receiver_id:
-            sent = int(conn.execute(
-                "SELECT coalesce(max(device_seq), 0) FROM change_log WHERE device_id = ? "
-                "AND device_seq IS NOT NULL",
-                (receiver_id,)).fetchone()[0])
+            sent = received.last_seq_made(conn, receiver_id)
             what = "this laptop has made"
         else:
             continue  # another laptop's: this laptop keeps no count of it
@@ -383,29 +398,21 @@ def _acknowledgements(conn: sqlite3.Connection, manifest: Mapping[str, Any], sen
 
 
 def _authorised(conn: sqlite3.Connection, c: Mapping[str, Any], sender: Sender) -> None:
-    """What a laptop may change: the case records of its own parcels."""
-    table, op, field = c["table"], c["op"], c["field"]
-    if table == "parcels":
-        if op != "update" or field not in LAPTOP_PARCEL_FIELDS:
-            what = (f"changes the parcel's {field}" if op == "update"
-                    else f"{'adds' if op == 'insert' else 'removes'} a parcel")
-            raise _Refusal(f"{what}; only the office changes the parcels roll (a laptop "
-                           f"may change {', '.join(sorted(LAPTOP_PARCEL_FIELDS))})")
-        if c["record_id"] != c["parcel_id"]:
-            raise _Refusal("names another parcel than the record it changes")
-    elif table not in LAPTOP_TABLES:
-        raise _Refusal(f"changes {table}, which only the office changes")
-    if field is not None and field in FIXED_FIELDS.get(table, ()):
-        raise _Refusal(f"changes {field}, which never changes once the record exists")
+    """What a laptop may change: the case records of its own parcels (`domain.authority`);
+    a parcel it found in the field is a proposal, held for a person."""
+    table, op = c["table"], c["op"]
     parcel = c["parcel_id"]
-    if parcel is None or parcel not in sender.parcels:
-        raise _Refusal(f"changes the parcel {parcel}, which is not assigned to this laptop")
+    ruling = authority.laptop_change(
+        table=table, op=op, field=c["field"], parcel_id=parcel, record_id=c["record_id"],
+        holds=parcel is not None and (parcel in sender.parcels or parcel in sender.proposed),
+        proposed=parcel in sender.proposed)
+    if ruling.verdict is authority.Verdict.REFUSED:
+        raise _Refusal(ruling.why)
     if op != "insert" and table != "parcels":
-        row = conn.execute(f"SELECT parcel_id FROM {table} WHERE id = ?",
-                           (c["record_id"],)).fetchone()
-        if row is not None and row[0] != parcel:
+        owner = received.parcel_of_record(conn, table, c["record_id"], held=True)
+        if owner is not None and owner != parcel:
             raise _Refusal(f"says the record belongs to the parcel {parcel}, but it belongs "
-                           f"to {row[0]}, which is not this change's to make")
+                           f"to {owner}, which is not this change's to make")
 
 
 def record_problem(conn: sqlite3.Connection, records: Iterable[Mapping[str, Any]], *,
@@ -444,8 +451,7 @@ def _finite(value: Any, depth: int = 0) -> bool:
 def _declared(conn: sqlite3.Connection, table: str,
               columns: dict[str, dict[str, tuple[str, bool]]]) -> dict[str, tuple[str, bool]]:
     if table not in columns:
-        columns[table] = {r[1]: (str(r[2]).upper(), bool(r[3]))
-                          for r in conn.execute(f"PRAGMA table_info({table})")}
+        columns[table] = received.columns(conn, table)
     return columns[table]
 
 
@@ -508,92 +514,21 @@ def _old_size(c: Mapping[str, Any]) -> None:
                        f"{bound:,} allowed")
 
 
-@dataclass(frozen=True)
-class ColumnRule:
-    """What a field the case file does not hold (or holds loosely) may be, beyond its type:
-    a real date (not after today, checked with the change's other dates), a year, a
-    number within a range, or one of a closed list of words."""
-
-    kind: str  # "date", "year", "number" or "choice"
-    low: float = 0
-    high: float = 0
-    unit: str = ""
-    choices: tuple[str, ...] = ()
-
-    def problem(self, value: Any, words: str) -> str | None:
-        if self.kind == "choice":
-            return None if value in self.choices else (
-                f"{words} is {str(value)[:80]!r}, which is not one of "
-                f"{', '.join(self.choices)}")
-        if self.kind == "date":
-            real = isinstance(value, str) and _DATE_TEXT.match(value) is not None
-            if real:
-                try:
-                    date.fromisoformat(value)
-                except ValueError:
-                    real = False
-            return None if real else (f"{words} is {str(value)[:80]!r}, which is not a real "
-                                      "calendar date; write dates as YYYY-MM-DD")
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            return None  # the column's type check speaks of it
-        if not self.low <= value <= self.high:
-            return (f"{words} is {value:g}, which is not plausible; it must be between "
-                    f"{self.low:g} and {self.high:g}{self.unit}")
-        return None
-
-
-_DATE_TEXT = re.compile(r"\A[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
-_REAL_DATE = ColumnRule("date")
-# The fields of a laptop's records the case file does not hold, with what they may be.
-# Every date (a TEXT field named *_on) and year (*_year) of those records is listed here;
-# dates are also not after today and years not after this year.
-COLUMN_RULES: dict[tuple[str, str], ColumnRule] = {
-    ("lake_measurements", "measured_on"): _REAL_DATE,
-    ("lake_measurements", "distance_ft"): ColumnRule("number", 0, 50_000, " ft"),
-    ("lake_measurements", "accuracy_ft"): ColumnRule("number", 0, 10_000, " ft"),
-    ("lake_measurements", "capture_accuracy_ft"): ColumnRule("number", 0, 10_000, " ft"),
-    ("lake_measurements", "shoreline_layer_version"): ColumnRule("number", 1, MAX_SEQ),
-    ("lot_measurements", "measured_on"): _REAL_DATE,
-    ("lot_measurements", "component"): ColumnRule(
-        "choice", choices=tuple(k.value for k in ComponentKind)),
-    ("lot_measurements", "distance_ft"): ColumnRule("number", 0, 50_000, " ft"),
-    ("lot_measurements", "accuracy_ft"): ColumnRule("number", 0, 10_000, " ft"),
-    ("lot_measurements", "ordinal"): ColumnRule("number", 1, 1000),
-    ("lot_measurements", "lot_layer_version"): ColumnRule("number", 1, MAX_SEQ),
-    ("finding_decisions", "decided_on"): _REAL_DATE,
-    ("attachments", "size_bytes"): ColumnRule("number", 0, 200 * 1024**2, " bytes"),
-    ("systems", "installed_year"): ColumnRule("number", 1900, 2100),
-    **{(t, "position"): ColumnRule("number", 0, 100_000) for t in (
-        "components", "etu_reports", "inspection_tests", "pump_outs", "renters",
-        "site_features")},
-}
-# Years of something that happened: not after this year.
-PAST_YEARS = frozenset({("systems", "installed_year")})
-
-
-# Dates a case records that lie ahead by nature (a notice's deadlines); every other date of
-# a case is something that happened, which the case-file reader refuses after today.
-FUTURE_DATES = frozenset({("notices", "permit_by"), ("notices", "complete_by")})
-
-
 def _not_after_today(table: str, column: str, value: Any, today: date) -> None:
-    if (table, column) in PAST_YEARS and isinstance(value, int) and value > today.year:
-        raise _Refusal(f"{resolution.label(table, column)} is {value}, which is after this "
-                       f"year ({today.year}); a recorded event cannot be in the future")
-    if not isinstance(value, str) or (table, column) in FUTURE_DATES:
-        return
-    node = resolution.field_schema(table, column)
-    dated = COLUMN_RULES.get((table, column)) is _REAL_DATE
-    if not dated and (node is None or node.get("pattern") != _DATE_PATTERN):
-        return
-    if value > today.isoformat():
-        raise _Refusal(f"{resolution.label(table, column)} is {value}, which is after today "
-                       f"({today.isoformat()}); a recorded event cannot be in the future")
+    problem = after_today_problem(table, column, value, today, _label(table, column))
+    if problem is not None:
+        raise _Refusal(problem)
+
+
+def _label(table: str, column: str) -> str:
+    """The field in words, with its unit: "Bedrooms", "Living area (sq ft)"."""
+    field = registry.column(table, column)
+    return field.with_unit if field is not None else str(column)[:60]
 
 
 def _value(conn: sqlite3.Connection, table: str, column: str, value: Any, kind: str,
            blobs: Mapping[str, bytes]) -> None:
-    words = resolution.label(table, column)
+    words = _label(table, column)
     if isinstance(value, dict) and set(value) == {BYTES_REF}:
         digest = value[BYTES_REF]
         if kind != "BLOB" or not is_digest(digest) or digest not in blobs:
@@ -613,11 +548,6 @@ def _value(conn: sqlite3.Connection, table: str, column: str, value: Any, kind: 
         if len(value) > bound:
             raise _Refusal(f"{words} is {len(value):,} characters long; at most {bound:,} "
                            "allowed")
-    problem = resolution.value_problem(conn, table, column, value, words)
+    problem = value_problem(table, column, value, words)
     if problem is not None:
         raise _Refusal(problem)
-    rule = COLUMN_RULES.get((table, column))
-    if rule is not None and value is not None:
-        problem = rule.problem(value, words)
-        if problem is not None:
-            raise _Refusal(problem)

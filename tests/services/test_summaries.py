@@ -31,7 +31,9 @@ DATES = (date(2019, 3, 1), TODAY, TODAY + timedelta(days=400), TODAY + timedelta
 # lot layer it was worked out under).
 NOT_READ_BY_A_CASE = {"letters", "finding_decisions", "attachments", "sync_conflicts",
                       "device_assignments", "contact_clearings", "cleared_copies",
-                      "change_log", "case_summaries", "lot_lines", "lot_measurements"}
+                      "change_log", "case_summaries", "lot_lines", "lot_measurements",
+                      # changes kept aside for a person are not applied to any case
+                      "held_changes", "parcel_proposals"}
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from inspector_app.services.reference.lot_lines import store_demo_lots
 from inspector_app.services.reference.shorelines import record_map_measurement
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.cases import parcel_id_for, save_case
+from tests.domain.builders import as_recorded
 
 TODAY = date(2026, 11, 25)
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
@@ -64,7 +65,7 @@ def _content(ws: Workspace) -> dict[str, Any]:
         "counts": {t: conn.execute(f"SELECT count(*) FROM {t}" + (
             " WHERE table_name != 'basemaps'" if t == "change_log" else "")).fetchone()[0]
             for t in tables},
-        "cases": {s: ws.load_case(s) for s in sorted(sbl.values())},
+        "cases": {s: as_recorded(ws.load_case(s)) for s in sorted(sbl.values())},
         "log": log,
         "versions": sorted(conn.execute("SELECT sbl, version FROM parcels")),
     }

@@ -15,6 +15,7 @@ from inspector_app.errors import InputError
 from inspector_app.services import exchange as sync
 from inspector_app.services.exchange import assignment
 from inspector_app.services.workspace import Workspace
+from inspector_app.storage import contacts
 from inspector_app.storage.contacts import CLEARED
 from inspector_app.storage.database import open_database
 from tests.sync import test_assignment
@@ -123,7 +124,7 @@ def test_the_clearing_never_travels(two: Office) -> None:
     assert two.office.load_case(p2).parcel.owner_phone == "315-555-0111"
     assert not two.office.store.query("SELECT * FROM contact_clearings")
     assert two.a.store.query("SELECT count(*) AS n FROM change_log")[0]["n"] == log
-    assert two.a.store.get_meta(assignment.CLEARING_GUARD) is None
+    assert two.a.store.get_meta(contacts.CLEARING_GUARD) is None
 
 
 def test_the_office_never_clears(two: Office) -> None:

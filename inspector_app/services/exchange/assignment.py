@@ -25,31 +25,28 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
 from typing import Any
 
 from ...errors import InputError
+from ...storage import (
+    assignments,
+    contacts,
+    devices,
+    laptop_gate,
+    proposals,
+    received_records,
+    sync_log,
+)
+from ...storage.laptop_gate import assignment_held
+from ...storage.received_records import HISTORY_COLUMNS
 from ...storage.sync_apply import BYTES_REF, SYNCED_TABLES
 from ...sync import policy
 from ...sync.package import Package, PackageError
 from ..session.session import FIELD, OFFICE, Session
-from .devices import field_device
+from .devices import field_device, now_text
 
-# While a clearing is under way (inside its transaction), this row of `meta` lets the
-# change log's contact values be set to null, and nothing else (migration 0009).
-CLEARING_GUARD = "change_log_clearing"
-# The contact data a laptop clears: (table, column, the value it is cleared to).
-CONTACT_FIELDS = (("parcels", "owner_phone", None), ("parcels", "owner_email", None),
-                  ("renters", "phone", None), ("renters", "email", None),
-                  ("renters", "mailing_address", "[]"))
 # History columns a package may carry for a newly assigned parcel (its `seq` is local).
-_HISTORY_COLUMNS = ("change_id", "at", "user", "device_id", "table_name", "record_id",
-                    "parcel_id", "op", "field", "old_value", "new_value", "record_version",
-                    "device_seq")
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+_HISTORY_COLUMNS = HISTORY_COLUMNS
 
 
 # --- at the office -----------------------------------------------------------------------
@@ -59,13 +56,8 @@ def office_state(ws: Session, device_id: str) -> dict[str, Any]:
     parcels taken from it (`released`), those added and not yet confirmed held
     (`pending`: parcel id -> revision), the revision the laptop last said it holds, and
     every change (`events`: revision, at, user, added, removed)."""
-    rows = ws.store.query("SELECT assignment_held FROM devices WHERE id = ?", (device_id,))
-    laptop_revision = int(rows[0]["assignment_held"]) if rows else 0
-    events = [{"revision": int(e["revision"]), "at": e["at"], "user": e["user"],
-               "added": json.loads(e["added"]), "removed": json.loads(e["removed"])}
-              for e in ws.store.query(
-                  "SELECT revision, at, user, added, removed FROM device_assignments WHERE "
-                  "device_id = ? AND parcels IS NULL ORDER BY revision", (device_id,))]
+    laptop_revision = assignments.revision_held(ws.store.conn, device_id)
+    events = assignments.events(ws.store.conn, device_id)
     last: dict[str, tuple[int, bool]] = {}  # parcel id -> its latest revision, added?
     for e in events:
         last.update({p: (e["revision"], True) for p in e["added"]})
@@ -122,15 +114,12 @@ def assign(ws: Session, device: str, parcels: list[str] | None = None, *,
     if not changed:
         return result
     revision = int(office_state(ws, target["id"])["revision"]) + 1
-    ids = json.dumps([ws.parcel_id(s) for s in changed])
+    ids = [ws.parcel_id(s) for s in changed]
     with ws.store.transaction() as w:
-        w.conn.execute(
-            "INSERT INTO device_assignments (device_id, revision, at, user, device_name, "
-            "added, removed) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (target["id"], revision, w.now, w.actor.user, target["name"],
-             "[]" if remove else ids, ids if remove else "[]"))
-        w.conn.execute("UPDATE devices SET parcels = ? WHERE id = ?",
-                       (json.dumps(after), target["id"]))
+        assignments.add_revision(w.conn, device_id=target["id"], revision=revision, at=w.now,
+                                 user=w.actor.user, device_name=target["name"],
+                                 added=[] if remove else ids, removed=ids if remove else [])
+        devices.set_parcels(w.conn, target["id"], after)
     return {**result, "revision": revision}
 
 
@@ -146,8 +135,7 @@ def note_laptop_revision(ws: Session, device_id: str, revision: int) -> None:
     state = office_state(ws, device_id)
     if revision <= int(state["laptop_revision"]) or revision > int(state["revision"]):
         return
-    ws.store.conn.execute("UPDATE devices SET assignment_held = ? WHERE id = ?",
-                          (revision, device_id))
+    devices.note_assignment_held(ws.store.conn, device_id, revision)
 
 
 def encode_row(row: Mapping[str, Any], blobs: dict[str, bytes]) -> dict[str, Any]:
@@ -168,19 +156,10 @@ def parcel_records(ws: Session, parcel_ids: list[str], blobs: dict[str, bytes], 
     """The rows of the synced tables for these parcels and the shoreline layers their
     measurements were taken on (and the active layer, for a field kit), with their photos'
     bytes added to `blobs`: what a field kit or an office package carries of them."""
-    marks = ",".join("?" * len(parcel_ids)) or "NULL"
     records: list[dict[str, Any]] = []
     for table in sorted(SYNCED_TABLES - {"lot_measurements"}):  # measured on the laptop
-        if table == "shoreline_layers":
-            rows = ws.store.query(
-                "SELECT * FROM shoreline_layers WHERE "
-                f"{'active = 1 OR ' if active_layer else ''}id IN (SELECT shoreline_layer_id "
-                f"FROM lake_measurements WHERE parcel_id IN ({marks}))", parcel_ids)
-        elif table == "parcels":
-            rows = ws.store.query(f"SELECT * FROM parcels WHERE id IN ({marks})", parcel_ids)
-        else:
-            rows = ws.store.query(f"SELECT * FROM {table} WHERE parcel_id IN ({marks})",
-                                  parcel_ids)
+        rows = assignments.records_of(ws.store.conn, table, parcel_ids,
+                                      active_layer=active_layer)
         records += [{"table": table, "row": encode_row(r, blobs)} for r in rows]
         if table == "attachments":
             for r in rows:
@@ -197,9 +176,7 @@ def _records_of(ws: Session, parcel_ids: list[str],
                 blobs: dict[str, bytes]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The records of newly assigned parcels and their history."""
     records = parcel_records(ws, parcel_ids, blobs)
-    marks = ",".join("?" * len(parcel_ids))
-    history = ws.store.query(f"SELECT * FROM change_log WHERE parcel_id IN ({marks}) "
-                             "ORDER BY seq", parcel_ids)
+    history = sync_log.of_records(ws.store.conn, parcel_ids)
     return records, [{k: h[k] for k in _HISTORY_COLUMNS} for h in history]
 
 
@@ -223,43 +200,21 @@ def office_package(ws: Session, target: Mapping[str, Any], parcel_ids: set[str],
 
 # --- on a laptop -------------------------------------------------------------------------
 
-def _held(conn: sqlite3.Connection) -> dict[str, Any] | None:
-    """The newest assignment this laptop took from an office package, if any."""
-    row = conn.execute(
-        "SELECT revision, office_seq, parcels FROM device_assignments WHERE device_id = "
-        "(SELECT id FROM devices WHERE role = 'this') AND parcels IS NOT NULL "
-        "ORDER BY id DESC LIMIT 1").fetchone()
-    if row is None:
-        return None
-    return {"revision": int(row[0]), "seq_through": int(row[1] or 0),
-            "parcels": json.loads(row[2])}
-
-
 def laptop_revision(ws: Session) -> int:
     """The revision of its assignment this laptop holds (0: the one of its kit)."""
-    held = _held(ws.store.conn)
+    held = assignment_held(ws.store.conn)
     return 0 if held is None else int(held["revision"])
 
 
 def assigned_here(ws: Session) -> set[str]:
     """The parcels this laptop holds as assigned: the newest assignment the office sent,
     or, before any, every parcel of its kit."""
-    held = _held(ws.store.conn)
-    if held is not None:
-        return set(held["parcels"])
-    return {r["id"] for r in ws.store.query("SELECT id FROM parcels")}
-
-
-def _open_clearings(conn: sqlite3.Connection) -> dict[str, int]:
-    """The parcels whose contact data this copy no longer holds: parcel id -> clearing."""
-    return {str(p): int(i) for p, i in conn.execute(
-        "SELECT parcel_id, id FROM contact_clearings WHERE restored_at IS NULL")}
+    return laptop_gate.assigned_here(ws.store.conn)
 
 
 def cleared_here(ws: Session) -> set[str]:
     """The tax map numbers of the parcels whose contact data this laptop has cleared."""
-    return {str(r["sbl"]) for r in ws.store.query(
-        "SELECT sbl FROM contact_clearings WHERE restored_at IS NULL")}
+    return contacts.cleared_sbls(ws.store.conn)
 
 
 def _lines(package: Package, member: str) -> list[dict[str, Any]]:
@@ -330,55 +285,39 @@ def take_office_package(ws: Session, conn: sqlite3.Connection,
     theirs = {"revision": manifest["assignment"]["revision"],
               "seq_through": manifest.get("source_seq_through", 0),
               "parcels": manifest["assignment"]["parcels"]}
-    mine = _held(conn)
+    mine = assignment_held(conn)
     if mine is None or (theirs["revision"], theirs["seq_through"]) >= (
             mine["revision"], mine["seq_through"]):
         before = set(assigned_here(ws))
         now = set(theirs["parcels"])
         if mine is None or mine["revision"] != theirs["revision"] or before != now:
-            this_id, this_name = conn.execute(
-                "SELECT id, name FROM devices WHERE role = 'this'").fetchone()
-            conn.execute(
-                "INSERT INTO device_assignments (device_id, revision, at, user, device_name, "
-                "added, removed, parcels, office_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (this_id, theirs["revision"], _now(), ws.store.actor.user, this_name,
-                 json.dumps(sorted(now - before)), json.dumps(sorted(before - now)),
-                 json.dumps(sorted(now)), theirs["seq_through"]))
+            assignments.take(conn, revision=theirs["revision"], at=now_text(),
+                             user=ws.store.actor.user, added=sorted(now - before),
+                             removed=sorted(before - now), parcels=sorted(now),
+                             office_seq=theirs["seq_through"])
         mine = theirs
     assigned = set(mine["parcels"])
-    purged = _open_clearings(conn)
+    purged = contacts.open_clearings(conn)
     restored: set[str] = set()
-    records = _lines(package, "records.jsonl")
-    for item in sorted(records, key=lambda r: r["table"] != "parcels"):
+    for item in sorted(_lines(package, "records.jsonl"), key=lambda r: r["table"] != "parcels"):
         table, parcel = item["table"], _record_parcel(item)
         if table != "shoreline_layers" and parcel not in assigned:
             continue
         row = {k: package.attachments[v[BYTES_REF]] if isinstance(v, dict) else v
                for k, v in item["row"].items()}
-        if conn.execute(f"SELECT 1 FROM {table} WHERE id = ?", (row["id"],)).fetchone():
+        if received_records.has(conn, table, row["id"]):
             if parcel is not None and parcel in purged:
-                contact = [(c, row[c]) for t, c, _ in CONTACT_FIELDS if t == table and c in row]
-                if contact:
-                    conn.execute(f"UPDATE {table} SET {', '.join(f'{c} = ?' for c, _ in contact)}"
-                                 " WHERE id = ?", [v for _, v in contact] + [row["id"]])
-                    restored.add(parcel)
+                received_records.give_back_contact(conn, table, row["id"], row)
+                restored.add(parcel)
             continue
-        names = list(row)
-        conn.execute(f"INSERT INTO {table} ({', '.join(names)}) VALUES "
-                     f"({', '.join('?' * len(names))})", [row[n] for n in names])
+        received_records.take(conn, table, row)
         if parcel is not None and parcel in purged:
             restored.add(parcel)
-    for h in _lines(package, "history.jsonl"):
-        if h["parcel_id"] is not None and h["parcel_id"] not in assigned:
-            continue
-        if not conn.execute("SELECT 1 FROM change_log WHERE change_id = ?",
-                            (h["change_id"],)).fetchone():
-            conn.execute(f"INSERT INTO change_log ({', '.join(_HISTORY_COLUMNS)}) VALUES "
-                         f"({', '.join('?' * len(_HISTORY_COLUMNS))})",
-                         [h[k] for k in _HISTORY_COLUMNS])
+    received_records.take_history(conn, [
+        h for h in _lines(package, "history.jsonl")
+        if h["parcel_id"] is None or h["parcel_id"] in assigned])
     for parcel in sorted(restored):
-        conn.execute("UPDATE contact_clearings SET restored_at = ?, restored_by = ? "
-                     "WHERE id = ?", (_now(), ws.store.actor.user, purged[parcel]))
+        contacts.note_restored(conn, purged[parcel], at=now_text(), by=ws.store.actor.user)
     outside = {c["parcel_id"] for c in package.changes
                if c["parcel_id"] is not None and c["parcel_id"] not in assigned}
     return frozenset(outside)
@@ -387,108 +326,23 @@ def take_office_package(ws: Session, conn: sqlite3.Connection,
 def purge(ws: Session, conn: sqlite3.Connection, this_id: str, user: str) -> list[str]:
     """Inside the import's transaction, after the acknowledgements: clear the contact data
     of every parcel no longer assigned whose changes made here the office has all
-    acknowledged, in its records and in this copy's history of them (the change log and
-    the sync conflicts). A local clearing of this copy: no change is logged, none travels,
-    and the office's records keep every value. Each clearing is noted here
-    (`contact_clearings`: when, by whom; `cleared_copies`: which history values it
-    emptied). Returns the tax map numbers cleared."""
+    acknowledged, in its records and in this copy's history of them (`storage.contacts`).
+    A local clearing of this copy: no change is logged, none travels, and the office's
+    records keep every value. A parcel this laptop proposed is its own, and kept. Returns
+    the tax map numbers cleared."""
     if ws.role != FIELD:
         raise InputError("Contact data is cleared only on a laptop; the office keeps it.")
-    acknowledged = int(conn.execute("SELECT acknowledged_seq FROM devices WHERE role = "
-                                    "'office'").fetchone()[0])
-    assigned = assigned_here(ws)
-    purged = _open_clearings(conn)
+    office = devices.by_role(conn, OFFICE)
+    assert office is not None
+    acknowledged = int(office["acknowledged_seq"])
+    kept = assigned_here(ws) | set(proposals.listed(conn))
+    purged = contacts.open_clearings(conn)
     cleared = []
-    for pid, sbl in conn.execute("SELECT id, sbl FROM parcels ORDER BY sbl").fetchall():
-        if pid in assigned or pid in purged:
+    for pid, sbl in assignments.parcel_ids(conn):
+        if pid in kept or pid in purged:
             continue
-        (mine,) = conn.execute("SELECT coalesce(max(device_seq), 0) FROM change_log WHERE "
-                               "device_id = ? AND parcel_id = ?", (this_id, pid)).fetchone()
-        if mine > acknowledged:
+        if assignments.last_own_change_to(conn, this_id, pid) > acknowledged:
             continue  # not yet all at the office: kept until it acknowledges them
-        for table, column, empty in CONTACT_FIELDS:
-            key = "id" if table == "parcels" else "parcel_id"
-            conn.execute(f"UPDATE {table} SET {column} = ? WHERE {key} = ?", (empty, pid))
-        clearing = conn.execute(
-            "INSERT INTO contact_clearings (parcel_id, sbl, cleared_at, cleared_by) "
-            "VALUES (?, ?, ?, ?)", (pid, sbl, _now(), user)).lastrowid
-        assert clearing is not None
-        _clear_history(conn, pid, clearing)
-        cleared.append(str(sbl))
+        contacts.clear_parcel(conn, pid, sbl, at=now_text(), by=user)
+        cleared.append(sbl)
     return cleared
-
-
-def _contact_columns(table: str) -> tuple[str, ...]:
-    return tuple(c for t, c, _ in CONTACT_FIELDS if t == table)
-
-
-def _null_in_place(text: str | None, key: str) -> str | None:
-    """A whole record's logged values (compact JSON) with the string value of `key` set to
-    null and every other byte as it was; None if it holds no such value."""
-    marker = json.dumps(key) + ":"
-    start = -1 if text is None else text.find(marker)
-    if text is None or start < 0:
-        return None
-    at = start + len(marker)
-    try:
-        value, end = json.JSONDecoder().raw_decode(text, at)
-    except ValueError:
-        return None
-    if not isinstance(value, str):
-        return None
-    return text[:at] + "null" + text[end:]
-
-
-def _clear_history(conn: sqlite3.Connection, parcel_id: str, clearing: int) -> None:
-    """Empty the contact values of one parcel in this copy's change log and sync
-    conflicts, noting each value emptied (`cleared_copies`)."""
-    def note(table: str, row_id: str, paths: list[str]) -> None:
-        conn.execute("INSERT INTO cleared_copies (clearing_id, table_name, row_id, cleared) "
-                     "VALUES (?, ?, ?, ?)", (clearing, table, row_id, json.dumps(paths)))
-
-    conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (CLEARING_GUARD, parcel_id))
-    try:
-        rows = conn.execute(
-            "SELECT change_id, table_name, op, field, old_value, new_value FROM change_log "
-            "WHERE parcel_id = ? AND table_name IN ('parcels', 'renters') AND op IN "
-            "('insert', 'update') ORDER BY seq", (parcel_id,)).fetchall()
-        for change_id, table, op, field, old, new in rows:
-            columns = _contact_columns(table)
-            if op == "update":
-                paths = [k for k, v in (("old_value", old), ("new_value", new))
-                         if field in columns and v is not None]
-                if paths:
-                    conn.execute(f"UPDATE change_log SET {', '.join(f'{k} = NULL' for k in paths)}"
-                                 " WHERE change_id = ?", (change_id,))
-            else:
-                paths = []
-                for key in columns:
-                    text = _null_in_place(new, key)
-                    if text is not None:
-                        conn.execute("UPDATE change_log SET new_value = ? WHERE change_id = ?",
-                                     (text, change_id))
-                        new, paths = text, [*paths, f"new_value.{key}"]
-            if paths:
-                note("change_log", change_id, paths)
-    finally:
-        conn.execute("DELETE FROM meta WHERE key = ?", (CLEARING_GUARD,))
-    for cid, table, field, *values in conn.execute(
-            "SELECT id, table_name, field, base_value, local_value, incoming_value, "
-            "resolved_value FROM sync_conflicts WHERE parcel_id = ?", (parcel_id,)).fetchall():
-        columns = _contact_columns(table)
-        names = ("base_value", "local_value", "incoming_value", "resolved_value")
-        out: dict[str, str | None] = {}
-        paths = []
-        for name, text in zip(names, values, strict=True):
-            value = None if text is None else json.loads(text)
-            if field in columns and value is not None:
-                out[name], paths = None, [*paths, name]
-            elif isinstance(value, dict):
-                keys = [k for k in columns if value.get(k) is not None]
-                if keys:
-                    out[name] = json.dumps({**value, **dict.fromkeys(keys)})
-                    paths += [f"{name}.{k}" for k in keys]
-        if out:
-            conn.execute(f"UPDATE sync_conflicts SET {', '.join(f'{k} = ?' for k in out)} "
-                         "WHERE id = ?", [*out.values(), cid])
-            note("sync_conflicts", cid, paths)

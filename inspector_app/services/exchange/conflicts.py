@@ -6,6 +6,7 @@ import hashlib
 import json
 from typing import Any
 
+from ...casefile.values import as_text, from_text
 from ...errors import InputError, NotFoundError
 from ...storage.sync_apply import (
     BYTES_REF,
@@ -49,7 +50,7 @@ def field_label(conflict: dict[str, Any]) -> str:
 
 def value_text(conflict: dict[str, Any], which: str = "local_value") -> str:
     """One of a conflict's values as a person would type it ("1 Main St; Naples NY")."""
-    return resolution.as_text(conflict["table"], resolution.column_of(conflict["field"]),
+    return as_text(conflict["table"], resolution.column_of(conflict["field"]),
                               conflict[which])
 
 
@@ -81,7 +82,7 @@ def resolve(ws: Session, conflict_id: str, *, choice: str, value: Any = None,
                          "enter_value).")
     table, field = c["table_name"], c["field"]
     if choice == "enter_value" and text is not None and not field.startswith("("):
-        value = resolution.from_text(table, field, text)
+        value = from_text(table, field, text)
     incoming = _value(c["incoming_value"])
     today = ws.today()
     with ws.store.transaction() as w:

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ...errors import InputError, NotFoundError
+from ...storage import devices
 from ...sync import keys
 from ...sync.package import (
     PackageError,
@@ -20,18 +21,17 @@ def now_text() -> str:
 
 
 def device_row(ws: Session, role_name: str) -> dict[str, Any] | None:
-    rows = ws.store.query("SELECT * FROM devices WHERE role = ?", (role_name,))
-    return rows[0] if rows else None
+    return devices.by_role(ws.store.conn, role_name)
 
 
 def field_device(ws: Session, name: str) -> dict[str, Any]:
-    rows = ws.store.query("SELECT * FROM devices WHERE role = 'field' AND name = ?", (name,))
-    if not rows:
+    found = devices.laptop_named(ws.store.conn, name)
+    if found is None:
         raise NotFoundError(f"No laptop named {name!r} is enrolled here; `inspector-app sync "
                             "status` lists them.",
                             in_app=f"No laptop named {name!r} is enrolled here; enrol it with "
                                    "Sync > Enrol a laptop (field kit)...")
-    return rows[0]
+    return found
 
 
 # --- enrolment -------------------------------------------------------------------------
@@ -49,10 +49,8 @@ def office_private_key(ws: Session) -> str:
     if this["private_key"]:
         return str(this["private_key"])
     private = keys.new_private_key()
-    with ws.store.transaction():
-        ws.store.conn.execute("UPDATE devices SET private_key = ?, public_key = ? WHERE role = "
-                              "'this' AND private_key IS NULL",
-                              (private, keys.public_key(private)))
+    with ws.store.transaction() as w:
+        devices.set_own_keys(w.conn, private, keys.public_key(private), replacing=None)
     this = device_row(ws, "this")
     assert this is not None
     return str(this["private_key"])
@@ -64,20 +62,15 @@ def office_fingerprint(ws: Session) -> str:
 
 
 def device_by_id(ws: Session, device_id: str) -> dict[str, Any]:
-    return ws.store.query("SELECT * FROM devices WHERE id = ? AND role = 'field'",
-                          (device_id,))[0]
+    found = devices.laptop(ws.store.conn, device_id)
+    assert found is not None
+    return found
 
 
 def parcels_of(ws: Session, device: dict[str, Any]) -> set[str]:
-    """A laptop's parcels: those assigned at enrolment and those it created itself."""
-    sbls = json.loads(device["parcels"])
-    marks = ",".join("?" * len(sbls)) or "NULL"
-    assigned = {r["id"] for r in ws.store.query(
-        f"SELECT id FROM parcels WHERE sbl IN ({marks})", sbls)}
-    created = {r["record_id"] for r in ws.store.query(
-        "SELECT record_id FROM change_log WHERE device_id = ? AND table_name = 'parcels' AND "
-        "op = 'insert'", (device["id"],))}
-    return assigned | created
+    """A laptop's parcels: those assigned to it (a parcel it proposed is assigned to it
+    once accepted)."""
+    return devices.parcel_ids_of(ws.store.conn, device)
 
 
 # --- import ----------------------------------------------------------------------------
@@ -101,13 +94,12 @@ def _revoked_sentence(device: dict[str, Any]) -> str:
 
 
 def refuse_revoked(ws: Session, device_id: str) -> None:
-    rows = ws.store.query("SELECT * FROM devices WHERE id = ? AND role = 'field' AND "
-                          "revoked_at IS NOT NULL", (device_id,))
-    if rows:
-        raise PackageError(f"{_revoked_sentence(rows[0])}; its packages are refused, and "
+    found = devices.laptop(ws.store.conn, device_id)
+    if found is not None and found["revoked_at"] is not None:
+        raise PackageError(f"{_revoked_sentence(found)}; its packages are refused, and "
                            "nothing was changed. Enrol a replacement laptop under a new name "
                            "with `inspector-app sync enroll` and give it the parcels.",
-                           in_app=f"{_revoked_sentence(rows[0])}; its packages are refused, "
+                           in_app=f"{_revoked_sentence(found)}; its packages are refused, "
                                   "and nothing was changed. Enrol a replacement laptop under "
                                   "a new name with Sync > Enrol a laptop (field kit)...")
 
@@ -123,9 +115,7 @@ def unrevoked(device: dict[str, Any]) -> dict[str, Any]:
 def key_fields(ws: Session, device_id: str, private_key: str) -> dict[str, Any]:
     """What a package says of its signing key: the key, and the endorsements leading to it
     from this device's first key, oldest first."""
-    rows = ws.store.query(
-        "SELECT * FROM device_keys WHERE device_id = ? AND endorsement IS NOT NULL "
-        "ORDER BY rowid", (device_id,))
+    rows = devices.endorsements(ws.store.conn, device_id)
     chain = [{"previous_key": r["endorsed_by"], "public_key": r["public_key"],
               "endorsed_at": r["endorsed_at"], "signature": r["endorsement"]} for r in rows]
     return {"signing_key": keys.public_key(private_key), "key_chain": chain}
@@ -145,10 +135,9 @@ def revoke(ws: Session, name: str, *, reason: str | None = None) -> dict[str, An
     if device["revoked_at"] is not None:
         raise InputError(f"{_revoked_sentence(device)} already; nothing was changed.")
     with ws.store.transaction() as w:
-        w.conn.execute("UPDATE devices SET revoked_at = ?, revoked_by = ?, revoked_reason = ? "
-                       "WHERE id = ? AND revoked_at IS NULL",
-                       (w.now, w.actor.user, reason, device["id"]))
-    row = ws.store.query("SELECT * FROM devices WHERE id = ?", (device["id"],))[0]
+        devices.revoke(w.conn, device["id"], at=w.now, by=w.actor.user, reason=reason)
+    row = devices.laptop(ws.store.conn, device["id"])
+    assert row is not None
     return {"device": row["name"], "revoked_at": row["revoked_at"],
             "revoked_by": row["revoked_by"], "reason": row["revoked_reason"],
             "parcels": json.loads(row["parcels"])}
@@ -170,18 +159,11 @@ def rotate_key(ws: Session) -> dict[str, Any]:
     old_private = str(this["private_key"])
     new_private = keys.new_private_key()
     new_public = keys.public_key(new_private)
-    conn = ws.store.conn
-    # The old private key's bytes are overwritten where the database frees them.
-    conn.execute("PRAGMA secure_delete = ON")
-    with ws.store.transaction() as w:
+    # The old private key's bytes are overwritten where the database frees them, and
+    # the change goes into the database file at once.
+    with ws.store.erasing(), ws.store.transaction() as w:
         link = keys.endorse(this["id"], old_private, new_public, w.now)
-        w.conn.execute("UPDATE devices SET private_key = ?, public_key = ? WHERE role = 'this' "
-                       "AND private_key = ?", (new_private, new_public, old_private))
-        w.conn.execute("UPDATE device_keys SET endorsed_by = ?, endorsed_at = ?, "
-                       "endorsement = ? WHERE device_id = ? AND public_key = ?",
-                       (link["previous_key"], link["endorsed_at"], link["signature"],
-                        this["id"], new_public))
-    # Into the database file now (a reader holding it back leaves it to the next one).
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        devices.set_own_keys(w.conn, new_private, new_public, replacing=old_private)
+        devices.endorse(w.conn, this["id"], link)
     return {"device": this["name"], "fingerprint": keys.fingerprint(new_public),
             "previous": keys.fingerprint(link["previous_key"]), "endorsed_at": w.now}

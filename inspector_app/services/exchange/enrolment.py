@@ -8,6 +8,7 @@ from typing import Any
 
 from ...errors import InputError
 from ...paths import resource
+from ...storage import devices, received, sync_log
 from ...storage.records import new_id
 from ...sync import keys
 from ...sync.package import (
@@ -58,7 +59,7 @@ def enroll(ws: Session, name: str, out: Path, parcels: list[str] | None, *,
     if not name:
         raise InputError("sync enroll: --device is empty; name the laptop.")
     keys.check_passphrase(passphrase)
-    if ws.store.query("SELECT 1 AS x FROM devices WHERE name = ? AND role = 'field'", (name,)):
+    if devices.laptop_named(ws.store.conn, name) is not None:
         raise InputError(f"A laptop named {name!r} is already enrolled; choose another name.")
     sbls = _enrolment_parcels(ws, parcels, worklist)
     parcel_ids = [ws.parcel_id(s) for s in sbls]
@@ -73,11 +74,9 @@ def enroll(ws: Session, name: str, out: Path, parcels: list[str] | None, *,
                office={"id": this["id"], "name": this["name"], "public_key": office_public},
                parcel_ids=parcel_ids, sbls=sbls)
     try:
-        with ws.store.transaction():
-            ws.store.conn.execute(
-                "INSERT INTO devices (id, name, role, created_at, public_key, parcels) "
-                "VALUES (?, ?, 'field', ?, ?, ?)",
-                (device_id, name, now_text(), keys.public_key(device_private), json.dumps(sbls)))
+        with ws.store.transaction() as w:
+            devices.enrol_laptop(w.conn, device_id=device_id, name=name, at=now_text(),
+                                 public_key=keys.public_key(device_private), parcels=sbls)
             ws.store.set_meta("sync_role", OFFICE)
     except BaseException:
         out.unlink(missing_ok=True)
@@ -96,12 +95,9 @@ def _write_kit(ws: Session, out: Path, passphrase: str, office_private: str, *,
                sbls: list[str]) -> None:
     blobs: dict[str, bytes] = {}
     records = assignment.parcel_records(ws, parcel_ids, blobs, active_layer=True)
-    marks = ",".join("?" * len(parcel_ids)) or "NULL"
     layer_ids = [r["row"]["id"] for r in records if r["table"] == "shoreline_layers"]
-    history = ws.store.query(
-        f"SELECT * FROM change_log WHERE parcel_id IN ({marks}) OR record_id IN "
-        f"({','.join('?' * len(layer_ids)) or 'NULL'}) ORDER BY seq", [*parcel_ids, *layer_ids])
-    seq = ws.store.query("SELECT coalesce(max(seq), 0) AS s FROM change_log")[0]["s"]
+    history = sync_log.of_records(ws.store.conn, parcel_ids, layer_ids)
+    seq = received.last_seq_recorded(ws.store.conn)
     kit = {"device": device, "office": office, "parcels": sbls,
            "jurisdiction_toml": _jurisdiction_text(ws), "jurisdictions": kit_laws(ws.laws),
            "office_seq": seq}

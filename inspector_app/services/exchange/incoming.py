@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from ...paths import write_atomically
+from ...storage import devices, held, proposals, sync_log
+from ...storage import parcels as parcel_rows
 from ...storage.sync_apply import (
     ApplyCounts,
     ChangeApplier,
@@ -20,7 +22,7 @@ from ...sync.package import (
     read_package,
 )
 from ..session.session import FIELD, OFFICE, Session
-from . import assignment, resolution
+from . import assignment, proposal_flow, resolution
 from .devices import (
     SHARED_KEY_REFUSAL,
     device_by_id,
@@ -39,22 +41,17 @@ def _key_lookup(ws: Session) -> Any:
     mode = ws.role
 
     def key_for(device_id: str) -> str | None:
-        if mode == OFFICE:
-            rows = ws.store.query("SELECT name, public_key FROM devices WHERE id = ? AND "
-                                  "role = 'field'", (device_id,))
-        elif mode == FIELD:
-            rows = ws.store.query("SELECT name, public_key FROM devices WHERE id = ? AND "
-                                  "role = 'office'", (device_id,))
-        else:
+        if mode not in (OFFICE, FIELD):
             return None
-        if not rows:
+        found = devices.of_role(ws.store.conn, device_id, FIELD if mode == OFFICE else OFFICE)
+        if found is None:
             return None
         if mode == OFFICE:
             refuse_revoked(ws, device_id)
-        if not rows[0]["public_key"]:
-            who = (f"The laptop {rows[0]['name']!r}" if mode == OFFICE else "This laptop")
+        if not found["public_key"]:
+            who = (f"The laptop {found['name']!r}" if mode == OFFICE else "This laptop")
             raise PackageError(f"{who} {SHARED_KEY_REFUSAL}; nothing was changed.")
-        return str(rows[0]["public_key"])
+        return str(found["public_key"])
 
     return key_for
 
@@ -62,59 +59,42 @@ def _key_lookup(ws: Session) -> Any:
 def _keys_held(ws: Session) -> Any:
     """Every public key held for a sender, earlier ones included (`device_keys`)."""
     other = OFFICE if ws.role == FIELD else FIELD
-
-    def keys_held(device_id: str) -> list[str]:
-        return [r["public_key"] for r in ws.store.query(
-            "SELECT k.public_key FROM device_keys k JOIN devices d ON d.id = k.device_id "
-            "WHERE k.device_id = ? AND d.role = ? ORDER BY k.rowid", (device_id, other))]
-
-    return keys_held
+    return lambda device_id: devices.keys_held(ws.store.conn, device_id, other)
 
 
-def _learn_keys(conn: sqlite3.Connection, package: Package) -> None:
-    """Record the sender's new keys, each with its endorsement, in the import's
-    transaction: the sender's current key becomes the last of them."""
-    device = package.manifest["source_device"]
-    for link in package.learned_keys:
-        conn.execute("UPDATE devices SET public_key = ? WHERE id = ? AND role != 'this'",
-                     (link["public_key"], device))
-        conn.execute("UPDATE device_keys SET endorsed_by = ?, endorsed_at = ?, endorsement = ? "
-                     "WHERE device_id = ? AND public_key = ?",
-                     (link["previous_key"], link["endorsed_at"], link["signature"], device,
-                      link["public_key"]))
-
-
-def _check_policy(ws: Session, package: Package, source: Path) -> None:
+def _check_policy(ws: Session, package: Package, source: Path) -> policy.Verdict:
     """Refuse the package whole if its signer may not make one of its changes, or one of
-    its values is not one the records may hold (`sync.policy`)."""
+    its values is not one the records may hold (`sync.policy`); else what is held."""
     this = device_row(ws, "this")
     assert this is not None
     device = package.manifest["source_device"]
     if ws.role == OFFICE:
-        rows = ws.store.query("SELECT * FROM devices WHERE id = ? AND role = 'field'",
-                              (device,))
-        parcels = frozenset(parcels_of(ws, rows[0])) if rows else frozenset()
+        found = devices.laptop(ws.store.conn, device)
+        parcels = frozenset(parcels_of(ws, found)) if found else frozenset()
         # parcels taken from the laptop stay its to speak of: those changes are kept for a
         # person (`assignment`)
         parcels |= assignment.held_from(ws, device, set(parcels))
-        enrolled = datetime.fromisoformat(rows[0]["created_at"]) if rows else None
+        enrolled = datetime.fromisoformat(found["created_at"]) if found else None
+        # the parcels it proposed that no person accepted yet: their changes are held
+        waiting = frozenset(proposals.listed(ws.store.conn, (proposals.PENDING,
+                                                             proposals.REJECTED),
+                                             device_id=device))
         sender = policy.Sender(device_id=device, role=FIELD, parcels=parcels,
                                enrolled_at=enrolled if enrolled is None or enrolled.tzinfo
-                               else enrolled.replace(tzinfo=UTC))
+                               else enrolled.replace(tzinfo=UTC), proposed=waiting)
     else:
         sender = policy.Sender(device_id=device, role=OFFICE)
         assignment.check_office_package(
             ws, package, this, str(source),
             attachment_exists=lambda digest: ws.attachment_path(digest).exists())
-    policy.check_package(ws.store.conn, package, sender=sender, receiver_id=this["id"],
-                         source=str(source),
-                         attachment_exists=lambda digest: ws.attachment_path(digest).exists())
+    return policy.check_package(
+        ws.store.conn, package, sender=sender, receiver_id=this["id"], source=str(source),
+        attachment_exists=lambda digest: ws.attachment_path(digest).exists())
 
 
 def import_package(ws: Session, path: Path) -> dict[str, Any]:
     def already(package_id: str) -> bool:
-        return bool(ws.store.query("SELECT 1 AS x FROM sync_packages WHERE package_id = ?",
-                                   (package_id,)))
+        return sync_log.package_imported(ws.store.conn, package_id)
 
     package = read_package(path, _key_lookup(ws), already, keys_held=_keys_held(ws))
     manifest = package.manifest
@@ -126,14 +106,14 @@ def import_package(ws: Session, path: Path) -> dict[str, Any]:
                                   "kit...")
     if package.already_imported:
         return {"applied": 0, "already_imported": True, "conflicts": 0}
-    _check_policy(ws, package, path)
+    verdict = _check_policy(ws, package, path)
     ws.store.backup_now("before-sync-import")
     this = device_row(ws, "this")
     assert this is not None
     received_at = now_text()
     cleared_before = assignment.cleared_here(ws)
     try:
-        counts = _apply(ws, package, path, received_at, this)
+        counts = _apply(ws, package, path, received_at, this, verdict)
     except sqlite3.IntegrityError as exc:
         raise PackageError(f"{path}: its changes do not fit this data folder's records "
                            f"({exc}); the package was refused and nothing was changed.") from None
@@ -144,7 +124,7 @@ def import_package(ws: Session, path: Path) -> dict[str, Any]:
                               "open_conflicts": counts.open_conflicts,
                               "same_value": counts.same_value,
                               "skipped": counts.skipped, "already_had": counts.already,
-                              "summary": _import_summary(counts)}
+                              "held": counts.held, "summary": _import_summary(counts)}
     if ws.role == OFFICE:
         _, ranges, missing = gap_ranges(ws, manifest["source_device"])
         result.update(gaps=listed_gaps(ranges), gap_ranges=ranges, missing_changes=missing)
@@ -166,6 +146,9 @@ def _import_summary(counts: ApplyCounts) -> str:
                  "(`inspector-app sync conflicts`)")
     else:
         text += "no conflict waits for a decision"
+    if counts.held:
+        text += (f"; {n(counts.held, 'change')} kept aside for a person "
+                 "(`inspector-app sync held`)")
     settled = counts.conflicts - counts.open_conflicts
     if settled > 0:
         text += (f"; {n(settled, 'change')} that met a conflict "
@@ -182,8 +165,8 @@ def _refuse_worse_cases(ws: Session, conn: sqlite3.Connection, path: Path,
     for parcel_id, was in before.items():
         now = after[parcel_id]
         if now is not None and now != was:
-            sbl = conn.execute("SELECT sbl FROM parcels WHERE id = ?", (parcel_id,)).fetchone()
-            raise PackageError(f"{path}: its changes to parcel {sbl[0] if sbl else parcel_id} "
+            sbl = parcel_rows.sbl_of(conn, parcel_id)
+            raise PackageError(f"{path}: its changes to parcel {sbl or parcel_id} "
                                f"break the case-file rules ({now}); the package was refused "
                                "and nothing was changed.")
 
@@ -213,22 +196,28 @@ def _removed_on_failure(paths: list[Path]) -> Any:
 
 
 def _apply(ws: Session, package: Package, path: Path, received_at: str,
-           this: dict[str, Any]) -> ApplyCounts:
+           this: dict[str, Any], verdict: policy.Verdict) -> ApplyCounts:
     manifest = package.manifest
-    with contextlib.ExitStack() as stack, ws.store.transaction() as w:
-        w.conn.execute("PRAGMA defer_foreign_keys = ON")
+    sender = manifest["source_device"]
+    with contextlib.ExitStack() as stack, ws.store.transaction() as w, \
+            ws.store.foreign_keys_at_commit():
         held: frozenset[str] = frozenset()
         outside: frozenset[str] = frozenset()
         if ws.role == OFFICE:
-            held = assignment.held_from(ws, manifest["source_device"], parcels_of(
-                ws, device_by_id(ws, manifest["source_device"])))
+            held = assignment.held_from(ws, sender, parcels_of(ws, device_by_id(ws, sender)))
         else:
-            # the records of newly assigned parcels go in first, with their history
+            # the records of newly assigned parcels go in first, with their history, and
+            # what the office decided on this laptop's proposals
             outside = assignment.take_office_package(ws, w.conn, package)
+            proposal_flow.learn_decisions(w.conn, manifest.get("proposals", ()))
         mine = [c for c in package.changes if c["parcel_id"] not in outside]
+        aside, mine = _kept_aside(w.conn, mine, verdict, package_id=manifest["package_id"],
+                                  received_at=received_at)
         applier = ChangeApplier(w.conn, package_id=manifest["package_id"],
                                 received_at=received_at, blobs=package.attachments, held=held)
-        applier.counts.skipped += len(package.changes) - len(mine)
+        applier.counts.skipped += len(package.changes) - len(mine) - aside[0] - aside[1]
+        applier.counts.held = aside[0]
+        applier.counts.already += aside[1]
         touched = sorted({c["parcel_id"] for c in mine if c["parcel_id"]}) \
             if ws.role == OFFICE else []
         before = resolution.case_problems(w.conn, touched, str(path), ws.today())
@@ -245,15 +234,15 @@ def _apply(ws: Session, package: Package, path: Path, received_at: str,
         written = _write_attachments(ws, package)
         stack.push(_removed_on_failure(written))
         counts = applier.counts
-        _learn_keys(w.conn, package)
+        for link in package.learned_keys:
+            devices.learn_key(w.conn, sender, link)
         for ack in manifest["acknowledges"]:
             if ws.role == OFFICE:
-                w.conn.execute("UPDATE devices SET acknowledged_seq = max(acknowledged_seq, ?) "
-                               "WHERE id = ? AND role = 'field'",
-                               (ack["through_seq"], manifest["source_device"]))
+                devices.note_acknowledged(w.conn, by_laptop=sender,
+                                          through_seq=ack["through_seq"])
             elif ack["device_id"] == this["id"]:
-                w.conn.execute("UPDATE devices SET acknowledged_seq = max(acknowledged_seq, ?) "
-                               "WHERE role = 'office'", (ack["through_seq"],))
+                devices.note_acknowledged(w.conn, by_laptop=None,
+                                          through_seq=ack["through_seq"])
         if ws.role == FIELD and "source_seq_through" in manifest:
             current = int(ws.store.get_meta("office_seq_received") or 0)
             ws.store.set_meta("office_seq_received",
@@ -261,14 +250,49 @@ def _apply(ws: Session, package: Package, path: Path, received_at: str,
         if ws.role == FIELD:
             assignment.purge(ws, w.conn, this["id"], w.actor.user)
         elif "assignment_revision" in manifest:
-            assignment.note_laptop_revision(ws, manifest["source_device"],
-                                            manifest["assignment_revision"])
-        w.conn.execute(
-            "INSERT INTO sync_packages (package_id, device_id, imported_at, imported_by, "
-            "changes, applied, conflicts, sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (manifest["package_id"], manifest["source_device"], received_at, w.actor.user,
-             len(package.changes), counts.applied, counts.conflicts, package.sha256))
+            assignment.note_laptop_revision(ws, sender, manifest["assignment_revision"])
+        sync_log.record_package(w.conn, package_id=manifest["package_id"], device_id=sender,
+                                at=received_at, by=w.actor.user, changes=len(package.changes),
+                                applied=counts.applied, conflicts=counts.conflicts,
+                                sha256=package.sha256)
     return counts
+
+
+def _kept_aside(conn: sqlite3.Connection, changes: list[dict[str, Any]],
+                verdict: policy.Verdict, *, package_id: str, received_at: str
+                ) -> tuple[tuple[int, int], list[dict[str, Any]]]:
+    """Hold the changes no one may apply without a person: at the office, those of the
+    parcels a laptop proposed (noting each new proposal); on a laptop, a change from the
+    office that its rules refuse, and what follows it on the same record. Returns ((held
+    now, held before), the changes to apply)."""
+    proposed = verdict.proposed
+    refused = dict(verdict.refused)
+    refused_records: set[tuple[str, str]] = set()
+    aside: list[dict[str, Any]] = []
+    rest: list[dict[str, Any]] = []
+    for c in changes:
+        record = (c["table"], c["record_id"])
+        if c["parcel_id"] in proposed:
+            aside.append(c)
+            if c["table"] == "parcels" and c["op"] == "insert":
+                proposals.record(conn, parcel_id=c["record_id"],
+                                 sbl=str((c["new"] or {}).get("sbl")), device_id=c["device_id"],
+                                 proposed_at=c["at"], proposed_by=c["user"])
+        elif c["change_id"] in refused or record in refused_records:
+            refused.setdefault(c["change_id"], "it follows a change of the same record that "
+                                               "was kept aside")
+            refused_records.add(record)
+            aside.append(c)
+        else:
+            rest.append(c)
+    before = held.known(conn, [c["change_id"] for c in aside])
+    new = [c for c in aside if c["change_id"] not in before]
+    held.hold(conn, [c for c in new if c["parcel_id"] in proposed], package_id=package_id,
+              received_at=received_at, reason=held.PROPOSAL)
+    held.hold(conn, [c for c in new if c["parcel_id"] not in proposed],
+              package_id=package_id, received_at=received_at, reason=held.REFUSED,
+              problems=refused)
+    return (len(new), len(before)), rest
 
 
 # --- conflicts -------------------------------------------------------------------------

@@ -10,13 +10,15 @@ from typing import Any
 
 from ...errors import InputError
 from ...paths import DataFolder
+from ...storage import devices, folder_state, received_records
+from ...storage.received_records import HISTORY_COLUMNS
 from ...storage.records import RecordWriter
 from ...storage.store import Store, utc_now_text
 from ...storage.sync_apply import (
     BYTES_REF,
     SYNCED_TABLES,
 )
-from ...sync import keys
+from ...sync import keys, policy
 from ...sync.package import (
     MAX_PACKAGE_BYTES,
     PackageError,
@@ -44,12 +46,26 @@ def _peek_kit(contents: bytes) -> dict[str, Any] | None:
         return None
 
 
+def _history_problem(history: list[Any], records: list[Any]) -> str | None:
+    """What is wrong with a kit's history, if anything: each entry a change-log row of one
+    of the kit's parcels or of a layer it carries."""
+    parcels = {r["row"].get("id") for r in records if r.get("table") == "parcels"}
+    layers = {r["row"].get("id") for r in records if r.get("table") == "shoreline_layers"}
+    wanted = set(HISTORY_COLUMNS)
+    for n, h in enumerate(history, start=1):
+        if not isinstance(h, dict) or set(h) - {"seq"} != wanted or (
+                h["parcel_id"] not in parcels and h["record_id"] not in layers):
+            return (f"history.jsonl line {n} is not the history of one of the kit's parcels "
+                    "or layers")
+    return None
+
+
 def _only_what_opening_wrote(store: Store) -> str | None:
     """The id of the bundled shoreline layer, if opening the folder is all that ever
     happened to it: that layer, created here and never changed, is its one change; no
     other record of any kind; never enrolled, joined or synced. Otherwise None."""
-    changes = store.query("SELECT * FROM change_log")
-    layers = store.query("SELECT * FROM shoreline_layers")
+    changes = folder_state.every_change(store.conn)
+    layers = folder_state.every_shoreline_layer(store.conn)
     if len(changes) != 1 or len(layers) != 1:
         return None
     change, layer = changes[0], layers[0]
@@ -62,28 +78,22 @@ def _only_what_opening_wrote(store: Store) -> str | None:
             and change["record_id"] == layer["id"] and change["parcel_id"] is None
             and change["device_id"] == store.device_id):
         return None
-    devices = store.query("SELECT role, secret, private_key, public_key FROM devices")
-    if devices != [{"role": "this", "secret": None, "private_key": None, "public_key": None}]:
+    if not devices.keyless_this(store.conn):
         return None
     if store.get_meta("sync_role") is not None or store.get_meta("office_seq_received"):
         return None
     # Every other table, records and sync bookkeeping alike (and any a later schema adds),
     # must be empty.
     own = {"devices", "meta", "change_log", "shoreline_layers", "_sqlite_migrations"}
-    for (table,) in store.conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
-            "'sqlite_%'").fetchall():
-        if table not in own and store.conn.execute(
-                f'SELECT EXISTS (SELECT 1 FROM "{table}")').fetchone()[0]:
-            return None
+    if set(folder_state.tables_holding_rows(store.conn)) - own:
+        return None
     return str(layer["id"])
 
 
 def holds_nothing_yet(store: Store) -> bool:
     """Whether a field kit may be joined into this folder: nothing recorded in it, or only
     what opening it wrote (see `_only_what_opening_wrote`)."""
-    held = store.query("SELECT (SELECT count(*) FROM change_log) + (SELECT count(*) FROM "
-                       "parcels) AS n")[0]["n"]
+    held = folder_state.records_held(store.conn)
     return not held or _only_what_opening_wrote(store) is not None
 
 
@@ -155,8 +165,7 @@ def join(root: Path, kit_path: Path, *, user: str, passphrase: str,
         undo.restore()
         raise
     try:
-        held = store.query("SELECT (SELECT count(*) FROM change_log) + (SELECT count(*) FROM "
-                           "parcels) AS n")[0]["n"]
+        held = folder_state.records_held(store.conn)
         opening_layer = _only_what_opening_wrote(store) if held else None
         if held and opening_layer is None:
             raise InputError(f"{root} already holds records ({held} changes); only an empty "
@@ -164,12 +173,19 @@ def join(root: Path, kit_path: Path, *, user: str, passphrase: str,
                              in_app=f"{root} already holds records ({held} changes); only an "
                                     "empty data folder can join. Make one with File > New "
                                     "data folder..., then set up the laptop again.")
+        # The kit's records pass the checks a package's records pass, before anything is
+        # written: a kit is refused like a package.
+        problem = policy.record_problem(store.conn, records, blobs=package.attachments,
+                                        attachment_exists=lambda digest: False)
+        if problem is None:
+            problem = _history_problem(history, records)
+        if problem is not None:
+            raise PackageError(f"{kit_path}: {problem}; the field kit was refused and nothing "
+                               "was changed.")
         for digest, data in package.attachments.items():
             undo.write(folder.attachments / digest[:2] / digest, data)
-        with store.writing():
+        with store.writing(), store.foreign_keys_at_commit():
             conn = store.conn
-            # Rows arrive table by table; foreign keys are checked when the whole kit is in.
-            conn.execute("PRAGMA defer_foreign_keys = ON")
             if opening_layer is not None and any(
                     r["table"] == "shoreline_layers" and r["row"].get("active")
                     for r in records):
@@ -180,26 +196,20 @@ def join(root: Path, kit_path: Path, *, user: str, passphrase: str,
                 retire.update("shoreline_layers", opening_layer, {"active": 0})
                 retire.flush()
             private = kit["device"]["private_key"]
-            conn.execute("UPDATE devices SET id = ?, name = ?, private_key = ?, public_key = ? "
-                         "WHERE role = 'this'", (kit["device"]["id"], kit["device"]["name"],
-                                                 private, keys.public_key(private)))
-            conn.execute("INSERT INTO devices (id, name, role, created_at, public_key) VALUES "
-                         "(?, ?, 'office', ?, ?)", (kit["office"]["id"], kit["office"]["name"],
-                                                    now_text(), office_key))
+            devices.become_laptop(conn, device_id=kit["device"]["id"],
+                                  name=kit["device"]["name"], private_key=private,
+                                  public_key=keys.public_key(private),
+                                  office_id=kit["office"]["id"],
+                                  office_name=kit["office"]["name"], office_key=office_key,
+                                  at=now_text())
             for item in sorted(records, key=lambda r: r["table"] != "parcels"):
                 table = item["table"]
                 if table not in SYNCED_TABLES:
                     raise PackageError(f"{kit_path}: names the table {table!r}.")
                 row = {k: package.attachments[v[BYTES_REF]] if isinstance(v, dict) else v
                        for k, v in item["row"].items()}
-                names = list(row)
-                conn.execute(f"INSERT INTO {table} ({', '.join(names)}) VALUES "
-                             f"({', '.join('?' * len(names))})", [row[n] for n in names])
-            for h in history:
-                h = {k: v for k, v in h.items() if k != "seq"}
-                names = list(h)
-                conn.execute(f"INSERT INTO change_log ({', '.join(names)}) VALUES "
-                             f"({', '.join('?' * len(names))})", [h[n] for n in names])
+                received_records.take(conn, table, row)
+            received_records.take_history(conn, history)
             if kit_lots is not None:
                 lots.take_kit_lot_lines(conn, *kit_lots)
             if imagery is not None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
+from ...storage import devices, received, sync_log
 from ...storage.records import new_id
 from ...storage.sync_apply import (
     BYTES_REF,
@@ -20,7 +21,7 @@ from ...sync.package import (
     write_package,
 )
 from ..session.session import FIELD, OFFICE, Session
-from . import assignment
+from . import assignment, proposal_flow
 from .conflicts import conflicts
 from .devices import (
     SHARED_KEY_REFUSAL,
@@ -39,24 +40,9 @@ GAPS_LISTED = 100  # missing sequence numbers (and ranges of them) listed at mos
 
 def gap_ranges(ws: Session, device_id: str) -> tuple[int, list[list[int]], int]:
     """The highest n such that changes 1..n from a device are all here; the first
-    GAPS_LISTED ranges [first, last] of numbers missing below the highest one here; and
-    how many numbers are missing in all. Computed from the numbers present, never by
-    counting up to the highest one."""
-    present = ("SELECT device_seq AS n FROM sync_received WHERE device_id = :d AND "
-               "device_seq >= 1 UNION SELECT device_seq FROM change_log WHERE device_id = :d "
-               "AND device_seq >= 1")
-    runs = (f"WITH s AS ({present}), o AS (SELECT n, lag(n, 1, 0) OVER (ORDER BY n) AS prev "
-            "FROM s) SELECT prev + 1 AS first, n - 1 AS last FROM o WHERE n > prev + 1")
-    ranges = [[r["first"], r["last"]] for r in ws.store.query(
-        f"{runs} ORDER BY first LIMIT {GAPS_LISTED}", {"d": device_id})]
-    missing = ws.store.query(f"SELECT coalesce(sum(last - first + 1), 0) AS m FROM ({runs})",
-                             {"d": device_id})[0]["m"]
-    if ranges:
-        through = ranges[0][0] - 1
-    else:
-        through = ws.store.query(f"SELECT coalesce(max(n), 0) AS t FROM ({present})",
-                                 {"d": device_id})[0]["t"]
-    return int(through), ranges, int(missing)
+    GAPS_LISTED ranges of numbers missing below the highest one here; and how many numbers
+    are missing in all (`storage.sync_log.gaps`)."""
+    return sync_log.gaps(ws.store.conn, device_id, GAPS_LISTED)
 
 
 def listed_gaps(ranges: list[list[int]]) -> list[int]:
@@ -76,16 +62,6 @@ def _contiguous_through(ws: Session, device_id: str) -> tuple[int, list[int]]:
     return through, listed_gaps(ranges)
 
 
-def _change_line(row: dict[str, Any]) -> dict[str, Any]:
-    return {"change_id": row["change_id"], "at": row["at"], "user": row["user"],
-            "device_id": row["device_id"], "device_seq": row["device_seq"],
-            "table": row["table_name"], "record_id": row["record_id"],
-            "parcel_id": row["parcel_id"], "op": row["op"], "field": row["field"],
-            "old": None if row["old_value"] is None else json.loads(row["old_value"]),
-            "new": None if row["new_value"] is None else json.loads(row["new_value"]),
-            "record_version": row["record_version"], "source_seq": row["seq"]}
-
-
 def _blobs_for(ws: Session, changes: list[dict[str, Any]]) -> dict[str, bytes]:
     """The bytes every change refers to: photos by hash, letters' PDFs."""
     blobs: dict[str, bytes] = {}
@@ -101,9 +77,9 @@ def _blobs_for(ws: Session, changes: list[dict[str, Any]]) -> dict[str, bytes]:
         refs = [v for v in (values.values() if values else [c["new"]])
                 if isinstance(v, dict) and set(v) == {BYTES_REF}]
         for ref in refs:
-            row = ws.store.query("SELECT pdf FROM letters WHERE id = ?", (c["record_id"],))
-            if row and row[0]["pdf"] is not None:
-                blobs[ref[BYTES_REF]] = row[0]["pdf"]
+            pdf = sync_log.letter_pdf(ws.store.conn, c["record_id"])
+            if pdf is not None:
+                blobs[ref[BYTES_REF]] = pdf
     return blobs
 
 
@@ -113,9 +89,7 @@ def _laptop_changes(ws: Session, device_id: str, acknowledged: int) -> list[dict
     once the last are out the next export begins again at what the office acknowledged
     (so a lost package is sent again)."""
     start = max(acknowledged, int(ws.store.get_meta("export_resume_seq") or 0))
-    rows = ws.store.query(
-        "SELECT * FROM change_log WHERE device_id = ? AND device_seq > ? ORDER BY device_seq "
-        "LIMIT ?", (device_id, start, policy.MAX_CHANGES + 1))
+    rows = sync_log.made_by(ws.store.conn, device_id, start, policy.MAX_CHANGES + 1)
     full = len(rows) > policy.MAX_CHANGES
     rows = rows[:policy.MAX_CHANGES]
     resume = str(rows[-1]["device_seq"]) if full else "0"
@@ -139,16 +113,15 @@ def export(ws: Session, out: Path, *, device: str | None = None) -> dict[str, An
         acks = [{"device_id": office["id"],
                  "through_seq": int(ws.store.get_meta("office_seq_received") or 0)}]
     else:
-        fields = ws.store.query("SELECT * FROM devices WHERE role = 'field' AND "
-                                "revoked_at IS NULL")
+        fields = devices.laptops(ws.store.conn, revoked=False)
         targets = ([unrevoked(field_device(ws, device))] if device else fields)
         if ws.role == OFFICE and len(targets) != 1:
             _refuse_unaddressed(targets)
         since = min((t["acknowledged_seq"] for t in targets), default=0)
         # A laptop holds only its kit's lot layer: lot-line measurements travel from the
         # laptops to the office, never back (a laptop measures its own).
-        rows = [r for r in ws.store.query("SELECT * FROM change_log WHERE seq > ? ORDER BY "
-                                          "seq", (since,)) if r["table_name"] in SYNCED_TABLES
+        rows = [r for r in sync_log.since(ws.store.conn, since)
+                if r["table_name"] in SYNCED_TABLES
                 and r["table_name"] != "lot_measurements"]
         if len(targets) == 1:
             target = targets[0]
@@ -160,7 +133,7 @@ def export(ws: Session, out: Path, *, device: str | None = None) -> dict[str, An
         for t in targets:
             through, _ = _contiguous_through(ws, t["id"])
             acks.append({"device_id": t["id"], "through_seq": through})
-    changes = [_change_line(r) for r in rows]
+    changes = [sync_log.change_line(r) for r in rows]
     # A resolution goes out against the value the other side sent, so that side takes it
     # as the decision on its change; the change log here keeps the value it replaced.
     bases = resolution_bases(ws.store.conn, [c["change_id"] for c in changes
@@ -175,9 +148,12 @@ def export(ws: Session, out: Path, *, device: str | None = None) -> dict[str, An
     records: dict[str, bytes] = {}
     if addressed_to is not None:
         addressed, records = assignment.office_package(ws, *addressed_to, blobs)
+        decided = proposal_flow.decisions_for(ws, addressed_to[0]["id"])
+        if decided:
+            addressed["proposals"] = decided
     elif ws.role == FIELD:
         addressed = {"assignment_revision": assignment.laptop_revision(ws)}
-    seq_through = ws.store.query("SELECT coalesce(max(seq), 0) AS s FROM change_log")[0]["s"]
+    seq_through = received.last_seq_recorded(ws.store.conn)
     seqs = [c["device_seq"] if ws.role == FIELD else c["source_seq"] for c in changes]
     manifest = {"format": FORMAT, "kind": "changes", "package_id": new_id(),
                 "source_device": this["id"], "source_name": this["name"],
@@ -223,23 +199,21 @@ def status(ws: Session) -> dict[str, Any]:
     if ws.role == FIELD:
         office = device_row(ws, OFFICE)
         assert office is not None
-        mine = ws.store.query("SELECT coalesce(max(device_seq), 0) AS n FROM change_log "
-                              "WHERE device_id = ? AND device_seq IS NOT NULL",
-                              (this["id"],))[0]["n"]
+        mine = received.last_seq_made(ws.store.conn, this["id"])
         out.update(office=office["name"], changes_made=mine,
                    acknowledged_by_office=office["acknowledged_seq"],
                    waiting_to_send=mine - office["acknowledged_seq"])
     else:
-        devices = []
-        for d in ws.store.query("SELECT * FROM devices WHERE role = 'field' ORDER BY name"):
+        listed = []
+        for d in devices.laptops(ws.store.conn):
             through, ranges, missing = gap_ranges(ws, d["id"])
-            devices.append({"device": d["name"], "received_through": through,
+            listed.append({"device": d["name"], "received_through": through,
                             "gaps": listed_gaps(ranges), "gap_ranges": ranges,
                             "missing_changes": missing,
                             "parcels": len(json.loads(d["parcels"])),
                             "office_changes_acknowledged": d["acknowledged_seq"],
                             **key_status(d)})
-        out["devices"] = devices
+        out["devices"] = listed
     out["open_conflicts"] = len(conflicts(ws))
     return out
 

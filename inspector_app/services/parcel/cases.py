@@ -9,9 +9,10 @@ from pathlib import Path
 
 from ...domain.case import Case
 from ...errors import InputError
+from ...storage import proposals
 from ...storage.cases import case_version, load_case, parcel_id_for, save_case
 from ..reference.shorelines import record_map_measurement
-from ..session.session import Session
+from ..session.session import FIELD, Session
 from .evaluation import follow_after_save
 from .separations import located_things, record_lot_measurements
 
@@ -21,6 +22,8 @@ class CaseImportResult:
     sbl: str
     created: bool
     changes: int
+    # on a laptop, a parcel not on its roll: sent to the office as a proposal
+    proposed: bool = False
 
 
 def import_case_file(ws: Session, path: Path, *, today: date | None = None
@@ -44,7 +47,10 @@ def store_case(ws: Session, case: Case, *, today: date | None = None) -> CaseImp
             record_lot_measurements(w, ws, parcel_id, case, day)
         follow_after_save(ws, w, parcel_id, day)
         changes = w.pending_changes
-    return CaseImportResult(sbl=case.parcel.sbl, created=created, changes=changes)
+        proposal = proposals.of_parcel(w.conn, parcel_id) if ws.role == FIELD else None
+    return CaseImportResult(sbl=case.parcel.sbl, created=created, changes=changes,
+                            proposed=proposal is not None
+                            and proposal["status"] == proposals.PENDING)
 
 
 def save_edit(ws: Session, parcel_id: str, before: Case, after: Case, *,
@@ -65,6 +71,7 @@ def save_edit(ws: Session, parcel_id: str, before: Case, after: Case, *,
             raise InputError(f"Parcel {before.parcel.sbl} is no longer the record this "
                              "form was opened on; nothing was saved. Open it again.")
         stored = load_case(w.conn, parcel_id)
+        _same_inspection(stored, before, after)
         try:
             merged = apply_case_edit(stored, before, after)
         except EditConflict as exc:
@@ -82,3 +89,21 @@ def save_edit(ws: Session, parcel_id: str, before: Case, after: Case, *,
                 record_lot_measurements(w, ws, parcel_id, merged, day)
             follow_after_save(ws, w, parcel_id, day)
     return load_case(ws.store.conn, parcel_id), case_version(ws.store.conn, parcel_id)
+
+
+def _same_inspection(stored: Case, before: Case, after: Case) -> None:
+    """An edit of the inspection is made on the inspection the form showed: if the parcel's
+    latest inspection is another one by now (a new inspection recorded elsewhere, one marked
+    entered in error), the edit is refused rather than laid onto another inspection."""
+    from ...domain.edits import changed_paths
+
+    shown = before.inspection.id if before.inspection is not None else None
+    now = stored.inspection.id if stored.inspection is not None else None
+    if shown == now or shown is None:
+        return
+    if any(p.startswith("inspection") for p in changed_paths(before, after)):
+        day = stored.inspection.date.isoformat() if stored.inspection else None
+        raise InputError(
+            "Not saved: the inspection this form shows is no longer the parcel's latest "
+            + (f"(that is now the inspection of {day})" if day else "(it has none now)")
+            + "; nothing was saved. Open the parcel again.")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...storage.contacts import CLEARED
+from ...storage import contacts
 from ..session.session import Session
 
 _WHOLE_RECORD = ("(deleted)", "(record)")
@@ -71,15 +71,12 @@ def changes(ws: Session, sbl: str) -> list[dict[str, Any]]:
             row[key] = None if row[key] is None else json.loads(row[key])
     # values this laptop cleared from its copy of the history (`storage.contacts`)
     by_seq = {r["seq"]: r for r in rows}
-    for mark in ws.store.query(
-            "SELECT c.seq, k.cleared FROM cleared_copies k JOIN change_log c ON "
-            "c.change_id = k.row_id WHERE k.table_name = 'change_log' AND c.parcel_id = ?",
-            (parcel_id,)):
-        row = by_seq[mark["seq"]]
-        for path in json.loads(mark["cleared"]):
+    for seq, paths in contacts.cleared_history(ws.store.conn, parcel_id):
+        row = by_seq[seq]
+        for path in paths:
             key, _, name = path.partition(".")
             if not name:
-                row[key] = CLEARED
+                row[key] = contacts.CLEARED
             elif isinstance(row[key], dict):
-                row[key][name] = CLEARED
+                row[key][name] = contacts.CLEARED
     return rows

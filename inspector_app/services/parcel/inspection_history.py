@@ -233,7 +233,9 @@ def _parcel_inspections(ws: Session, parcel_id: str, loader: _Loader, layers: _L
     out = []
     for inspection_id, state in states:
         row = inspections[inspection_id]  # as it stands now: its date, reason, inspector
-        if row["deleted_at"] is not None or not state["parcels"]:
+        # removed, or marked entered in error: no inspection to judge
+        if row["deleted_at"] is not None or row.get("void_reason") is not None \
+                or not state["parcels"]:
             continue
         own_tests = [t for t in tests.values() if t["inspection_id"] == inspection_id]
         case = loader.case(parcel_id, state, row, own_tests)

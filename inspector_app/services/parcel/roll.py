@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ...casefile import SBL_PATTERN
+from ...casefile.values import value_problem
 from ...errors import InputError
 from ...storage.cases import parcel_id_for
 from ...storage.store import Store
@@ -105,7 +106,17 @@ def _row_values(row: dict[str, str]) -> dict[str, Any]:
     for name in ("owner_phone", "owner_email"):
         if row.get(name, "").strip():
             values[name] = row[name].strip()
+    # the rules every door applies to a parcel's fields (a case file, the form, a package)
+    for name, value in values.items():
+        problem = value_problem("parcels", name, value, _column_words(name))
+        if problem is not None:
+            raise ValueError(problem)
     return values
+
+
+def _column_words(column: str) -> str:
+    """A parcel field named as the roll names its column."""
+    return "mailing address" if column == "owner_mailing_address" else column
 
 
 @dataclass
@@ -171,6 +182,9 @@ def read_roll(path: Path) -> ParsedRoll:
 
 def apply_roll(store: Store, parsed: ParsedRoll) -> RollImportResult:
     """Import the good rows of a roll in one transaction."""
+    if store.get_meta("sync_role") == "field":
+        raise InputError("This data folder is an enrolled laptop; only the office changes "
+                         "the parcels roll. Nothing was changed.")
     result = RollImportResult(rejected=list(parsed.rejected))
     with store.transaction() as w:
         for _, values in parsed.rows:
