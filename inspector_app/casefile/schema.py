@@ -86,6 +86,9 @@ def node_of(field: Field, *, stored: bool = False) -> dict[str, Any]:
         return node
     elif field.kind is Kind.GEOMETRY:
         node = {"type": "object"}
+    elif field.kind is Kind.PLAIN:
+        node = {"type": ["string", "number", "boolean"]}
+        return {"type": [*node["type"], "null"]} if field.nullable else node
     elif field.kind is Kind.BOOLEAN:
         node = {"type": "boolean"}
     elif field.kind is Kind.DATE:

@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from datetime import date
+from enum import Enum
 from typing import Any
 
 import jsonschema
@@ -117,8 +118,8 @@ def value_problem(table: str, column: str, value: Any, words: str) -> str | None
     if field is None:
         return f"{words} is not a field of the records"
     if field.kind is Kind.BYTES:
-        return None if value is None else (f"{words} must be a document's bytes, not "
-                                           f"{describe(value)}")
+        return None if value is None or isinstance(value, bytes) else (
+            f"{words} must be a document's bytes, not {describe(value)}")
     node = field_schema(table, column)
     assert node is not None
     shown = case_value(field, value)
@@ -207,3 +208,97 @@ def as_text(table: str, column: str, value: Any) -> str:
     if isinstance(shown, int | float):
         return str(plain_number(shown))
     return str(shown)
+
+
+def stored_problem(table: str, column: str, value: Any) -> str | None:
+    """What the declared rules say of a value about to be written to a column, naming the
+    field in words; None if it passes (or nothing declares the column). Every record write
+    asks this: a value that passes is told so by a check compiled once per column, and only
+    one that fails goes through the schema validator, for its words."""
+    passes = _PASSES_STORED.get((table, column))
+    if passes is None:
+        passes = _PASSES_STORED[(table, column)] = _compiled(table, column)
+    value = _plain(value)
+    if passes(value):
+        return None
+    field = registry.column(table, column)
+    assert field is not None
+    return value_problem(table, column, value, field.with_unit)
+
+
+def _plain(value: Any) -> Any:
+    """A value as a record holds it (a word of a vocabulary, a date as ISO text, a list)
+    or as the case file writes it: what the checks read."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+_PASSES_STORED: dict[tuple[str, str], Callable[[Any], bool]] = {}
+_PY_TYPES: dict[str, tuple[type, ...]] = {"string": (str,), "integer": (int,),
+                                          "number": (int, float), "boolean": (bool,)}
+
+
+def _compiled(table: str, column: str) -> Callable[[Any], bool]:
+    """Whether a stored value of a column passes its declaration, as a small function of
+    the field's schema (type, bounds, lengths, pattern, vocabulary); a field whose schema
+    says more (a list, a geometry) is checked by `value_problem` itself."""
+    field = registry.column(table, column)
+    if field is None or field.spec.identity:
+        return lambda value: True
+    if field.kind is Kind.GEOMETRY and field.spec.geometries:
+        allowed = field.spec.geometries
+        return lambda value: value is None or (
+            geometry_fault(value if isinstance(value, dict) else case_value(field, value),
+                           allowed) is None)
+    if field.kind in (Kind.LIST, Kind.OBJECTS, Kind.GEOMETRY, Kind.BYTES):
+        return lambda value: value_problem(table, column, value, "") is None
+    node = field_schema(table, column)
+    assert node is not None
+    declared = node.get("type")
+    types = [declared] if isinstance(declared, str) else list(declared or ())
+    nullable = "null" in types or None in node.get("enum", ())
+    accepted = tuple(t for name in types for t in _PY_TYPES.get(name, ()))
+    enum = frozenset(v for v in node.get("enum", ()) if v is not None) or None
+    lo, hi = node.get("minimum"), node.get("maximum")
+    shortest, longest = node.get("minLength"), node.get("maxLength")
+    pattern = re.compile(node["pattern"]) if "pattern" in node else None
+    boolean = field.kind is Kind.BOOLEAN
+    dated = node.get("pattern") == DATE_PATTERN
+
+    def passes(value: Any) -> bool:
+        if value is None:
+            return nullable
+        if boolean:
+            return value in (0, 1) and not isinstance(value, float)
+        if enum is not None:
+            return value in enum
+        if isinstance(value, bool) or (accepted and not isinstance(value, accepted)):
+            return False
+        if isinstance(value, str):
+            if shortest is not None and len(value) < shortest:
+                return False
+            if longest is not None and len(value) > longest:
+                return False
+            if pattern is not None and pattern.search(value) is None:
+                return False
+            if dated:
+                try:
+                    date.fromisoformat(value)
+                except ValueError:
+                    return False
+            return True
+        if isinstance(value, float) and (value != value or value in (_INF, -_INF)):
+            return False
+        if lo is not None and value < lo:
+            return False
+        return hi is None or value <= hi
+
+    return passes
+
+
+_INF = float("inf")

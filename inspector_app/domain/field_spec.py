@@ -96,6 +96,7 @@ class Spec:
     suggestion: bool = False           # the key of a suggested finding
     shown_as_choice: bool = False      # a word of a vocabulary the program keeps elsewhere
     identity: bool = False             # the record's own id: read, never written as a value
+    plain: bool = False                # any plain value: text, a number, yes or no (a setting)
 
 
 def declare(label: str, *, default: Any = dataclasses.MISSING, **spec: Any) -> Any:

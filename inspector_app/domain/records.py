@@ -171,7 +171,7 @@ class Basemap:
 @dataclass(frozen=True, kw_only=True)
 class OfficeSetting:
     key: str = declare("Setting", text=Text.NAME)
-    value: str = declare("Value")
+    value: str = declare("Value", plain=True)
 
 
 RECORDS: tuple[type, ...] = (LakeMeasurement, LotMeasurement, Attachment, Letter,

@@ -42,7 +42,7 @@ class Kind(StrEnum):
     OBJECTS = "objects"        # a list of records (renters, pump-outs, ...)
     REFERENCE = "reference"    # the id of another record
     BYTES = "bytes"            # a document's bytes
-    JSON = "json"              # a structure kept as JSON text (the AHJ's findings)
+    PLAIN = "plain"            # any plain value: text, a number, yes or no (a setting)
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,9 @@ _EDITORS = {Kind.TEXT: Editor.LINE, Kind.INTEGER: Editor.INTEGER, Kind.NUMBER: E
             Kind.LIST: Editor.LINES}
 
 
-@dataclass(frozen=True)
+# Compared and hashed by identity: each is made once, and the lookups keyed on a section
+# (`_by_key`, `_by_column`) run for every value checked.
+@dataclass(frozen=True, eq=False)
 class Section:
     """A part of a case (or a kind of record) and its fields."""
 
@@ -204,6 +206,8 @@ def _fields(cls: type, path: str, table: str | None) -> list[Field]:
         kind, target, enum = _kind(hint, spec)
         if spec.timestamp:
             kind = Kind.TIMESTAMP
+        elif spec.plain:
+            kind = Kind.PLAIN
         numbers = kind is Kind.LIST and typing.get_args(hint)[0] is float
         vocabulary = spec.choices if spec.choices is not None else (
             tuple(str(v.value) for v in enum) if enum is not None else None)
@@ -284,10 +288,13 @@ def section(table: str) -> Section | None:
     return BY_TABLE.get(table)
 
 
+_COLUMNS: Mapping[tuple[str, str], Field] = {
+    (s.table, f.column): f for s in SECTIONS if s.table for f in s.fields if f.stored}
+
+
 def column(table: str, name: str) -> Field | None:
     """The field a table's column stores, or None if nothing declares it."""
-    found = BY_TABLE.get(table)
-    return None if found is None else found.column(name)
+    return _COLUMNS.get((table, name))
 
 
 def contact_fields() -> tuple[Field, ...]:

@@ -67,6 +67,9 @@ class LaptopGate:
             self._held = assigned_here(self.conn) | set(mine)
         return self._held
 
+    def holds(self, parcel_id: str) -> bool:
+        return parcel_id in self._load()
+
     def check(self, *, table: str, op: str, fields: Iterable[str], parcel_id: str | None,
               record_id: str, values: dict[str, Any] | None = None) -> None:
         """Refuse (NotThisLaptops) a write the office would refuse; note a new parcel as
@@ -74,7 +77,8 @@ class LaptopGate:
         if table in LOCAL_TABLES:
             return
         held = self._load()
-        for name in list(fields) or [None]:
+        names: list[str | None] = [*fields] or [None]
+        for name in names:
             ruling = authority.laptop_change(
                 table=table, op=op, field=name if op == "update" else None,
                 parcel_id=parcel_id, record_id=record_id, holds=parcel_id in held,

@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
@@ -19,6 +19,7 @@ from enum import Enum
 from typing import Any
 
 from ..domain.records import LOCAL_TABLES
+from ..errors import InputError
 
 BOOKKEEPING = frozenset({"id", "parcel_id", "created_at", "updated_at", "device_id",
                          "version", "deleted_at"})
@@ -139,6 +140,9 @@ class RecordWriter:
         # On an enrolled laptop, the office's policy applied as each record is written
         # (`laptop_gate.LaptopGate`); None elsewhere.
         self.gate: Any = None
+        # The declared rules of every value written (`casefile.values`, given by the
+        # session): type, bounds, length, form, vocabulary. None: not checked here.
+        self.values_check: Callable[[str, str, Any], str | None] | None = None
         # Inserts held back by `batched_inserts`: per table, per column list, the rows.
         self._pending: dict[str, dict[tuple[str, ...], list[list[SqlValue]]]] | None = None
 
@@ -217,6 +221,8 @@ class RecordWriter:
             parcel_id = rid
         elif "parcel_id" in self.columns(table):
             row["parcel_id"] = parcel_id
+        if self.values_check is not None:
+            self._check_values(table, values)
         row.update(id=rid, created_at=self.now, updated_at=self.now,
                    device_id=self.actor.device_id, version=1)
         names = tuple(row)
@@ -252,6 +258,8 @@ class RecordWriter:
         changes = {k: to_sql(v) for k, v in values.items() if not _same(old[k], to_sql(v))}
         if not changes:
             return False
+        if self.values_check is not None:
+            self._check_values(table, {k: values[k] for k in changes})
         version = int(old["version"]) + 1
         parcel_id = record_id if table == "parcels" else old.get("parcel_id")
         if self.gate is not None:
@@ -266,6 +274,19 @@ class RecordWriter:
             self.log_change(table=table, record_id=record_id, parcel_id=parcel_id, op="update",
                              field=name, old=old[name], new=value, version=version)
         return True
+
+    def may_change_parcel(self, parcel_id: str) -> bool:
+        """Whether this device may write a parcel's records (on a laptop: one it holds)."""
+        return self.gate is None or bool(self.gate.holds(parcel_id))
+
+    def _check_values(self, table: str, values: Mapping[str, Any]) -> None:
+        assert self.values_check is not None
+        for column, value in values.items():
+            if column in BOOKKEEPING or column == "parcel_id":
+                continue
+            problem = self.values_check(table, column, value)
+            if problem is not None:
+                raise InputError(f"Not saved: {problem}; nothing was changed.")
 
     def delete(self, table: str, record_id: str) -> None:
         """Soft delete: the row stays, marked deleted, and its history stays in the log."""

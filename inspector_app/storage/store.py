@@ -52,7 +52,8 @@ class Store:
     """Owns the single writer connection of a data folder."""
 
     def __init__(self, folder: DataFolder, *, user: str,
-                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+                 values_check: Callable[[str, str, Any], str | None] | None = None) -> None:
         folder.create()
         folder.remove_debris()
         self.folder = folder
@@ -62,6 +63,8 @@ class Store:
         folder.restrict()
         self.device_id, self.device_name = self._ensure_device()
         self.actor = Actor(user=user, device_id=self.device_id)
+        # every value a transaction writes passes the fields' declared rules
+        self.values_check = values_check
 
     @property
     def conn(self) -> Any:
@@ -151,6 +154,7 @@ class Store:
     def transaction(self, actor: Actor | None = None) -> Iterator[RecordWriter]:
         """One atomic unit of work: the records and their change log commit together."""
         writer = RecordWriter(self.conn, actor or self.actor, utc_now_text(self.clock()))
+        writer.values_check = self.values_check
         if self.get_meta("sync_role") == "field":
             writer.gate = LaptopGate(self.conn, self.device_id, writer.actor.user, writer.now)
         try:

@@ -103,3 +103,26 @@ def test_issued_letters_cannot_change(workspace: Workspace) -> None:
         workspace.store.conn.execute("DELETE FROM letters")
     with workspace.store.transaction() as w:  # stamping it printed is allowed
         w.update("letters", lid, {"printed_at": "2026-11-25T16:00:00+00:00"})
+
+
+def test_the_writer_refuses_a_value_its_declaration_refuses(tmp_path: Path) -> None:
+    """Every record write passes the fields' declared rules, whatever door it came by
+    (here, the writer itself: as `site`, `attach` or a service would write)."""
+    from inspector_app.errors import InputError
+    from inspector_app.services.demo.parcels import install_demo
+    from inspector_app.services.workspace import Workspace
+
+    with Workspace(tmp_path / "data") as ws:
+        install_demo(ws, count=2)
+        sbl = ws.parcels()[0]["sbl"]
+        parcel_id = ws.parcel_id(sbl)
+        version = ws.case_version(sbl)
+        with pytest.raises(InputError, match="Owner is too long; at most 200 allowed"):
+            with ws.store.transaction() as w:
+                w.update("parcels", parcel_id, {"owner_name": "W" * 300})
+        with pytest.raises(InputError, match="Bedrooms is 999, which is not plausible"):
+            with ws.store.transaction() as w:
+                dwelling = w.conn.execute("SELECT id FROM dwellings WHERE parcel_id = ?",
+                                          (parcel_id,)).fetchone()[0]
+                w.update("dwellings", dwelling, {"bedrooms": 999})
+        assert ws.case_version(sbl) == version

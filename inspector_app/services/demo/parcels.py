@@ -43,10 +43,12 @@ from ...domain.vocabulary import (
 )
 from ...domain.vocabulary import ComponentKind as K
 from ...domain.vocabulary import Condition as C
+from ...errors import InputError
 from ...paths import resource
 from ...storage.cases import parcel_id_for, save_case
 from ..reference.lot_lines import store_demo_lots
 from ..reference.shorelines import active_layer, record_map_measurement
+from ..session.session import FIELD
 
 if TYPE_CHECKING:
     from ...geo.placement import PlacedSite
@@ -415,6 +417,10 @@ def install_demo(workspace: Session, *, count: int = DEFAULT_COUNT,
 
     Each parcel is saved as an edit is (change log, versions, who and when); the active
     layer is read once and the map distances of all parcels are measured in one call."""
+    if workspace.role == FIELD:
+        raise InputError("This data folder is an enrolled laptop: the demo fills an office's "
+                         "data folder, and only the office changes the parcels roll. Nothing "
+                         "was changed.")
     day = today or workspace.today()
     with _cycle_collector_paused():
         result = _install(workspace, count, day, progress)

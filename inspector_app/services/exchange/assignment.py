@@ -305,9 +305,10 @@ def take_office_package(ws: Session, conn: sqlite3.Connection,
             continue
         row = {k: package.attachments[v[BYTES_REF]] if isinstance(v, dict) else v
                for k, v in item["row"].items()}
-        if received_records.has(conn, table, row["id"]):
+        record_id = str(row["id"])
+        if received_records.has(conn, table, record_id):
             if parcel is not None and parcel in purged:
-                received_records.give_back_contact(conn, table, row["id"], row)
+                received_records.give_back_contact(conn, table, record_id, row)
                 restored.add(parcel)
             continue
         received_records.take(conn, table, row)

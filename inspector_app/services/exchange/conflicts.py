@@ -8,6 +8,7 @@ from typing import Any
 
 from ...casefile.values import as_text, from_text
 from ...errors import InputError, NotFoundError
+from ...storage import conflicts as stored
 from ...storage.sync_apply import (
     BYTES_REF,
     resolve_field,
@@ -24,10 +25,7 @@ def _value(text: str | None) -> Any:
 
 
 def conflicts(ws: Session) -> list[dict[str, Any]]:
-    rows = ws.store.query(
-        "SELECT c.*, p.sbl, d.name AS device FROM sync_conflicts c "
-        "LEFT JOIN parcels p ON p.id = c.parcel_id LEFT JOIN devices d ON d.id = c.device_id "
-        "WHERE c.resolved_at IS NULL ORDER BY c.received_at, c.id")
+    rows = stored.waiting(ws.store.conn)
     return [{"sbl": r["sbl"], "field": f"{SECTION.get(r['table_name'], r['table_name'])}."
                                        f"{r['field']}",
              "local_value": _value(r["local_value"]),
@@ -39,8 +37,7 @@ def conflicts(ws: Session) -> list[dict[str, Any]]:
 
 
 def open_conflicts(ws: Session, parcel_id: str) -> int:
-    return int(ws.store.query("SELECT count(*) AS n FROM sync_conflicts WHERE parcel_id = ? "
-                              "AND resolved_at IS NULL", (parcel_id,))[0]["n"])
+    return stored.waiting_on(ws.store.conn, parcel_id)
 
 
 def field_label(conflict: dict[str, Any]) -> str:
@@ -67,13 +64,12 @@ def resolve(ws: Session, conflict_id: str, *, choice: str, value: Any = None,
     A value entered (`value`, or `text` as typed, read as the field's type) or taken from
     the other side must be one a case file could hold (`resolution`); one that is not is
     refused in words and changes nothing."""
-    rows = ws.store.query("SELECT * FROM sync_conflicts WHERE id = ?", (conflict_id,))
-    if not rows:
+    c = stored.by_id(ws.store.conn, conflict_id)
+    if c is None:
         raise NotFoundError(f"No conflict {conflict_id!r}; `inspector-app sync conflicts` "
                             "lists them.",
                             in_app=f"No conflict {conflict_id!r}; Sync > Conflicts... lists "
                                    "the open ones.")
-    c = rows[0]
     if c["resolved_at"] is not None:
         raise InputError(f"Conflict {conflict_id} was already resolved by {c['resolved_by']} "
                          f"at {c['resolved_at']}.")
@@ -121,7 +117,6 @@ def resolve(ws: Session, conflict_id: str, *, choice: str, value: Any = None,
                     value=incoming if choice == "take_incoming" else value, today=today,
                     write=write)
         chosen = _shown(chosen)
-        w.conn.execute("UPDATE sync_conflicts SET resolved_at = ?, resolved_by = ?, "
-                       "resolution = ?, resolved_value = ? WHERE id = ?",
-                       (w.now, w.actor.user, choice, json.dumps(chosen), conflict_id))
+        stored.resolve(w.conn, conflict_id, at=w.now, by=w.actor.user, choice=choice,
+                       value_json=json.dumps(chosen))
     return {"id": conflict_id, "resolution": choice, "value": chosen}

@@ -117,7 +117,7 @@ def _write_kit(ws: Session, out: Path, passphrase: str, office_private: str, *,
     lot_lines = lots.kit_lot_lines(ws, parcel_ids)
     if lot_lines is not None:
         members["lot_lines.jsonl"] = lot_lines
-    manifest = {"format": FORMAT, "kind": "field_kit", "package_id": new_id(),
+    manifest: dict[str, Any] = {"format": FORMAT, "kind": "field_kit", "package_id": new_id(),
                 "source_device": office["id"], "source_name": office["name"],
                 "created_at": now_text(), "first_seq": None, "last_seq": seq,
                 "counts": {"changes": 0, "attachments": len(blobs)}, "acknowledges": []}

@@ -51,7 +51,7 @@ def _measure_all(ws: Session, w: RecordWriter, day: date, *, progress: Any,
     ids = [r[0] for r in w.conn.execute(
         "SELECT DISTINCT p.id FROM parcels p JOIN site_features f ON f.parcel_id = p.id "
         "WHERE p.deleted_at IS NULL AND f.deleted_at IS NULL AND f.kind IN "
-        "('absorption_area', 'holding_tank')")]
+        "('absorption_area', 'holding_tank')") if w.may_change_parcel(r[0])]
     last = _last_map(w, layer_id)
     unchanged = _unchanged_parcels(w, layer_id, last)
     todo = [i for i in ids if i not in unchanged]

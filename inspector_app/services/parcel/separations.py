@@ -293,7 +293,8 @@ def measure_lots(ws: Session, w: RecordWriter, today: date,
             "components c WHERE c.parcel_id = p.id AND c.deleted_at IS NULL AND c.geometry "
             "IS NOT NULL))")]
         fresh = _fresh_lot_parcels(w, layer.id)
-        ids = [i for i in ids if i not in fresh and layer.lot_for(i) is not None]
+        ids = [i for i in ids if i not in fresh and layer.lot_for(i) is not None
+               and w.may_change_parcel(i)]
     else:
         ids = list(dict.fromkeys(parcel_ids))
     kept = 0

@@ -11,6 +11,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
+from ...casefile.values import stored_problem
 from ...domain.case import Case
 from ...domain.jurisdiction import Jurisdiction
 from ...errors import NotFoundError
@@ -41,7 +42,8 @@ class Session:
                  clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self.folder = DataFolder(root)
         self.clock = clock
-        self.store = Store(self.folder, user=user or default_user(), clock=clock)
+        self.store = Store(self.folder, user=user or default_user(), clock=clock,
+                           values_check=stored_problem)
         self._laws: Laws | None = None
 
     def close(self) -> None:
