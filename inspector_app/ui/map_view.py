@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsScene, QGraphicsTextItem, QGraphicsView
 
@@ -13,7 +13,8 @@ from . import theme as themes
 
 
 class CornerOwner(Protocol):
-    """Where a dragged corner tells its new place: the site map."""
+    """Where a dragged corner tells its new place: the site map, a QObject (the move is
+    delivered only while it exists)."""
 
     def corner_moved(self, index: int, x: float, y: float) -> None: ...
 
@@ -84,4 +85,7 @@ class Handle(QGraphicsEllipseItem):
 
     def mouseReleaseEvent(self, event: Any) -> None:
         super().mouseReleaseEvent(event)
-        self.owner.corner_moved(self.index, self.pos().x(), -self.pos().y())
+        # The saved area is drawn anew, which deletes this handle: the map hears of the
+        # move once this event has returned.
+        owner, index, x, y = self.owner, self.index, self.pos().x(), -self.pos().y()
+        QTimer.singleShot(0, owner, lambda: owner.corner_moved(index, x, y))
