@@ -1546,7 +1546,11 @@ class MainWindow(QMainWindow):
         """The last folders opened, newest first; one that is not there now (a USB drive
         that is out) stays in the list, disabled."""
         menu = self.recent_menu
-        menu.clear()
+        # The entry that switched folders may be the one emitting `triggered` still: the
+        # entries go once control is back in the event loop.
+        for old in menu.actions():
+            menu.removeAction(old)
+            old.deleteLater()
         current = (str(self.workspace.folder.root.resolve()) if self.workspace is not None
                    else None)
         folders = self._recent_folders()[:self.RECENT_KEPT]
