@@ -21,7 +21,8 @@ from inspector_app.casefile import parse_document, to_document
 from inspector_app.services import exchange as sync
 from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
-from inspector_app.ui.main_window import WORK_LISTS, MainWindow
+from inspector_app.ui.main_window import MainWindow
+from inspector_app.ui.parcel_list import WORK_LISTS
 
 from .live import threaded_window
 

@@ -18,7 +18,8 @@ from inspector_app.services import exchange as sync
 from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui.dialogs import ConflictsDialog
-from inspector_app.ui.main_window import ROW_ROLE, MainWindow
+from inspector_app.ui.main_window import MainWindow
+from inspector_app.ui.parcel_list import ROW_ROLE
 from inspector_app.ui.tasks import TaskRunner
 from tests.suggestions import decide_pending
 
