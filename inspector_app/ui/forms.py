@@ -265,6 +265,13 @@ class CaseForm(QWidget):
             self.ed.loading = False
         self.setEnabled(True)
 
+    def rebase(self, case: Case) -> None:
+        """Make `case` what the next edit is made on without touching a field: the user
+        is typing in one. What the user changed since the form was loaded stays theirs
+        (see current_edit); a field's other values show once the form is loaded again."""
+        if self.loaded:
+            self.case = case
+
     def clear(self) -> None:
         """Nothing loaded: nothing to show and nothing that could be saved."""
         self.case = None

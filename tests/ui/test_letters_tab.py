@@ -370,13 +370,13 @@ def test_the_letters_tab_is_readable_at_1280_by_800(window: MainWindow, qtbot: Q
     assert window.width() == 1280 and window.height() == 800
     check_readable(window, tab)
     assert window.grab().save(str(shots / "letters-1280x800.png"))
-    window.contrast.trigger()
+    window.menus.view.contrast.trigger()
     try:
         qtbot.wait(150)
         check_readable(window, tab)
         assert window.grab().save(str(shots / "letters-1280x800-high-contrast.png"))
     finally:
-        window.contrast.trigger()
+        window.menus.view.contrast.trigger()
         qtbot.wait(50)
 
 

@@ -167,7 +167,7 @@ def test_the_site_map_fits_a_1280_by_800_screen(window: MainWindow, qtbot: QtBot
     shots.mkdir(parents=True, exist_ok=True)
     if theme == "high-contrast":
         qtbot.wait(10)  # windows of earlier tests are gone before the whole app restyles
-        window.contrast.trigger()
+        window.menus.view.contrast.trigger()
     try:
         _laptop_screen(window, qtbot)
         site = window.site
@@ -193,7 +193,7 @@ def test_the_site_map_fits_a_1280_by_800_screen(window: MainWindow, qtbot: QtBot
                 assert window.grab().save(str(shots / f"site-map-1280x800-{theme}.png"))
     finally:
         if theme == "high-contrast":
-            window.contrast.trigger()
+            window.menus.view.contrast.trigger()
             qtbot.wait(50)  # let the widgets settle into the normal theme again
 
 
