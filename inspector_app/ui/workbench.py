@@ -59,7 +59,6 @@ class Workbench(QWidget):
         self.heading = QLabel("Select a parcel")
         self.heading.setProperty("role", "heading")
         self._layout = QVBoxLayout(self)
-        self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.addWidget(self.heading)
 
     @property
