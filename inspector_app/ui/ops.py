@@ -35,9 +35,7 @@ class Op(Generic[T]):
         self._fn = fn
         self._success: Callable[[T], None] | None = None
         self._failure: Callable[[BaseException], None] | None = None
-        self._progress: Callable[[int, int], None] | None = None
         self._dialog: tuple[str, QWidget] | None = None
-        self._lets_others_through = False
         self.progress_dialog: QProgressDialog | None = None  # with_progress's, once run
 
     def success(self, callback: Callable[[T], None]) -> Op[T]:
@@ -46,15 +44,6 @@ class Op(Generic[T]):
 
     def failure(self, callback: Callable[[BaseException], None]) -> Op[T]:
         self._failure = callback
-        return self
-
-    def reporting(self, callback: Callable[[int, int], None], *,
-                  lets_others_through: bool = False) -> Op[T]:
-        """`fn` is called as `fn(progress, cancelled)`; its progress goes to `callback`.
-        `lets_others_through`: a job that only reads and holds no transaction open when
-        it reports progress lets the jobs queued meanwhile run at each report."""
-        self._progress = callback
-        self._lets_others_through = lets_others_through
         return self
 
     def with_progress(self, label: str, parent: QWidget) -> Op[T]:
@@ -68,21 +57,17 @@ class Op(Generic[T]):
         """Queue the operation and return at once."""
         if self._dialog is not None:
             return self._run_with_dialog(*self._dialog)
-        return self._runner.run(self._fn, self._success, on_error=self._failure,
-                                on_progress=self._progress,
-                                lets_others_through=self._lets_others_through)
+        return self._runner.run(self._fn, self._success, on_error=self._failure)
 
     def _run_with_dialog(self, label: str, parent: QWidget) -> Job:
         dialog = QProgressDialog(label, "Cancel", 0, 0, parent)
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.setMinimumDuration(PROGRESS_SHOWN_AFTER_MS)
-        success, failure, progress = self._success, self._failure, self._progress
+        success, failure = self._success, self._failure
 
         def progressed(done: int, total: int) -> None:
             dialog.setMaximum(total)
             dialog.setValue(done)
-            if progress is not None:
-                progress(done, total)
 
         def finished(result: Any) -> None:
             dialog.reset()
