@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from ..errors import InspectorError
+from .ops import Op
 from .tasks import TaskRunner
 
 if TYPE_CHECKING:
@@ -44,5 +45,16 @@ class AppContext(QObject):
         if self.window is not None and not self.runner.synchronous:
             QMessageBox.warning(self.window, "Watershed Inspector", text)
 
+    def say(self, text: str) -> None:
+        """A message in the status bar."""
+        self.status.emit(text)
+
+    def op(self, fn: Callable[..., Any]) -> Op[Any]:
+        """An operation whose failure is told to the user (`error`)."""
+        return Op(self.runner, fn).failure(self.error)
+
     def run(self, fn: Callable[[], Any], done: Callable[[Any], None] | None = None) -> None:
-        self.runner.run(fn, done, on_error=self.error)
+        op = self.op(fn)
+        if done is not None:
+            op.success(done)
+        op.run()

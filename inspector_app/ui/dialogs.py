@@ -6,7 +6,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -222,24 +221,7 @@ def run_with_progress(ctx: AppContext, parent: QWidget, title: str,
                       fn: Callable[[Callable[[int, int], None], Callable[[], bool]], Any],
                       done: Callable[[Any], None]) -> QProgressDialog:
     """Long work on the worker thread, a progress bar and a Cancel button here."""
-    dialog = QProgressDialog(title, "Cancel", 0, 0, parent)
-    dialog.setWindowModality(Qt.WindowModality.WindowModal)
-    dialog.setMinimumDuration(300)
-    job_box: dict[str, Any] = {}
-
-    def progress(n: int, total: int) -> None:
-        dialog.setMaximum(total)
-        dialog.setValue(n)
-
-    def finished(result: Any) -> None:
-        dialog.reset()
-        done(result)
-
-    def failed(exc: BaseException) -> None:
-        dialog.reset()
-        ctx.error(exc)
-
-    job = ctx.runner.run(fn, finished, on_error=failed, on_progress=progress)
-    job_box["job"] = job
-    dialog.canceled.connect(job.cancel.set)
-    return dialog
+    op = ctx.op(fn).success(done).with_progress(title, parent)
+    op.run()
+    assert op.progress_dialog is not None
+    return op.progress_dialog

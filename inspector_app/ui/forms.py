@@ -7,26 +7,19 @@ button to forget. Each save is one step on the undo stack.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
-from typing import Any
 
 from PySide6.QtCore import QDate, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDateEdit,
-    QDoubleSpinBox,
-    QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
-    QPlainTextEdit,
     QPushButton,
-    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -38,17 +31,12 @@ from ..domain.case import (
     Case,
     Component,
     Dwelling,
-    EtuInspection,
     EtuService,
-    FieldTest,
     HoldingTankService,
     Inspection,
     Observations,
-    PumpOut,
-    Renter,
     Site,
 )
-from ..domain.fields import DetailField, FieldType, details_for
 from ..domain.labels import field_label, words
 from ..domain.vocabulary import (
     ComponentKind,
@@ -56,143 +44,28 @@ from ..domain.vocabulary import (
     InspectionReason,
     LakeDistanceMethod,
     Occupancy,
-    TestKind,
-    TestResult,
 )
+from . import maintenance_records as records
+from .component_details import ComponentDetails
 from .date_field import DateField
-
-NOT_RECORDED = "(not recorded)"
-
-
-def _combo(values: list[str], *, blank: bool = False) -> QComboBox:
-    combo = QComboBox()
-    if blank:
-        combo.addItem(NOT_RECORDED, None)
-    for v in values:
-        combo.addItem(words(v), v)
-    return combo
-
-
-def _set_combo(combo: QComboBox, value: Any) -> None:
-    index = max(combo.findData(value), 0)
-    if combo.currentIndex() != index:
-        combo.setCurrentIndex(index)
-
-
-# Setters used while loading: a widget whose value is already right is left alone, so a
-# reload after a save never disturbs the field the user is in.
-def _set_text(widget: QLineEdit, text: str) -> None:
-    if widget.text() != text:
-        widget.setText(text)
-
-
-def _set_plain(widget: FinishedTextEdit, text: str) -> None:
-    if widget.toPlainText() != text:
-        widget.setPlainText(text)
-    widget.mark_saved()
-
-
-def _set_value(widget: QSpinBox | QDoubleSpinBox, value: float) -> None:
-    if widget.value() != value:
-        widget.setValue(value)  # type: ignore[arg-type]
-
-
-def _set_checked(widget: QCheckBox, on: bool) -> None:
-    if widget.isChecked() != on:
-        widget.setChecked(on)
-
-
-def _g(value: float | None) -> str:
-    return "" if value is None else f"{value:g}"
-
-
-def _iso(value: date | None) -> str:
-    return "" if value is None else value.isoformat()
-
-
-def _lines(text: str) -> tuple[str, ...]:
-    return tuple(line.strip() for line in text.splitlines() if line.strip())
-
-
-class _Editors:
-    """Connect every editor's "finished" signal to one callback."""
-
-    def __init__(self, finished: Callable[[], None]) -> None:
-        self.finished = finished
-        self.loading = False
-
-    def _fire(self, *_: Any) -> None:
-        if not self.loading:
-            self.finished()
-
-    def watch(self, widget: QWidget) -> QWidget:
-        if isinstance(widget, QLineEdit | QSpinBox | QDoubleSpinBox | QDateEdit):
-            widget.editingFinished.connect(self._fire)
-        elif isinstance(widget, QComboBox):
-            widget.activated.connect(self._fire)
-        elif isinstance(widget, QCheckBox):
-            widget.toggled.connect(self._fire)
-        elif isinstance(widget, FinishedTextEdit):
-            widget.finished.connect(self._fire)
-        return widget
-
-
-class FinishedTextEdit(QPlainTextEdit):
-    """A multi-line editor that reports when the user leaves it."""
-
-    finished = Signal()
-
-    def __init__(self, placeholder: str = "", rows: int = 3) -> None:
-        super().__init__()
-        self.setPlaceholderText(placeholder)
-        self.setTabChangesFocus(True)
-        self.setFixedHeight(22 + 18 * rows)
-        self._before = ""
-
-    def mark_saved(self) -> None:
-        self._before = self.toPlainText()
-
-    def focusInEvent(self, event: Any) -> None:
-        self._before = self.toPlainText()
-        super().focusInEvent(event)
-
-    def focusOutEvent(self, event: Any) -> None:
-        super().focusOutEvent(event)
-        if self.toPlainText() != self._before:
-            self.finished.emit()
-
-
-def _form_layout(box: QWidget) -> QFormLayout:
-    """Labels beside their fields, or above them when the form is narrow (a small
-    screen, or the larger font of high contrast): nothing is cut off at the right."""
-    form = QFormLayout(box)
-    form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-    form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-    return form
-
-
-def _spin(maximum: int) -> QSpinBox:
-    box = QSpinBox()
-    box.setRange(0, maximum)
-    return box
-
-
-def _number(maximum: float, suffix: str) -> QDoubleSpinBox:
-    box = QDoubleSpinBox()
-    box.setRange(-1, maximum)  # -1 shows as "not recorded"
-    box.setDecimals(1)
-    box.setSuffix(f" {suffix}")
-    box.setSpecialValueText(NOT_RECORDED)
-    box.setValue(-1)
-    return box
-
-
-def _opt(box: QDoubleSpinBox) -> float | None:
-    return None if box.value() < 0 else box.value()
-
-
-def _set_opt(box: QDoubleSpinBox, value: float | None) -> None:
-    _set_value(box, -1 if value is None else value)
+from .form_fields import (
+    NOT_RECORDED,
+    Editors,
+    FinishedTextEdit,
+    combo,
+    form_layout,
+    iso,
+    lines,
+    number,
+    optional,
+    set_checked,
+    set_combo,
+    set_optional,
+    set_plain,
+    set_text,
+    set_value,
+    spin,
+)
 
 
 class CaseForm(QWidget):
@@ -209,9 +82,8 @@ class CaseForm(QWidget):
         # save sends only what differs from that reading (see current_edit).
         self.case: Case | None = None
         self.baseline: Case | None = None
-        self.detail_key: tuple[int, ComponentKind] | None = None
         self.pending_select: int | None = None  # the row to select after add/remove
-        self.ed = _Editors(self._emit)
+        self.ed = Editors(self._emit)
         layout = QVBoxLayout(self)
         layout.addWidget(self._owner_box())
         layout.addWidget(self._dwelling_box())
@@ -225,7 +97,7 @@ class CaseForm(QWidget):
 
     def _owner_box(self) -> QGroupBox:
         box = QGroupBox("Parcel and owner")
-        form = _form_layout(box)
+        form = form_layout(box)
         self.sbl = QLabel()
         self.sbl.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.municipality = self.ed.watch(QLineEdit())
@@ -248,10 +120,10 @@ class CaseForm(QWidget):
 
     def _dwelling_box(self) -> QGroupBox:
         box = QGroupBox("Dwelling")
-        form = _form_layout(box)
-        self.bedrooms = self.ed.watch(_spin(50))
-        self.living = self.ed.watch(_number(100_000, "sq ft"))
-        self.building = self.ed.watch(_number(100_000, "sq ft"))
+        form = form_layout(box)
+        self.bedrooms = self.ed.watch(spin(50))
+        self.living = self.ed.watch(number(100_000, "sq ft"))
+        self.building = self.ed.watch(number(100_000, "sq ft"))
         self.grinder = self.ed.watch(QCheckBox("Garbage grinder"))
         form.addRow("&Bedrooms and equivalents", self.bedrooms)
         form.addRow("&Living area", self.living)
@@ -274,20 +146,20 @@ class CaseForm(QWidget):
         self.components.setTabKeyNavigation(False)  # Tab leaves the table
         layout.addWidget(self.components)
         buttons = QHBoxLayout()
-        self.new_kind = _combo([k.value for k in ComponentKind])
+        self.new_kind = combo([k.value for k in ComponentKind])
         self.new_kind.setAccessibleName("Kind of component to add")
         # A new component's condition is what the inspector found: it starts unset.
-        self.new_condition = _combo([x.value for x in Condition], blank=True)
+        self.new_condition = combo([x.value for x in Condition], blank=True)
         self.new_condition.setItemText(0, "(condition found)")
         self.new_condition.setAccessibleName("Condition of the component to add")
         add = QPushButton("&Add component")
         add.clicked.connect(self._add_component)
         remove = QPushButton("&Remove selected")
         remove.clicked.connect(self._remove_component)
-        for combo in (self.new_kind, self.new_condition):
-            combo.setSizeAdjustPolicy(
+        for chooser in (self.new_kind, self.new_condition):
+            chooser.setSizeAdjustPolicy(
                 QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            combo.setMinimumContentsLength(12)
+            chooser.setMinimumContentsLength(12)
         buttons.addWidget(self.new_kind, 1)
         buttons.addWidget(self.new_condition, 1)
         layout.addLayout(buttons)
@@ -296,16 +168,14 @@ class CaseForm(QWidget):
         buttons.addWidget(remove)
         buttons.addStretch()
         layout.addLayout(buttons)
-        self.detail_box = QGroupBox("Selected component")
-        self.detail_form = _form_layout(self.detail_box)
+        self.detail_box = ComponentDetails(self.ed.watch)
         layout.addWidget(self.detail_box)
-        self.detail_widgets: dict[str, QWidget] = {}
         return box
 
     def _inspection_box(self) -> QGroupBox:
         box = QGroupBox("Inspection")
         self.inspection_box = box
-        form = _form_layout(box)
+        form = form_layout(box)
         # Editing changes the inspection named in the title; a visit today is a new one.
         self.new_inspection = QPushButton("Start a &new inspection today...")
         self.new_inspection.setToolTip("Record today's visit as a new inspection; the "
@@ -315,15 +185,15 @@ class CaseForm(QWidget):
         self.inspection_date = self.ed.watch(DateField())
         self.inspector = self.ed.watch(QLineEdit())
         self.certification = self.ed.watch(QLineEdit())
-        self.reason = self.ed.watch(_combo([r.value for r in InspectionReason]))
+        self.reason = self.ed.watch(combo([r.value for r in InspectionReason]))
         self.weather = self.ed.watch(QLineEdit())
-        self.occupancy = self.ed.watch(_combo([o.value for o in Occupancy], blank=True))
+        self.occupancy = self.ed.watch(combo([o.value for o in Occupancy], blank=True))
         self.evidence = self.ed.watch(FinishedTextEdit("one piece of evidence of failure per "
                                                        "line"))
         self.tests = self.ed.watch(FinishedTextEdit(
             "one test per line: dye|hydraulic_load, pass|fail|inconclusive, gallons, minutes"))
-        self.lake_ft = self.ed.watch(_number(100_000, "ft"))
-        self.lake_method = self.ed.watch(_combo([m.value for m in LakeDistanceMethod],
+        self.lake_ft = self.ed.watch(number(100_000, "ft"))
+        self.lake_method = self.ed.watch(combo([m.value for m in LakeDistanceMethod],
                                                 blank=True))
         self.encroachments = self.ed.watch(FinishedTextEdit("anything on the absorption area, "
                                                             "one per line", 2))
@@ -344,7 +214,7 @@ class CaseForm(QWidget):
 
     def _ahj_box(self) -> QGroupBox:
         box = QGroupBox("AHJ determination (§ 202-7 B(3))")
-        form = _form_layout(box)
+        form = form_layout(box)
         self.permit_number = self.ed.watch(QLineEdit())
         self.permit_issued_on = self.ed.watch(QLineEdit())
         self.permit_issued_on.setPlaceholderText("YYYY-MM-DD")
@@ -356,9 +226,9 @@ class CaseForm(QWidget):
 
     def _maintenance_box(self) -> QGroupBox:
         box = QGroupBox("Maintenance records")
-        form = _form_layout(box)
+        form = form_layout(box)
         self.etu_contract = self.ed.watch(QCheckBox("ETU service contract on file"))
-        self.etu_interval = self.ed.watch(_spin(60))
+        self.etu_interval = self.ed.watch(spin(60))
         self.etu_interval.setSpecialValueText(NOT_RECORDED)
         self.etu_interval.setSuffix(" months")
         self.etu_inspections = self.ed.watch(FinishedTextEdit(
@@ -395,11 +265,18 @@ class CaseForm(QWidget):
             self.ed.loading = False
         self.setEnabled(True)
 
+    def rebase(self, case: Case) -> None:
+        """Make `case` what the next edit is made on without touching a field: the user
+        is typing in one. What the user changed since the form was loaded stays theirs
+        (see current_edit); a field's other values show once the form is loaded again."""
+        if self.loaded:
+            self.case = case
+
     def clear(self) -> None:
         """Nothing loaded: nothing to show and nothing that could be saved."""
         self.case = None
         self.baseline = None
-        self._drop_details()
+        self.detail_box.drop()
         self.components.setRowCount(0)
         self.setEnabled(False)
 
@@ -410,19 +287,18 @@ class CaseForm(QWidget):
     def _fill(self, case: Case) -> None:
         p = case.parcel
         self.sbl.setText(p.sbl)
-        _set_text(self.municipality, p.municipality)
-        _set_text(self.site_address, p.site_address)
-        _set_text(self.owner_name, p.owner_name)
-        _set_plain(self.mailing, "\n".join(p.owner_mailing_address))
-        _set_text(self.phone, p.owner_phone or "")
-        _set_text(self.email, p.owner_email or "")
-        _set_plain(self.renters, "\n".join(" | ".join((r.name, *r.mailing_address))
-                                           for r in p.renters))
+        set_text(self.municipality, p.municipality)
+        set_text(self.site_address, p.site_address)
+        set_text(self.owner_name, p.owner_name)
+        set_plain(self.mailing, "\n".join(p.owner_mailing_address))
+        set_text(self.phone, p.owner_phone or "")
+        set_text(self.email, p.owner_email or "")
+        set_plain(self.renters, records.renters_text(p.renters))
         d = case.dwelling
-        _set_value(self.bedrooms, d.bedrooms if d else 0)
-        _set_opt(self.living, d.living_area_sqft if d else None)
-        _set_opt(self.building, d.building_area_sqft if d else None)
-        _set_checked(self.grinder, bool(d and d.garbage_grinder))
+        set_value(self.bedrooms, d.bedrooms if d else 0)
+        set_optional(self.living, d.living_area_sqft if d else None)
+        set_optional(self.building, d.building_area_sqft if d else None)
+        set_checked(self.grinder, bool(d and d.garbage_grinder))
         self._load_components(case)
         i = case.inspection
         self.inspection_box.setTitle(
@@ -431,36 +307,30 @@ class CaseForm(QWidget):
         day = QDate.fromString((i.date if i else date.today()).isoformat(), "yyyy-MM-dd")
         if self.inspection_date.date() != day:
             self.inspection_date.setDate(day)
-        _set_text(self.inspector, i.inspector if i else "")
-        _set_text(self.certification, (i.inspector_certification or "") if i else "")
-        _set_combo(self.reason, i.reason.value if i else InspectionReason.OTHER.value)
-        _set_text(self.weather, (i.weather or "") if i else "")
-        _set_combo(self.occupancy, i.occupancy.value if i and i.occupancy else None)
-        _set_plain(self.evidence, "\n".join(i.failure_evidence) if i else "")
-        _set_plain(self.tests, "\n".join(
-            f"{t.kind.value}, {t.result.value}, {_g(t.volume_gal)}, {_g(t.duration_min)}"
-            for t in (i.tests if i else ())))
+        set_text(self.inspector, i.inspector if i else "")
+        set_text(self.certification, (i.inspector_certification or "") if i else "")
+        set_combo(self.reason, i.reason.value if i else InspectionReason.OTHER.value)
+        set_text(self.weather, (i.weather or "") if i else "")
+        set_combo(self.occupancy, i.occupancy.value if i and i.occupancy else None)
+        set_plain(self.evidence, "\n".join(i.failure_evidence) if i else "")
+        set_plain(self.tests, records.tests_text(i.tests if i else ()))
         s = case.site
-        _set_opt(self.lake_ft, s.lake_distance_ft if s else None)
-        _set_combo(self.lake_method, s.lake_distance_method.value
+        set_optional(self.lake_ft, s.lake_distance_ft if s else None)
+        set_combo(self.lake_method, s.lake_distance_method.value
                    if s and s.lake_distance_method else None)
         o = case.observations
-        _set_plain(self.encroachments, "\n".join(o.absorption_area_encroachments) if o else "")
-        _set_plain(self.clear_water, "\n".join(o.clear_water_connections) if o else "")
+        set_plain(self.encroachments, "\n".join(o.absorption_area_encroachments) if o else "")
+        set_plain(self.clear_water, "\n".join(o.clear_water_connections) if o else "")
         a = case.ahj
-        _set_text(self.permit_number, (a.permit_number or "") if a else "")
-        _set_text(self.permit_issued_on, _iso(a.permit_issued_on) if a else "")
+        set_text(self.permit_number, (a.permit_number or "") if a else "")
+        set_text(self.permit_issued_on, iso(a.permit_issued_on) if a else "")
         e = case.etu
-        _set_checked(self.etu_contract, bool(e and e.service_contract))
-        _set_value(self.etu_interval, (e.manufacturer_interval_months or 0) if e else 0)
-        _set_plain(self.etu_inspections, "\n".join(
-            f"{x.date.isoformat()}, {_iso(x.report_received)}"
-            for x in (e.inspections if e else ())))
+        set_checked(self.etu_contract, bool(e and e.service_contract))
+        set_value(self.etu_interval, (e.manufacturer_interval_months or 0) if e else 0)
+        set_plain(self.etu_inspections, records.etu_inspections_text(e.inspections if e else ()))
         h = case.holding_tank_service
-        _set_checked(self.hauler, bool(h and h.hauler_contract))
-        _set_plain(self.pump_outs, "\n".join(
-            f"{x.date.isoformat()}, {'yes' if x.record_received else 'no'}"
-            for x in (h.pump_outs if h else ())))
+        set_checked(self.hauler, bool(h and h.hauler_contract))
+        set_plain(self.pump_outs, records.pump_outs_text(h.pump_outs if h else ()))
 
     def _load_components(self, case: Case) -> None:
         components = case.components
@@ -500,102 +370,15 @@ class CaseForm(QWidget):
 
     def _show_component_of(self, case: Case) -> None:
         row = self.components.currentRow()
-        if not 0 <= row < len(case.components):
-            self._drop_details()
-            self.detail_box.setTitle("Selected component: none")
-            return
-        c = case.components[row]
-        key = (row, c.kind)
-        if key != self.detail_key:
-            self._build_details(c.kind)
-            self.detail_key = key
-        self.detail_box.setTitle(f"Selected component: {words(c.kind.value)}")
-        w = self.detail_widgets
-        _set_combo(w["condition"], c.condition.value)  # type: ignore[arg-type]
-        _set_plain(w["defects"], "\n".join(c.defects))  # type: ignore[arg-type]
-        for spec in details_for(c.kind):
-            self._set_detail(spec, w[spec.name], c.details.get(spec.name))
+        self.detail_box.show_component(
+            row, case.components[row] if 0 <= row < len(case.components) else None)
 
-    def _drop_details(self) -> None:
-        """Take the detail rows out; the widgets are deleted once control is back in the
-        event loop, never inside a signal one of them is emitting."""
-        while self.detail_form.rowCount():
-            taken = self.detail_form.takeRow(0)
-            for item in (taken.labelItem, taken.fieldItem):
-                widget = item.widget() if item is not None else None
-                if widget is not None:
-                    widget.hide()
-                    widget.setParent(None)  # type: ignore[call-overload]
-                    widget.deleteLater()
-        self.detail_widgets = {}
-        self.detail_key = None
-
-    def _build_details(self, kind: ComponentKind) -> None:
-        self._drop_details()
-        condition = self.ed.watch(_combo([x.value for x in Condition]))
-        defects = self.ed.watch(FinishedTextEdit("one defect per line", 2))
-        self.detail_widgets = {"condition": condition, "defects": defects}
-        self.detail_form.addRow("Condition", condition)
-        self.detail_form.addRow("Defects", defects)
-        for spec in details_for(kind):
-            widget = self.ed.watch(self._detail_widget(spec))
-            self.detail_widgets[spec.name] = widget
-            self.detail_form.addRow(spec.label + (f" ({spec.unit})" if spec.unit else ""),
-                                    widget)
-
-    def _detail_widget(self, spec: DetailField) -> QWidget:
-        if spec.type is FieldType.CHOICE:
-            return _combo(list(spec.choices), blank=True)
-        if spec.type is FieldType.BOOLEAN:
-            return _combo(["yes", "no"], blank=True)
-        if spec.type in (FieldType.NUMBER, FieldType.INTEGER):
-            box = _number(spec.maximum or 1e6, spec.unit or "")
-            if spec.type is FieldType.INTEGER:
-                box.setDecimals(0)
-            return box
-        line = QLineEdit()
-        line.setPlaceholderText("YYYY-MM-DD" if spec.type is FieldType.DATE else "")
-        return line
-
-    @staticmethod
-    def _set_detail(spec: DetailField, widget: QWidget, value: Any) -> None:
-        if spec.type is FieldType.BOOLEAN:
-            _set_combo(widget, None if value is None else ("yes" if value else "no"))  # type: ignore[arg-type]
-        elif isinstance(widget, QComboBox):
-            _set_combo(widget, value)
-        elif isinstance(widget, QDoubleSpinBox):
-            _set_opt(widget, value)
-        elif isinstance(widget, QLineEdit):
-            _set_text(widget, "" if value is None else str(value))
+    @property
+    def detail_widgets(self) -> dict[str, QWidget]:
+        """The selected component's fields by name ("condition", "defects", its details)."""
+        return self.detail_box.widgets
 
     # --- form -> case ---------------------------------------------------------------
-
-    def _component_from_widgets(self, c: Component) -> Component:
-        w = self.detail_widgets
-        details: dict[str, Any] = {}
-        for spec in details_for(c.kind):
-            widget = w.get(spec.name)
-            if isinstance(widget, QComboBox):
-                data = widget.currentData()
-                if data is not None:
-                    details[spec.name] = (data == "yes") if spec.type is FieldType.BOOLEAN \
-                        else data
-            elif isinstance(widget, QDoubleSpinBox):
-                value = _opt(widget)
-                if value is not None:
-                    details[spec.name] = int(value) if spec.type is FieldType.INTEGER else value
-            elif isinstance(widget, QLineEdit) and widget.text().strip():
-                text = widget.text().strip()
-                try:
-                    details[spec.name] = (date.fromisoformat(text)
-                                          if spec.type is FieldType.DATE else text)
-                except ValueError:
-                    raise ValueError(f"{spec.label}: {text!r} is not a date; type it as "
-                                     "YYYY-MM-DD") from None
-        condition = w["condition"].currentData()  # type: ignore[attr-defined]
-        return replace(c, condition=Condition(condition),
-                       defects=_lines(w["defects"].toPlainText()),  # type: ignore[attr-defined]
-                       details=details)
 
     def current_edit(self) -> tuple[Case, Case]:
         """(case as loaded, case with only the user's changes applied to it).
@@ -628,17 +411,13 @@ class CaseForm(QWidget):
         parcel = replace(case.parcel, municipality=self.municipality.text().strip(),
                          site_address=self.site_address.text().strip(),
                          owner_name=self.owner_name.text().strip(),
-                         owner_mailing_address=_lines(self.mailing.toPlainText()),
+                         owner_mailing_address=lines(self.mailing.toPlainText()),
                          owner_phone=self.phone.text().strip() or None,
                          owner_email=self.email.text().strip() or None,
-                         renters=tuple(
-                             Renter(name=parts[0], mailing_address=tuple(parts[1:]))
-                             for parts in ([x.strip() for x in line.split("|") if x.strip()]
-                                           for line in _lines(self.renters.toPlainText()))
-                             if parts))
+                         renters=records.read_renters(self.renters.toPlainText()))
         dwelling = Dwelling(bedrooms=self.bedrooms.value(),
-                            living_area_sqft=_opt(self.living) or 0,
-                            building_area_sqft=_opt(self.building),
+                            living_area_sqft=optional(self.living) or 0,
+                            building_area_sqft=optional(self.building),
                             garbage_grinder=self.grinder.isChecked() or None,
                             ahj_design_bedrooms=case.dwelling.ahj_design_bedrooms
                             if case.dwelling else None,
@@ -650,77 +429,43 @@ class CaseForm(QWidget):
         components = list(case.components)
         # The detail fields belong to the component they were built for, whatever row is
         # selected in the table by now.
-        if self.detail_widgets and self.detail_key is not None:
-            row, kind = self.detail_key
-            if 0 <= row < len(components) and components[row].kind is kind:
-                try:
-                    components[row] = self._component_from_widgets(components[row])
-                except ValueError as exc:
-                    raise ValueError(f"{words(kind.value)} (component {row + 1}): {exc}"
-                                     ) from None
-        tests = []
-        for n, line in enumerate(_lines(self.tests.toPlainText()), start=1):
-            parts = [x.strip() for x in line.split(",")] + ["", "", "", ""]
-            try:
-                tests.append(FieldTest(kind=TestKind(parts[0]), result=TestResult(parts[1]),
-                                       volume_gal=float(parts[2]) if parts[2] else None,
-                                       duration_min=float(parts[3]) if parts[3] else None))
-            except ValueError:
-                raise ValueError(f"Tests, line {n} ({line!r}) must read: dye or "
-                                 "hydraulic_load, pass/fail/inconclusive, gallons, minutes"
-                                 ) from None
+        self.detail_box.read_into(components)
+        tests = records.read_tests(self.tests.toPlainText())
         inspector = self.inspector.text().strip()
         inspection = None if not inspector else Inspection(
             date=date.fromisoformat(self.inspection_date.date().toString("yyyy-MM-dd")),
             inspector=inspector, reason=InspectionReason(self.reason.currentData()),
-            failure_evidence=_lines(self.evidence.toPlainText()),
+            failure_evidence=lines(self.evidence.toPlainText()),
             inspector_certification=self.certification.text().strip() or None,
             weather=self.weather.text().strip() or None,
             occupancy=None if self.occupancy.currentData() is None
             else Occupancy(self.occupancy.currentData()),
-            tests=tuple(tests), note=case.inspection.note if case.inspection else None)
+            tests=tests, note=case.inspection.note if case.inspection else None)
         site = case.site or Site()
-        site = replace(site, lake_distance_ft=_opt(self.lake_ft),
+        site = replace(site, lake_distance_ft=optional(self.lake_ft),
                        lake_distance_method=None if self.lake_method.currentData() is None
                        else LakeDistanceMethod(self.lake_method.currentData()))
         if site == Site():
             site = None  # type: ignore[assignment]
-        encroach, clear = (_lines(self.encroachments.toPlainText()),
-                           _lines(self.clear_water.toPlainText()))
+        encroach, clear = (lines(self.encroachments.toPlainText()),
+                           lines(self.clear_water.toPlainText()))
         observations = (Observations(absorption_area_encroachments=encroach,
                                      clear_water_connections=clear)
                         if encroach or clear or case.observations else None)
         ahj = self._read_ahj(case)
-        etu_rows = []
-        for n, line in enumerate(_lines(self.etu_inspections.toPlainText()), start=1):
-            parts = [x.strip() for x in line.split(",")] + [""]
-            try:
-                etu_rows.append(EtuInspection(date=date.fromisoformat(parts[0]),
-                                              report_received=date.fromisoformat(parts[1])
-                                              if parts[1] else None))
-            except ValueError:
-                raise ValueError(f"ETU inspections, line {n} ({line!r}) must read: "
-                                 "YYYY-MM-DD, YYYY-MM-DD (or blank)") from None
+        etu_rows = records.read_etu_inspections(self.etu_inspections.toPlainText())
         has_etu = (etu_rows or self.etu_contract.isChecked() or case.etu is not None)
         etu = EtuService(service_contract=self.etu_contract.isChecked(),
                          manufacturer_interval_months=self.etu_interval.value() or None,
                          provider=case.etu.provider if case.etu else None,
-                         inspections=tuple(etu_rows)) if has_etu else None
-        pump_rows = []
-        for n, line in enumerate(_lines(self.pump_outs.toPlainText()), start=1):
-            parts = [x.strip() for x in line.split(",")] + [""]
-            try:
-                pump_rows.append(PumpOut(date=date.fromisoformat(parts[0]),
-                                         record_received=parts[1].lower() in ("yes", "y", "true")))
-            except ValueError:
-                raise ValueError(f"Pump-outs, line {n} ({line!r}) must read: YYYY-MM-DD, "
-                                 "yes/no") from None
+                         inspections=etu_rows) if has_etu else None
+        pump_rows = records.read_pump_outs(self.pump_outs.toPlainText())
         has_tank = pump_rows or self.hauler.isChecked() or case.holding_tank_service is not None
         holding = HoldingTankService(
             hauler_contract=self.hauler.isChecked(),
             hauler_name=case.holding_tank_service.hauler_name
             if case.holding_tank_service else None,
-            pump_outs=tuple(pump_rows)) if has_tank else None
+            pump_outs=pump_rows) if has_tank else None
         return replace(case, parcel=parcel, dwelling=dwelling, components=tuple(components),
                        inspection=inspection or case.inspection, site=site,
                        observations=observations, ahj=ahj, etu=etu,

@@ -28,6 +28,7 @@ from ..documents.content import LETTER_KINDS, DeadlinesPassed
 from ..errors import InspectorError
 from ..services.letters import register as letter_service
 from .context import AppContext
+from .ops import Op
 from .page_view import PageView, to_images
 
 # Pages are drawn sharper than the screen needs, so a page scaled to a wide window stays crisp.
@@ -76,6 +77,7 @@ class LettersTab(QWidget):
         super().__init__()
         self.ctx = ctx
         self.sbl: str | None = None
+        self.no_law: str | None = None  # why no letter can be issued, if none can
         self.current_pdf: bytes | None = None
         self.current_letter_id: str | None = None
         self.current_kind: str | None = None
@@ -333,15 +335,29 @@ class LettersTab(QWidget):
     def issue(self) -> None:
         """Issue the chosen letter once the user confirms: an issued letter is a record
         that never changes (a correction is a new letter)."""
-        sbl, kind = self.sbl, self.kind.currentData()
-        if sbl is None:
+        sbl, kind, ws = self.sbl, self.kind.currentData(), self.ctx.ws
+        if sbl is None or ws is None:
             return
         day = self.ctx.today()
+        self.issue_button.setEnabled(False)  # one click, one question
+
+        def unreadable(exc: BaseException) -> None:
+            self.issue_button.setEnabled(self.no_law is None)
+            if not isinstance(exc, InspectorError):
+                raise exc
+            self._confirm_issue(sbl, kind, day, None)
+
+        # A short read on the worker, so the question names the place as well as the tax
+        # map number.
+        Op(self.ctx.runner, lambda: ws.load_case(sbl).parcel.site_address).success(
+            lambda address: self._confirm_issue(sbl, kind, day, address)).failure(
+            unreadable).run()
+
+    def _confirm_issue(self, sbl: str, kind: str, day: Any, address: str | None) -> None:
+        self.issue_button.setEnabled(self.no_law is None)
         ws = self.ctx.ws
-        try:  # a short read, so the question names the place as well as the tax map number
-            address = self.ctx.runner.wait(lambda: ws.load_case(sbl).parcel.site_address)
-        except InspectorError:
-            address = None
+        if sbl != self.sbl or ws is None:
+            return  # the user has moved on to another parcel meanwhile
         parcel = f"parcel {sbl}" + (f", {address}" if address else "")
         user = ws.store.actor.user
         answer = QMessageBox.question(

@@ -125,7 +125,9 @@ class TaskRunner(QObject):
         return job
 
     def wait(self, fn: Callable[[], Any]) -> Any:
-        """Run a short job and wait for its result (reads the GUI needs at once)."""
+        """Run a short job and wait for its result: for tests and scripts, and for the
+        window's first view before it is shown. A window on screen never waits on the
+        worker: it queues an `Op` (ui/ops.py) and carries on in its callback."""
         if self.synchronous:
             return fn()
         box: dict[str, Any] = {}

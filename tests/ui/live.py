@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
@@ -34,6 +35,25 @@ def settle(window: MainWindow, qtbot: object, timeout: int = 10_000) -> None:
     """Wait until the worker has nothing left to do and its results are shown."""
     qtbot.waitUntil(lambda: window.runner.pending == 0, timeout=timeout)  # type: ignore[attr-defined]
     QApplication.processEvents()
+
+
+class Gate:
+    """A job that holds the worker until the test opens the gate: whatever the window
+    queues meanwhile waits behind it, in order."""
+
+    def __init__(self, runner: TaskRunner) -> None:
+        self.opened = threading.Event()
+        self.holding = threading.Event()
+
+        def hold() -> None:
+            self.holding.set()
+            self.opened.wait(20)
+
+        runner.run(hold)
+        assert self.holding.wait(10)
+
+    def open(self) -> None:
+        self.opened.set()
 
 
 def wheel(widget: QWidget, notches: int = -1) -> None:

@@ -203,7 +203,7 @@ def test_the_import_summary_counts_only_conflicts_that_need_a_decision(
     sync.export(pair.office, pair.tmp / "down.zip")
     monkeypatch.setattr(QFileDialog, "getOpenFileName",
                         lambda *a, **k: (str(pair.tmp / "down.zip"), ""))
-    window.import_package()
+    window.menus.sync.import_package()
     qtbot.waitUntil(lambda: bool(shown), timeout=10000)
     # the office's edit met the laptop's, and the office's decision in the same package
     # settled it: nothing waits for a person
@@ -222,7 +222,7 @@ def test_an_open_conflict_is_counted_and_shown(
     sync.export(pair.office, pair.tmp / "down.zip")
     monkeypatch.setattr(QFileDialog, "getOpenFileName",
                         lambda *a, **k: (str(pair.tmp / "down.zip"), ""))
-    window.import_package()
+    window.menus.sync.import_package()
     qtbot.waitUntil(lambda: bool(shown) and bool(opened), timeout=10000)
     assert shown == ["Applied 0 change(s); 1 conflict(s) need a decision (Sync > "
                      "Conflicts...)."]

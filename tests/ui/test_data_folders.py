@@ -144,7 +144,7 @@ def test_joining_a_kit_into_the_folder_the_app_has_open_opens_it(
     monkeypatch.setattr(QMessageBox, "question", staticmethod(
         lambda *a, **k: QMessageBox.StandardButton.Yes))
     choose_folder(monkeypatch, tmp_path / "laptop")  # the same folder, if asked for one
-    w.join_kit()
+    w.folders.join_kit()
     switched_to(w, qtbot, tmp_path / "laptop", 2)
     assert said == []
     assert w.runner.wait(lambda: w.workspace.role) == "field"
@@ -167,7 +167,7 @@ def test_joining_into_another_empty_folder_opens_it_and_leaves_the_old_one_alone
     monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(kit),
                                                                                       "")))
     choose_folder(monkeypatch, tmp_path / "laptop")
-    w.join_kit()
+    w.folders.join_kit()
     switched_to(w, qtbot, tmp_path / "laptop", 2)
     assert said == []
     rename_owner(w, qtbot, "900.01-1-2", "Recorded on the laptop")
@@ -184,7 +184,7 @@ def test_joining_over_records_is_refused_and_the_window_stays(
     monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(kit),
                                                                                       "")))
     choose_folder(monkeypatch, old)
-    w.join_kit()
+    w.folders.join_kit()
     qtbot.waitUntil(lambda: bool(said), timeout=15_000)
     settle(w, qtbot)
     assert "already holds records" in said[0] and "File > New data folder" in said[0]
@@ -210,7 +210,7 @@ def test_a_wrong_kit_passphrase_is_refused_and_the_window_stays(
 
     monkeypatch.setattr(QInputDialog, "getText", staticmethod(type_passphrase))
     choose_folder(monkeypatch, tmp_path / "laptop")
-    w.join_kit()
+    w.folders.join_kit()
     qtbot.waitUntil(lambda: bool(said), timeout=15_000)
     settle(w, qtbot)
     assert len(asked) == 1 and "Passphrase" in asked[0][2]
@@ -230,7 +230,7 @@ def test_joining_shows_the_office_key_fingerprint(
                                                                                       "")))
     monkeypatch.setattr(QMessageBox, "question", staticmethod(
         lambda *a, **k: QMessageBox.StandardButton.Yes))
-    w.join_kit()
+    w.folders.join_kit()
     switched_to(w, qtbot, tmp_path / "laptop", 2)
     assert f"office key fingerprint {shown}" in w.message.text()
 
@@ -248,7 +248,7 @@ def test_opening_another_folder_clears_the_window_and_edits_go_to_it(
     a_before = exports(a)
 
     choose_folder(monkeypatch, b)
-    w.open_folder()
+    w.folders.open_folder()
     switched_to(w, qtbot, b, 5)
     assert said == []
     assert w.windowTitle().endswith(str(b.resolve()))
@@ -264,7 +264,7 @@ def test_opening_another_folder_clears_the_window_and_edits_go_to_it(
     b_after = exports(b)
 
     # Back to A from File > Recent data folders: where the user left off in A.
-    entry = next(x for x in w.recent_menu.actions() if x.text() == str(a.resolve()))
+    entry = next(x for x in w.folders.recent_menu.actions() if x.text() == str(a.resolve()))
     assert entry.isEnabled()
     entry.trigger()
     switched_to(w, qtbot, a, 3)
@@ -299,7 +299,7 @@ def test_a_folder_that_cannot_be_opened_is_reported_and_the_window_stays(
     w.select("900.01-1-3")
     qtbot.waitUntil(lambda: w.sbl == "900.01-1-3")
     choose_folder(monkeypatch, bad)
-    w.open_folder()
+    w.folders.open_folder()
     qtbot.waitUntil(lambda: bool(said), timeout=15_000)
     settle(w, qtbot)
     assert expected in said[0]
@@ -320,7 +320,7 @@ def test_new_data_folder_needs_an_empty_folder(
     busy.mkdir()
     (busy / "report.pdf").write_bytes(b"%PDF-1.4")
     choose_folder(monkeypatch, busy)
-    w.new_folder()
+    w.folders.new_folder()
     settle(w, qtbot)
     assert said and "is not empty" in said[0] and "File > Open data folder" in said[0]
     assert files(busy) == {"report.pdf": hashlib.sha256(b"%PDF-1.4").hexdigest()}
@@ -329,7 +329,7 @@ def test_new_data_folder_needs_an_empty_folder(
     fresh = tmp_path / "season-2027"
     fresh.mkdir()
     choose_folder(monkeypatch, fresh)
-    w.new_folder()
+    w.folders.new_folder()
     switched_to(w, qtbot, fresh, 0)
     assert (fresh / "inspector.sqlite").is_file()
     assert w.load_demo.isVisibleTo(w) and "No parcels yet" in w.count.text()
@@ -343,7 +343,7 @@ def test_recent_data_folders_lists_the_last_eight_and_marks_missing_ones(
     gone = tmp_path / "usb-stick"  # unplugged: kept in the list, shown disabled
     settings.setValue("recent_data_folders", [str(p) for p in [kept[0], gone, *kept[1:]]])
     w = open_window(kept[5])
-    entries = [a for a in w.recent_menu.actions() if not a.isSeparator()]
+    entries = [a for a in w.folders.recent_menu.actions() if not a.isSeparator()]
     texts = [a.text() for a in entries]
     assert len(entries) == 8
     assert texts[0] == str(kept[5])  # the folder open now comes first, checked
@@ -383,13 +383,13 @@ def test_help_opens_the_user_guide_shipped_with_the_app(
     help_menu = next(m.menu() for m in w.menuBar().actions() if m.text() == "&Help")
     guide = next(a for a in help_menu.actions() if a.text() == "&User guide")
     guide.trigger()
-    qtbot.waitUntil(lambda: w.guide is not None and w.guide.isVisible())
-    text = w.guide.browser.toPlainText()
+    qtbot.waitUntil(lambda: w.menus.help.guide is not None and w.menus.help.guide.isVisible())
+    text = w.menus.help.guide.browser.toPlainText()
     assert "Finding a parcel" in text and "Sync" in text
-    picture = w.guide.browser.document().resource(
+    picture = w.menus.help.guide.browser.document().resource(
         QTextDocument.ResourceType.ImageResource, QUrl("screenshots/inspection-form.png"))
     assert picture is not None and not picture.isNull()
-    assert picture.width() <= w.guide.browser.viewport().width()
+    assert picture.width() <= w.menus.help.guide.browser.viewport().width()
 
 
 def test_the_wheel_and_the_one_folder_app_ship_the_user_guide() -> None:
@@ -406,7 +406,7 @@ def test_the_wheel_and_the_one_folder_app_ship_the_user_guide() -> None:
 
 
 def test_about_says_only_what_the_folder_says(
-        open_window: Callable[[Path], MainWindow], tmp_path: Path,
+        open_window: Callable[[Path], MainWindow], qtbot: QtBot, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
     from inspector_app.paths import resource
 
@@ -420,7 +420,8 @@ def test_about_says_only_what_the_folder_says(
     w = open_window(folder)
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "about", staticmethod(lambda _p, _t, t: shown.append(t)))
-    w.show_about()
+    w.menus.help.show_about()  # the folder's laws are read on the worker first
+    qtbot.waitUntil(lambda: bool(shown))
     (about,) = shown
     assert "Town of South Bristol" in about and "Chapter 120" in about
     assert "Chapter 202" not in about and "Canandaigua Lake watershed" not in about

@@ -18,7 +18,8 @@ from inspector_app.domain.vocabulary import Condition
 from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui import theme as themes
-from inspector_app.ui.main_window import ROW_ROLE, MainWindow
+from inspector_app.ui.main_window import MainWindow
+from inspector_app.ui.parcel_list import ROW_ROLE
 
 from .live import threaded_window
 

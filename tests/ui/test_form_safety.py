@@ -251,7 +251,7 @@ def test_work_that_finishes_after_the_user_moved_on_never_reopens_its_parcel(
     image.fill(QColor("#806040"))
     image.save(str(photo))
     open_parcel(live, qtbot, TANK)
-    live.add_photos([photo])  # runs on the worker ...
+    live.workbench.photos_page.add_photos([photo])  # runs on the worker ...
     live.select(OTHER)        # ... while the user opens the next parcel
     settle(live, qtbot)
     assert live.sbl == OTHER
@@ -268,11 +268,11 @@ def test_undo_and_redo_write_the_same_field_back(live: MainWindow, qtbot: QtBot,
     type_into(qtbot, live.form.bedrooms, "7")
     settle(live, qtbot)
     assert live.workspace.load_case(TANK).dwelling.bedrooms == 7  # type: ignore[union-attr]
-    live.undo_action.trigger()
+    live.menus.edit.undo_action.trigger()
     settle(live, qtbot)
     assert exported(data, TANK) == before
     assert live.form.bedrooms.value() == 4
-    live.redo_action.trigger()
+    live.menus.edit.redo_action.trigger()
     settle(live, qtbot)
     assert live.workspace.load_case(TANK).dwelling.bedrooms == 7  # type: ignore[union-attr]
     history = [(h["field"], h["old_value"], h["new_value"])
@@ -375,7 +375,7 @@ def test_a_new_component_needs_its_condition_before_it_is_added(live: MainWindow
                                                                    "substandard")]
     assert f.new_condition.currentData() is None  # the next one starts unset again
     assert f.detail_box.title() == "Selected component: septic tank"
-    live.undo_action.trigger()
+    live.menus.edit.undo_action.trigger()
     settle(live, qtbot)
     assert live.workspace.load_case(OTHER).components == ()
 
@@ -409,15 +409,15 @@ def test_map_edits_are_undone_like_form_edits_and_keep_the_undo_stack(
     drawn = live.workspace.load_case(sbl)
     assert drawn.site is not None and drawn.site.absorption_area is not None
     assert live.undo_stack.count() == 2  # the form edit is still there
-    live.undo_action.trigger()
+    live.menus.edit.undo_action.trigger()
     settle(live, qtbot)
     assert drawn.site != edited.site
     assert live.workspace.load_case(sbl) == edited  # the area as it was, bedrooms still 6
-    live.undo_action.trigger()
+    live.menus.edit.undo_action.trigger()
     settle(live, qtbot)
     assert exported(data, sbl) == before
-    live.redo_action.trigger()
-    live.redo_action.trigger()
+    live.menus.edit.redo_action.trigger()
+    live.menus.edit.redo_action.trigger()
     settle(live, qtbot)
     assert live.workspace.load_case(sbl).site.absorption_area == drawn.site.absorption_area  # type: ignore[union-attr]
 
@@ -441,7 +441,7 @@ def test_the_inspection_date_takes_a_typed_date_after_one_click(live: MainWindow
 def test_the_form_fits_its_pane_at_1280_by_800_in_both_themes(
         live: MainWindow, qtbot: QtBot, high_contrast: bool) -> None:
     if high_contrast:
-        live.contrast.trigger()
+        live.menus.view.contrast.trigger()
     try:
         for sbl in (TANK, "900.01-1-7", OTHER):
             open_parcel(live, qtbot, sbl)
@@ -451,7 +451,7 @@ def test_the_form_fits_its_pane_at_1280_by_800_in_both_themes(
             assert live.form.minimumSizeHint().width() <= viewport.width(), sbl
     finally:
         if high_contrast:
-            live.contrast.trigger()
+            live.menus.view.contrast.trigger()
 
 
 def test_a_new_inspection_starts_today_and_leaves_the_last_one_as_recorded(

@@ -122,7 +122,7 @@ def test_imported_imagery_is_drawn_in_place_on_the_open_parcel(
         d.copy.setChecked(True)
 
     answer(monkeypatch, ImageryImportDialog, fill)
-    window.import_imagery()
+    window.menus.file.import_imagery()
     settle(window, qtbot)
     imagery_drawn(window, qtbot)
     site = window.site
@@ -160,7 +160,7 @@ def test_a_file_that_is_not_imagery_says_why_and_imports_nothing(
     answer(monkeypatch, ImageryImportDialog, lambda d: None)
     before = basemaps.list_basemaps(window.workspace)
     caption = window.site.imagery_caption.text()
-    window.import_imagery()
+    window.menus.file.import_imagery()
     settle(window, qtbot)
     assert basemaps.list_basemaps(window.workspace) == before
     assert any(str(bad) in text for text in window.warnings)  # type: ignore[attr-defined]
@@ -177,9 +177,9 @@ def test_tax_parcel_lines_import_shows_the_match_report_and_the_lot(
                       [PARCEL, "900.01-1-14", "999.99-9-99"], field="PRINT_KEY")
     choose_file(monkeypatch, path)
     answer(monkeypatch, LotsImportDialog, lambda d: d.name.setText("County tax map"))
-    window.import_lot_lines()
+    window.menus.file.import_lot_lines()
     settle(window, qtbot)
-    report = window.lot_report
+    report = window.menus.file.lot_report
     assert report.isVisible()
     text = report.text.toPlainText()
     assert "3 feature(s) read; 2 matched to a parcel by SBL (field PRINT_KEY); 1 not " \
@@ -202,11 +202,11 @@ def test_a_bad_lot_file_says_why_and_imports_nothing(
     choose_file(monkeypatch, bad)
     answer(monkeypatch, LotsImportDialog, lambda d: None)
     before = list_lot_layers(window.workspace)
-    window.import_lot_lines()
+    window.menus.file.import_lot_lines()
     settle(window, qtbot)
     assert list_lot_layers(window.workspace) == before
     assert any("lots.geojson" in text for text in window.warnings)  # type: ignore[attr-defined]
-    assert getattr(window, "lot_report", None) is None
+    assert window.menus.file.lot_report is None
 
 
 def test_the_opacity_is_remembered(window: MainWindow, qtbot: QtBot, ws: Workspace,
@@ -275,7 +275,7 @@ def test_cancel_imports_nothing(window: MainWindow, qtbot: QtBot, tmp_path: Path
     before = list_lot_layers(window.workspace)
     gate = threading.Event()
     window.runner.run(lambda: gate.wait(5))  # the worker is busy with something else
-    progress = window.run_lots_import(path, name="Cancelled lines")
+    progress = window.menus.file.run_lots_import(path, name="Cancelled lines")
     progress.findChild(QPushButton).click()  # the user presses Cancel
     gate.set()
     settle(window, qtbot)
@@ -287,7 +287,7 @@ def test_a_referred_file_that_moved_is_said_under_the_map(
         window: MainWindow, qtbot: QtBot, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
     tif = quadrants_tif(tmp_path / "county.tif")
-    progress = window.run_imagery_import(tif, name="County mosaic", copy=False,
+    progress = window.menus.file.run_imagery_import(tif, name="County mosaic", copy=False,
                                          source="Ontario County")
     assert progress is not None
     settle(window, qtbot)

@@ -231,9 +231,10 @@ def test_issue_confirmed_issues_the_letter_and_shows_the_issued_copy(
     preview(tab, window, qtbot)
     prompts.answer = QMessageBox.StandardButton.Yes
     qtbot.mouseClick(tab.issue_button, Qt.MouseButton.LeftButton)
-    assert len(prompts.questions) == 1
-    # While the worker issues it, a second click cannot issue it twice.
+    # Until the worker has issued it (the question waits for the parcel's address to be
+    # read), a second click cannot ask again or issue it twice.
     assert not tab.issue_button.isEnabled()
+    qtbot.waitUntil(lambda: len(prompts.questions) == 1, timeout=15000)
     qtbot.waitUntil(lambda: tab.register.count() == 1 and tab.current_letter_id is not None
                     and bool(tab.images), timeout=15000)
     idle(window, qtbot)
@@ -369,13 +370,13 @@ def test_the_letters_tab_is_readable_at_1280_by_800(window: MainWindow, qtbot: Q
     assert window.width() == 1280 and window.height() == 800
     check_readable(window, tab)
     assert window.grab().save(str(shots / "letters-1280x800.png"))
-    window.contrast.trigger()
+    window.menus.view.contrast.trigger()
     try:
         qtbot.wait(150)
         check_readable(window, tab)
         assert window.grab().save(str(shots / "letters-1280x800-high-contrast.png"))
     finally:
-        window.contrast.trigger()
+        window.menus.view.contrast.trigger()
         qtbot.wait(50)
 
 

@@ -121,12 +121,12 @@ def test_switching_parcel_right_after_an_edit_never_shows_the_edited_one(
     other = _assessed(window, NEVER_INSPECTED)
     seen = _record_panel(window)
     _type_bedrooms(window, bedrooms)
-    # Leave the field and open another parcel at once: the saved parcel's evaluation is
-    # still being worked out on the worker when the other parcel opens.
+    # Leave the field and open another parcel at once: the save is still on the worker
+    # when the other parcel is asked for.
     QTest.keyClick(window.form.bedrooms, Qt.Key.Key_Tab)
-    assert window.runner.pending  # its evaluation is on its way
-    window.select(NEVER_INSPECTED)
-    assert window.sbl == NEVER_INSPECTED
+    assert window.runner.pending  # the save is on its way
+    window.select(NEVER_INSPECTED)  # opened on the worker, after the save
+    qtbot.waitUntil(lambda: window.sbl == NEVER_INSPECTED, timeout=10_000)
     qtbot.waitUntil(lambda: not window.runner.pending and window.evaluation.evaluation
                     is not None, timeout=10_000)
 
@@ -161,7 +161,7 @@ def test_closing_the_window_with_a_field_in_hand_saves_it(qtbot: QtBot, tmp_path
 def test_a_saved_change_reaches_the_parcels_row_and_the_work_list_counts(
         window: MainWindow, qtbot: QtBot) -> None:
     _open(window, qtbot, UNDERSIZED)
-    row = window.model.rows[window._row_of[UNDERSIZED]]
+    row = window.model.rows[window.parcel_list._row_of[UNDERSIZED]]
     assert row["outcome"] != "failure"
     failures = sum(bool(r["flags"].get("failure")) for r in window.model.rows)
     label = next(window.work_list.itemText(i) for i in range(window.work_list.count())
@@ -171,7 +171,7 @@ def test_a_saved_change_reaches_the_parcels_row_and_the_work_list_counts(
     assert before is not None and window.parcel_id is not None
     after = replace(before, components=tuple(replace(c, condition=Condition.FAILED)
                                              for c in before.components))
-    assert window.save_edit(window.parcel_id, before, after)
+    window.workbench.edits.save_edit(window.parcel_id, before, after)  # queued on the worker
     qtbot.waitUntil(lambda: row["outcome"] == "failure", timeout=10_000)
     assert row["flags"]["failure"] is True
     label = next(window.work_list.itemText(i) for i in range(window.work_list.count())

@@ -8,7 +8,7 @@ from pathlib import Path
 from pytestqt.qtbot import QtBot
 
 from inspector_app.services.workspace import Workspace
-from inspector_app.ui.main_window import COLUMNS
+from inspector_app.ui.parcel_list import COLUMNS
 from tests.services.test_lot_uses import TODAY, A, C, _lots
 from tests.services.test_lot_uses import ws as lot_ws  # noqa: F401  (the fixture)
 from tests.ui.live import settle, threaded_window

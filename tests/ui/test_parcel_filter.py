@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtWidgets import QApplication, QTableView
 
-from inspector_app.ui.main_window import ROW_ROLE, ParcelFilter, ParcelTableModel
+from inspector_app.ui.parcel_list import ROW_ROLE, ParcelFilter, ParcelTableModel
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,8 @@ from inspector_app.casefile import parse_document, to_document
 from inspector_app.services import exchange as sync
 from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
-from inspector_app.ui.main_window import WORK_LISTS, MainWindow
+from inspector_app.ui.main_window import MainWindow
+from inspector_app.ui.parcel_list import WORK_LISTS
 
 from .live import threaded_window
 
@@ -225,15 +226,15 @@ def test_nothing_is_cut_off_at_1280x800_in_either_theme(live: MainWindow, qtbot:
     try:
         for theme in ("normal", "high-contrast"):
             if theme == "high-contrast":
-                live.contrast.trigger()
+                live.menus.view.contrast.trigger()
             qtbot.wait(100)  # let the layouts settle, as a person's eye would
             settle(live, qtbot)
             assert live.grab().save(str(shots / f"main-1280x800-{theme}.png"))
             _check_parcel_list(live)
             _check_status_bar(live)
     finally:
-        if live.contrast.isChecked():
-            live.contrast.trigger()
+        if live.menus.view.contrast.isChecked():
+            live.menus.view.contrast.trigger()
 
 
 @pytest.mark.parametrize("theme", ["normal", "high-contrast"])
@@ -241,7 +242,7 @@ def test_a_status_message_never_hides_the_permanent_widgets(live: MainWindow, qt
                                                             theme: str) -> None:
     live.resize(1280, 800)
     if theme == "high-contrast":
-        live.contrast.trigger()
+        live.menus.view.contrast.trigger()
     try:
         live.ctx.status.emit(LONG_MESSAGE * 3)  # as the worker's messages arrive
         qtbot.wait(50)
@@ -253,5 +254,5 @@ def test_a_status_message_never_hides_the_permanent_widgets(live: MainWindow, qt
             assert widget.geometry().right() <= live.statusBar().width()
             assert widget.width() >= widget.fontMetrics().horizontalAdvance(widget.text())
     finally:
-        if live.contrast.isChecked():
-            live.contrast.trigger()
+        if live.menus.view.contrast.isChecked():
+            live.menus.view.contrast.trigger()

@@ -3,6 +3,7 @@ screen, and coordinates typed in longitude/latitude or State Plane feet."""
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Iterator
 from dataclasses import replace
@@ -11,9 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, QSettings
-from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QDialog, QGraphicsTextItem, QLabel, QMessageBox, QPushButton
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QSettings, Qt
+from PySide6.QtGui import QImage, QMouseEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QGraphicsTextItem,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+)
 from pytestqt.qtbot import QtBot
 
 from inspector_app.domain.vocabulary import LakeDistanceMethod
@@ -158,7 +167,7 @@ def test_the_site_map_fits_a_1280_by_800_screen(window: MainWindow, qtbot: QtBot
     shots.mkdir(parents=True, exist_ok=True)
     if theme == "high-contrast":
         qtbot.wait(10)  # windows of earlier tests are gone before the whole app restyles
-        window.contrast.trigger()
+        window.menus.view.contrast.trigger()
     try:
         _laptop_screen(window, qtbot)
         site = window.site
@@ -184,7 +193,7 @@ def test_the_site_map_fits_a_1280_by_800_screen(window: MainWindow, qtbot: QtBot
                 assert window.grab().save(str(shots / f"site-map-1280x800-{theme}.png"))
     finally:
         if theme == "high-contrast":
-            window.contrast.trigger()
+            window.menus.view.contrast.trigger()
             qtbot.wait(50)  # let the widgets settle into the normal theme again
 
 
@@ -259,3 +268,49 @@ def test_the_dialog_keeps_what_was_typed_until_it_is_right(qtbot: QtBot) -> None
     dialog.accept()
     assert not dialog.isVisible() and dialog.result() == QDialog.DialogCode.Accepted
     assert dialog.chosen() == ("state_plane", CORNERS_FT)
+
+
+# --- a corner dragged with the mouse --------------------------------------------------
+
+def test_a_corner_dragged_with_the_mouse_is_saved_after_the_drag(
+        window: MainWindow, ws: Workspace, qtbot: QtBot,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The saved area is drawn anew, which deletes the handle that was dragged: never
+    while the handle's own mouse event is still running (the synchronous runner would
+    save and draw within it)."""
+    from inspector_app.ui.site_map import Handle
+
+    w = window  # the synchronous runner
+    w.resize(1280, 800)
+    sbl = "900.01-1-3"
+    w.select(sbl)
+    w.tabs.setCurrentWidget(w.site)
+    qtbot.waitExposed(w)
+    qtbot.wait(50)  # the map laid out at its size
+    before = ws.load_case(sbl).site.absorption_area
+    view = w.site.view
+    handle = next(i for i in w.site.scene.items() if isinstance(i, Handle) and i.index == 0)
+    redrawn_in_release: list[bool] = []
+    clear = w.site.scene.clear
+
+    def clear_and_note() -> None:
+        redrawn_in_release.append(any(frame.function == "mouseReleaseEvent"
+                                      for frame in inspect.stack()))
+        clear()
+
+    monkeypatch.setattr(w.site.scene, "clear", clear_and_note)
+    corners = [i.scenePos() for i in w.site.scene.items() if isinstance(i, Handle)]
+    middle = view.mapFromScene(sum(corners, QPointF()) / len(corners))
+    start = view.mapFromScene(handle.scenePos())
+    end = start + (start - middle) / 4  # outward: the area grows, its sides never cross
+    QTest.mousePress(view.viewport(), Qt.MouseButton.LeftButton, pos=start)
+    # a move with the button held (QTest's own move carries no button)
+    QApplication.sendEvent(view.viewport(), QMouseEvent(
+        QEvent.Type.MouseMove, QPointF(end), QPointF(view.viewport().mapToGlobal(end)),
+        Qt.MouseButton.NoButton, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier))
+    QTest.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, pos=end)
+    qtbot.waitUntil(lambda: ws.load_case(sbl).site.absorption_area != before, timeout=5000)
+    assert any(h["table_name"] == "site_features" and h["field"] == "geometry"
+               for h in ws.history(sbl))
+    assert redrawn_in_release == [False]  # drawn anew once, after the release returned
+    assert len([i for i in w.site.scene.items() if isinstance(i, Handle)]) == 4

@@ -83,8 +83,8 @@ def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
     w.show()
     qtbot.waitExposed(w)
     yield w
-    if w.contrast.isChecked():
-        w.contrast.trigger()  # the next test starts in the normal theme
+    if w.menus.view.contrast.isChecked():
+        w.menus.view.contrast.trigger()  # the next test starts in the normal theme
     w.close()
     ws.close()
 
@@ -228,8 +228,8 @@ def _map_pairs(pairs: Pairs, scene: object, t: themes.Theme) -> int:
 def test_every_colour_pair_of_both_themes_meets_wcag_aa(window: MainWindow, qtbot: QtBot,
                                                         high_contrast: bool) -> None:
     if high_contrast:
-        window.contrast.trigger()
-    assert window.contrast.isChecked() is high_contrast
+        window.menus.view.contrast.trigger()
+    assert window.menus.view.contrast.isChecked() is high_contrast
     app = QApplication.instance()
     assert isinstance(app, QApplication)
     t = themes.HIGH_CONTRAST if high_contrast else themes.NORMAL
@@ -265,7 +265,7 @@ def test_the_evaluation_and_map_follow_the_theme_when_it_changes(window: MainWin
                                                                  qtbot: QtBot) -> None:
     _open(window, qtbot, FAILURE)
     assert themes.NORMAL.failure in window.evaluation.toHtml()
-    window.contrast.trigger()
+    window.menus.view.contrast.trigger()
     assert themes.active() is themes.HIGH_CONTRAST
     html = window.evaluation.toHtml()
     assert themes.HIGH_CONTRAST.failure in html and themes.NORMAL.failure not in html
@@ -273,7 +273,7 @@ def test_the_evaluation_and_map_follow_the_theme_when_it_changes(window: MainWin
     paper = [i.brush().color().name() for i in window.site.scene.items()
              if isinstance(i, QGraphicsRectItem)]
     assert paper == [themes.HIGH_CONTRAST.map_paper]
-    window.contrast.trigger()
+    window.menus.view.contrast.trigger()
     assert themes.NORMAL.failure in window.evaluation.toHtml()
 
 
@@ -288,18 +288,18 @@ def test_high_contrast_is_restored_at_start_and_toggling_keeps_the_font(
     w = MainWindow(ws, runner=TaskRunner(), settings=settings)
     qtbot.addWidget(w)
     try:
-        assert w.contrast.isChecked()
+        assert w.menus.view.contrast.isChecked()
         assert app.palette().color(Role.Window).name() == themes.HIGH_CONTRAST.window
         assert app.font().pointSizeF() == pytest.approx(size * 1.15)
-        w.toggle_contrast()  # applying the same theme again changes nothing
+        w.menus.view.toggle_contrast()  # applying the same theme again changes nothing
         assert app.font().pointSizeF() == pytest.approx(size * 1.15)
-        w.contrast.trigger()
+        w.menus.view.contrast.trigger()
         assert app.font().pointSizeF() == pytest.approx(size)
         assert app.palette().color(Role.Window).name() == themes.NORMAL.window
         assert settings.value("high_contrast", type=bool) is False
     finally:
-        if w.contrast.isChecked():
-            w.contrast.trigger()
+        if w.menus.view.contrast.isChecked():
+            w.menus.view.contrast.trigger()
         w.close()
         ws.close()
 
@@ -312,7 +312,7 @@ def test_screenshots_of_both_themes(window: MainWindow, qtbot: QtBot, tmp_path: 
     _open(window, qtbot, FAILURE)
     for name in ("theme-normal", "theme-high-contrast"):
         if name.endswith("contrast"):
-            window.contrast.trigger()
+            window.menus.view.contrast.trigger()
         window.search.setFocus()
         qtbot.wait(100)
         image = window.grab()

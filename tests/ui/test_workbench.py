@@ -18,7 +18,8 @@ from inspector_app.services import exchange as sync
 from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui.dialogs import ConflictsDialog
-from inspector_app.ui.main_window import ROW_ROLE, MainWindow
+from inspector_app.ui.main_window import MainWindow
+from inspector_app.ui.parcel_list import ROW_ROLE
 from inspector_app.ui.tasks import TaskRunner
 from tests.suggestions import decide_pending
 
@@ -163,7 +164,7 @@ def test_sync_export_import_and_conflict_resolution(window: MainWindow, tmp_path
     window.form.owner_name.editingFinished.emit()
     monkeypatch.setattr(QFileDialog, "getOpenFileName",
                         lambda *a, **k: (str(tmp_path / "up.zip"), ""))
-    window.import_package()
+    window.menus.sync.import_package()
     assert "1 conflict(s) need a decision" in window.message.text()
     dialog = ConflictsDialog(window.ctx, window)
     assert dialog.table.rowCount() == 1
@@ -179,7 +180,7 @@ def test_sync_export_import_and_conflict_resolution(window: MainWindow, tmp_path
     assert office.load_case(sbl).parcel.owner_name == "From the field"
     monkeypatch.setattr(QFileDialog, "getSaveFileName",
                         lambda *a, **k: (str(tmp_path / "down.zip"), ""))
-    window.export_package()
+    window.menus.sync.export_package()
     assert (tmp_path / "down.zip").exists() and "Exported" in window.message.text()
 
 
@@ -230,10 +231,10 @@ def test_importing_a_shoreline_layer_replaces_the_coarse_warning(
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(lake), ""))
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("County contour", True))
     monkeypatch.setattr(QInputDialog, "getDouble", lambda *a, **k: (3.0, True))
-    window.import_layer()
+    window.menus.file.import_layer()
     assert not window.layer_warning.isVisibleTo(window)
     assert "County contour v1 (±3 ft)" in window.layer_label.text()
-    window.measure_all()
+    window.menus.file.measure_all()
     assert "Measured" in window.message.text()
 
 
@@ -286,7 +287,7 @@ def test_a_gps_device_places_a_well(window: MainWindow, monkeypatch: pytest.Monk
     original = site_service.set_from_gps_device
     monkeypatch.setattr(site_service, "set_from_gps_device",
                         lambda *a, **k: original(*a, **{**k, "seconds": 0.6}))
-    window._gps_device()
+    window.workbench.site_edits.gps_device()
     os.close(controller)
     os.close(device)
     wells = [f for f in window.workspace.load_case("900.01-1-6").site.features

@@ -1,0 +1,34 @@
+"""The View menu: the high-contrast theme for sunlight."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication, QMenu
+
+from . import add_action
+
+
+class ViewActions:
+    """`restyle()` draws what paints its own colours (evaluation, site map) again."""
+
+    def __init__(self, menu: QMenu, settings: QSettings, *,
+                 restyle: Callable[[], None]) -> None:
+        self.settings, self._restyle = settings, restyle
+        self.contrast = add_action(menu, "&High contrast (sunlight)", self.toggle_contrast,
+                                   "Ctrl+Shift+H")
+        self.contrast.setCheckable(True)
+        self.contrast.setChecked(settings.value("high_contrast", False, type=bool))
+
+    def toggle_contrast(self) -> None:
+        """Apply the normal or the high-contrast theme (ui/theme.py), as the View menu has
+        it, and show the evaluation and the site map again in its colours."""
+        from .. import theme
+
+        on = self.contrast.isChecked()
+        self.settings.setValue("high_contrast", on)
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        theme.apply(app, theme.HIGH_CONTRAST if on else theme.NORMAL)
+        self._restyle()

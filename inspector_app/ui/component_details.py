@@ -1,0 +1,149 @@
+"""The form's "Selected component" box: the condition, defects and detail fields of the
+component chosen in the components table, the fields by its kind (`domain/fields.py`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import date
+from typing import Any
+
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QGroupBox, QLineEdit, QWidget
+
+from ..domain.case import Component
+from ..domain.fields import DetailField, FieldType, details_for
+from ..domain.labels import words
+from ..domain.vocabulary import ComponentKind, Condition
+from .form_fields import (
+    FinishedTextEdit,
+    combo,
+    form_layout,
+    lines,
+    number,
+    optional,
+    set_combo,
+    set_optional,
+    set_plain,
+    set_text,
+)
+
+
+class ComponentDetails(QGroupBox):
+    """`watch(widget)` makes the form hear when the user finishes a field."""
+
+    def __init__(self, watch: Callable[[QWidget], QWidget]) -> None:
+        super().__init__("Selected component")
+        self._watch = watch
+        self.form = form_layout(self)
+        self.widgets: dict[str, QWidget] = {}
+        # The component (row, kind) the fields were built for: they stay while the same
+        # one is shown again, so a reload after a save never rebuilds the field in hand.
+        self.key: tuple[int, ComponentKind] | None = None
+
+    def show_component(self, row: int, component: Component | None) -> None:
+        if component is None:
+            self.drop()
+            self.setTitle("Selected component: none")
+            return
+        key = (row, component.kind)
+        if key != self.key:
+            self._build(component.kind)
+            self.key = key
+        self.setTitle(f"Selected component: {words(component.kind.value)}")
+        w = self.widgets
+        set_combo(w["condition"], component.condition.value)  # type: ignore[arg-type]
+        set_plain(w["defects"], "\n".join(component.defects))  # type: ignore[arg-type]
+        for spec in details_for(component.kind):
+            self._set(spec, w[spec.name], component.details.get(spec.name))
+
+    def drop(self) -> None:
+        """Take the detail rows out; the widgets are deleted once control is back in the
+        event loop, never inside a signal one of them is emitting."""
+        while self.form.rowCount():
+            taken = self.form.takeRow(0)
+            for item in (taken.labelItem, taken.fieldItem):
+                widget = item.widget() if item is not None else None
+                if widget is not None:
+                    widget.hide()
+                    widget.setParent(None)  # type: ignore[call-overload]
+                    widget.deleteLater()
+        self.widgets = {}
+        self.key = None
+
+    def _build(self, kind: ComponentKind) -> None:
+        self.drop()
+        condition = self._watch(combo([x.value for x in Condition]))
+        defects = self._watch(FinishedTextEdit("one defect per line", 2))
+        self.widgets = {"condition": condition, "defects": defects}
+        self.form.addRow("Condition", condition)
+        self.form.addRow("Defects", defects)
+        for spec in details_for(kind):
+            widget = self._watch(self._widget(spec))
+            self.widgets[spec.name] = widget
+            self.form.addRow(spec.label + (f" ({spec.unit})" if spec.unit else ""), widget)
+
+    @staticmethod
+    def _widget(spec: DetailField) -> QWidget:
+        if spec.type is FieldType.CHOICE:
+            return combo(list(spec.choices), blank=True)
+        if spec.type is FieldType.BOOLEAN:
+            return combo(["yes", "no"], blank=True)
+        if spec.type in (FieldType.NUMBER, FieldType.INTEGER):
+            box = number(spec.maximum or 1e6, spec.unit or "")
+            if spec.type is FieldType.INTEGER:
+                box.setDecimals(0)
+            return box
+        line = QLineEdit()
+        line.setPlaceholderText("YYYY-MM-DD" if spec.type is FieldType.DATE else "")
+        return line
+
+    @staticmethod
+    def _set(spec: DetailField, widget: QWidget, value: Any) -> None:
+        if spec.type is FieldType.BOOLEAN:
+            set_combo(widget, None if value is None else ("yes" if value else "no"))  # type: ignore[arg-type]
+        elif isinstance(widget, QComboBox):
+            set_combo(widget, value)
+        elif isinstance(widget, QDoubleSpinBox):
+            set_optional(widget, value)
+        elif isinstance(widget, QLineEdit):
+            set_text(widget, "" if value is None else str(value))
+
+    def read_into(self, components: list[Component]) -> None:
+        """Put the component the fields were built for, as they show it, into its row of
+        `components` (whatever row is selected in the table by now)."""
+        if not self.widgets or self.key is None:
+            return
+        row, kind = self.key
+        if 0 <= row < len(components) and components[row].kind is kind:
+            try:
+                components[row] = self._read(components[row])
+            except ValueError as exc:
+                raise ValueError(f"{words(kind.value)} (component {row + 1}): {exc}"
+                                 ) from None
+
+    def _read(self, c: Component) -> Component:
+        w = self.widgets
+        details: dict[str, Any] = {}
+        for spec in details_for(c.kind):
+            widget = w.get(spec.name)
+            if isinstance(widget, QComboBox):
+                data = widget.currentData()
+                if data is not None:
+                    details[spec.name] = (data == "yes") if spec.type is FieldType.BOOLEAN \
+                        else data
+            elif isinstance(widget, QDoubleSpinBox):
+                value = optional(widget)
+                if value is not None:
+                    details[spec.name] = int(value) if spec.type is FieldType.INTEGER else value
+            elif isinstance(widget, QLineEdit) and widget.text().strip():
+                text = widget.text().strip()
+                try:
+                    details[spec.name] = (date.fromisoformat(text)
+                                          if spec.type is FieldType.DATE else text)
+                except ValueError:
+                    raise ValueError(f"{spec.label}: {text!r} is not a date; type it as "
+                                     "YYYY-MM-DD") from None
+        condition = w["condition"].currentData()  # type: ignore[attr-defined]
+        return replace(c, condition=Condition(condition),
+                       defects=lines(w["defects"].toPlainText()),  # type: ignore[attr-defined]
+                       details=details)

@@ -1,0 +1,91 @@
+"""The site map's canvas: the view (zoom, pan, clicks while drawing), its labels, and the
+corners of the absorption area that can be dragged."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsScene, QGraphicsTextItem, QGraphicsView
+
+from . import theme as themes
+
+
+class CornerOwner(Protocol):
+    """Where a dragged corner tells its new place: the site map, a QObject (the move is
+    delivered only while it exists)."""
+
+    def corner_moved(self, index: int, x: float, y: float) -> None: ...
+
+
+class LabelText(QGraphicsTextItem):
+    """A map label on a faint paper-coloured ground, readable over imagery."""
+
+    def paint(self, painter: QPainter, option: Any, widget: Any = None) -> None:
+        ground = QColor(themes.active().map_paper)
+        ground.setAlpha(190)
+        painter.fillRect(self.boundingRect(), ground)
+        super().paint(painter, option, widget)
+
+
+class MapView(QGraphicsView):
+    clicked = Signal(float, float)        # feet (EPSG:2261)
+    finished = Signal()
+
+    def __init__(self, scene: QGraphicsScene) -> None:
+        super().__init__(scene)
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.drawing = False
+        self.fitted = True  # the whole sketch is shown, until the user zooms
+
+    def fit(self) -> None:
+        self.fitted = True
+        self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        if self.fitted:  # keep the whole sketch in view as the window or the font changes
+            self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+
+    def wheelEvent(self, event: Any) -> None:
+        factor = 1.25 if event.angleDelta().y() > 0 else 0.8
+        self.fitted = False
+        self.scale(factor, factor)
+
+    def mousePressEvent(self, event: Any) -> None:
+        if self.drawing and event.button() == Qt.MouseButton.LeftButton:
+            p = self.mapToScene(event.position().toPoint())
+            self.clicked.emit(p.x(), -p.y())
+            return
+        super().mousePressEvent(event)
+
+    def mouseDoubleClickEvent(self, event: Any) -> None:
+        if self.drawing:
+            self.finished.emit()
+            return
+        super().mouseDoubleClickEvent(event)
+
+
+class Handle(QGraphicsEllipseItem):
+    """A corner of the absorption area that can be dragged to a new place."""
+
+    def __init__(self, owner: CornerOwner, index: int, x: float, y: float, r: float) -> None:
+        super().__init__(-r, -r, 2 * r, 2 * r)
+        self.owner, self.index = owner, index
+        self.setPos(x, -y)
+        self.setBrush(QBrush(QColor(themes.active().map_handle)))
+        self.setPen(QPen(QColor(themes.active().map_area_line), r / 3))
+        self.setFlag(QGraphicsEllipseItem.GraphicsItemFlag.ItemIsMovable)
+        self.setCursor(Qt.CursorShape.SizeAllCursor)
+        self.setToolTip("Drag to move this corner of the absorption area")
+        self.setZValue(10)
+
+    def mouseReleaseEvent(self, event: Any) -> None:
+        super().mouseReleaseEvent(event)
+        # The saved area is drawn anew, which deletes this handle: the map hears of the
+        # move once this event has returned.
+        owner, index, x, y = self.owner, self.index, self.pos().x(), -self.pos().y()
+        QTimer.singleShot(0, owner, lambda: owner.corner_moved(index, x, y))
