@@ -66,6 +66,53 @@ class SaveCase(QUndoCommand):
             self.edits.drop_obsolete()
 
 
+class MarkInError(QUndoCommand):
+    """An inspection marked entered in error, already marked when it is pushed: undo takes
+    the mark off (the inspection counts again), redo marks it again with the same reason."""
+
+    def __init__(self, edits: CaseEdits, sbl: str, inspection_id: str, reason: str,
+                 text: str) -> None:
+        super().__init__(text)
+        self.edits, self.sbl, self.inspection_id, self.reason = edits, sbl, inspection_id, reason
+        self.done = True
+
+    def redo(self) -> None:
+        if self.done:
+            self.done = False  # pushed after the mark itself
+            return
+        self.write(mark=True)
+
+    def undo(self) -> None:
+        self.write(mark=False)
+
+    def write(self, *, mark: bool, then: Callable[[], None] | None = None) -> None:
+        from ..services.parcel import inspections
+
+        edits, ws = self.edits, self.edits.ctx.ws
+        assert ws is not None
+        day = edits.ctx.today()
+        edits.started()
+
+        def done(_: object) -> None:
+            if then is not None:
+                then()
+            edits.ctx.say(f"The {self.text()}" if mark else f"Undone: {self.text()}")
+            edits.landed(self.sbl, edits.wb.parcel_id or "", None)
+
+        def failed(exc: BaseException) -> None:
+            self.setObsolete(True)
+            edits.wb.show_problem(str(exc))
+            edits.landed(self.sbl, edits.wb.parcel_id or "", None)
+
+        def work() -> object:
+            if mark:
+                return inspections.mark_entered_in_error(ws, self.sbl, self.inspection_id,
+                                                         reason=self.reason, on=day)
+            return inspections.restore(ws, self.sbl, self.inspection_id)
+
+        Op(edits.ctx.runner, work).success(done).failure(failed).run()
+
+
 class CaseEdits:
     """The workbench's form edits: checked, saved in order, undone and redone."""
 
@@ -80,6 +127,7 @@ class CaseEdits:
         self.form.edited.connect(self._form_edited)
         self.form.components_edited.connect(self._components_edited)
         self.form.inspection_requested.connect(self._new_inspection)
+        self.form.entered_in_error_requested.connect(self._mark_in_error)
 
     # --- edits made in the form -------------------------------------------------------
 
@@ -122,6 +170,22 @@ class CaseEdits:
         reason = InspectionReason(reasons[[words(r) for r in reasons].index(choice)])
         self.commit(self.form.case, replace(current, inspection=Inspection(
             date=day, inspector=user, reason=reason)))
+
+    def _mark_in_error(self, case: Case) -> None:
+        """Mark the inspection shown entered in error (asking why), undoably."""
+        inspection = case.inspection
+        if inspection is None or inspection.id is None or self.wb.parcel_id is None:
+            return
+        reason, ok = QInputDialog.getText(
+            self.wb.window(), "Inspection entered in error",
+            f"Why was the inspection of {inspection.date.isoformat()} by "
+            f"{inspection.inspector} entered in error? It stays on record with this reason "
+            "and counts no more.")
+        if not ok:
+            return
+        step = MarkInError(self, case.parcel.sbl, inspection.id, reason,
+                           f"inspection of {inspection.date.isoformat()} entered in error")
+        step.write(mark=True, then=lambda: self.undo_stack.push(step))
 
     def commit(self, before: Case, after: Case) -> None:
         """Check an edit as a case file is checked, save it, and put it on the undo stack

@@ -75,6 +75,8 @@ class CaseForm(QWidget):
     problem = Signal(str)    # something the user must do before the form can save
     components_edited = Signal(object)  # the form's case with components added/removed
     inspection_requested = Signal(object)  # the form's case, to get a new inspection
+    # the inspection shown, to be marked entered in error
+    entered_in_error_requested = Signal(object)
 
     def __init__(self) -> None:
         super().__init__()
@@ -182,6 +184,12 @@ class CaseForm(QWidget):
                                        "inspection shown now stays on record as it is")
         self.new_inspection.clicked.connect(self._start_inspection)
         form.addRow(self.new_inspection)
+        self.in_error = QPushButton("This inspection was &entered in error...")
+        self.in_error.setToolTip("Mark the inspection shown as entered in error (a duplicate, "
+                                 "the wrong parcel): it stays on record, with the reason, and "
+                                 "counts no more. Ctrl+Z undoes it.")
+        self.in_error.clicked.connect(self._mark_in_error)
+        form.addRow(self.in_error)
         self.inspection_date = self.ed.watch(DateField())
         self.inspector = self.ed.watch(QLineEdit())
         self.certification = self.ed.watch(QLineEdit())
@@ -304,6 +312,7 @@ class CaseForm(QWidget):
         self.inspection_box.setTitle(
             f"Inspection of {i.date.isoformat()} by {i.inspector}" if i else
             "Inspection: none on record")
+        self.in_error.setEnabled(i is not None and i.id is not None)
         day = QDate.fromString((i.date if i else date.today()).isoformat(), "yyyy-MM-dd")
         if self.inspection_date.date() != day:
             self.inspection_date.setDate(day)
@@ -432,6 +441,13 @@ class CaseForm(QWidget):
         self.detail_box.read_into(components)
         tests = records.read_tests(self.tests.toPlainText())
         inspector = self.inspector.text().strip()
+        problem = self.inspection_date.typed_problem()
+        if problem is not None:
+            # the field holds some real date by now: show the inspection's own again
+            on_record = case.inspection.date if case.inspection else date.today()
+            self.inspection_date.setDate(QDate(on_record.year, on_record.month,
+                                               on_record.day))
+            raise ValueError(f"{field_label('inspection.date')}: {problem}")
         inspection = None if not inspector else Inspection(
             date=date.fromisoformat(self.inspection_date.date().toString("yyyy-MM-dd")),
             inspector=inspector, reason=InspectionReason(self.reason.currentData()),
@@ -440,7 +456,9 @@ class CaseForm(QWidget):
             weather=self.weather.text().strip() or None,
             occupancy=None if self.occupancy.currentData() is None
             else Occupancy(self.occupancy.currentData()),
-            tests=tests, note=case.inspection.note if case.inspection else None)
+            tests=tests, note=case.inspection.note if case.inspection else None,
+            # the inspection the form shows: an edit changes that one (its date too)
+            id=case.inspection.id if case.inspection else None)
         site = case.site or Site()
         site = replace(site, lake_distance_ft=optional(self.lake_ft),
                        lake_distance_method=None if self.lake_method.currentData() is None
@@ -518,6 +536,10 @@ class CaseForm(QWidget):
         current = self._edit_or_say("No new inspection yet") if self.loaded else None
         if current is not None:
             self.inspection_requested.emit(current)
+
+    def _mark_in_error(self) -> None:
+        if self.loaded and self.case is not None and self.case.inspection is not None:
+            self.entered_in_error_requested.emit(self.case)
 
     def _remove_component(self) -> None:
         row = self.components.currentRow()

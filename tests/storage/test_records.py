@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -117,12 +118,12 @@ def test_the_writer_refuses_a_value_its_declaration_refuses(tmp_path: Path) -> N
         sbl = ws.parcels()[0]["sbl"]
         parcel_id = ws.parcel_id(sbl)
         version = ws.case_version(sbl)
-        with pytest.raises(InputError, match="Owner is too long; at most 200 allowed"):
-            with ws.store.transaction() as w:
-                w.update("parcels", parcel_id, {"owner_name": "W" * 300})
-        with pytest.raises(InputError, match="Bedrooms is 999, which is not plausible"):
-            with ws.store.transaction() as w:
-                dwelling = w.conn.execute("SELECT id FROM dwellings WHERE parcel_id = ?",
-                                          (parcel_id,)).fetchone()[0]
-                w.update("dwellings", dwelling, {"bedrooms": 999})
+        dwelling = ws.store.query("SELECT id FROM dwellings WHERE parcel_id = ?",
+                                  (parcel_id,))[0]["id"]
+        with pytest.raises(InputError, match="Owner is too long; at most 200 allowed"), \
+                ws.store.transaction() as w:
+            w.update("parcels", parcel_id, {"owner_name": "W" * 300})
+        with pytest.raises(InputError, match="Bedrooms is 999, which is not plausible"), \
+                ws.store.transaction() as w:
+            w.update("dwellings", dwelling, {"bedrooms": 999})
         assert ws.case_version(sbl) == version
