@@ -19,3 +19,9 @@ def listed(conn: sqlite3.Connection) -> list[dict[str, Any]]:
 def has_demo(conn: sqlite3.Connection) -> bool:
     return bool(conn.execute("SELECT EXISTS (SELECT 1 FROM parcels WHERE is_demo = 1 AND "
                              "deleted_at IS NULL)").fetchone()[0])
+
+
+def ids_by_sbl(conn: sqlite3.Connection) -> dict[str, str]:
+    """Every parcel's id by its SBL."""
+    return {str(r[1]): str(r[0]) for r in conn.execute(
+        "SELECT id, sbl FROM parcels WHERE deleted_at IS NULL")}

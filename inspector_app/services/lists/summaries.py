@@ -40,6 +40,7 @@ from ...domain.rules import (
     letters_for,
     standing_findings,
 )
+from ...storage import layers
 from ...storage.cases import load_cases, stored_date
 from ..parcel.evaluation import assess_case
 from ..session.laws import NoLawFacts
@@ -202,12 +203,8 @@ def law_key(law: Jurisdiction | None) -> str:
 
 def _layer_key(conn: sqlite3.Connection) -> str:
     """The active shoreline layer and the active lot layer (each its id and version)."""
-    keys = []
-    for table in ("shoreline_layers", "lot_layers"):
-        row = conn.execute(f"SELECT id, version FROM {table} WHERE active = 1 AND "
-                           "deleted_at IS NULL").fetchone()
-        keys.append("none" if row is None else f"{row[0]}:{row[1]}")
-    return "|".join(keys)
+    return "|".join("none" if found is None else f"{found[0]}:{found[1]}"
+                    for found in layers.active_record_versions(conn))
 
 
 def with_lot_estimate(summary: CaseSummary, distance_ft: float, accuracy_ft: float,

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 from ...domain.sbl import sbl_key, sbl_sort_key, sbl_swis
 from ...domain.units import plain_number
 from ...errors import InputError, NotFoundError
+from ...storage import layers
+from ...storage import parcels as parcel_rows
 from ...storage.records import RecordWriter
 from ..session.session import FIELD
 from .shorelines import active_info, layer_label
@@ -151,33 +153,22 @@ def _layer_json(row: dict[str, Any]) -> dict[str, Any]:
 
 def list_lot_layers(ws: Session) -> list[dict[str, Any]]:
     """Every lot layer, oldest first, the active one marked."""
-    return [_layer_json(r) for r in ws.store.query(
-        "SELECT * FROM lot_layers WHERE deleted_at IS NULL ORDER BY imported_at, "
-        "layer_version")]
+    return [_layer_json(r) for r in layers.lot_layers(ws.store.conn)]
 
 
 def active_lot_layer_info(ws: Session) -> dict[str, Any] | None:
     """The active layer's id, name, version and accuracy, without reading its lots."""
-    return active_info(ws, "lot_layers")
+    return active_info(ws, layers.LOT_LAYERS)
 
 
 def active_lot_layer(ws: Session) -> LotLayer | None:
     """The active lot layer with its lots (read once per layer and record version)."""
-    rows = ws.store.query("SELECT id, name, layer_version, accuracy_ft, version FROM "
-                          "lot_layers WHERE active = 1 AND deleted_at IS NULL")
-    if not rows:
+    r = layers.active_lot_layer(ws.store.conn)
+    if r is None:
         return None
-    r = rows[0]
     key = (r["id"], r["version"])
     if key not in _CACHE:
-        fids, sbls, parcels, blobs = [], [], [], []
-        for fid, sbl, parcel_id, geometry in ws.store.conn.execute(
-                "SELECT fid, sbl, parcel_id, geometry FROM lot_lines WHERE layer_id = ? "
-                "ORDER BY fid", (r["id"],)):
-            fids.append(int(fid))
-            sbls.append(sbl)
-            parcels.append(parcel_id)
-            blobs.append(geometry)
+        fids, sbls, parcels, blobs = layers.lots_of(ws.store.conn, r["id"])
         _CACHE.clear()
         _CACHE[key] = _Lots(fids, sbls, parcels, blobs)
     return LotLayer(id=r["id"], name=r["name"], version=r["layer_version"],
@@ -188,33 +179,24 @@ def activate_lot_layer(ws: Session, name_or_id: str) -> dict[str, Any]:
     """Make a layer the active one: by id, or by name (its newest version)."""
     _refuse_on_laptop(ws, "lot layers are chosen at the office; a laptop uses its kit's")
     wanted = name_or_id.strip()
-    rows = ws.store.query("SELECT * FROM lot_layers WHERE deleted_at IS NULL AND (id = ? OR "
-                          "name = ?) ORDER BY id = ? DESC, layer_version DESC",
-                          (wanted, wanted, wanted))
+    rows = layers.lot_layers_called(ws.store.conn, wanted)
     if not rows:
-        names = sorted({r["name"] for r in ws.store.query("SELECT name FROM lot_layers")})
+        names = sorted(layers.lot_layer_names(ws.store.conn))
         known = ", ".join(names) or "none (import one with `parcels import-lines FILE`)"
         raise NotFoundError(f"No lot layer named {wanted!r} in {ws.folder.root}; the layers "
                             f"are: {known}.")
     row = rows[0]
     if not row["active"]:
         with ws.store.transaction() as w:
-            _deactivate(w)
+            layers.deactivate_layers(w, layers.LOT_LAYERS)
             w.update("lot_layers", row["id"], {"active": 1})
-    return _layer_json(ws.store.query("SELECT * FROM lot_layers WHERE id = ?",
-                                      (row["id"],))[0])
+    return _layer_json(layers.lot_layer(ws.store.conn, row["id"]))
 
 
 def _refuse_on_laptop(ws: Session, why: str) -> None:
     if ws.role == FIELD:
         raise InputError(f"This data folder is an enrolled laptop: {why} (they are never "
                          "sent back to the office). Nothing was changed.")
-
-
-def _deactivate(w: RecordWriter) -> None:
-    for (old_id,) in w.conn.execute(
-            "SELECT id FROM lot_layers WHERE active = 1 AND deleted_at IS NULL").fetchall():
-        w.update("lot_layers", old_id, {"active": 0})
 
 
 # --- import ------------------------------------------------------------------------------
@@ -388,8 +370,7 @@ def import_lot_lines(ws: Session, path: Path, *, name: str | None = None,
         raise InputError("parcels import-lines: --name is empty; give the layer a name.")
     table, candidates, prepared = read_lot_file(path, sbl_field)
     _tick(progress, cancelled, 0, 3)
-    parcels = {str(r[1]): str(r[0]) for r in ws.store.conn.execute(
-        "SELECT id, sbl FROM parcels WHERE deleted_at IS NULL")}
+    parcels = parcel_rows.ids_by_sbl(ws.store.conn)
     kept = [i for i, p in enumerate(prepared) if p.problem is None]
     fids = [table.ids[i] for i in kept]
     tried = []
@@ -453,9 +434,8 @@ def _store(w: RecordWriter, name: str, rows: list[tuple[int, str | None, str | N
     """Store a layer record and its lots, and make it the active layer (inside the
     caller's transaction). `rows`: (fid, sbl, parcel id, PreparedLot); `digest`, when
     given, is their `lot_digest`."""
-    version = 1 + int(w.conn.execute(
-        "SELECT count(*) FROM lot_layers WHERE name = ?", (name,)).fetchone()[0])
-    _deactivate(w)
+    version = layers.next_layer_version(w.conn, layers.LOT_LAYERS, name)
+    layers.deactivate_layers(w, layers.LOT_LAYERS)
     if digest is None:
         digest = lot_digest((fid, sbl, pid, lot.wkb) for fid, sbl, pid, lot in rows)
     layer_id = w.insert("lot_layers", {
@@ -467,11 +447,9 @@ def _store(w: RecordWriter, name: str, rows: list[tuple[int, str | None, str | N
     total = len(rows)
     for start in range(0, total, _CHUNK):
         _tick(progress, cancelled, 2, 3)
-        w.conn.executemany(
-            "INSERT INTO lot_lines (layer_id, fid, sbl, parcel_id, geometry, minx, miny, maxx, "
-            "maxy) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(layer_id, fid, sbl, pid, lot.wkb, *lot.bounds)
-             for fid, sbl, pid, lot in rows[start:start + _CHUNK]])
+        layers.add_lot_lines(w.conn, layer_id, [(fid, sbl, pid, lot.wkb, *lot.bounds)
+                                                for fid, sbl, pid, lot
+                                                in rows[start:start + _CHUNK]])
     _tick(progress, cancelled, 3, 3)
     return layer_id, version
 
@@ -535,8 +513,7 @@ def store_demo_lots(w: RecordWriter, lake: dict[str, Any],
             if lot is not None:  # a neighbour's lot where the next site's lies is not made
                 rows.append((fid, lot_sbl, lot_pid, lot))
     digest = lot_digest((fid, sbl, pid, lot.wkb) for fid, sbl, pid, lot in rows)
-    if w.conn.execute("SELECT 1 FROM lot_layers WHERE active = 1 AND name = ? AND digest = ? "
-                      "AND deleted_at IS NULL", (DEMO_LOTS_NAME, digest)).fetchone():
+    if layers.is_active_lot_layer(w.conn, name=DEMO_LOTS_NAME, digest=digest):
         return 0
     _store(w, DEMO_LOTS_NAME, rows, source=DEMO_LOTS_SOURCE, accuracy_ft=_DEMO_ACCURACY_FT,
            source_crs="EPSG:2261", sbl_field="SBL", digest=digest)
@@ -603,10 +580,9 @@ def kit_lot_lines(ws: Session, parcel_ids: Sequence[str], *,
         raise InputError(f"The field kit would carry {len(chosen):,} lots of the lot layer "
                          f"{layer.label()}, over the limit of {MAX_KIT_LOTS:,}; assign fewer "
                          "parcels to the laptop.")
-    row = ws.store.query("SELECT * FROM lot_layers WHERE id = ?", (layer.id,))[0]
+    row = layers.lot_layer(ws.store.conn, layer.id)
     out = [json.dumps({"layer": {k: row[k] for k in _LAYER_COLUMNS}}, ensure_ascii=False)]
-    blobs = {int(fid): blob for fid, blob in ws.store.conn.execute(
-        "SELECT fid, geometry FROM lot_lines WHERE layer_id = ?", (layer.id,))}
+    blobs = layers.lot_geometries(ws.store.conn, layer.id)
     for i in sorted(chosen, key=lambda i: lots.fids[i]):
         pid = lots.parcel_ids[i]
         out.append(json.dumps({"fid": lots.fids[i], "sbl": lots.sbls[i],
@@ -676,13 +652,8 @@ def take_kit_lot_lines(conn: Any, layer: dict[str, Any],
     row = {**layer, "active": 1, "feature_count": len(lots),
            "matched_count": sum(pid is not None for _, _, pid, _ in lots),
            "digest": lot_digest((fid, sbl, pid, lot.wkb) for fid, sbl, pid, lot in lots)}
-    conn.execute("UPDATE lot_layers SET active = 0 WHERE active = 1")
-    conn.execute(f"INSERT INTO lot_layers ({', '.join(row)}) VALUES "
-                 f"({', '.join('?' * len(row))})", list(row.values()))
-    conn.executemany(
-        "INSERT INTO lot_lines (layer_id, fid, sbl, parcel_id, geometry, minx, miny, maxx, "
-        "maxy) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(row["id"], fid, sbl, pid, lot.wkb, *lot.bounds) for fid, sbl, pid, lot in lots])
+    layers.take_kit_lot_layer(conn, row, [(fid, sbl, pid, lot.wkb, *lot.bounds)
+                                          for fid, sbl, pid, lot in lots])
 
 
 def _compiled(schema: dict[str, Any]) -> Callable[[Any], str | None]:
