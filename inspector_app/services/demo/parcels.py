@@ -44,6 +44,7 @@ from ...domain.vocabulary import (
 from ...domain.vocabulary import ComponentKind as K
 from ...domain.vocabulary import Condition as C
 from ...paths import resource
+from ...storage import measurements
 from ...storage.cases import parcel_id_for, save_case
 from ..reference.lot_lines import store_demo_lots
 from ..reference.shorelines import active_layer, record_map_measurement
@@ -448,13 +449,8 @@ def _install(workspace: Session, count: int, day: date,
         shapes = project_cases(cases)
         if layer is not None:
             measure_cases(shapes, layer.lake)
-        last: dict[str, float] = {}
-        if layer is not None:
-            for parcel_id, distance_ft in w.conn.execute(
-                    "SELECT parcel_id, distance_ft FROM lake_measurements WHERE method = 'map' "
-                    "AND shoreline_layer_id = ? AND deleted_at IS NULL ORDER BY parcel_id, "
-                    "created_at DESC", (layer.id,)):
-                last.setdefault(parcel_id, float(distance_ft))
+        last = ({} if layer is None
+                else measurements.latest_map_distances(w.conn, layer.id))
         # The earlier inspections of the parcels this run creates, one round at a time
         # (each round's rows written together; the next round reads them back).
         new = [n for n, case in enumerate(cases) if parcel_id_for(w.conn, case.parcel.sbl)

@@ -35,6 +35,7 @@ from ...domain.jurisdiction import EXAMPLE_MARK, Jurisdiction
 from ...domain.rules import Evaluation, LakeFinding, LetterKind, next_inspection_due
 from ...errors import Cancelled, InputError, NotFoundError
 from ...paths import resource, write_atomically
+from ...storage import measurements
 from ...storage.cases import case_version
 from ..parcel.cases import save_edit
 from ..parcel.evaluation import evaluate_case, evaluate_parcel
@@ -78,13 +79,8 @@ def _last_inspection(ws: Session, parcel_id: str) -> date | None:
 
 def _measurement_lines(ws: Session, parcel_id: str, lake: LakeFinding,
                        setback_ft: float) -> tuple[str, ...]:
-    rows = ws.store.query(
-        "SELECT m.distance_ft, m.method, m.accuracy_ft, m.measured_by, m.measured_on,"
-        " CASE WHEN l.id IS NULL THEN NULL ELSE l.name || ' v' || l.layer_version END AS layer"
-        " FROM lake_measurements m LEFT JOIN shoreline_layers l ON l.id = m.shoreline_layer_id"
-        " WHERE m.parcel_id = ? AND m.deleted_at IS NULL ORDER BY m.measured_on, m.created_at",
-        (parcel_id,))
-    return describe_measurements(rows, lake, setback_ft)
+    return describe_measurements(measurements.lake_measurements_of(ws.store.conn, parcel_id),
+                                 lake, setback_ft)
 
 
 def _photos(ws: Session, parcel_id: str) -> tuple[Photo, ...]:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from ...domain.case import Case
 from ...domain.jurisdiction import Jurisdiction
+from ...storage import measurements
 from ..session.session import FIELD
 
 if TYPE_CHECKING:
@@ -169,22 +170,6 @@ def lot_source(layer: LotLayer) -> str:
 
 # --- lot-line separations kept as evidence ----------------------------------------------
 
-def _last_lot(w: RecordWriter, layer_id: str, parcel_ids: list[str] | None
-              ) -> dict[tuple[str, str, int], tuple[float, float]]:
-    """Each parcel's latest lot-line separation of each component on the layer."""
-    sql = ("SELECT parcel_id, component, ordinal, distance_ft, accuracy_ft FROM "
-           "lot_measurements WHERE lot_layer_id = ? AND deleted_at IS NULL")
-    params: list[object] = [layer_id]
-    if parcel_ids is not None:
-        sql += f" AND parcel_id IN ({','.join('?' * len(parcel_ids)) or 'NULL'})"
-        params += parcel_ids
-    out: dict[tuple[str, str, int], tuple[float, float]] = {}
-    for pid, component, ordinal, distance, accuracy in w.conn.execute(
-            sql + " ORDER BY created_at DESC, rowid DESC", params):
-        out.setdefault((pid, component, int(ordinal)), (float(distance), float(accuracy)))
-    return out
-
-
 def located_things(case: Case) -> tuple[object, ...]:
     """What a case's lot-line separations are measured from, as recorded: the components
     in order with their geometry, and the site's absorption area and holding tank with
@@ -214,7 +199,8 @@ def record_lot_measurements(w: RecordWriter, ws: Session, parcel_id: str, case: 
     """Keep each located component's separation from the lot line of the active lot layer
     as evidence (layer, version, accuracy, who and when), a new row only where it changed
     since the parcel's latest on that layer. Returns how many rows were kept. `lots`,
-    `shapes` and `last` (the latest rows, as `_last_lot` reads them), when given, are
+    `shapes` and `last` (the latest rows, as `measurements.latest_lot_separations` reads
+    them), when given, are
     read once for many parcels. A save calls it only when it changed what is located
     (`located_things`): a save that moves nothing keeps nothing (`measure` keeps the rest,
     and on a laptop it would otherwise repeat the office's rows, which a kit does not
@@ -236,7 +222,7 @@ def record_lot_measurements(w: RecordWriter, ws: Session, parcel_id: str, case: 
     if not found:
         return 0
     if last is None:
-        last = _last_lot(w, layer.id, [parcel_id])
+        last = measurements.latest_lot_separations(w.conn, layer.id, [parcel_id])
     kept = 0
     for s in found:
         key = (parcel_id, s.component.value, s.ordinal)
@@ -252,25 +238,6 @@ def record_lot_measurements(w: RecordWriter, ws: Session, parcel_id: str, case: 
         last[key] = (s.distance_ft, s.accuracy_ft)
         kept += 1
     return kept
-
-
-# Parcels whose lot-line separations on the layer still hold what measuring again would
-# find: one of them was kept by this data folder itself (never changed since) after every
-# change to the parcel's site features and components. Every row is kept by measuring all
-# the parcel's located components at once, so the rows as of that one are all up to date;
-# lot lines never change within a layer. Decided by the local change log's order.
-_FRESH_LOT = (
-    "SELECT DISTINCT m.parcel_id FROM lot_measurements m CROSS JOIN change_log c "
-    "ON c.record_id = m.id AND c.op = 'insert' AND c.table_name = 'lot_measurements' "
-    "WHERE m.lot_layer_id = :layer AND m.deleted_at IS NULL AND c.device_id = :device "
-    "AND NOT EXISTS (SELECT 1 FROM change_log u WHERE u.record_id = m.id AND u.seq > c.seq) "
-    "AND NOT EXISTS (SELECT 1 FROM change_log s WHERE s.parcel_id = m.parcel_id "
-    "AND s.seq > c.seq AND s.table_name IN ('site_features', 'components'))")
-
-
-def _fresh_lot_parcels(w: RecordWriter, layer_id: str) -> set[str]:
-    return {r[0] for r in w.conn.execute(_FRESH_LOT, {"layer": layer_id,
-                                                      "device": w.actor.device_id})}
 
 
 def measure_lots(ws: Session, w: RecordWriter, today: date,
@@ -292,7 +259,8 @@ def measure_lots(ws: Session, w: RecordWriter, today: date,
             "AND f.kind IN ('absorption_area', 'holding_tank')) OR EXISTS (SELECT 1 FROM "
             "components c WHERE c.parcel_id = p.id AND c.deleted_at IS NULL AND c.geometry "
             "IS NOT NULL))")]
-        fresh = _fresh_lot_parcels(w, layer.id)
+        fresh = measurements.fresh_lot_parcels(w.conn, layer_id=layer.id,
+                                                device_id=w.actor.device_id)
         ids = [i for i in ids if i not in fresh and layer.lot_for(i) is not None]
     else:
         ids = list(dict.fromkeys(parcel_ids))
@@ -302,7 +270,7 @@ def measure_lots(ws: Session, w: RecordWriter, today: date,
         cases = load_cases(w.conn, only=("site_features", "components", "systems"),
                            parcel_ids=part)
         part = [i for i in part if i in cases]
-        last = _last_lot(w, layer.id, part)
+        last = measurements.latest_lot_separations(w.conn, layer.id, part)
         for pid, shapes in zip(part, project_cases(cases[i] for i in part), strict=True):
             kept += record_lot_measurements(w, ws, pid, cases[pid], today, lots=layer,
                                             shapes=shapes, last=last)

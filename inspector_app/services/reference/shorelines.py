@@ -14,7 +14,7 @@ from ...domain.rules import ComponentDistance, MapDistance
 from ...domain.units import plain_number
 from ...errors import InputError
 from ...paths import resource
-from ...storage import layers
+from ...storage import layers, measurements
 from ...storage.records import RecordWriter
 
 if TYPE_CHECKING:
@@ -220,10 +220,6 @@ def component_map_distances(ws: Session, case: Case, *,
                                        strict=True)]
 
 
-LAST_MAP = ("SELECT distance_ft FROM lake_measurements WHERE parcel_id = ? AND method = 'map' "
-             "AND shoreline_layer_id = ? AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1")
-
-
 def record_map_measurement(w: RecordWriter, ws: Session, parcel_id: str, case: Case,
                            today: date, *, layer: ActiveLayer | EllipsisType | None = ...,
                            shapes: CaseShapes | None = None,
@@ -241,8 +237,7 @@ def record_map_measurement(w: RecordWriter, ws: Session, parcel_id: str, case: C
     distance, m = found
     assert layer is not None
     if isinstance(last, EllipsisType):
-        row = w.conn.execute(LAST_MAP, (parcel_id, layer.id)).fetchone()
-        last = None if row is None else float(row[0])
+        last = measurements.latest_map_distance(w.conn, parcel_id, layer.id)
     if last is not None and round(last, 2) == distance.distance_ft:
         return False
     nearest = m.nearest_lonlat()
@@ -261,22 +256,5 @@ def record_map_measurement(w: RecordWriter, ws: Session, parcel_id: str, case: C
 NO_LAYER = "No shoreline layer is active; import one with `inspector-app shoreline import`."
 NO_LAYER_IN_APP = ("No shoreline layer is active; import one with File > Import shoreline "
                     "layer...")
-
-
-# Map measurements that still hold what measuring the parcel again would find. Trusted are
-# only those this data folder made itself (one received from another device was made from
-# that device's records) and never changed since; fresh are those made after the layer's
-# record last changed and after every change to the parcel's site features (their
-# geometry, kind, order and capture, deletions included), which is all a map measurement
-# reads. Decided by the order of the local change log, never by timestamps: records
-# arrive from laptops whose clocks differ from this one's.
-FRESH_MAP = (
-    "SELECT m.parcel_id, m.distance_ft FROM lake_measurements m CROSS JOIN change_log c "
-    "ON c.record_id = m.id AND c.op = 'insert' AND c.table_name = 'lake_measurements' "
-    "WHERE m.method = 'map' AND m.shoreline_layer_id = :layer AND m.deleted_at IS NULL "
-    "AND c.device_id = :device AND c.seq > :layer_seq "
-    "AND NOT EXISTS (SELECT 1 FROM change_log u WHERE u.record_id = m.id AND u.seq > c.seq) "
-    "AND NOT EXISTS (SELECT 1 FROM change_log s WHERE s.parcel_id = m.parcel_id "
-    "AND s.seq > c.seq AND s.table_name = 'site_features')")
 
 
