@@ -20,6 +20,7 @@ from ...domain.case import Case
 from ...domain.rules import Decision, Evaluation, Suggestion, SuggestionStatus, finding_text
 from ...domain.vocabulary import ComponentKind, Condition
 from ...errors import InputError
+from ...storage import change_log
 from ...storage.cases import load_case
 from ...storage.records import RecordWriter
 
@@ -113,10 +114,7 @@ def _acceptances(conn: Any, parcel_id: str) -> list[_Acceptance]:
         fields: dict[str, tuple[int, Any, Any]] = {}
         expect = seq + 1
         for r_seq, r_at, r_device, table, record_id, r_op, r_field, old, new_v, r_version in (
-                conn.execute(
-                    "SELECT seq, at, device_id, table_name, record_id, op, field, old_value, "
-                    "new_value, record_version FROM change_log WHERE seq > ? ORDER BY seq "
-                    "LIMIT 64", (seq,))):
+                change_log.entries_after(conn, seq, 64)):
             if r_seq != expect or r_at != at or r_device != device_id:
                 break
             expect += 1
@@ -203,12 +201,10 @@ def _reverse(w: RecordWriter, parcel_id: str, key: str, row: Mapping[str, Any]) 
     current = component["condition"]
     restored_to = Condition.ACCEPTABLE.value
     if current in (Condition.SUBSTANDARD.value, Condition.FAILED.value):
-        last = w.conn.execute(
-            "SELECT seq FROM change_log WHERE table_name = 'components' AND record_id = ? AND "
-            "op = 'update' AND field = 'condition' ORDER BY seq DESC LIMIT 1",
-            (accepted.component_id,)).fetchone()
+        last = change_log.last_update_of(w.conn, "components", accepted.component_id,
+                                         "condition")
         setter = next((a for a in acceptances if a.component_id == accepted.component_id
-                       and last is not None and a.fields.get("condition", (None,))[0] == last[0]
+                       and last is not None and a.fields.get("condition", (None,))[0] == last
                        and a.fields["condition"][2] == current
                        and _RANK.get(a.fields["condition"][1], 9) < _RANK[current]), None)
         others = {k: d for k, d in active_decisions(w.conn, parcel_id).items()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ...storage import change_log
 from ...storage.contacts import CLEARED
 from ..session.session import Session
 
@@ -20,12 +21,7 @@ _WHOLE_RECORD = ("(deleted)", "(record)")
 
 def decisions(ws: Session, sbl: str) -> list[dict[str, Any]]:
     """The resolved sync conflicts of a parcel, oldest first."""
-    return ws.store.query(
-        "SELECT c.table_name, c.record_id, c.field, c.local_value, c.incoming_value, "
-        "c.resolved_value, c.resolution, c.resolved_at, c.resolved_by, c.incoming_user, "
-        "d.name AS device FROM sync_conflicts c LEFT JOIN devices d ON d.id = c.device_id "
-        "WHERE c.parcel_id = (SELECT id FROM parcels WHERE sbl = ? AND deleted_at IS NULL) "
-        "AND c.resolved_at IS NOT NULL ORDER BY c.resolved_at, c.id", (sbl.strip(),))
+    return change_log.resolved_conflicts(ws.store.conn, sbl.strip())
 
 
 def with_decisions(ws: Session, sbl: str, rows: list[dict[str, Any]]
@@ -61,20 +57,13 @@ def parcel_history(ws: Session, sbl: str) -> list[dict[str, Any]]:
 def changes(ws: Session, sbl: str) -> list[dict[str, Any]]:
     """Every change to the parcel's records, oldest first: who, when, where, old -> new."""
     parcel_id = ws.parcel_id(sbl)
-    rows = ws.store.query(
-        "SELECT c.seq, c.at, c.user, d.name AS device, c.table_name, c.record_id, c.op, "
-        "c.field, c.old_value, c.new_value, c.record_version FROM change_log c "
-        "LEFT JOIN devices d ON d.id = c.device_id WHERE c.parcel_id = ? ORDER BY c.seq",
-        (parcel_id,))
+    rows = change_log.parcel_changes(ws.store.conn, parcel_id)
     for row in rows:
         for key in ("old_value", "new_value"):
             row[key] = None if row[key] is None else json.loads(row[key])
     # values this laptop cleared from its copy of the history (`storage.contacts`)
     by_seq = {r["seq"]: r for r in rows}
-    for mark in ws.store.query(
-            "SELECT c.seq, k.cleared FROM cleared_copies k JOIN change_log c ON "
-            "c.change_id = k.row_id WHERE k.table_name = 'change_log' AND c.parcel_id = ?",
-            (parcel_id,)):
+    for mark in change_log.cleared_in_parcel_changes(ws.store.conn, parcel_id):
         row = by_seq[mark["seq"]]
         for path in json.loads(mark["cleared"]):
             key, _, name = path.partition(".")

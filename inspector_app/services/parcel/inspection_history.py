@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...domain.rules import Evaluation
 from ...errors import Cancelled
+from ...storage import change_log
 from ...storage.cases import CASE_TABLES, load_case
 from ..session.laws import NoLawFacts
 from .evaluation import assess_case
@@ -184,10 +185,6 @@ def _result(parcel_id: str, inspection_id: str, case: Any,
         outcome_citation=judged.outcome_citation)
 
 
-_LOG = ("SELECT seq, at, device_id, table_name, record_id, parcel_id, op, field, new_value, "
-        "record_version FROM change_log WHERE parcel_id = ? AND table_name IN ({}) ORDER BY seq")
-
-
 @dataclass(frozen=True)
 class _Layers:
     """The active shoreline and lot layers, read once for many parcels."""
@@ -218,8 +215,7 @@ def _parcel_inspections(ws: Session, parcel_id: str, loader: _Loader, layers: _L
     replay = _Replay()
     states: list[tuple[str, dict[str, list[dict[str, Any]]]]] = []
     pending: str | None = None
-    entries = ws.store.conn.execute(_LOG.format(",".join("?" * len(_REPLAYED))),
-                                    [parcel_id, *_REPLAYED]).fetchall()
+    entries = change_log.parcel_entries(ws.store.conn, parcel_id, _REPLAYED)
     for e in entries:
         if e[3] == "inspections" and e[6] == "insert":
             if pending is not None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from ...domain.case import Case
 from ...errors import InputError
-from ...storage import measurements
+from ...storage import change_log, measurements
 from ...storage.cases import load_case, load_cases
 from ...storage.records import RecordWriter
 from ..reference.shorelines import (
@@ -29,8 +29,7 @@ def _unchanged_parcels(w: RecordWriter, layer_id: str, last: dict[str, float]) -
     parcel's latest one (`last`) holds. A parcel whose geometry changed but whose distance
     did not gets no new row, so it is measured again every time, as it must be: nothing
     newer than its geometry says what it measures (`measurements.fresh_map_distances`)."""
-    (layer_seq,) = w.conn.execute("SELECT coalesce(max(seq), 0) FROM change_log WHERE "
-                                  "record_id = ?", (layer_id,)).fetchone()
+    layer_seq = change_log.last_change_to(w.conn, layer_id)
     unchanged = set()
     for parcel_id, distance_ft in measurements.fresh_map_distances(
             w.conn, layer_id=layer_id, device_id=w.actor.device_id, layer_seq=layer_seq):

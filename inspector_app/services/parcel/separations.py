@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from ...domain.case import Case
 from ...domain.jurisdiction import Jurisdiction
-from ...storage import measurements
+from ...storage import change_log, measurements
 from ..session.session import FIELD
 
 if TYPE_CHECKING:
@@ -87,26 +87,18 @@ class _Wells:
         from ...geo.setbacks import WellIndex
 
         conn = store.conn
-        row = conn.execute("SELECT seq, change_id FROM change_log ORDER BY seq DESC LIMIT 1"
-                           ).fetchone()
-        mark = (0, "") if row is None else (int(row[0]), str(row[1]))
+        mark = change_log.latest_entry(conn) or (0, "")
         if self.index is not None and mark == self.mark:
             return self.index
         changed: list[str] | None = None
-        if self.index is not None and self.mark is not None:
-            seen = conn.execute("SELECT change_id FROM change_log WHERE seq = ?",
-                                (self.mark[0],)).fetchone()
-            if seen is not None and seen[0] == self.mark[1]:
-                # read by sequence number (the log's own order), not through an index
-                entries = conn.execute(
-                    "SELECT parcel_id, table_name, op, field FROM change_log NOT INDEXED "
-                    "WHERE seq > ? ORDER BY seq LIMIT ?", (self.mark[0], _LOG_READ + 1)
-                ).fetchall()
-                found = {pid for pid, table, op, name in entries if pid is not None and (
-                    table == "site_features" or (table == "parcels" and (
-                        op != "update" or name in _WELL_PARCEL_FIELDS)))}
-                changed = (None if len(entries) > _LOG_READ or len(found) > _FEW
-                           else sorted(found))
+        if self.index is not None and self.mark is not None and (
+                change_log.change_id_at(conn, self.mark[0]) == self.mark[1]):
+            entries = change_log.touched_since(conn, self.mark[0], _LOG_READ + 1)
+            found = {pid for pid, table, op, name in entries if pid is not None and (
+                table == "site_features" or (table == "parcels" and (
+                    op != "update" or name in _WELL_PARCEL_FIELDS)))}
+            changed = (None if len(entries) > _LOG_READ or len(found) > _FEW
+                       else sorted(found))
         if changed is None:
             self.by_parcel = self._read(store, None)
         elif changed:
