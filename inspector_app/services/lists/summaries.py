@@ -21,7 +21,7 @@ import hashlib
 import json
 import sqlite3
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, is_dataclass, replace
 from datetime import date
 from functools import cache
@@ -41,6 +41,7 @@ from ...domain.rules import (
     standing_findings,
 )
 from ...storage import layers
+from ...storage import summaries as kept_summaries
 from ...storage.cases import load_cases, stored_date
 from ..parcel.evaluation import assess_case
 from ..session.laws import NoLawFacts
@@ -232,20 +233,6 @@ def lot_estimate_alone(ws: Session, parcel_id: str) -> tuple[float, float, str] 
 
 # --- reading and working out ------------------------------------------------------------
 
-def _stored(conn: sqlite3.Connection, parcel_ids: Sequence[str] | None
-            ) -> dict[str, tuple[str, str, str, str]]:
-    sql = "SELECT parcel_id, rules_key, law_key, layer_key, summary FROM case_summaries"
-    if parcel_ids is None:
-        return {r[0]: r[1:] for r in conn.execute(sql)}
-    out: dict[str, tuple[str, str, str, str]] = {}
-    ids = list(parcel_ids)
-    for start in range(0, len(ids), 900):
-        part = ids[start:start + 900]
-        out.update((r[0], r[1:]) for r in conn.execute(
-            f"{sql} WHERE parcel_id IN ({','.join('?' * len(part))})", part))
-    return out
-
-
 def summaries(ws: Session, municipalities: dict[str, str],
               progress: Callable[[int, int], None] | None = None,
               cancelled: Callable[[], bool] = lambda: False) -> dict[str, CaseSummary]:
@@ -267,7 +254,7 @@ def summaries(ws: Session, municipalities: dict[str, str],
 
     layer = _layer_key(conn)
     whole = len(municipalities) > 2000
-    stored = _stored(conn, None if whole else list(municipalities))
+    stored = kept_summaries.kept(conn, None if whole else list(municipalities))
     out: dict[str, CaseSummary] = {}
     todo: list[str] = []
     for parcel_id, town in municipalities.items():
@@ -353,6 +340,5 @@ def _work_out(ws: Session, parcel_ids: list[str], rules: str,
             rows.append((parcel_id, rules, law_of(case.parcel.municipality), layer_key,
                          to_json(summary)))
         if keep:
-            conn.executemany("INSERT OR REPLACE INTO case_summaries (parcel_id, rules_key, "
-                             "law_key, layer_key, summary) VALUES (?, ?, ?, ?, ?)", rows)
+            kept_summaries.keep(conn, rows)
     return out
