@@ -21,6 +21,7 @@ from ...domain.rules import Outcome, Zone, next_inspection_due
 from ...domain.sbl import sbl_sort_key
 from ...domain.vocabulary import ComponentKind, InspectionReason
 from ...errors import Cancelled, InputError
+from ...storage import parcels as parcel_rows
 from ...storage.cases import stored_date
 from ..parcel.evaluation import assess_case
 from ..parcel.inspection_history import InspectionResult, dated_to, inspection_results
@@ -89,8 +90,7 @@ def chosen_parcels(ws: Session, municipalities: Sequence[str] | None
     """The parcels (id, sbl, municipality, address) of the municipalities named (every
     parcel when none is named) and the municipalities reported on. An unknown name is an
     error naming those on record."""
-    rows = ws.store.query("SELECT id, sbl, municipality, site_address, longitude, latitude "
-                          "FROM parcels WHERE deleted_at IS NULL")
+    rows = parcel_rows.report_rows(ws.store.conn)
     known = sorted({r["municipality"] for r in rows})
     if not municipalities:
         return rows, known

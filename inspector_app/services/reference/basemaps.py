@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...domain.units import plain_number
 from ...errors import InputError, NotFoundError
+from ...storage import parcels as parcel_rows
 from ...storage.records import RecordWriter, new_id
 
 if TYPE_CHECKING:
@@ -452,9 +453,7 @@ def kit_boxes(ws: Session, parcel_ids: list[str], radius_ft: float
         chunk = parcel_ids[start:start + 500]
         marks = ",".join("?" * len(chunk))
         points: dict[str, list[tuple[float, float]]] = {}
-        for r in ws.store.query(f"SELECT id, longitude, latitude FROM parcels WHERE id IN "
-                                f"({marks}) AND longitude IS NOT NULL AND latitude IS NOT "
-                                "NULL", chunk):
+        for r in parcel_rows.locations(ws.store.conn, chunk):
             points.setdefault(r["id"], []).append((r["longitude"], r["latitude"]))
         for r in ws.store.query(f"SELECT parcel_id, geometry FROM site_features WHERE "
                                 f"parcel_id IN ({marks}) AND deleted_at IS NULL AND geometry "
