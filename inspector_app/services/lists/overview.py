@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...domain.rules import Evaluation, LetterKind, Outcome, Zone, next_inspection_due
 from ...domain.sbl import sbl_sort_key
+from ...storage import letters as letter_rows
 from ...storage import parcels as parcel_rows
 from ..parcel.evaluation import assess_case
 from ..session.laws import NoLawFacts
@@ -70,15 +71,8 @@ def _rows(ws: Session, sbls: list[str] | None) -> list[dict[str, Any]]:
 def _issued(ws: Session, rows: list[dict[str, Any]] | None = None
             ) -> dict[tuple[str, str], str]:
     """The date of the latest letter issued of each kind, by parcel (of `rows`, or all)."""
-    sql = ("SELECT parcel_id, kind, max(letter_date) AS d FROM letters WHERE status = "
-           "'issued'{} GROUP BY parcel_id, kind")
-    if rows is None:
-        found = ws.store.query(sql.format(""))
-    else:
-        ids = [r["id"] for r in rows]
-        found = ws.store.query(sql.format(
-            f" AND parcel_id IN ({','.join('?' * len(ids)) or 'NULL'})"), ids)
-    return {(r["parcel_id"], r["kind"]): r["d"] for r in found}
+    return letter_rows.latest_issued(ws.store.conn,
+                                     None if rows is None else [r["id"] for r in rows])
 
 
 def _row(ws: Session, r: dict[str, Any], found: _Judged | tuple[float | None, str],

@@ -21,6 +21,7 @@ from ...domain.rules import Outcome, Zone, next_inspection_due
 from ...domain.sbl import sbl_sort_key
 from ...domain.vocabulary import ComponentKind, InspectionReason
 from ...errors import Cancelled, InputError
+from ...storage import letters as letter_rows
 from ...storage import parcels as parcel_rows
 from ...storage.cases import stored_date
 from ..parcel.evaluation import assess_case
@@ -147,11 +148,7 @@ def _no_letters() -> dict[str, int]:
 
 def _letters(ws: Session, parcel_ids: set[str], start: date, end: date
              ) -> dict[str, dict[str, int]]:
-    rows = ws.store.query(
-        "SELECT l.kind, p.municipality, l.parcel_id, l.replaces_letter_id FROM letters l "
-        "JOIN parcels p ON "
-        "p.id = l.parcel_id WHERE l.status = 'issued' AND l.deleted_at IS NULL AND "
-        "l.letter_date BETWEEN ? AND ?", (start.isoformat(), end.isoformat()))
+    rows = letter_rows.issued_between(ws.store.conn, start, end)
     out: dict[str, dict[str, int]] = {}
     for r in rows:
         if r["parcel_id"] not in parcel_ids:
@@ -489,8 +486,7 @@ def export_rows(ws: Session, start: date, end: date, *,
     parcels, _ = chosen_parcels(ws, municipalities)
     results = _results(ws, {r["id"] for r in parcels}, progress, cancelled)
     issued: dict[str, list[tuple[str, str]]] = {}
-    for row in ws.store.query("SELECT parcel_id, kind, letter_date FROM letters WHERE status "
-                              "= 'issued' AND deleted_at IS NULL ORDER BY letter_date, kind"):
+    for row in letter_rows.issued_dates(ws.store.conn):
         issued.setdefault(row["parcel_id"], []).append((row["letter_date"], row["kind"]))
     following: dict[str, str] = {}
     rows = []
