@@ -35,8 +35,8 @@ from ...domain.jurisdiction import EXAMPLE_MARK, Jurisdiction
 from ...domain.rules import Evaluation, LakeFinding, LetterKind, next_inspection_due
 from ...errors import Cancelled, InputError, NotFoundError
 from ...paths import resource, write_atomically
+from ...storage import attachments, measurements
 from ...storage import letters as letter_rows
-from ...storage import measurements
 from ...storage.cases import case_version
 from ..parcel.cases import save_edit
 from ..parcel.evaluation import evaluate_case, evaluate_parcel
@@ -85,10 +85,7 @@ def _measurement_lines(ws: Session, parcel_id: str, lake: LakeFinding,
 
 
 def _photos(ws: Session, parcel_id: str) -> tuple[Photo, ...]:
-    rows = ws.store.query(
-        "SELECT sha256, filename, caption FROM attachments WHERE parcel_id = ? AND "
-        "deleted_at IS NULL AND media_type IN ('image/jpeg', 'image/png') ORDER BY created_at",
-        (parcel_id,))
+    rows = attachments.photos_of(ws.store.conn, parcel_id)
     return tuple(Photo(ws.attachment_path(r["sha256"]), r["caption"] or r["filename"])
                  for r in rows if ws.attachment_path(r["sha256"]).exists())
 
