@@ -35,7 +35,7 @@ from ...domain.jurisdiction import EXAMPLE_MARK, Jurisdiction
 from ...domain.rules import Evaluation, LakeFinding, LetterKind, next_inspection_due
 from ...errors import Cancelled, InputError, NotFoundError
 from ...paths import resource, write_atomically
-from ...storage import attachments, measurements
+from ...storage import attachments, inspections, measurements
 from ...storage import letters as letter_rows
 from ...storage.cases import case_version
 from ..parcel.cases import save_edit
@@ -73,9 +73,8 @@ def law_for_letters(ws: Session, case: Case) -> Jurisdiction:
 
 
 def _last_inspection(ws: Session, parcel_id: str) -> date | None:
-    row = ws.store.query("SELECT max(date) AS d FROM inspections WHERE parcel_id = ? AND "
-                         "deleted_at IS NULL", (parcel_id,))[0]
-    return None if row["d"] is None else date.fromisoformat(row["d"])
+    day = inspections.last_date(ws.store.conn, parcel_id)
+    return None if day is None else date.fromisoformat(day)
 
 
 def _measurement_lines(ws: Session, parcel_id: str, lake: LakeFinding,

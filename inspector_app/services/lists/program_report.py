@@ -21,6 +21,7 @@ from ...domain.rules import Outcome, Zone, next_inspection_due
 from ...domain.sbl import sbl_sort_key
 from ...domain.vocabulary import ComponentKind, InspectionReason
 from ...errors import Cancelled, InputError
+from ...storage import inspections as inspection_rows
 from ...storage import letters as letter_rows
 from ...storage import parcels as parcel_rows
 from ...storage.cases import stored_date
@@ -300,8 +301,7 @@ def _open_matters(ws: Session, parcels: list[dict[str, Any]],
 def _results(ws: Session, ids: set[str], progress: Progress | None,
              cancelled: Callable[[], bool]) -> list[InspectionResult]:
     """Every inspection of the parcels `ids` that have one, judged as the record stood."""
-    inspected = sorted(r["parcel_id"] for r in ws.store.query(
-        "SELECT DISTINCT parcel_id FROM inspections WHERE deleted_at IS NULL"))
+    inspected = inspection_rows.inspected_parcels(ws.store.conn)
     return inspection_results(ws, parcel_ids=[i for i in inspected if i in ids],
                               progress=progress, cancelled=cancelled)
 

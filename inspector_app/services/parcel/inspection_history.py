@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ...domain.rules import Evaluation
 from ...errors import Cancelled
 from ...storage import change_log
+from ...storage import inspections as inspection_rows
 from ...storage.cases import CASE_TABLES, load_case
 from ..session.laws import NoLawFacts
 from .evaluation import assess_case
@@ -247,9 +248,7 @@ def inspection_results(ws: Session, *, parcel_ids: Iterable[str] | None = None,
     """Every inspection on record of the parcels given (all parcels when None), each
     judged on the record as it stood for it; sorted by date, then SBL."""
     if parcel_ids is None:
-        ids = [r["parcel_id"] for r in ws.store.query(
-            "SELECT DISTINCT parcel_id FROM inspections WHERE deleted_at IS NULL "
-            "ORDER BY parcel_id")]
+        ids = inspection_rows.inspected_parcels(ws.store.conn)
     else:
         ids = list(parcel_ids)
     loader = _Loader(ws.store.conn)
