@@ -23,6 +23,7 @@ from ...domain.vocabulary import ComponentKind, InspectionReason
 from ...errors import Cancelled, InputError
 from ...storage import inspections as inspection_rows
 from ...storage import letters as letter_rows
+from ...storage import notices as notice_rows
 from ...storage import parcels as parcel_rows
 from ...storage.cases import stored_date
 from ..parcel.evaluation import assess_case
@@ -257,9 +258,7 @@ def _open_matters(ws: Session, parcels: list[dict[str, Any]],
     for r in results:
         if r.date <= end:
             by_parcel.setdefault(r.parcel_id, []).append(r)
-    notices = {n["parcel_id"]: n for n in ws.store.query(
-        "SELECT parcel_id, permit_by, complete_by FROM notices WHERE deleted_at IS NULL "
-        "ORDER BY created_at DESC, id DESC")}
+    notices = notice_rows.first_deadlines(ws.store.conn)
     out = []
     for p in parcels:
         history = by_parcel.get(p["id"])
