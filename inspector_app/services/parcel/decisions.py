@@ -21,23 +21,17 @@ from ...domain.rules import Decision, Evaluation, Suggestion, SuggestionStatus, 
 from ...domain.vocabulary import ComponentKind, Condition
 from ...errors import InputError
 from ...storage import change_log
+from ...storage import decisions as decision_rows
 from ...storage.cases import load_case
 from ...storage.records import RecordWriter
 
-TABLE = "finding_decisions"
+TABLE = decision_rows.TABLE
 Evaluator = Callable[[Case, Mapping[str, Decision]], Evaluation]
 
 
 def active_decisions(conn: Any, parcel_id: str) -> dict[str, Decision]:
     """The parcel's standing decisions by suggestion key (an undone one is pending)."""
-    rows = conn.execute(
-        "SELECT suggestion_key, decision, decided_by, decided_on, note, defect, citation "
-        "FROM finding_decisions WHERE parcel_id = ? AND deleted_at IS NULL",
-        (parcel_id,)).fetchall()
-    return {key: Decision(status=SuggestionStatus(decision), decided_by=by,
-                          decided_on=date.fromisoformat(on), note=note, defect=defect,
-                          citation=citation)
-            for key, decision, by, on, note, defect, citation in rows}
+    return decision_rows.standing(conn, parcel_id)
 
 
 def component_of_key(key: str) -> tuple[ComponentKind, int] | None:
@@ -100,10 +94,7 @@ def _acceptances(conn: Any, parcel_id: str) -> list[_Acceptance]:
 
     A transaction logs the decision first and then the component it changed, in rows
     numbered one after the other with one timestamp and device."""
-    marks = conn.execute(
-        "SELECT seq, at, device_id, record_id, op, new_value FROM change_log "
-        "WHERE parcel_id = ? AND table_name = ? AND (op = 'insert' OR (op = 'update' AND "
-        "field = 'decision')) ORDER BY seq", (parcel_id, TABLE)).fetchall()
+    marks = decision_rows.logged_decisions(conn, parcel_id)
     out = []
     for seq, at, device_id, decision_id, op, new_value in marks:
         new = _logged(new_value)
@@ -159,11 +150,7 @@ class Reversal:
 
 
 def _row(conn: Any, parcel_id: str, key: str) -> dict[str, Any] | None:
-    cur = conn.execute(
-        "SELECT id, decision, defect, citation, note FROM finding_decisions WHERE parcel_id = ? "
-        "AND suggestion_key = ? AND deleted_at IS NULL", (parcel_id, key))
-    row = cur.fetchone()
-    return None if row is None else dict(zip([d[0] for d in cur.description], row, strict=True))
+    return decision_rows.standing_row(conn, parcel_id, key)
 
 
 def _reverse(w: RecordWriter, parcel_id: str, key: str, row: Mapping[str, Any]) -> Reversal:
