@@ -8,7 +8,7 @@ from typing import Any
 
 from ...domain.case import Case
 from ...errors import InputError
-from ...storage import change_log, measurements
+from ...storage import change_log, measurements, site_features
 from ...storage.cases import load_case, load_cases
 from ...storage.records import RecordWriter
 from ..reference.shorelines import (
@@ -46,10 +46,7 @@ def _measure_all(ws: Session, w: RecordWriter, day: date, *, progress: Any,
     if info is None:
         raise InputError(NO_LAYER, in_app=NO_LAYER_IN_APP)
     layer_id = info["id"]
-    ids = [r[0] for r in w.conn.execute(
-        "SELECT DISTINCT p.id FROM parcels p JOIN site_features f ON f.parcel_id = p.id "
-        "WHERE p.deleted_at IS NULL AND f.deleted_at IS NULL AND f.kind IN "
-        "('absorption_area', 'holding_tank')")]
+    ids = site_features.parcels_with_area_or_tank(w.conn)
     last = measurements.latest_map_distances(w.conn, layer_id)
     unchanged = _unchanged_parcels(w, layer_id, last)
     todo = [i for i in ids if i not in unchanged]

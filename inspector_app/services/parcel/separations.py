@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from ...domain.case import Case
 from ...domain.jurisdiction import Jurisdiction
-from ...storage import change_log, measurements
+from ...storage import change_log, measurements, site_features
 from ..session.session import FIELD
 
 if TYPE_CHECKING:
@@ -40,11 +40,6 @@ _FEW = 200
 _LOG_READ = 20_000
 # A parcel's fields its wells are shown with (its SBL) or left out by (deleted).
 _WELL_PARCEL_FIELDS = {"sbl", "deleted_at"}
-
-_WELLS = ("SELECT f.parcel_id, p.sbl, f.geometry, f.capture_accuracy_ft FROM site_features f "
-          "JOIN parcels p ON p.id = f.parcel_id WHERE f.kind = 'well' AND f.deleted_at IS NULL"
-          " AND p.deleted_at IS NULL")
-
 
 @dataclass(frozen=True)
 class SeparationInputs:
@@ -71,10 +66,7 @@ class _Wells:
     def _read(self, store: Store, parcel_ids: list[str] | None) -> dict[str, list[NearbyWell]]:
         from ...geo.setbacks import project_wells
 
-        sql, params = _WELLS, list(parcel_ids or ())
-        if parcel_ids is not None:
-            sql += f" AND f.parcel_id IN ({','.join('?' * len(parcel_ids)) or 'NULL'})"
-        rows = store.conn.execute(sql + " ORDER BY f.parcel_id, f.position", params).fetchall()
+        rows = site_features.wells(store.conn, parcel_ids)
         wells = project_wells([(r[1], json.loads(r[2]), float(r[3] or 0.0)) for r in rows])
         out: dict[str, list[NearbyWell]] = {i: [] for i in parcel_ids or ()}
         # project_wells leaves out a refused geometry: match the wells back by order
@@ -245,12 +237,7 @@ def measure_lots(ws: Session, w: RecordWriter, today: date,
     if layer is None or on_laptop(ws):
         return 0
     if parcel_ids is None:
-        ids = [r[0] for r in w.conn.execute(
-            "SELECT DISTINCT p.id FROM parcels p WHERE p.deleted_at IS NULL AND (EXISTS ("
-            "SELECT 1 FROM site_features f WHERE f.parcel_id = p.id AND f.deleted_at IS NULL "
-            "AND f.kind IN ('absorption_area', 'holding_tank')) OR EXISTS (SELECT 1 FROM "
-            "components c WHERE c.parcel_id = p.id AND c.deleted_at IS NULL AND c.geometry "
-            "IS NOT NULL))")]
+        ids = site_features.parcels_with_something_located(w.conn)
         fresh = measurements.fresh_lot_parcels(w.conn, layer_id=layer.id,
                                                 device_id=w.actor.device_id)
         ids = [i for i in ids if i not in fresh and layer.lot_for(i) is not None]

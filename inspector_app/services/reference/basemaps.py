@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ...domain.units import plain_number
 from ...errors import InputError, NotFoundError
 from ...storage import parcels as parcel_rows
+from ...storage import site_features
 from ...storage.records import RecordWriter, new_id
 
 if TYPE_CHECKING:
@@ -451,13 +452,10 @@ def kit_boxes(ws: Session, parcel_ids: list[str], radius_ft: float
     boxes = []
     for start in range(0, len(parcel_ids), 500):
         chunk = parcel_ids[start:start + 500]
-        marks = ",".join("?" * len(chunk))
         points: dict[str, list[tuple[float, float]]] = {}
         for r in parcel_rows.locations(ws.store.conn, chunk):
             points.setdefault(r["id"], []).append((r["longitude"], r["latitude"]))
-        for r in ws.store.query(f"SELECT parcel_id, geometry FROM site_features WHERE "
-                                f"parcel_id IN ({marks}) AND deleted_at IS NULL AND geometry "
-                                "IS NOT NULL", chunk):
+        for r in site_features.drawn_geometries(ws.store.conn, chunk):
             try:
                 points.setdefault(r["parcel_id"], []).extend(
                     _lonlat_points(json.loads(r["geometry"])))
