@@ -20,7 +20,7 @@ from ...domain.case import Case
 from ...domain.rules import Decision, Evaluation, Suggestion, SuggestionStatus, finding_text
 from ...domain.vocabulary import ComponentKind, Condition
 from ...errors import InputError
-from ...storage import change_log
+from ...storage import change_log, components
 from ...storage import decisions as decision_rows
 from ...storage.cases import load_case
 from ...storage.records import RecordWriter
@@ -61,10 +61,8 @@ def _component_id(conn: Any, parcel_id: str, kind: ComponentKind | None,
                   ordinal: int | None) -> str | None:
     if kind is None or ordinal is None:
         return None
-    rows = conn.execute(
-        "SELECT id FROM components WHERE parcel_id = ? AND kind = ? AND deleted_at IS NULL "
-        "ORDER BY position", (parcel_id, kind.value)).fetchall()
-    return rows[ordinal - 1][0] if len(rows) >= ordinal else None
+    ids = components.ids_of_kind(conn, parcel_id, kind.value)
+    return ids[ordinal - 1] if len(ids) >= ordinal else None
 
 
 def _logged(value: str | None) -> Any:
