@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...domain.units import plain_number
 from ...errors import InputError, NotFoundError
+from ...storage import basemaps as basemap_rows
 from ...storage import parcels as parcel_rows
 from ...storage import site_features
 from ...storage.records import RecordWriter, new_id
@@ -227,8 +228,7 @@ def _json(ws: Session, row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _rows(ws: Session) -> list[dict[str, Any]]:
-    return ws.store.query("SELECT * FROM basemaps WHERE deleted_at IS NULL "
-                          "ORDER BY imported_at, created_at")
+    return basemap_rows.basemaps(ws.store.conn)
 
 
 def list_basemaps(ws: Session) -> list[dict[str, Any]]:
@@ -237,8 +237,8 @@ def list_basemaps(ws: Session) -> list[dict[str, Any]]:
 
 def active_basemap(ws: Session) -> BasemapRef | None:
     """The active basemap (cheap: the row and a look at the file; the image is not read)."""
-    rows = ws.store.query("SELECT * FROM basemaps WHERE active = 1 AND deleted_at IS NULL")
-    return _ref(ws, rows[0]) if rows else None
+    row = basemap_rows.active_basemap(ws.store.conn)
+    return None if row is None else _ref(ws, row)
 
 
 def open_reader(ref: BasemapRef) -> RasterReader:
@@ -267,25 +267,17 @@ def _find(ws: Session, name_or_id: str) -> dict[str, Any]:
     return named[0]
 
 
-def _make_active(w: RecordWriter, basemap_id: str | None) -> None:
-    for (old,) in w.conn.execute("SELECT id FROM basemaps WHERE active = 1").fetchall():
-        if old != basemap_id:
-            w.update("basemaps", old, {"active": 0})
-    if basemap_id is not None:
-        w.update("basemaps", basemap_id, {"active": 1})
-
-
 def activate_basemap(ws: Session, name_or_id: str) -> dict[str, Any]:
     row = _find(ws, name_or_id)
     with ws.store.transaction() as w:
-        _make_active(w, row["id"])
-    return _json(ws, ws.store.query("SELECT * FROM basemaps WHERE id = ?", (row["id"],))[0])
+        basemap_rows.make_active(w, row["id"])
+    return _json(ws, basemap_rows.basemap(ws.store.conn, row["id"]))
 
 
 def deactivate_basemap(ws: Session) -> None:
     """No imagery is shown until a basemap is made active again."""
     with ws.store.transaction() as w:
-        _make_active(w, None)
+        basemap_rows.make_active(w, None)
 
 
 def _check_date(captured_on: date | None, today: date) -> None:
@@ -385,13 +377,12 @@ def import_basemap(ws: Session, path: Path, *, name: str, copy: bool,
                 "resolution_ft": info.resolution_ft, "width_px": info.width_px,
                 "height_px": info.height_px, "active": 0, "imported_at": w.now,
                 "imported_by": w.actor.user}, parcel_id=None, record_id=record_id)
-            _make_active(w, record_id)
+            basemap_rows.make_active(w, record_id)
     except BaseException:
         if copy:
             stored.unlink(missing_ok=True)
         raise
-    row = ws.store.query("SELECT * FROM basemaps WHERE id = ?", (record_id,))[0]
-    out = _json(ws, row)
+    out = _json(ws, basemap_rows.basemap(ws.store.conn, record_id))
     out["storage_note"] = (
         f"copied into the data folder ({stored.relative_to(ws.folder.root).as_posix()}); "
         "the original may be moved or deleted" if copy else
@@ -574,5 +565,5 @@ def store_kit_imagery(w: RecordWriter, root: Path, meta: dict[str, Any], data: b
         "resolution_ft": info.resolution_ft, "width_px": info.width_px,
         "height_px": info.height_px, "active": 0, "imported_at": w.now,
         "imported_by": w.actor.user}, parcel_id=None, record_id=record_id)
-    _make_active(w, record_id)
+    basemap_rows.make_active(w, record_id)
     return record_id
