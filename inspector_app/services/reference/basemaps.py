@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ...domain.units import plain_number
 from ...errors import InputError, NotFoundError
 from ...storage import basemaps as basemap_rows
+from ...storage import office_settings as office_settings_rows
 from ...storage import parcels as parcel_rows
 from ...storage import site_features
 from ...storage.records import RecordWriter, new_id
@@ -85,12 +86,11 @@ def _setting(key: str) -> _Setting:
 def office_setting(ws: Session, key: str) -> Any:
     """A setting's value (its default when never set)."""
     spec = _setting(key)
-    rows = ws.store.query("SELECT value FROM office_settings WHERE key = ? AND deleted_at IS "
-                          "NULL", (key,))
-    if not rows:
+    row = office_settings_rows.setting(ws.store.conn, key)
+    if row is None:
         return spec.default
     try:
-        return spec.parse(rows[0]["value"])
+        return spec.parse(row["value"])
     except ValueError:
         return spec.default
 
@@ -108,11 +108,11 @@ def set_office_setting(ws: Session, key: str, value: Any) -> dict[str, Any]:
         raise InputError(f"office setting {key}: {exc}. Nothing was changed.") from None
     text = spec.show(parsed)
     with ws.store.transaction() as w:
-        row = w.conn.execute("SELECT id FROM office_settings WHERE key = ?", (key,)).fetchone()
-        if row is None:
+        setting_id = office_settings_rows.setting_id(w.conn, key)
+        if setting_id is None:
             w.insert("office_settings", {"key": key, "value": text}, parcel_id=None)
         else:
-            w.update("office_settings", row[0], {"value": text})
+            w.update("office_settings", setting_id, {"value": text})
     return office_settings(ws)
 
 
