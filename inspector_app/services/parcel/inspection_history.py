@@ -28,6 +28,7 @@ from ...errors import Cancelled
 from ...storage import change_log
 from ...storage import inspections as inspection_rows
 from ...storage.cases import CASE_TABLES, load_case
+from ...storage.database import table_definitions
 from ..session.laws import NoLawFacts
 from .evaluation import assess_case
 
@@ -123,12 +124,9 @@ class _Loader:
     """An in-memory database with the case tables' schema, into which a replayed state is
     written so that the stored-case loader reads it exactly as it reads the data folder."""
 
-    def __init__(self, source: sqlite3.Connection) -> None:
+    def __init__(self, schema: Sequence[str]) -> None:
         self.conn = sqlite3.connect(":memory:")
-        marks = ",".join("?" * len(_REPLAYED))
-        for (sql,) in source.execute(
-                f"SELECT sql FROM sqlite_master WHERE type = 'table' AND name IN ({marks})",
-                _REPLAYED):
+        for sql in schema:
             self.conn.execute(sql)
 
     def case(self, parcel_id: str, state: dict[str, list[dict[str, Any]]],
@@ -204,7 +202,7 @@ class _Layers:
 def parcel_inspections(ws: Session, parcel_id: str) -> list[InspectionResult]:
     """Every inspection of one parcel on record (not deleted), oldest recorded first, each
     judged on the record as it stood for it."""
-    loader = _Loader(ws.store.conn)
+    loader = _Loader(table_definitions(ws.store.conn, _REPLAYED))
     try:
         return _parcel_inspections(ws, parcel_id, loader, _Layers.of(ws))
     finally:
@@ -251,7 +249,7 @@ def inspection_results(ws: Session, *, parcel_ids: Iterable[str] | None = None,
         ids = inspection_rows.inspected_parcels(ws.store.conn)
     else:
         ids = list(parcel_ids)
-    loader = _Loader(ws.store.conn)
+    loader = _Loader(table_definitions(ws.store.conn, _REPLAYED))
     layers = _Layers.of(ws)
     out: list[InspectionResult] = []
     try:
