@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, is_dataclass, replace
@@ -202,10 +201,10 @@ def law_key(law: Jurisdiction | None) -> str:
     return hashlib.sha256(json.dumps(_canonical(law)).encode()).hexdigest()[:32]
 
 
-def _layer_key(conn: sqlite3.Connection) -> str:
+def _layer_key(ws: Session) -> str:
     """The active shoreline layer and the active lot layer (each its id and version)."""
     return "|".join("none" if found is None else f"{found[0]}:{found[1]}"
-                    for found in layers.active_record_versions(conn))
+                    for found in layers.active_record_versions(ws.store.conn))
 
 
 def with_lot_estimate(summary: CaseSummary, distance_ft: float, accuracy_ft: float,
@@ -252,7 +251,7 @@ def summaries(ws: Session, municipalities: dict[str, str],
             laws[town] = law_key(ws.laws.for_municipality(town))
         return laws[town]
 
-    layer = _layer_key(conn)
+    layer = _layer_key(ws)
     whole = len(municipalities) > 2000
     stored = kept_summaries.kept(conn, None if whole else list(municipalities))
     out: dict[str, CaseSummary] = {}
@@ -311,7 +310,7 @@ def _work_out(ws: Session, parcel_ids: list[str], rules: str,
         projected = project_cases(cases[i] for i in ids)
         layer = active_layer(ws)
         lots = active_lot_layer(ws)
-        layer_key = _layer_key(conn)
+        layer_key = _layer_key(ws)
         if layer is not None:
             measure_cases(projected, layer.lake)
         worked: dict[str, CaseSummary] = {}
