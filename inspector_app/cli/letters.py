@@ -166,7 +166,7 @@ def _register_show(args: argparse.Namespace) -> Any:
 def _office_show(args: argparse.Namespace) -> Any:
     from dataclasses import asdict
 
-    from ..services.letters.register import office_for
+    from ..services.session.letterhead import office_for
 
     with workspace(args) as ws:
         return asdict(office_for(ws))
@@ -187,7 +187,7 @@ def _install(args: argparse.Namespace, name: str, check: Callable[[Path, Path], 
 def _office_use(args: argparse.Namespace) -> Any:
     from ..documents.templates import load_office
     from ..paths import write_atomically
-    from ..services.letters.register import OFFICE_FILE
+    from ..services.session.letterhead import OFFICE_FILE
 
     office = load_office(args.file, base=args.file.parent)
     images = [p for p in (office.logo, office.signature_image) if p is not None]
@@ -207,6 +207,6 @@ def _office_use(args: argparse.Namespace) -> Any:
 
 def _wording_use(args: argparse.Namespace) -> Any:
     from ..documents.templates import load_wording
-    from ..services.letters.register import TEMPLATES_FILE
+    from ..services.session.letterhead import TEMPLATES_FILE
 
     return _install(args, TEMPLATES_FILE, lambda path, base: load_wording(path))

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -150,6 +151,26 @@ def _configure(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA trusted_schema = OFF")
+
+
+@contextmanager
+def page_cache(conn: sqlite3.Connection, *, mib: int) -> Iterator[None]:
+    """A page cache of `mib` MiB inside the block (bulk writes: thousands of records and
+    their indexes), the one before after it."""
+    before = conn.execute("PRAGMA cache_size").fetchone()[0]
+    conn.execute(f"PRAGMA cache_size = {-mib * 1024}")
+    try:
+        yield
+    finally:
+        conn.execute(f"PRAGMA cache_size = {int(before)}")
+
+
+def table_definitions(conn: sqlite3.Connection, tables: Sequence[str]) -> list[str]:
+    """The `CREATE TABLE` statements of the tables named, as the database holds them (to
+    make a scratch database with the same tables)."""
+    return [sql for (sql,) in conn.execute(
+        f"SELECT sql FROM sqlite_master WHERE type = 'table' AND name IN "
+        f"({','.join('?' * len(tables))})", list(tables))]
 
 
 def backup(conn: sqlite3.Connection, folder: Path, *, reason: str,

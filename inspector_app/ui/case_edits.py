@@ -27,7 +27,7 @@ from .ops import Op
 if TYPE_CHECKING:
     from ..domain.case import Case
     from .forms import CaseForm
-    from .workbench import Workbench
+    from .workbench_parts import WorkbenchParts
 
 
 class SaveCase(QUndoCommand):
@@ -116,7 +116,7 @@ class MarkInError(QUndoCommand):
 class CaseEdits:
     """The workbench's form edits: checked, saved in order, undone and redone."""
 
-    def __init__(self, workbench: Workbench) -> None:
+    def __init__(self, workbench: WorkbenchParts) -> None:
         self.wb = workbench
         self.ctx = workbench.ctx
         self.form: CaseForm = workbench.form

@@ -17,7 +17,7 @@ from .case_edits import SaveCase
 
 if TYPE_CHECKING:
     from ..services.workspace import Workspace
-    from .workbench import Workbench
+    from .workbench_parts import WorkbenchParts
 
 
 def _site_service() -> Any:
@@ -55,7 +55,7 @@ def site_imagery(ws: Workspace, sbl: str) -> Any:
 class SiteEdits:
     """What the site map asks for, written to the open parcel."""
 
-    def __init__(self, workbench: Workbench) -> None:
+    def __init__(self, workbench: WorkbenchParts) -> None:
         self.wb = workbench
         self.ctx = workbench.ctx
         self.settings = workbench.settings

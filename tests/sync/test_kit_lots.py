@@ -13,6 +13,7 @@ import pytest
 from inspector_app.errors import InputError
 from inspector_app.services import exchange as sync
 from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.reference import lot_kits
 from inspector_app.services.reference import lot_lines as lots
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.records import new_id
@@ -74,7 +75,7 @@ def test_a_kit_carries_the_parcels_lots_and_their_neighbours_only(office: Worksp
 
 def _tampered(office: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
               change: Any) -> None:
-    real = lots.kit_lot_lines
+    real = lot_kits.kit_lot_lines
 
     def kit_lot_lines(ws: Workspace, parcel_ids: Any) -> bytes:
         data = real(ws, parcel_ids)
@@ -82,7 +83,7 @@ def _tampered(office: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         lines = [json.loads(line) for line in data.splitlines()]
         return "\n".join(json.dumps(x) for x in change(lines)).encode()
 
-    monkeypatch.setattr(lots, "kit_lot_lines", kit_lot_lines)
+    monkeypatch.setattr(lot_kits, "kit_lot_lines", kit_lot_lines)
     sync.enroll(office, "laptop-1", tmp_path / "kit.zip", [p["sbl"] for p in office.parcels()][:2],
                 passphrase=KIT_PASSPHRASE)
 

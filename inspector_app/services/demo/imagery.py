@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...paths import resource
+from ...storage import basemaps as basemap_rows
+from ...storage import parcels as parcel_rows
 from ..reference.basemaps import import_basemap
 
 if TYPE_CHECKING:
@@ -41,9 +43,7 @@ def demo_homesteads(ws: Session, lake_lonlat: dict[str, Any]) -> list[Homestead]
     """The demo parcels the image shows (the named first ones), as drawn: house, driveway,
     lawn, road."""
     named = _drawn_sbls()
-    rows = [r for r in ws.store.query(
-        "SELECT sbl, longitude, latitude FROM parcels WHERE is_demo = 1 AND deleted_at IS "
-        "NULL AND longitude IS NOT NULL AND latitude IS NOT NULL") if r["sbl"] in named]
+    rows = [r for r in parcel_rows.demo_locations(ws.store.conn) if r["sbl"] in named]
     if not rows:
         return []
     rows.sort(key=lambda r: named[r["sbl"]])
@@ -147,7 +147,7 @@ def install_demo_imagery(ws: Session, lake_lonlat: dict[str, Any]) -> bool:
     """Import the invented image around the demo parcels (a copy, active), once: a data
     folder that holds any basemap already is left as it is. The premade image is taken
     when it shows the parcels; otherwise one is drawn. Returns whether it was imported."""
-    if ws.store.query("SELECT 1 AS x FROM basemaps LIMIT 1"):
+    if basemap_rows.has_basemap(ws.store.conn):
         return False
     homes = demo_homesteads(ws, lake_lonlat)
     if not homes:

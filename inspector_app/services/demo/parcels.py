@@ -10,7 +10,6 @@ from __future__ import annotations
 import gc
 import json
 import random
-import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -45,7 +44,9 @@ from ...domain.vocabulary import ComponentKind as K
 from ...domain.vocabulary import Condition as C
 from ...errors import InputError
 from ...paths import resource
+from ...storage import measurements
 from ...storage.cases import parcel_id_for, save_case
+from ...storage.database import page_cache
 from ..reference.lot_lines import store_demo_lots
 from ..reference.shorelines import active_layer, record_map_measurement
 from ..session.session import FIELD
@@ -399,17 +400,6 @@ def demo_history(case: Case, index: int, today: date) -> tuple[Case, ...]:
     return tuple(out)
 
 
-@contextmanager
-def _page_cache(conn: sqlite3.Connection, *, mib: int) -> Iterator[None]:
-    """A larger page cache while thousands of records (and their indexes) are written."""
-    before = conn.execute("PRAGMA cache_size").fetchone()[0]
-    conn.execute(f"PRAGMA cache_size = {-mib * 1024}")
-    try:
-        yield
-    finally:
-        conn.execute(f"PRAGMA cache_size = {int(before)}")
-
-
 def install_demo(workspace: Session, *, count: int = DEFAULT_COUNT,
                  today: date | None = None,
                  progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
@@ -449,18 +439,14 @@ def _install(workspace: Session, count: int, day: date,
     from ...geo.case_shapes import measure_cases, project_cases
 
     cases = list(demo_cases(count, today=day))
-    with workspace.store.transaction() as w, _page_cache(w.conn, mib=64):
+    # a larger page cache while thousands of records (and their indexes) are written
+    with workspace.store.transaction() as w, page_cache(w.conn, mib=64):
         layer = active_layer(workspace)
         shapes = project_cases(cases)
         if layer is not None:
             measure_cases(shapes, layer.lake)
-        last: dict[str, float] = {}
-        if layer is not None:
-            for parcel_id, distance_ft in w.conn.execute(
-                    "SELECT parcel_id, distance_ft FROM lake_measurements WHERE method = 'map' "
-                    "AND shoreline_layer_id = ? AND deleted_at IS NULL ORDER BY parcel_id, "
-                    "created_at DESC", (layer.id,)):
-                last.setdefault(parcel_id, float(distance_ft))
+        last = ({} if layer is None
+                else measurements.latest_map_distances(w.conn, layer.id))
         # The earlier inspections of the parcels this run creates, one round at a time
         # (each round's rows written together; the next round reads them back).
         new = [n for n, case in enumerate(cases) if parcel_id_for(w.conn, case.parcel.sbl)

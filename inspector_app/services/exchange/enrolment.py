@@ -17,7 +17,7 @@ from ...sync.package import (
     write_private,
 )
 from ..reference import basemaps
-from ..reference import lot_lines as lots
+from ..reference import lot_kits as lots
 from ..session.laws import DATA_FOLDER_JURISDICTION, DEFAULT_JURISDICTION, kit_laws
 from ..session.session import FIELD, OFFICE, Session
 from . import assignment

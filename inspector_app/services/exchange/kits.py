@@ -25,7 +25,7 @@ from ...sync.package import (
     read_package,
 )
 from ..reference import basemaps
-from ..reference import lot_lines as lots
+from ..reference import lot_kits as lots
 from ..reference.shorelines import BUNDLED_ACCURACY_FT, BUNDLED_NAME, BUNDLED_SOURCE
 from ..session.folder_undo import FolderUndo
 from ..session.laws import DATA_FOLDER_JURISDICTION, write_kit_laws

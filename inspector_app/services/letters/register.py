@@ -29,37 +29,22 @@ from ...documents.content import (
     pending_refusal,
     recipient,
 )
-from ...documents.templates import Office, Wording, load_office, load_wording
 from ...domain.case import Case
 from ...domain.jurisdiction import EXAMPLE_MARK, Jurisdiction
 from ...domain.rules import Evaluation, LakeFinding, LetterKind, next_inspection_due
 from ...errors import Cancelled, InputError, NotFoundError
-from ...paths import resource, write_atomically
+from ...paths import write_atomically
+from ...storage import attachments, conflicts, inspections, measurements
+from ...storage import letters as letter_rows
 from ...storage.cases import case_version
 from ..parcel.cases import save_edit
 from ..parcel.evaluation import evaluate_case, evaluate_parcel
+from ..session.letterhead import office_for, wording_for
 
 if TYPE_CHECKING:
     from ..session.session import Session
 
-OFFICE_FILE = "office.toml"
-TEMPLATES_FILE = "letter-templates.toml"
 REMINDERS = {"five_year_reminder", "etu_report_reminder", "pump_out_request"}
-
-
-def wording_for(ws: Session) -> Wording:
-    own = ws.folder.root / TEMPLATES_FILE
-    return load_wording(own if own.exists() else resource("letters", "templates.toml"))
-
-
-def office_for(ws: Session, municipality: str | None = None) -> Office:
-    """The letterhead and signer: the municipality's own section of office.toml, else its
-    law's, else the default."""
-    own = ws.folder.root / OFFICE_FILE
-    law = None if municipality is None else ws.laws.for_municipality(municipality)
-    return load_office(own if own.exists() else resource("letters", "office.toml"),
-                       base=ws.folder.root, municipality=municipality,
-                       jurisdiction_id=None if law is None else law.id)
 
 
 NO_LETTER = "no letter was drafted or issued"
@@ -71,27 +56,18 @@ def law_for_letters(ws: Session, case: Case) -> Jurisdiction:
 
 
 def _last_inspection(ws: Session, parcel_id: str) -> date | None:
-    row = ws.store.query("SELECT max(date) AS d FROM inspections WHERE parcel_id = ? AND "
-                         "deleted_at IS NULL", (parcel_id,))[0]
-    return None if row["d"] is None else date.fromisoformat(row["d"])
+    day = inspections.last_date(ws.store.conn, parcel_id)
+    return None if day is None else date.fromisoformat(day)
 
 
 def _measurement_lines(ws: Session, parcel_id: str, lake: LakeFinding,
                        setback_ft: float) -> tuple[str, ...]:
-    rows = ws.store.query(
-        "SELECT m.distance_ft, m.method, m.accuracy_ft, m.measured_by, m.measured_on,"
-        " CASE WHEN l.id IS NULL THEN NULL ELSE l.name || ' v' || l.layer_version END AS layer"
-        " FROM lake_measurements m LEFT JOIN shoreline_layers l ON l.id = m.shoreline_layer_id"
-        " WHERE m.parcel_id = ? AND m.deleted_at IS NULL ORDER BY m.measured_on, m.created_at",
-        (parcel_id,))
-    return describe_measurements(rows, lake, setback_ft)
+    return describe_measurements(measurements.lake_measurements_of(ws.store.conn, parcel_id),
+                                 lake, setback_ft)
 
 
 def _photos(ws: Session, parcel_id: str) -> tuple[Photo, ...]:
-    rows = ws.store.query(
-        "SELECT sha256, filename, caption FROM attachments WHERE parcel_id = ? AND "
-        "deleted_at IS NULL AND media_type IN ('image/jpeg', 'image/png') ORDER BY created_at",
-        (parcel_id,))
+    rows = attachments.photos_of(ws.store.conn, parcel_id)
     return tuple(Photo(ws.attachment_path(r["sha256"]), r["caption"] or r["filename"])
                  for r in rows if ws.attachment_path(r["sha256"]).exists())
 
@@ -249,9 +225,7 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
 
     day = as_of or ws.today()
     parcel_id = ws.parcel_id(sbl)
-    from ..exchange import open_conflicts
-
-    if open_conflicts(ws, parcel_id):
+    if conflicts.waiting_on(ws.store.conn, parcel_id):
         raise LetterRefused(f"Parcel {sbl} has unresolved sync conflicts; resolve them "
                             "(`inspector-app sync conflicts`) before issuing a letter.",
                             in_app=f"Parcel {sbl} has unresolved sync conflicts; resolve them "
@@ -285,26 +259,21 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
             raise pending
     replaced: tuple[str, str, date] | None = None
     if replaces is not None:
-        old = ws.store.query("SELECT parcel_id, status, kind, letter_date FROM letters WHERE "
-                             "id = ?", (replaces,))
-        if not old or old[0]["status"] != "issued" or old[0]["parcel_id"] != parcel_id:
+        old = letter_rows.letter(ws.store.conn, replaces)
+        if old is None or old["status"] != "issued" or old["parcel_id"] != parcel_id:
             raise NotFoundError(f"No issued letter {replaces!r} for parcel {sbl} to correct.")
-        if old[0]["kind"] not in wanted:
-            raise LetterRefused(f"Parcel {sbl}: letter {replaces[:8]} is a {old[0]['kind']}; "
+        if old["kind"] not in wanted:
+            raise LetterRefused(f"Parcel {sbl}: letter {replaces[:8]} is a {old['kind']}; "
                                 "a correction must be a letter of the same kind.")
         _refuse_replaced_again(ws, sbl, replaces)
-        replaced = (replaces, old[0]["kind"], date.fromisoformat(old[0]["letter_date"]))
+        replaced = (replaces, old["kind"], date.fromisoformat(old["letter_date"]))
     office = office_for(ws, case.parcel.municipality)
     version = case_version(ws.store.conn, parcel_id)
     for kind in wanted:
         if replaced is not None and kind == replaced[1]:
             continue
         # the same kind from the same records: nothing but letters changed since it
-        same = ws.store.query(
-            "SELECT l.id, l.letter_date FROM letters l WHERE l.parcel_id = ? AND l.kind = ? "
-            "AND l.status = 'issued' AND NOT EXISTS (SELECT 1 FROM change_log c WHERE "
-            "c.parcel_id = l.parcel_id AND c.seq > l.case_version AND c.table_name != "
-            "'letters') ORDER BY l.issued_at DESC", (parcel_id, kind))
+        same = letter_rows.issued_from_same_records(ws.store.conn, parcel_id, kind)
         if same:
             first = same[0]
             raise LetterRefused(
@@ -360,10 +329,7 @@ def _refuse_replaced_again(ws: Session, sbl: str, replaces: str, *, conn: Any = 
     """A letter is corrected once: a correction of one already replaced is refused, naming
     the letter in force (the last of its corrections) to correct instead."""
     def replacement(letter_id: str) -> tuple[str, str] | None:
-        sql = ("SELECT id, letter_date FROM letters WHERE replaces_letter_id = ? AND "
-               "status = 'issued' ORDER BY issued_at, id LIMIT 1")
-        row = (conn or ws.store.conn).execute(sql, (letter_id,)).fetchone()
-        return None if row is None else (str(row[0]), str(row[1]))
+        return letter_rows.replacement_of(conn or ws.store.conn, letter_id)
 
     first = replacement(replaces)
     if first is None:
@@ -418,14 +384,7 @@ def _copy_path(ws: Session, sbl: str, kind: str, day: date, letter_id: str) -> P
 
 
 def register(ws: Session, sbl: str | None = None) -> list[dict[str, Any]]:
-    sql = ("SELECT l.id, p.sbl, l.kind, l.letter_date, l.recipient, l.case_version, "
-           "l.issued_by, l.issued_at, l.sha256, l.replaces_letter_id, l.printed_at "
-           "FROM letters l JOIN parcels p ON p.id = l.parcel_id WHERE l.status = 'issued'")
-    params: tuple[Any, ...] = ()
-    if sbl is not None:
-        sql += " AND l.parcel_id = ?"
-        params = (ws.parcel_id(sbl),)
-    rows = ws.store.query(sql + " ORDER BY l.issued_at, l.id", params)
+    rows = letter_rows.register(ws.store.conn, None if sbl is None else ws.parcel_id(sbl))
     for r in rows:
         r["recipient"] = json.loads(r["recipient"])
         r["replaces"] = r.pop("replaces_letter_id")
@@ -434,12 +393,11 @@ def register(ws: Session, sbl: str | None = None) -> list[dict[str, Any]]:
 
 def stored_pdf(ws: Session, letter_id: str) -> bytes:
     """An issued letter's bytes, checked against the hash stored when it was issued."""
-    rows = ws.store.query("SELECT pdf, sha256 FROM letters WHERE id = ? AND status = 'issued'",
-                          (letter_id,))
-    if not rows:
+    row = letter_rows.issued_pdf(ws.store.conn, letter_id)
+    if row is None:
         raise NotFoundError(f"No issued letter {letter_id!r} in the register.")
-    pdf: bytes = rows[0]["pdf"]
-    if hashlib.sha256(pdf).hexdigest() != rows[0]["sha256"]:
+    pdf: bytes = row["pdf"]
+    if hashlib.sha256(pdf).hexdigest() != row["sha256"]:
         raise InputError(f"Letter {letter_id}: its stored bytes no longer match the hash "
                          "recorded when it was issued; restore the database from a backup.")
     return pdf
@@ -483,15 +441,14 @@ def mark_printed(ws: Session, letter_id: str) -> dict[str, Any]:
     is not a letter of the register and is refused. A letter printed before keeps the time
     it was first printed. Returns the letter's id, its printed time and whether it was
     printed before."""
-    rows = ws.store.query("SELECT status, printed_at FROM letters WHERE id = ? AND "
-                          "deleted_at IS NULL", (letter_id,))
-    if not rows:
+    row = letter_rows.printing(ws.store.conn, letter_id)
+    if row is None:
         raise NotFoundError(f"No letter {letter_id!r} in the register.")
-    if rows[0]["status"] != "issued":
+    if row["status"] != "issued":
         raise InputError(f"Letter {letter_id[:8]} is a draft, not an issued letter; only an "
                          "issued letter is marked printed.")
-    if rows[0]["printed_at"] is not None:
-        return {"id": letter_id, "printed_at": rows[0]["printed_at"], "before": True}
+    if row["printed_at"] is not None:
+        return {"id": letter_id, "printed_at": row["printed_at"], "before": True}
     stamp = datetime.now(UTC).isoformat(timespec="milliseconds")
     with ws.store.transaction() as w:
         w.update("letters", letter_id, {"printed_at": stamp})
@@ -508,7 +465,6 @@ def preview_pages(pdf: bytes, *, dpi: float = 96) -> list[Any]:
 def issued_copy(ws: Session, letter_id: str) -> Path:
     """A file of an issued letter (the register's bytes) for the system's PDF viewer."""
     pdf = stored_pdf(ws, letter_id)
-    row = ws.store.query("SELECT l.kind, l.letter_date, p.sbl FROM letters l JOIN parcels p "
-                         "ON p.id = l.parcel_id WHERE l.id = ?", (letter_id,))[0]
+    row = letter_rows.where_filed(ws.store.conn, letter_id)
     return _file_copy(ws, row["sbl"], row["kind"], date.fromisoformat(row["letter_date"]),
                       letter_id, pdf)

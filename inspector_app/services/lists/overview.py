@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from ...domain.rules import Evaluation, LetterKind, Outcome, Zone, next_inspection_due
 from ...domain.sbl import sbl_sort_key
+from ...storage import letters as letter_rows
+from ...storage import parcels as parcel_rows
 from ..parcel.evaluation import assess_case
 from ..session.laws import NoLawFacts
 from .summaries import CaseSummary
@@ -60,20 +62,8 @@ def _evaluated(ws: Session, parcel_id: str, e: Evaluation | NoLawFacts
                    else lot_estimate_alone(ws, parcel_id))
 
 
-_ROWS = ("SELECT p.id, p.sbl, p.site_address, p.owner_name, p.municipality, p.is_demo,"
-         " (SELECT max(date) FROM inspections i WHERE i.parcel_id = p.id AND"
-         "  i.deleted_at IS NULL) AS last_inspection,"
-         " (SELECT count(*) FROM sync_conflicts c WHERE c.parcel_id = p.id AND"
-         "  c.resolved_at IS NULL) AS conflicts"
-         " FROM parcels p WHERE p.deleted_at IS NULL")
-
-
 def _rows(ws: Session, sbls: list[str] | None) -> list[dict[str, Any]]:
-    where, params = "", []
-    if sbls is not None:
-        where = f" AND p.sbl IN ({','.join('?' * len(sbls)) or 'NULL'})"
-        params = list(sbls)
-    rows = ws.store.query(_ROWS + where, params)
+    rows = parcel_rows.overview_rows(ws.store.conn, sbls)
     rows.sort(key=lambda r: sbl_sort_key(r["sbl"]))
     return rows
 
@@ -81,15 +71,8 @@ def _rows(ws: Session, sbls: list[str] | None) -> list[dict[str, Any]]:
 def _issued(ws: Session, rows: list[dict[str, Any]] | None = None
             ) -> dict[tuple[str, str], str]:
     """The date of the latest letter issued of each kind, by parcel (of `rows`, or all)."""
-    sql = ("SELECT parcel_id, kind, max(letter_date) AS d FROM letters WHERE status = "
-           "'issued'{} GROUP BY parcel_id, kind")
-    if rows is None:
-        found = ws.store.query(sql.format(""))
-    else:
-        ids = [r["id"] for r in rows]
-        found = ws.store.query(sql.format(
-            f" AND parcel_id IN ({','.join('?' * len(ids)) or 'NULL'})"), ids)
-    return {(r["parcel_id"], r["kind"]): r["d"] for r in found}
+    return letter_rows.latest_issued(ws.store.conn,
+                                     None if rows is None else [r["id"] for r in rows])
 
 
 def _row(ws: Session, r: dict[str, Any], found: _Judged | tuple[float | None, str],

@@ -21,6 +21,10 @@ from ...domain.rules import Outcome, Zone, next_inspection_due
 from ...domain.sbl import sbl_sort_key
 from ...domain.vocabulary import ComponentKind, InspectionReason
 from ...errors import Cancelled, InputError
+from ...storage import inspections as inspection_rows
+from ...storage import letters as letter_rows
+from ...storage import notices as notice_rows
+from ...storage import parcels as parcel_rows
 from ...storage.cases import stored_date
 from ..parcel.evaluation import assess_case
 from ..parcel.inspection_history import InspectionResult, dated_to, inspection_results
@@ -89,8 +93,7 @@ def chosen_parcels(ws: Session, municipalities: Sequence[str] | None
     """The parcels (id, sbl, municipality, address) of the municipalities named (every
     parcel when none is named) and the municipalities reported on. An unknown name is an
     error naming those on record."""
-    rows = ws.store.query("SELECT id, sbl, municipality, site_address, longitude, latitude "
-                          "FROM parcels WHERE deleted_at IS NULL")
+    rows = parcel_rows.report_rows(ws.store.conn)
     known = sorted({r["municipality"] for r in rows})
     if not municipalities:
         return rows, known
@@ -147,11 +150,7 @@ def _no_letters() -> dict[str, int]:
 
 def _letters(ws: Session, parcel_ids: set[str], start: date, end: date
              ) -> dict[str, dict[str, int]]:
-    rows = ws.store.query(
-        "SELECT l.kind, p.municipality, l.parcel_id, l.replaces_letter_id FROM letters l "
-        "JOIN parcels p ON "
-        "p.id = l.parcel_id WHERE l.status = 'issued' AND l.deleted_at IS NULL AND "
-        "l.letter_date BETWEEN ? AND ?", (start.isoformat(), end.isoformat()))
+    rows = letter_rows.issued_between(ws.store.conn, start, end)
     out: dict[str, dict[str, int]] = {}
     for r in rows:
         if r["parcel_id"] not in parcel_ids:
@@ -259,9 +258,7 @@ def _open_matters(ws: Session, parcels: list[dict[str, Any]],
     for r in results:
         if r.date <= end:
             by_parcel.setdefault(r.parcel_id, []).append(r)
-    notices = {n["parcel_id"]: n for n in ws.store.query(
-        "SELECT parcel_id, permit_by, complete_by FROM notices WHERE deleted_at IS NULL "
-        "ORDER BY created_at DESC, id DESC")}
+    notices = notice_rows.first_deadlines(ws.store.conn)
     out = []
     for p in parcels:
         history = by_parcel.get(p["id"])
@@ -303,8 +300,7 @@ def _open_matters(ws: Session, parcels: list[dict[str, Any]],
 def _results(ws: Session, ids: set[str], progress: Progress | None,
              cancelled: Callable[[], bool]) -> list[InspectionResult]:
     """Every inspection of the parcels `ids` that have one, judged as the record stood."""
-    inspected = sorted(r["parcel_id"] for r in ws.store.query(
-        "SELECT DISTINCT parcel_id FROM inspections WHERE deleted_at IS NULL"))
+    inspected = inspection_rows.inspected_parcels(ws.store.conn)
     return inspection_results(ws, parcel_ids=[i for i in inspected if i in ids],
                               progress=progress, cancelled=cancelled)
 
@@ -462,7 +458,7 @@ def _map_inputs(ws: Session, figures: dict[str, Any]) -> Any:
 def program_report_pdf(ws: Session, report: ProgramReport) -> bytes:
     """The report as PDF: tallies, charts, the lake map and the open matters."""
     from ...documents.program_pdf import ReportInputs, render_program_report
-    from ..letters.register import office_for
+    from ..session.letterhead import office_for
 
     office = office_for(ws)
     return render_program_report(ReportInputs(
@@ -489,8 +485,7 @@ def export_rows(ws: Session, start: date, end: date, *,
     parcels, _ = chosen_parcels(ws, municipalities)
     results = _results(ws, {r["id"] for r in parcels}, progress, cancelled)
     issued: dict[str, list[tuple[str, str]]] = {}
-    for row in ws.store.query("SELECT parcel_id, kind, letter_date FROM letters WHERE status "
-                              "= 'issued' AND deleted_at IS NULL ORDER BY letter_date, kind"):
+    for row in letter_rows.issued_dates(ws.store.conn):
         issued.setdefault(row["parcel_id"], []).append((row["letter_date"], row["kind"]))
     following: dict[str, str] = {}
     rows = []

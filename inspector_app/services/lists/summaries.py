@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, is_dataclass, replace
 from datetime import date
 from functools import cache
@@ -40,6 +39,8 @@ from ...domain.rules import (
     letters_for,
     standing_findings,
 )
+from ...storage import layers
+from ...storage import summaries as kept_summaries
 from ...storage.cases import load_cases, stored_date
 from ..parcel.evaluation import assess_case
 from ..session.laws import NoLawFacts
@@ -200,14 +201,10 @@ def law_key(law: Jurisdiction | None) -> str:
     return hashlib.sha256(json.dumps(_canonical(law)).encode()).hexdigest()[:32]
 
 
-def _layer_key(conn: sqlite3.Connection) -> str:
+def _layer_key(ws: Session) -> str:
     """The active shoreline layer and the active lot layer (each its id and version)."""
-    keys = []
-    for table in ("shoreline_layers", "lot_layers"):
-        row = conn.execute(f"SELECT id, version FROM {table} WHERE active = 1 AND "
-                           "deleted_at IS NULL").fetchone()
-        keys.append("none" if row is None else f"{row[0]}:{row[1]}")
-    return "|".join(keys)
+    return "|".join("none" if found is None else f"{found[0]}:{found[1]}"
+                    for found in layers.active_record_versions(ws.store.conn))
 
 
 def with_lot_estimate(summary: CaseSummary, distance_ft: float, accuracy_ft: float,
@@ -235,20 +232,6 @@ def lot_estimate_alone(ws: Session, parcel_id: str) -> tuple[float, float, str] 
 
 # --- reading and working out ------------------------------------------------------------
 
-def _stored(conn: sqlite3.Connection, parcel_ids: Sequence[str] | None
-            ) -> dict[str, tuple[str, str, str, str]]:
-    sql = "SELECT parcel_id, rules_key, law_key, layer_key, summary FROM case_summaries"
-    if parcel_ids is None:
-        return {r[0]: r[1:] for r in conn.execute(sql)}
-    out: dict[str, tuple[str, str, str, str]] = {}
-    ids = list(parcel_ids)
-    for start in range(0, len(ids), 900):
-        part = ids[start:start + 900]
-        out.update((r[0], r[1:]) for r in conn.execute(
-            f"{sql} WHERE parcel_id IN ({','.join('?' * len(part))})", part))
-    return out
-
-
 def summaries(ws: Session, municipalities: dict[str, str],
               progress: Callable[[int, int], None] | None = None,
               cancelled: Callable[[], bool] = lambda: False) -> dict[str, CaseSummary]:
@@ -268,9 +251,9 @@ def summaries(ws: Session, municipalities: dict[str, str],
             laws[town] = law_key(ws.laws.for_municipality(town))
         return laws[town]
 
-    layer = _layer_key(conn)
+    layer = _layer_key(ws)
     whole = len(municipalities) > 2000
-    stored = _stored(conn, None if whole else list(municipalities))
+    stored = kept_summaries.kept(conn, None if whole else list(municipalities))
     out: dict[str, CaseSummary] = {}
     todo: list[str] = []
     for parcel_id, town in municipalities.items():
@@ -327,7 +310,7 @@ def _work_out(ws: Session, parcel_ids: list[str], rules: str,
         projected = project_cases(cases[i] for i in ids)
         layer = active_layer(ws)
         lots = active_lot_layer(ws)
-        layer_key = _layer_key(conn)
+        layer_key = _layer_key(ws)
         if layer is not None:
             measure_cases(projected, layer.lake)
         worked: dict[str, CaseSummary] = {}
@@ -356,6 +339,5 @@ def _work_out(ws: Session, parcel_ids: list[str], rules: str,
             rows.append((parcel_id, rules, law_of(case.parcel.municipality), layer_key,
                          to_json(summary)))
         if keep:
-            conn.executemany("INSERT OR REPLACE INTO case_summaries (parcel_id, rules_key, "
-                             "law_key, layer_key, summary) VALUES (?, ?, ?, ?, ?)", rows)
+            kept_summaries.keep(conn, rows)
     return out

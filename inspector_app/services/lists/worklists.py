@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ...domain.jurisdiction import Jurisdiction
 from ...domain.rules import Finding, Outcome, Zone, next_inspection_due, zone_for
 from ...domain.sbl import sbl_sort_key
+from ...storage import parcels as parcel_rows
 from ...storage.cases import stored_date
 from ..parcel.evaluation import assess_case
 from ..session.laws import NO_LAW_ON_FILE, NoLawFacts
@@ -170,17 +171,6 @@ _PICKERS = {
 _ORDER = {"lake-distance-needed": _estimate_rank}
 
 
-_PARCEL_ROWS = (
-    "SELECT p.id, p.sbl, p.site_address, p.owner_name, p.municipality,"
-    " (SELECT max(date) FROM inspections i WHERE i.parcel_id = p.id AND i.deleted_at IS NULL)"
-    "   AS last_inspection,"
-    " (SELECT stamped_as_built FROM systems s WHERE s.parcel_id = p.id AND"
-    "   s.deleted_at IS NULL) AS stamped_as_built,"
-    " (SELECT json_array(permit_by, complete_by) FROM notices n WHERE n.parcel_id = p.id AND"
-    "   n.deleted_at IS NULL ORDER BY created_at, id LIMIT 1) AS notice"
-    " FROM parcels p WHERE p.deleted_at IS NULL")
-
-
 def _parcel(r: dict[str, Any], law: Jurisdiction | None, *, zone: Zone | None,
             outcome: Outcome | None, violations: tuple[Finding, ...], no_law: str | None,
             permit_by: date | None, complete_by: date | None,
@@ -196,7 +186,7 @@ def _parcel(r: dict[str, Any], law: Jurisdiction | None, *, zone: Zone | None,
 
 
 def _rows(ws: Session) -> list[dict[str, Any]]:
-    return sorted(ws.store.query(_PARCEL_ROWS), key=lambda r: sbl_sort_key(r["sbl"]))
+    return sorted(parcel_rows.worklist_rows(ws.store.conn), key=lambda r: sbl_sort_key(r["sbl"]))
 
 
 def _parcels(ws: Session, as_of: date) -> list[_Parcel]:

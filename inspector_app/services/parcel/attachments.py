@@ -9,6 +9,7 @@ from typing import Any
 
 from ...errors import InputError
 from ...paths import write_atomically
+from ...storage import attachments as attachment_rows
 from ..session.session import Session
 
 MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024
@@ -41,7 +42,4 @@ def add_attachment(ws: Session, sbl: str, path: Path, *, caption: str | None = N
 
 
 def attachments(ws: Session, sbl: str) -> list[dict[str, Any]]:
-    return ws.store.query(
-        "SELECT id, sha256, filename, media_type, size_bytes, caption, created_at "
-        "FROM attachments WHERE parcel_id = ? AND deleted_at IS NULL ORDER BY created_at",
-        (ws.parcel_id(sbl),))
+    return attachment_rows.attachments_of(ws.store.conn, ws.parcel_id(sbl))

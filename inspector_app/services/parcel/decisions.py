@@ -20,23 +20,18 @@ from ...domain.case import Case
 from ...domain.rules import Decision, Evaluation, Suggestion, SuggestionStatus, finding_text
 from ...domain.vocabulary import ComponentKind, Condition
 from ...errors import InputError
+from ...storage import change_log, components
+from ...storage import decisions as decision_rows
 from ...storage.cases import load_case
 from ...storage.records import RecordWriter
 
-TABLE = "finding_decisions"
+TABLE = decision_rows.TABLE
 Evaluator = Callable[[Case, Mapping[str, Decision]], Evaluation]
 
 
 def active_decisions(conn: Any, parcel_id: str) -> dict[str, Decision]:
     """The parcel's standing decisions by suggestion key (an undone one is pending)."""
-    rows = conn.execute(
-        "SELECT suggestion_key, decision, decided_by, decided_on, note, defect, citation "
-        "FROM finding_decisions WHERE parcel_id = ? AND deleted_at IS NULL",
-        (parcel_id,)).fetchall()
-    return {key: Decision(status=SuggestionStatus(decision), decided_by=by,
-                          decided_on=date.fromisoformat(on), note=note, defect=defect,
-                          citation=citation)
-            for key, decision, by, on, note, defect, citation in rows}
+    return decision_rows.standing(conn, parcel_id)
 
 
 def component_of_key(key: str) -> tuple[ComponentKind, int] | None:
@@ -66,10 +61,8 @@ def _component_id(conn: Any, parcel_id: str, kind: ComponentKind | None,
                   ordinal: int | None) -> str | None:
     if kind is None or ordinal is None:
         return None
-    rows = conn.execute(
-        "SELECT id FROM components WHERE parcel_id = ? AND kind = ? AND deleted_at IS NULL "
-        "ORDER BY position", (parcel_id, kind.value)).fetchall()
-    return rows[ordinal - 1][0] if len(rows) >= ordinal else None
+    ids = components.ids_of_kind(conn, parcel_id, kind.value)
+    return ids[ordinal - 1] if len(ids) >= ordinal else None
 
 
 def _logged(value: str | None) -> Any:
@@ -99,10 +92,7 @@ def _acceptances(conn: Any, parcel_id: str) -> list[_Acceptance]:
 
     A transaction logs the decision first and then the component it changed, in rows
     numbered one after the other with one timestamp and device."""
-    marks = conn.execute(
-        "SELECT seq, at, device_id, record_id, op, new_value FROM change_log "
-        "WHERE parcel_id = ? AND table_name = ? AND (op = 'insert' OR (op = 'update' AND "
-        "field = 'decision')) ORDER BY seq", (parcel_id, TABLE)).fetchall()
+    marks = decision_rows.logged_decisions(conn, parcel_id)
     out = []
     for seq, at, device_id, decision_id, op, new_value in marks:
         new = _logged(new_value)
@@ -113,10 +103,7 @@ def _acceptances(conn: Any, parcel_id: str) -> list[_Acceptance]:
         fields: dict[str, tuple[int, Any, Any]] = {}
         expect = seq + 1
         for r_seq, r_at, r_device, table, record_id, r_op, r_field, old, new_v, r_version in (
-                conn.execute(
-                    "SELECT seq, at, device_id, table_name, record_id, op, field, old_value, "
-                    "new_value, record_version FROM change_log WHERE seq > ? ORDER BY seq "
-                    "LIMIT 64", (seq,))):
+                change_log.entries_after(conn, seq, 64)):
             if r_seq != expect or r_at != at or r_device != device_id:
                 break
             expect += 1
@@ -161,11 +148,7 @@ class Reversal:
 
 
 def _row(conn: Any, parcel_id: str, key: str) -> dict[str, Any] | None:
-    cur = conn.execute(
-        "SELECT id, decision, defect, citation, note FROM finding_decisions WHERE parcel_id = ? "
-        "AND suggestion_key = ? AND deleted_at IS NULL", (parcel_id, key))
-    row = cur.fetchone()
-    return None if row is None else dict(zip([d[0] for d in cur.description], row, strict=True))
+    return decision_rows.standing_row(conn, parcel_id, key)
 
 
 def _reverse(w: RecordWriter, parcel_id: str, key: str, row: Mapping[str, Any]) -> Reversal:
@@ -203,12 +186,10 @@ def _reverse(w: RecordWriter, parcel_id: str, key: str, row: Mapping[str, Any]) 
     current = component["condition"]
     restored_to = Condition.ACCEPTABLE.value
     if current in (Condition.SUBSTANDARD.value, Condition.FAILED.value):
-        last = w.conn.execute(
-            "SELECT seq FROM change_log WHERE table_name = 'components' AND record_id = ? AND "
-            "op = 'update' AND field = 'condition' ORDER BY seq DESC LIMIT 1",
-            (accepted.component_id,)).fetchone()
+        last = change_log.last_update_of(w.conn, "components", accepted.component_id,
+                                         "condition")
         setter = next((a for a in acceptances if a.component_id == accepted.component_id
-                       and last is not None and a.fields.get("condition", (None,))[0] == last[0]
+                       and last is not None and a.fields.get("condition", (None,))[0] == last
                        and a.fields["condition"][2] == current
                        and _RANK.get(a.fields["condition"][1], 9) < _RANK[current]), None)
         others = {k: d for k, d in active_decisions(w.conn, parcel_id).items()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...storage import contacts
+from ...storage import change_log, contacts
 from ..session.session import Session
 
 _WHOLE_RECORD = ("(deleted)", "(record)")
@@ -20,12 +20,7 @@ _WHOLE_RECORD = ("(deleted)", "(record)")
 
 def decisions(ws: Session, sbl: str) -> list[dict[str, Any]]:
     """The resolved sync conflicts of a parcel, oldest first."""
-    return ws.store.query(
-        "SELECT c.table_name, c.record_id, c.field, c.local_value, c.incoming_value, "
-        "c.resolved_value, c.resolution, c.resolved_at, c.resolved_by, c.incoming_user, "
-        "d.name AS device FROM sync_conflicts c LEFT JOIN devices d ON d.id = c.device_id "
-        "WHERE c.parcel_id = (SELECT id FROM parcels WHERE sbl = ? AND deleted_at IS NULL) "
-        "AND c.resolved_at IS NOT NULL ORDER BY c.resolved_at, c.id", (sbl.strip(),))
+    return change_log.resolved_conflicts(ws.store.conn, sbl.strip())
 
 
 def with_decisions(ws: Session, sbl: str, rows: list[dict[str, Any]]
@@ -61,11 +56,7 @@ def parcel_history(ws: Session, sbl: str) -> list[dict[str, Any]]:
 def changes(ws: Session, sbl: str) -> list[dict[str, Any]]:
     """Every change to the parcel's records, oldest first: who, when, where, old -> new."""
     parcel_id = ws.parcel_id(sbl)
-    rows = ws.store.query(
-        "SELECT c.seq, c.at, c.user, d.name AS device, c.table_name, c.record_id, c.op, "
-        "c.field, c.old_value, c.new_value, c.record_version FROM change_log c "
-        "LEFT JOIN devices d ON d.id = c.device_id WHERE c.parcel_id = ? ORDER BY c.seq",
-        (parcel_id,))
+    rows = change_log.parcel_changes(ws.store.conn, parcel_id)
     for row in rows:
         for key in ("old_value", "new_value"):
             row[key] = None if row[key] is None else json.loads(row[key])

@@ -25,7 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 from ...domain.rules import Evaluation
 from ...errors import Cancelled
+from ...storage import change_log
+from ...storage import inspections as inspection_rows
 from ...storage.cases import CASE_TABLES, load_case
+from ...storage.database import table_definitions
 from ..session.laws import NoLawFacts
 from .evaluation import assess_case
 
@@ -121,12 +124,9 @@ class _Loader:
     """An in-memory database with the case tables' schema, into which a replayed state is
     written so that the stored-case loader reads it exactly as it reads the data folder."""
 
-    def __init__(self, source: sqlite3.Connection) -> None:
+    def __init__(self, schema: Sequence[str]) -> None:
         self.conn = sqlite3.connect(":memory:")
-        marks = ",".join("?" * len(_REPLAYED))
-        for (sql,) in source.execute(
-                f"SELECT sql FROM sqlite_master WHERE type = 'table' AND name IN ({marks})",
-                _REPLAYED):
+        for sql in schema:
             self.conn.execute(sql)
 
     def case(self, parcel_id: str, state: dict[str, list[dict[str, Any]]],
@@ -184,10 +184,6 @@ def _result(parcel_id: str, inspection_id: str, case: Any,
         outcome_citation=judged.outcome_citation)
 
 
-_LOG = ("SELECT seq, at, device_id, table_name, record_id, parcel_id, op, field, new_value, "
-        "record_version FROM change_log WHERE parcel_id = ? AND table_name IN ({}) ORDER BY seq")
-
-
 @dataclass(frozen=True)
 class _Layers:
     """The active shoreline and lot layers, read once for many parcels."""
@@ -206,7 +202,7 @@ class _Layers:
 def parcel_inspections(ws: Session, parcel_id: str) -> list[InspectionResult]:
     """Every inspection of one parcel on record (not deleted), oldest recorded first, each
     judged on the record as it stood for it."""
-    loader = _Loader(ws.store.conn)
+    loader = _Loader(table_definitions(ws.store.conn, _REPLAYED))
     try:
         return _parcel_inspections(ws, parcel_id, loader, _Layers.of(ws))
     finally:
@@ -218,8 +214,7 @@ def _parcel_inspections(ws: Session, parcel_id: str, loader: _Loader, layers: _L
     replay = _Replay()
     states: list[tuple[str, dict[str, list[dict[str, Any]]]]] = []
     pending: str | None = None
-    entries = ws.store.conn.execute(_LOG.format(",".join("?" * len(_REPLAYED))),
-                                    [parcel_id, *_REPLAYED]).fetchall()
+    entries = change_log.parcel_entries(ws.store.conn, parcel_id, _REPLAYED)
     for e in entries:
         if e[3] == "inspections" and e[6] == "insert":
             if pending is not None:
@@ -253,12 +248,10 @@ def inspection_results(ws: Session, *, parcel_ids: Iterable[str] | None = None,
     """Every inspection on record of the parcels given (all parcels when None), each
     judged on the record as it stood for it; sorted by date, then SBL."""
     if parcel_ids is None:
-        ids = [r["parcel_id"] for r in ws.store.query(
-            "SELECT DISTINCT parcel_id FROM inspections WHERE deleted_at IS NULL "
-            "ORDER BY parcel_id")]
+        ids = inspection_rows.inspected_parcels(ws.store.conn)
     else:
         ids = list(parcel_ids)
-    loader = _Loader(ws.store.conn)
+    loader = _Loader(table_definitions(ws.store.conn, _REPLAYED))
     layers = _Layers.of(ws)
     out: list[InspectionResult] = []
     try:

@@ -8,11 +8,10 @@ from typing import Any
 
 from ...domain.case import Case
 from ...errors import InputError
+from ...storage import change_log, measurements, site_features
 from ...storage.cases import load_case, load_cases
 from ...storage.records import RecordWriter
 from ..reference.shorelines import (
-    FRESH_MAP,
-    LAST_MAP,
     NO_LAYER,
     NO_LAYER_IN_APP,
     ActiveLayer,
@@ -29,14 +28,13 @@ def _unchanged_parcels(w: RecordWriter, layer_id: str, last: dict[str, float]) -
     measurement (above) holds the distance it would find, and that is the distance the
     parcel's latest one (`last`) holds. A parcel whose geometry changed but whose distance
     did not gets no new row, so it is measured again every time, as it must be: nothing
-    newer than its geometry says what it measures."""
-    (layer_seq,) = w.conn.execute("SELECT coalesce(max(seq), 0) FROM change_log WHERE "
-                                  "record_id = ?", (layer_id,)).fetchone()
+    newer than its geometry says what it measures (`measurements.fresh_map_distances`)."""
+    layer_seq = change_log.last_change_to(w.conn, layer_id)
     unchanged = set()
-    for parcel_id, distance_ft in w.conn.execute(FRESH_MAP, {
-            "layer": layer_id, "device": w.actor.device_id, "layer_seq": layer_seq}):
+    for parcel_id, distance_ft in measurements.fresh_map_distances(
+            w.conn, layer_id=layer_id, device_id=w.actor.device_id, layer_seq=layer_seq):
         latest = last.get(parcel_id)
-        if latest is not None and round(latest, 2) == round(float(distance_ft), 2):
+        if latest is not None and round(latest, 2) == round(distance_ft, 2):
             unchanged.add(parcel_id)
     return unchanged
 
@@ -48,11 +46,9 @@ def _measure_all(ws: Session, w: RecordWriter, day: date, *, progress: Any,
     if info is None:
         raise InputError(NO_LAYER, in_app=NO_LAYER_IN_APP)
     layer_id = info["id"]
-    ids = [r[0] for r in w.conn.execute(
-        "SELECT DISTINCT p.id FROM parcels p JOIN site_features f ON f.parcel_id = p.id "
-        "WHERE p.deleted_at IS NULL AND f.deleted_at IS NULL AND f.kind IN "
-        "('absorption_area', 'holding_tank')") if w.may_change_parcel(r[0])]
-    last = _last_map(w, layer_id)
+    ids = [i for i in site_features.parcels_with_area_or_tank(w.conn)
+           if w.may_change_parcel(i)]
+    last = measurements.latest_map_distances(w.conn, layer_id)
     unchanged = _unchanged_parcels(w, layer_id, last)
     todo = [i for i in ids if i not in unchanged]
     recorded = 0
@@ -76,17 +72,6 @@ def _measure_all(ws: Session, w: RecordWriter, day: date, *, progress: Any,
             "unchanged": len(unchanged), "lot_measurements": measure_lots(ws, w, day)}
 
 
-def _last_map(w: RecordWriter, layer_id: str) -> dict[str, float]:
-    """Each parcel's latest map distance on the layer."""
-    last: dict[str, float] = {}
-    for parcel_id, distance_ft in w.conn.execute(
-            "SELECT parcel_id, distance_ft FROM lake_measurements WHERE method = 'map' AND "
-            "shoreline_layer_id = ? AND deleted_at IS NULL ORDER BY parcel_id, "
-            "created_at DESC", (layer_id,)):
-        last.setdefault(parcel_id, float(distance_ft))
-    return last
-
-
 def _record_all(ws: Session, w: RecordWriter, day: date, layer: ActiveLayer, ids: list[str],
                 cases: list[Case], last: dict[str, float], *, done: int, total: int,
                 progress: Any, cancelled: Any) -> int:
@@ -105,8 +90,9 @@ def _record_all(ws: Session, w: RecordWriter, day: date, layer: ActiveLayer, ids
                                   last=last.get(parcel_id)):
             recorded += 1
             if named_twice:  # a parcel named again is compared with the row just kept
-                last[parcel_id] = float(w.conn.execute(
-                    LAST_MAP, (parcel_id, layer.id)).fetchone()[0])
+                kept = measurements.latest_map_distance(w.conn, parcel_id, layer.id)
+                assert kept is not None
+                last[parcel_id] = kept
         if progress is not None:
             progress(n, total)
     return recorded
@@ -131,7 +117,8 @@ def measure_parcels(ws: Session, sbls: list[str] | None, *, today: date | None =
     ids = [ws.parcel_id(s) for s in sbls]
     with ws.store.transaction() as w:
         cases = [load_case(w.conn, i) for i in ids]
-        recorded = _record_all(ws, w, day, layer, ids, cases, _last_map(w, layer.id), done=0,
+        recorded = _record_all(ws, w, day, layer, ids, cases,
+                               measurements.latest_map_distances(w.conn, layer.id), done=0,
                                total=len(ids), progress=progress, cancelled=cancelled)
         lots = measure_lots(ws, w, day, ids)
     return {"layer": layer.label(), "parcels": len(ids), "new_measurements": recorded,

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from ...domain.case import Case
 from ...domain.jurisdiction import Jurisdiction
+from ...storage import change_log, measurements, site_features
 from ..session.session import FIELD
 
 if TYPE_CHECKING:
@@ -39,11 +40,6 @@ _FEW = 200
 _LOG_READ = 20_000
 # A parcel's fields its wells are shown with (its SBL) or left out by (deleted).
 _WELL_PARCEL_FIELDS = {"sbl", "deleted_at"}
-
-_WELLS = ("SELECT f.parcel_id, p.sbl, f.geometry, f.capture_accuracy_ft FROM site_features f "
-          "JOIN parcels p ON p.id = f.parcel_id WHERE f.kind = 'well' AND f.deleted_at IS NULL"
-          " AND p.deleted_at IS NULL")
-
 
 @dataclass(frozen=True)
 class SeparationInputs:
@@ -70,10 +66,7 @@ class _Wells:
     def _read(self, store: Store, parcel_ids: list[str] | None) -> dict[str, list[NearbyWell]]:
         from ...geo.setbacks import project_wells
 
-        sql, params = _WELLS, list(parcel_ids or ())
-        if parcel_ids is not None:
-            sql += f" AND f.parcel_id IN ({','.join('?' * len(parcel_ids)) or 'NULL'})"
-        rows = store.conn.execute(sql + " ORDER BY f.parcel_id, f.position", params).fetchall()
+        rows = site_features.wells(store.conn, parcel_ids)
         wells = project_wells([(r[1], json.loads(r[2]), float(r[3] or 0.0)) for r in rows])
         out: dict[str, list[NearbyWell]] = {i: [] for i in parcel_ids or ()}
         # project_wells leaves out a refused geometry: match the wells back by order
@@ -86,26 +79,18 @@ class _Wells:
         from ...geo.setbacks import WellIndex
 
         conn = store.conn
-        row = conn.execute("SELECT seq, change_id FROM change_log ORDER BY seq DESC LIMIT 1"
-                           ).fetchone()
-        mark = (0, "") if row is None else (int(row[0]), str(row[1]))
+        mark = change_log.latest_entry(conn) or (0, "")
         if self.index is not None and mark == self.mark:
             return self.index
         changed: list[str] | None = None
-        if self.index is not None and self.mark is not None:
-            seen = conn.execute("SELECT change_id FROM change_log WHERE seq = ?",
-                                (self.mark[0],)).fetchone()
-            if seen is not None and seen[0] == self.mark[1]:
-                # read by sequence number (the log's own order), not through an index
-                entries = conn.execute(
-                    "SELECT parcel_id, table_name, op, field FROM change_log NOT INDEXED "
-                    "WHERE seq > ? ORDER BY seq LIMIT ?", (self.mark[0], _LOG_READ + 1)
-                ).fetchall()
-                found = {pid for pid, table, op, name in entries if pid is not None and (
-                    table == "site_features" or (table == "parcels" and (
-                        op != "update" or name in _WELL_PARCEL_FIELDS)))}
-                changed = (None if len(entries) > _LOG_READ or len(found) > _FEW
-                           else sorted(found))
+        if self.index is not None and self.mark is not None and (
+                change_log.change_id_at(conn, self.mark[0]) == self.mark[1]):
+            entries = change_log.touched_since(conn, self.mark[0], _LOG_READ + 1)
+            found = {pid for pid, table, op, name in entries if pid is not None and (
+                table == "site_features" or (table == "parcels" and (
+                    op != "update" or name in _WELL_PARCEL_FIELDS)))}
+            changed = (None if len(entries) > _LOG_READ or len(found) > _FEW
+                       else sorted(found))
         if changed is None:
             self.by_parcel = self._read(store, None)
         elif changed:
@@ -169,22 +154,6 @@ def lot_source(layer: LotLayer) -> str:
 
 # --- lot-line separations kept as evidence ----------------------------------------------
 
-def _last_lot(w: RecordWriter, layer_id: str, parcel_ids: list[str] | None
-              ) -> dict[tuple[str, str, int], tuple[float, float]]:
-    """Each parcel's latest lot-line separation of each component on the layer."""
-    sql = ("SELECT parcel_id, component, ordinal, distance_ft, accuracy_ft FROM "
-           "lot_measurements WHERE lot_layer_id = ? AND deleted_at IS NULL")
-    params: list[object] = [layer_id]
-    if parcel_ids is not None:
-        sql += f" AND parcel_id IN ({','.join('?' * len(parcel_ids)) or 'NULL'})"
-        params += parcel_ids
-    out: dict[tuple[str, str, int], tuple[float, float]] = {}
-    for pid, component, ordinal, distance, accuracy in w.conn.execute(
-            sql + " ORDER BY created_at DESC, rowid DESC", params):
-        out.setdefault((pid, component, int(ordinal)), (float(distance), float(accuracy)))
-    return out
-
-
 def located_things(case: Case) -> tuple[object, ...]:
     """What a case's lot-line separations are measured from, as recorded: the components
     in order with their geometry, and the site's absorption area and holding tank with
@@ -214,7 +183,8 @@ def record_lot_measurements(w: RecordWriter, ws: Session, parcel_id: str, case: 
     """Keep each located component's separation from the lot line of the active lot layer
     as evidence (layer, version, accuracy, who and when), a new row only where it changed
     since the parcel's latest on that layer. Returns how many rows were kept. `lots`,
-    `shapes` and `last` (the latest rows, as `_last_lot` reads them), when given, are
+    `shapes` and `last` (the latest rows, as `measurements.latest_lot_separations` reads
+    them), when given, are
     read once for many parcels. A save calls it only when it changed what is located
     (`located_things`): a save that moves nothing keeps nothing (`measure` keeps the rest,
     and on a laptop it would otherwise repeat the office's rows, which a kit does not
@@ -236,7 +206,7 @@ def record_lot_measurements(w: RecordWriter, ws: Session, parcel_id: str, case: 
     if not found:
         return 0
     if last is None:
-        last = _last_lot(w, layer.id, [parcel_id])
+        last = measurements.latest_lot_separations(w.conn, layer.id, [parcel_id])
     kept = 0
     for s in found:
         key = (parcel_id, s.component.value, s.ordinal)
@@ -254,25 +224,6 @@ def record_lot_measurements(w: RecordWriter, ws: Session, parcel_id: str, case: 
     return kept
 
 
-# Parcels whose lot-line separations on the layer still hold what measuring again would
-# find: one of them was kept by this data folder itself (never changed since) after every
-# change to the parcel's site features and components. Every row is kept by measuring all
-# the parcel's located components at once, so the rows as of that one are all up to date;
-# lot lines never change within a layer. Decided by the local change log's order.
-_FRESH_LOT = (
-    "SELECT DISTINCT m.parcel_id FROM lot_measurements m CROSS JOIN change_log c "
-    "ON c.record_id = m.id AND c.op = 'insert' AND c.table_name = 'lot_measurements' "
-    "WHERE m.lot_layer_id = :layer AND m.deleted_at IS NULL AND c.device_id = :device "
-    "AND NOT EXISTS (SELECT 1 FROM change_log u WHERE u.record_id = m.id AND u.seq > c.seq) "
-    "AND NOT EXISTS (SELECT 1 FROM change_log s WHERE s.parcel_id = m.parcel_id "
-    "AND s.seq > c.seq AND s.table_name IN ('site_features', 'components'))")
-
-
-def _fresh_lot_parcels(w: RecordWriter, layer_id: str) -> set[str]:
-    return {r[0] for r in w.conn.execute(_FRESH_LOT, {"layer": layer_id,
-                                                      "device": w.actor.device_id})}
-
-
 def measure_lots(ws: Session, w: RecordWriter, today: date,
                  parcel_ids: list[str] | None = None) -> int:
     """Keep the lot-line separations of the parcels named (None: every parcel with a lot on
@@ -286,13 +237,9 @@ def measure_lots(ws: Session, w: RecordWriter, today: date,
     if layer is None or on_laptop(ws):
         return 0
     if parcel_ids is None:
-        ids = [r[0] for r in w.conn.execute(
-            "SELECT DISTINCT p.id FROM parcels p WHERE p.deleted_at IS NULL AND (EXISTS ("
-            "SELECT 1 FROM site_features f WHERE f.parcel_id = p.id AND f.deleted_at IS NULL "
-            "AND f.kind IN ('absorption_area', 'holding_tank')) OR EXISTS (SELECT 1 FROM "
-            "components c WHERE c.parcel_id = p.id AND c.deleted_at IS NULL AND c.geometry "
-            "IS NOT NULL))")]
-        fresh = _fresh_lot_parcels(w, layer.id)
+        ids = site_features.parcels_with_something_located(w.conn)
+        fresh = measurements.fresh_lot_parcels(w.conn, layer_id=layer.id,
+                                                device_id=w.actor.device_id)
         ids = [i for i in ids if i not in fresh and layer.lot_for(i) is not None
                and w.may_change_parcel(i)]
     else:
@@ -303,7 +250,7 @@ def measure_lots(ws: Session, w: RecordWriter, today: date,
         cases = load_cases(w.conn, only=("site_features", "components", "systems"),
                            parcel_ids=part)
         part = [i for i in part if i in cases]
-        last = _last_lot(w, layer.id, part)
+        last = measurements.latest_lot_separations(w.conn, layer.id, part)
         for pid, shapes in zip(part, project_cases(cases[i] for i in part), strict=True):
             kept += record_lot_measurements(w, ws, pid, cases[pid], today, lots=layer,
                                             shapes=shapes, last=last)

@@ -23,6 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 from ...domain.units import plain_number
 from ...errors import InputError, NotFoundError
+from ...storage import basemaps as basemap_rows
+from ...storage import office_settings as office_settings_rows
+from ...storage import parcels as parcel_rows
+from ...storage import site_features
 from ...storage.records import RecordWriter, new_id
 
 if TYPE_CHECKING:
@@ -82,12 +86,11 @@ def _setting(key: str) -> _Setting:
 def office_setting(ws: Session, key: str) -> Any:
     """A setting's value (its default when never set)."""
     spec = _setting(key)
-    rows = ws.store.query("SELECT value FROM office_settings WHERE key = ? AND deleted_at IS "
-                          "NULL", (key,))
-    if not rows:
+    row = office_settings_rows.setting(ws.store.conn, key)
+    if row is None:
         return spec.default
     try:
-        return spec.parse(rows[0]["value"])
+        return spec.parse(row["value"])
     except ValueError:
         return spec.default
 
@@ -105,11 +108,11 @@ def set_office_setting(ws: Session, key: str, value: Any) -> dict[str, Any]:
         raise InputError(f"office setting {key}: {exc}. Nothing was changed.") from None
     text = spec.show(parsed)
     with ws.store.transaction() as w:
-        row = w.conn.execute("SELECT id FROM office_settings WHERE key = ?", (key,)).fetchone()
-        if row is None:
+        setting_id = office_settings_rows.setting_id(w.conn, key)
+        if setting_id is None:
             w.insert("office_settings", {"key": key, "value": text}, parcel_id=None)
         else:
-            w.update("office_settings", row[0], {"value": text})
+            w.update("office_settings", setting_id, {"value": text})
     return office_settings(ws)
 
 
@@ -225,8 +228,7 @@ def _json(ws: Session, row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _rows(ws: Session) -> list[dict[str, Any]]:
-    return ws.store.query("SELECT * FROM basemaps WHERE deleted_at IS NULL "
-                          "ORDER BY imported_at, created_at")
+    return basemap_rows.basemaps(ws.store.conn)
 
 
 def list_basemaps(ws: Session) -> list[dict[str, Any]]:
@@ -235,8 +237,8 @@ def list_basemaps(ws: Session) -> list[dict[str, Any]]:
 
 def active_basemap(ws: Session) -> BasemapRef | None:
     """The active basemap (cheap: the row and a look at the file; the image is not read)."""
-    rows = ws.store.query("SELECT * FROM basemaps WHERE active = 1 AND deleted_at IS NULL")
-    return _ref(ws, rows[0]) if rows else None
+    row = basemap_rows.active_basemap(ws.store.conn)
+    return None if row is None else _ref(ws, row)
 
 
 def open_reader(ref: BasemapRef) -> RasterReader:
@@ -265,25 +267,17 @@ def _find(ws: Session, name_or_id: str) -> dict[str, Any]:
     return named[0]
 
 
-def _make_active(w: RecordWriter, basemap_id: str | None) -> None:
-    for (old,) in w.conn.execute("SELECT id FROM basemaps WHERE active = 1").fetchall():
-        if old != basemap_id:
-            w.update("basemaps", old, {"active": 0})
-    if basemap_id is not None:
-        w.update("basemaps", basemap_id, {"active": 1})
-
-
 def activate_basemap(ws: Session, name_or_id: str) -> dict[str, Any]:
     row = _find(ws, name_or_id)
     with ws.store.transaction() as w:
-        _make_active(w, row["id"])
-    return _json(ws, ws.store.query("SELECT * FROM basemaps WHERE id = ?", (row["id"],))[0])
+        basemap_rows.make_active(w, row["id"])
+    return _json(ws, basemap_rows.basemap(ws.store.conn, row["id"]))
 
 
 def deactivate_basemap(ws: Session) -> None:
     """No imagery is shown until a basemap is made active again."""
     with ws.store.transaction() as w:
-        _make_active(w, None)
+        basemap_rows.make_active(w, None)
 
 
 def _check_date(captured_on: date | None, today: date) -> None:
@@ -383,13 +377,12 @@ def import_basemap(ws: Session, path: Path, *, name: str, copy: bool,
                 "resolution_ft": info.resolution_ft, "width_px": info.width_px,
                 "height_px": info.height_px, "active": 0, "imported_at": w.now,
                 "imported_by": w.actor.user}, parcel_id=None, record_id=record_id)
-            _make_active(w, record_id)
+            basemap_rows.make_active(w, record_id)
     except BaseException:
         if copy:
             stored.unlink(missing_ok=True)
         raise
-    row = ws.store.query("SELECT * FROM basemaps WHERE id = ?", (record_id,))[0]
-    out = _json(ws, row)
+    out = _json(ws, basemap_rows.basemap(ws.store.conn, record_id))
     out["storage_note"] = (
         f"copied into the data folder ({stored.relative_to(ws.folder.root).as_posix()}); "
         "the original may be moved or deleted" if copy else
@@ -450,15 +443,10 @@ def kit_boxes(ws: Session, parcel_ids: list[str], radius_ft: float
     boxes = []
     for start in range(0, len(parcel_ids), 500):
         chunk = parcel_ids[start:start + 500]
-        marks = ",".join("?" * len(chunk))
         points: dict[str, list[tuple[float, float]]] = {}
-        for r in ws.store.query(f"SELECT id, longitude, latitude FROM parcels WHERE id IN "
-                                f"({marks}) AND longitude IS NOT NULL AND latitude IS NOT "
-                                "NULL", chunk):
+        for r in parcel_rows.locations(ws.store.conn, chunk):
             points.setdefault(r["id"], []).append((r["longitude"], r["latitude"]))
-        for r in ws.store.query(f"SELECT parcel_id, geometry FROM site_features WHERE "
-                                f"parcel_id IN ({marks}) AND deleted_at IS NULL AND geometry "
-                                "IS NOT NULL", chunk):
+        for r in site_features.drawn_geometries(ws.store.conn, chunk):
             try:
                 points.setdefault(r["parcel_id"], []).extend(
                     _lonlat_points(json.loads(r["geometry"])))
@@ -577,5 +565,5 @@ def store_kit_imagery(w: RecordWriter, root: Path, meta: dict[str, Any], data: b
         "resolution_ft": info.resolution_ft, "width_px": info.width_px,
         "height_px": info.height_px, "active": 0, "imported_at": w.now,
         "imported_by": w.actor.user}, parcel_id=None, record_id=record_id)
-    _make_active(w, record_id)
+    basemap_rows.make_active(w, record_id)
     return record_id

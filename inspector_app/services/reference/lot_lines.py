@@ -9,7 +9,6 @@ active at a time.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 from ...domain.sbl import sbl_key, sbl_sort_key, sbl_swis
 from ...domain.units import plain_number
 from ...errors import InputError, NotFoundError
+from ...storage import layers
+from ...storage import parcels as parcel_rows
 from ...storage.records import RecordWriter
 from ..session.session import FIELD
 from .shorelines import active_info, layer_label
@@ -151,33 +152,22 @@ def _layer_json(row: dict[str, Any]) -> dict[str, Any]:
 
 def list_lot_layers(ws: Session) -> list[dict[str, Any]]:
     """Every lot layer, oldest first, the active one marked."""
-    return [_layer_json(r) for r in ws.store.query(
-        "SELECT * FROM lot_layers WHERE deleted_at IS NULL ORDER BY imported_at, "
-        "layer_version")]
+    return [_layer_json(r) for r in layers.lot_layers(ws.store.conn)]
 
 
 def active_lot_layer_info(ws: Session) -> dict[str, Any] | None:
     """The active layer's id, name, version and accuracy, without reading its lots."""
-    return active_info(ws, "lot_layers")
+    return active_info(ws, layers.LOT_LAYERS)
 
 
 def active_lot_layer(ws: Session) -> LotLayer | None:
     """The active lot layer with its lots (read once per layer and record version)."""
-    rows = ws.store.query("SELECT id, name, layer_version, accuracy_ft, version FROM "
-                          "lot_layers WHERE active = 1 AND deleted_at IS NULL")
-    if not rows:
+    r = layers.active_lot_layer(ws.store.conn)
+    if r is None:
         return None
-    r = rows[0]
     key = (r["id"], r["version"])
     if key not in _CACHE:
-        fids, sbls, parcels, blobs = [], [], [], []
-        for fid, sbl, parcel_id, geometry in ws.store.conn.execute(
-                "SELECT fid, sbl, parcel_id, geometry FROM lot_lines WHERE layer_id = ? "
-                "ORDER BY fid", (r["id"],)):
-            fids.append(int(fid))
-            sbls.append(sbl)
-            parcels.append(parcel_id)
-            blobs.append(geometry)
+        fids, sbls, parcels, blobs = layers.lots_of(ws.store.conn, r["id"])
         _CACHE.clear()
         _CACHE[key] = _Lots(fids, sbls, parcels, blobs)
     return LotLayer(id=r["id"], name=r["name"], version=r["layer_version"],
@@ -188,33 +178,24 @@ def activate_lot_layer(ws: Session, name_or_id: str) -> dict[str, Any]:
     """Make a layer the active one: by id, or by name (its newest version)."""
     _refuse_on_laptop(ws, "lot layers are chosen at the office; a laptop uses its kit's")
     wanted = name_or_id.strip()
-    rows = ws.store.query("SELECT * FROM lot_layers WHERE deleted_at IS NULL AND (id = ? OR "
-                          "name = ?) ORDER BY id = ? DESC, layer_version DESC",
-                          (wanted, wanted, wanted))
+    rows = layers.lot_layers_called(ws.store.conn, wanted)
     if not rows:
-        names = sorted({r["name"] for r in ws.store.query("SELECT name FROM lot_layers")})
+        names = sorted(layers.lot_layer_names(ws.store.conn))
         known = ", ".join(names) or "none (import one with `parcels import-lines FILE`)"
         raise NotFoundError(f"No lot layer named {wanted!r} in {ws.folder.root}; the layers "
                             f"are: {known}.")
     row = rows[0]
     if not row["active"]:
         with ws.store.transaction() as w:
-            _deactivate(w)
+            layers.deactivate_layers(w, layers.LOT_LAYERS)
             w.update("lot_layers", row["id"], {"active": 1})
-    return _layer_json(ws.store.query("SELECT * FROM lot_layers WHERE id = ?",
-                                      (row["id"],))[0])
+    return _layer_json(layers.lot_layer(ws.store.conn, row["id"]))
 
 
 def _refuse_on_laptop(ws: Session, why: str) -> None:
     if ws.role == FIELD:
         raise InputError(f"This data folder is an enrolled laptop: {why} (they are never "
                          "sent back to the office). Nothing was changed.")
-
-
-def _deactivate(w: RecordWriter) -> None:
-    for (old_id,) in w.conn.execute(
-            "SELECT id FROM lot_layers WHERE active = 1 AND deleted_at IS NULL").fetchall():
-        w.update("lot_layers", old_id, {"active": 0})
 
 
 # --- import ------------------------------------------------------------------------------
@@ -344,7 +325,7 @@ def _sbl_field(fields: list[str], wanted: str | None, path: Path) -> list[str]:
     return found
 
 
-def _checked_lots(geometries: Sequence[BaseGeometry | None]) -> list[PreparedLot]:
+def checked_lots(geometries: Sequence[BaseGeometry | None]) -> list[PreparedLot]:
     from ...geo.lots import prepare
 
     return prepare(geometries)
@@ -364,7 +345,7 @@ def read_lot_file(path: Path, sbl_field: str | None = None
         return chosen
 
     table = read_vector_table(path, columns)
-    prepared = _checked_lots(table.geometries)
+    prepared = checked_lots(table.geometries)
     if not any(p.problem is None for p in prepared):
         kinds = sorted({p.problem for p in prepared if p.problem})
         raise InputError(f"{path}: holds no polygon a lot can be made of ({'; '.join(kinds)}); "
@@ -388,8 +369,7 @@ def import_lot_lines(ws: Session, path: Path, *, name: str | None = None,
         raise InputError("parcels import-lines: --name is empty; give the layer a name.")
     table, candidates, prepared = read_lot_file(path, sbl_field)
     _tick(progress, cancelled, 0, 3)
-    parcels = {str(r[1]): str(r[0]) for r in ws.store.conn.execute(
-        "SELECT id, sbl FROM parcels WHERE deleted_at IS NULL")}
+    parcels = parcel_rows.ids_by_sbl(ws.store.conn)
     kept = [i for i, p in enumerate(prepared) if p.problem is None]
     fids = [table.ids[i] for i in kept]
     tried = []
@@ -453,9 +433,8 @@ def _store(w: RecordWriter, name: str, rows: list[tuple[int, str | None, str | N
     """Store a layer record and its lots, and make it the active layer (inside the
     caller's transaction). `rows`: (fid, sbl, parcel id, PreparedLot); `digest`, when
     given, is their `lot_digest`."""
-    version = 1 + int(w.conn.execute(
-        "SELECT count(*) FROM lot_layers WHERE name = ?", (name,)).fetchone()[0])
-    _deactivate(w)
+    version = layers.next_layer_version(w.conn, layers.LOT_LAYERS, name)
+    layers.deactivate_layers(w, layers.LOT_LAYERS)
     if digest is None:
         digest = lot_digest((fid, sbl, pid, lot.wkb) for fid, sbl, pid, lot in rows)
     layer_id = w.insert("lot_layers", {
@@ -467,11 +446,9 @@ def _store(w: RecordWriter, name: str, rows: list[tuple[int, str | None, str | N
     total = len(rows)
     for start in range(0, total, _CHUNK):
         _tick(progress, cancelled, 2, 3)
-        w.conn.executemany(
-            "INSERT INTO lot_lines (layer_id, fid, sbl, parcel_id, geometry, minx, miny, maxx, "
-            "maxy) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(layer_id, fid, sbl, pid, lot.wkb, *lot.bounds)
-             for fid, sbl, pid, lot in rows[start:start + _CHUNK]])
+        layers.add_lot_lines(w.conn, layer_id, [(fid, sbl, pid, lot.wkb, *lot.bounds)
+                                                for fid, sbl, pid, lot
+                                                in rows[start:start + _CHUNK]])
     _tick(progress, cancelled, 3, 3)
     return layer_id, version
 
@@ -535,161 +512,8 @@ def store_demo_lots(w: RecordWriter, lake: dict[str, Any],
             if lot is not None:  # a neighbour's lot where the next site's lies is not made
                 rows.append((fid, lot_sbl, lot_pid, lot))
     digest = lot_digest((fid, sbl, pid, lot.wkb) for fid, sbl, pid, lot in rows)
-    if w.conn.execute("SELECT 1 FROM lot_layers WHERE active = 1 AND name = ? AND digest = ? "
-                      "AND deleted_at IS NULL", (DEMO_LOTS_NAME, digest)).fetchone():
+    if layers.is_active_lot_layer(w.conn, name=DEMO_LOTS_NAME, digest=digest):
         return 0
     _store(w, DEMO_LOTS_NAME, rows, source=DEMO_LOTS_SOURCE, accuracy_ft=_DEMO_ACCURACY_FT,
            source_crs="EPSG:2261", sbl_field="SBL", digest=digest)
     return len(rows)
-
-
-# --- field kits --------------------------------------------------------------------------
-
-_LAYER_COLUMNS = ("id", "created_at", "updated_at", "device_id", "version", "name", "source",
-                  "accuracy_ft", "layer_version", "imported_at", "imported_by", "source_crs",
-                  "sbl_field", "feature_count", "matched_count", "digest")
-_ID = {"type": "string", "pattern": "^[0-9A-Za-z-]{8,64}$"}
-_TEXT = {"type": "string", "maxLength": 2000}
-_TIME = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?\+00:00$"}
-_COUNT = {"type": "integer", "minimum": 0, "maximum": 10_000_000}
-KIT_LAYER_SCHEMA = {
-    "type": "object", "additionalProperties": False, "required": ["layer"],
-    "properties": {"layer": {
-        "type": "object", "additionalProperties": False, "required": list(_LAYER_COLUMNS),
-        "properties": {
-            "id": _ID, "created_at": _TIME, "updated_at": _TIME, "device_id": _ID,
-            "version": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
-            "name": {"type": "string", "minLength": 1, "maxLength": 500}, "source": _TEXT,
-            "accuracy_ft": {"type": "number", "minimum": 0, "maximum": 10_000},
-            "layer_version": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
-            "imported_at": _TIME, "imported_by": {"type": "string", "maxLength": 200},
-            "source_crs": {"type": "string", "maxLength": 2000},
-            "sbl_field": {"type": "string", "maxLength": 200},
-            "feature_count": _COUNT, "matched_count": _COUNT,
-            "digest": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}}},
-}
-KIT_LOT_SCHEMA = {
-    "type": "object", "additionalProperties": False,
-    "required": ["fid", "sbl", "parcel_id", "wkb"],
-    "properties": {
-        "fid": {"type": "integer", "minimum": -2**63, "maximum": 2**63 - 1},
-        "sbl": {"type": ["string", "null"], "maxLength": MAX_SBL},
-        "parcel_id": {"anyOf": [_ID, {"type": "null"}]},
-        "wkb": {"type": "string", "pattern": "^([0-9a-f]{2})+$", "maxLength": 2 * MAX_LOT_WKB},
-    },
-}
-
-
-def kit_lot_lines(ws: Session, parcel_ids: Sequence[str], *,
-                  neighbour_ft: float = KIT_NEIGHBOUR_FT) -> bytes | None:
-    """What a field kit carries of the active lot layer (`lot_lines.jsonl`): its record,
-    then the lots of the kit's parcels and every lot within `neighbour_ft` of one of them,
-    one JSON object a line (fid, SBL, parcel id, WKB in EPSG:2261 as hex). A lot matched
-    to a parcel the kit does not carry travels without its parcel id. None when no layer
-    is active or none of the parcels has a lot."""
-    layer = active_lot_layer(ws)
-    if layer is None:
-        return None
-    lots = layer._lots
-    mine = set(parcel_ids)
-    own = sorted(i for p in mine for i in lots.by_parcel.get(p, []))
-    if not own:
-        return None
-    index = lots.index()
-    chosen = set(own)
-    for i in own:
-        chosen.update(index.near(lots.geometries[i], neighbour_ft))
-    if len(chosen) > MAX_KIT_LOTS:
-        raise InputError(f"The field kit would carry {len(chosen):,} lots of the lot layer "
-                         f"{layer.label()}, over the limit of {MAX_KIT_LOTS:,}; assign fewer "
-                         "parcels to the laptop.")
-    row = ws.store.query("SELECT * FROM lot_layers WHERE id = ?", (layer.id,))[0]
-    out = [json.dumps({"layer": {k: row[k] for k in _LAYER_COLUMNS}}, ensure_ascii=False)]
-    blobs = {int(fid): blob for fid, blob in ws.store.conn.execute(
-        "SELECT fid, geometry FROM lot_lines WHERE layer_id = ?", (layer.id,))}
-    for i in sorted(chosen, key=lambda i: lots.fids[i]):
-        pid = lots.parcel_ids[i]
-        out.append(json.dumps({"fid": lots.fids[i], "sbl": lots.sbls[i],
-                               "parcel_id": pid if pid in mine else None,
-                               "wkb": blobs[lots.fids[i]].hex()}, ensure_ascii=False))
-    return "\n".join(out).encode()
-
-
-def check_kit_lot_lines(data: bytes, *, parcels: set[str],
-                        where: str) -> tuple[dict[str, Any], list[tuple[int, str | None,
-                                                                          str | None, Any]]]:
-    """A kit's lot layer checked as strictly as an import: its record and each lot against
-    their schemas, the lots' parcels among the kit's, no fid twice, at most `MAX_KIT_LOTS`
-    lots, and each geometry through the checks of a lot read from a file (inside NY State
-    Plane Central's area of use, a valid polygon with an area). Returns the record and the
-    lots; raises InputError naming the line."""
-    from ...json_input import NonFiniteNumber, loads
-
-    def refuse(n: int, why: str) -> InputError:
-        return InputError(f"{where}: lot_lines.jsonl line {n} {why}; nothing was changed.")
-
-    lines = [line for line in data.splitlines() if line.strip()]
-    if not lines:
-        raise refuse(1, "is missing (no lot layer record)")
-    if len(lines) - 1 > MAX_KIT_LOTS:
-        raise refuse(len(lines), f"is one lot too many (a kit carries at most {MAX_KIT_LOTS:,})")
-    parsed = []
-    for n, line in enumerate(lines, start=1):
-        try:
-            parsed.append(loads(line))
-        except (NonFiniteNumber, ValueError, UnicodeDecodeError):
-            raise refuse(n, "is not valid JSON") from None
-    problem = _LAYER_CHECK(parsed[0])
-    if problem:
-        raise refuse(1, f"is not a lot layer record ({problem})")
-    rows: list[tuple[int, str | None, str | None, Any]] = []
-    seen: set[int] = set()
-    blobs = []
-    for n, lot in enumerate(parsed[1:], start=2):
-        problem = _LOT_CHECK(lot)
-        if problem:
-            raise refuse(n, f"is not a lot ({problem})")
-        if lot["fid"] in seen:
-            raise refuse(n, f"repeats the lot {lot['fid']}")
-        seen.add(lot["fid"])
-        if lot["parcel_id"] is not None and lot["parcel_id"] not in parcels:
-            raise refuse(n, f"names the parcel {lot['parcel_id']}, which the kit does not carry")
-        blobs.append(bytes.fromhex(lot["wkb"]))
-        rows.append((lot["fid"], lot["sbl"], lot["parcel_id"], None))
-    from ...geo.lots import from_measure_wkb
-
-    geometries = from_measure_wkb(blobs, f"{where}: lot_lines.jsonl")
-    prepared = _checked_lots(geometries)
-    for n, (lot, blob) in enumerate(zip(prepared, blobs, strict=True), start=2):
-        if lot.problem is not None or lot.repaired or lot.wkb != blob:
-            raise refuse(n, f"is not a lot as the office keeps one ({lot.problem or 'invalid'})")
-    return parsed[0]["layer"], [(fid, sbl, pid, lot) for (fid, sbl, pid, _), lot
-                                in zip(rows, prepared, strict=True)]
-
-
-def take_kit_lot_lines(conn: Any, layer: dict[str, Any],
-                       lots: list[tuple[int, str | None, str | None, Any]]) -> None:
-    """On a laptop joining from its kit (inside the join's transaction): the kit's lot
-    layer becomes the active one. It holds only the lots the kit carried, so its record's
-    `feature_count`, `matched_count` and `digest` describe what the laptop holds; the
-    rest (id, name, versions, accuracy, who imported it and when) is the office's."""
-    row = {**layer, "active": 1, "feature_count": len(lots),
-           "matched_count": sum(pid is not None for _, _, pid, _ in lots),
-           "digest": lot_digest((fid, sbl, pid, lot.wkb) for fid, sbl, pid, lot in lots)}
-    conn.execute("UPDATE lot_layers SET active = 0 WHERE active = 1")
-    conn.execute(f"INSERT INTO lot_layers ({', '.join(row)}) VALUES "
-                 f"({', '.join('?' * len(row))})", list(row.values()))
-    conn.executemany(
-        "INSERT INTO lot_lines (layer_id, fid, sbl, parcel_id, geometry, minx, miny, maxx, "
-        "maxy) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(row["id"], fid, sbl, pid, lot.wkb, *lot.bounds) for fid, sbl, pid, lot in lots])
-
-
-def _compiled(schema: dict[str, Any]) -> Callable[[Any], str | None]:
-    from ...json_input import schema_check
-
-    return schema_check(schema)
-
-
-_LAYER_CHECK = _compiled(KIT_LAYER_SCHEMA)
-_LOT_CHECK = _compiled(KIT_LOT_SCHEMA)

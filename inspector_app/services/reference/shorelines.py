@@ -14,6 +14,7 @@ from ...domain.rules import ComponentDistance, MapDistance
 from ...domain.units import plain_number
 from ...errors import InputError
 from ...paths import resource
+from ...storage import layers, measurements
 from ...storage.records import RecordWriter
 
 if TYPE_CHECKING:
@@ -67,18 +68,13 @@ def _layer_json(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def list_layers(ws: Session) -> list[dict[str, Any]]:
-    rows = ws.store.query("SELECT * FROM shoreline_layers WHERE deleted_at IS NULL "
-                          "ORDER BY imported_at, layer_version")
-    return [_layer_json(r) for r in rows]
+    return [_layer_json(r) for r in layers.shoreline_layers(ws.store.conn)]
 
 
 def _store_layer(w: RecordWriter, *, lake: LakeLine, name: str, source: str,
                  accuracy_ft: float, source_crs: str) -> str:
-    version = 1 + int(w.conn.execute(
-        "SELECT count(*) FROM shoreline_layers WHERE name = ?", (name,)).fetchone()[0])
-    for (old_id,) in w.conn.execute(
-            "SELECT id FROM shoreline_layers WHERE active = 1 AND deleted_at IS NULL").fetchall():
-        w.update("shoreline_layers", old_id, {"active": 0})
+    version = layers.next_layer_version(w.conn, layers.SHORELINE_LAYERS, name)
+    layers.deactivate_layers(w, layers.SHORELINE_LAYERS)
     return w.insert("shoreline_layers", {
         "name": name, "source": source, "accuracy_ft": accuracy_ft, "layer_version": version,
         "active": 1, "imported_at": w.now, "imported_by": w.actor.user,
@@ -120,13 +116,12 @@ def import_layer(ws: Session, path: Path, *, name: str, accuracy_ft: float,
         layer_id = _store_layer(w, lake=lake, name=name.strip(),
                                 source=(source or str(path.name)).strip(),
                                 accuracy_ft=accuracy_ft, source_crs=source_crs)
-    row = ws.store.query("SELECT * FROM shoreline_layers WHERE id = ?", (layer_id,))[0]
-    return _layer_json(row)
+    return _layer_json(layers.shoreline_layer(ws.store.conn, layer_id))
 
 
 def ensure_default_layer(ws: Session) -> None:
     """A new data folder starts with the bundled coarse outline as its active layer."""
-    if ws.store.query("SELECT 1 AS x FROM shoreline_layers LIMIT 1"):
+    if layers.has_shoreline_layer(ws.store.conn):
         return
     lake, source_crs = read_layer_file(resource(*BUNDLED_FILE))
     with ws.store.transaction() as w:
@@ -136,35 +131,29 @@ def ensure_default_layer(ws: Session) -> None:
 
 def active_layer_info(ws: Session) -> dict[str, Any] | None:
     """The active layer's name, version and accuracy, without loading its geometry."""
-    return active_info(ws, "shoreline_layers")
+    return active_info(ws, layers.SHORELINE_LAYERS)
 
 
 def active_info(ws: Session, table: str) -> dict[str, Any] | None:
     """The id, name, version, accuracy and label of a layer table's active layer
     (`shoreline_layers` or `lot_layers`)."""
-    rows = ws.store.query(f"SELECT id, name, layer_version, accuracy_ft FROM {table} "
-                          "WHERE active = 1 AND deleted_at IS NULL")
-    if not rows:
+    r = layers.active_layer_info(ws.store.conn, table)
+    if r is None:
         return None
-    r = rows[0]
     return {"id": r["id"], "name": r["name"], "version": r["layer_version"],
             "accuracy_ft": r["accuracy_ft"],
             "label": layer_label(r["name"], r["layer_version"], r["accuracy_ft"])}
 
 
 def active_layer(ws: Session) -> ActiveLayer | None:
-    rows = ws.store.query("SELECT id, name, accuracy_ft, layer_version, version, "
-                          "geometry_kind FROM shoreline_layers WHERE active = 1 AND "
-                          "deleted_at IS NULL")
-    if not rows:
+    r = layers.active_shoreline_layer(ws.store.conn)
+    if r is None:
         return None
-    r = rows[0]
     key = (r["id"], r["version"])
     if key not in _CACHE:
         from ...geo.lake_line import LakeLine
 
-        geometry = ws.store.query("SELECT geometry FROM shoreline_layers WHERE id = ?",
-                                  (r["id"],))[0]["geometry"]
+        geometry = layers.shoreline_geometry(ws.store.conn, r["id"])
         _CACHE.clear()
         _CACHE[key] = LakeLine.from_geojson(r["geometry_kind"], geometry)
     return ActiveLayer(id=r["id"], name=r["name"], accuracy_ft=r["accuracy_ft"],
@@ -231,10 +220,6 @@ def component_map_distances(ws: Session, case: Case, *,
                                        strict=True)]
 
 
-LAST_MAP = ("SELECT distance_ft FROM lake_measurements WHERE parcel_id = ? AND method = 'map' "
-             "AND shoreline_layer_id = ? AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1")
-
-
 def record_map_measurement(w: RecordWriter, ws: Session, parcel_id: str, case: Case,
                            today: date, *, layer: ActiveLayer | EllipsisType | None = ...,
                            shapes: CaseShapes | None = None,
@@ -252,8 +237,7 @@ def record_map_measurement(w: RecordWriter, ws: Session, parcel_id: str, case: C
     distance, m = found
     assert layer is not None
     if isinstance(last, EllipsisType):
-        row = w.conn.execute(LAST_MAP, (parcel_id, layer.id)).fetchone()
-        last = None if row is None else float(row[0])
+        last = measurements.latest_map_distance(w.conn, parcel_id, layer.id)
     if last is not None and round(last, 2) == distance.distance_ft:
         return False
     nearest = m.nearest_lonlat()
@@ -272,22 +256,5 @@ def record_map_measurement(w: RecordWriter, ws: Session, parcel_id: str, case: C
 NO_LAYER = "No shoreline layer is active; import one with `inspector-app shoreline import`."
 NO_LAYER_IN_APP = ("No shoreline layer is active; import one with File > Import shoreline "
                     "layer...")
-
-
-# Map measurements that still hold what measuring the parcel again would find. Trusted are
-# only those this data folder made itself (one received from another device was made from
-# that device's records) and never changed since; fresh are those made after the layer's
-# record last changed and after every change to the parcel's site features (their
-# geometry, kind, order and capture, deletions included), which is all a map measurement
-# reads. Decided by the order of the local change log, never by timestamps: records
-# arrive from laptops whose clocks differ from this one's.
-FRESH_MAP = (
-    "SELECT m.parcel_id, m.distance_ft FROM lake_measurements m CROSS JOIN change_log c "
-    "ON c.record_id = m.id AND c.op = 'insert' AND c.table_name = 'lake_measurements' "
-    "WHERE m.method = 'map' AND m.shoreline_layer_id = :layer AND m.deleted_at IS NULL "
-    "AND c.device_id = :device AND c.seq > :layer_seq "
-    "AND NOT EXISTS (SELECT 1 FROM change_log u WHERE u.record_id = m.id AND u.seq > c.seq) "
-    "AND NOT EXISTS (SELECT 1 FROM change_log s WHERE s.parcel_id = m.parcel_id "
-    "AND s.seq > c.seq AND s.table_name = 'site_features')")
 
 

@@ -3,12 +3,8 @@ its menu's entries and holds what they do, given only the parts of the window it
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .edit import EditActions
@@ -18,18 +14,6 @@ if TYPE_CHECKING:
     from .reports import ReportsActions
     from .sync import SyncActions
     from .view import ViewActions
-
-
-def add_action(menu: QMenu, text: str, slot: Callable[[], Any],
-               shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None
-               ) -> QAction:
-    """An entry of `menu` (owned by it, so the window finds its shortcut)."""
-    action = QAction(text, menu)
-    if shortcut is not None:
-        action.setShortcut(QKeySequence(shortcut))
-    action.triggered.connect(lambda _checked=False: slot())
-    menu.addAction(action)
-    return action
 
 
 @dataclass(frozen=True)

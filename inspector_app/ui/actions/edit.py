@@ -10,7 +10,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QMenu
 
 from ..context import AppContext
-from . import add_action
+from .common import add_action
 
 if TYPE_CHECKING:
     from ..workbench import Workbench

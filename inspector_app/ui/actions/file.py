@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMenu, QProg
 
 from ...errors import InputError
 from ..context import AppContext
-from . import add_action
+from .common import add_action
 
 if TYPE_CHECKING:
     from ..data_folders import DataFolders

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
 from ...errors import InputError
 from ..context import AppContext
-from . import add_action
+from .common import add_action
 
 if TYPE_CHECKING:
     from ..guide import GuideWindow

@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
 
 from ..context import AppContext
-from . import add_action
+from .common import add_action
 
 
 class LettersActions:

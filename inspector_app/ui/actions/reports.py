@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QMenu, QWidget
 
 from ..context import AppContext
-from . import add_action
+from .common import add_action
 
 if TYPE_CHECKING:
     from ..reports import ProgramReportDialog

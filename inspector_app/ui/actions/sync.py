@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu, QMessageBox, QWi
 
 from ...errors import InputError
 from ..context import AppContext
-from . import add_action
+from .common import add_action
 
 if TYPE_CHECKING:
     from ..dialogs import ConflictsDialog

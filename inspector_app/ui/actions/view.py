@@ -7,7 +7,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QMenu
 
-from . import add_action
+from .common import add_action
 
 
 class ViewActions:

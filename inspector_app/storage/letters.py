@@ -1,0 +1,101 @@
+"""The letter register (`letters`): issued letters are records, written through
+`RecordWriter`; triggers refuse any change to an issued letter but its printed stamp."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from datetime import date
+
+from .rows import Row, one, rows
+
+
+def register(conn: sqlite3.Connection, parcel_id: str | None = None) -> list[Row]:
+    """The issued letters (of one parcel, or all) in the order issued, with the parcel's
+    SBL; the recipient as stored (JSON text)."""
+    sql = ("SELECT l.id, p.sbl, l.kind, l.letter_date, l.recipient, l.case_version, "
+           "l.issued_by, l.issued_at, l.sha256, l.replaces_letter_id, l.printed_at "
+           "FROM letters l JOIN parcels p ON p.id = l.parcel_id WHERE l.status = 'issued'")
+    params: tuple[str, ...] = ()
+    if parcel_id is not None:
+        sql += " AND l.parcel_id = ?"
+        params = (parcel_id,)
+    return rows(conn, sql + " ORDER BY l.issued_at, l.id", params)
+
+
+def letter(conn: sqlite3.Connection, letter_id: str) -> Row | None:
+    """A letter's parcel, status, kind and date, or None."""
+    return one(conn, "SELECT parcel_id, status, kind, letter_date FROM letters WHERE id = ?",
+               (letter_id,))
+
+
+def issued_pdf(conn: sqlite3.Connection, letter_id: str) -> Row | None:
+    """An issued letter's PDF bytes and the SHA-256 recorded when it was issued, or None."""
+    return one(conn, "SELECT pdf, sha256 FROM letters WHERE id = ? AND status = 'issued'",
+               (letter_id,))
+
+
+def printing(conn: sqlite3.Connection, letter_id: str) -> Row | None:
+    """A letter's status and when it was first printed (None: not yet), or None when the
+    register holds no such letter."""
+    return one(conn, "SELECT status, printed_at FROM letters WHERE id = ? AND "
+                     "deleted_at IS NULL", (letter_id,))
+
+
+def where_filed(conn: sqlite3.Connection, letter_id: str) -> Row:
+    """What a letter's file copy is named by: its kind, date and parcel's SBL."""
+    found = one(conn, "SELECT l.kind, l.letter_date, p.sbl FROM letters l JOIN parcels p "
+                      "ON p.id = l.parcel_id WHERE l.id = ?", (letter_id,))
+    if found is None:
+        raise KeyError(f"no letter {letter_id}")
+    return found
+
+
+def replacement_of(conn: sqlite3.Connection, letter_id: str) -> tuple[str, str] | None:
+    """The first issued letter that replaces this one (its id and date), or None."""
+    row = conn.execute("SELECT id, letter_date FROM letters WHERE replaces_letter_id = ? AND "
+                       "status = 'issued' ORDER BY issued_at, id LIMIT 1",
+                       (letter_id,)).fetchone()
+    return None if row is None else (str(row[0]), str(row[1]))
+
+
+def issued_from_same_records(conn: sqlite3.Connection, parcel_id: str, kind: str
+                             ) -> list[Row]:
+    """The parcel's issued letters of this kind made from the records as they stand (no
+    change but to letters logged since their case version), newest first: id and date."""
+    return rows(conn,
+                "SELECT l.id, l.letter_date FROM letters l WHERE l.parcel_id = ? AND "
+                "l.kind = ? AND l.status = 'issued' AND NOT EXISTS (SELECT 1 FROM change_log "
+                "c WHERE c.parcel_id = l.parcel_id AND c.seq > l.case_version AND "
+                "c.table_name != 'letters') ORDER BY l.issued_at DESC", (parcel_id, kind))
+
+
+def latest_issued(conn: sqlite3.Connection, parcel_ids: Sequence[str] | None = None
+                  ) -> dict[tuple[str, str], str]:
+    """The date of the latest letter issued of each kind, by (parcel, kind), of the parcels
+    named (None: of every parcel)."""
+    sql = ("SELECT parcel_id, kind, max(letter_date) AS d FROM letters WHERE status = "
+           "'issued'{} GROUP BY parcel_id, kind")
+    if parcel_ids is None:
+        found = rows(conn, sql.format(""))
+    else:
+        ids = list(parcel_ids)
+        found = rows(conn, sql.format(
+            f" AND parcel_id IN ({','.join('?' * len(ids)) or 'NULL'})"), ids)
+    return {(r["parcel_id"], r["kind"]): r["d"] for r in found}
+
+
+def issued_between(conn: sqlite3.Connection, start: date, end: date) -> list[Row]:
+    """The letters issued (not deleted) dated from `start` to `end`: kind, the parcel and
+    its municipality, and the letter it replaces."""
+    return rows(conn,
+                "SELECT l.kind, p.municipality, l.parcel_id, l.replaces_letter_id FROM "
+                "letters l JOIN parcels p ON p.id = l.parcel_id WHERE l.status = 'issued' AND "
+                "l.deleted_at IS NULL AND l.letter_date BETWEEN ? AND ?",
+                (start.isoformat(), end.isoformat()))
+
+
+def issued_dates(conn: sqlite3.Connection) -> list[Row]:
+    """Every issued letter (not deleted): parcel, kind and date, by date then kind."""
+    return rows(conn, "SELECT parcel_id, kind, letter_date FROM letters WHERE status "
+                      "= 'issued' AND deleted_at IS NULL ORDER BY letter_date, kind")

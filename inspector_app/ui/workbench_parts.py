@@ -1,0 +1,42 @@
+"""What the workbench's helpers (the form's saves, the site map's edits) use of it, as a
+protocol: they are made by the workbench and need not import it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QUndoStack
+    from PySide6.QtWidgets import QLabel, QWidget
+
+    from ..domain.case import Case
+    from .context import AppContext
+    from .forms import CaseForm
+    from .site_map import SiteMap
+
+
+class Writes(Protocol):
+    """The writes of the open parcel on their way (`case_edits.CaseEdits`)."""
+
+    def started(self) -> None: ...
+    def landed(self, sbl: str, parcel_id: str, case: Case | None) -> None: ...
+
+
+class WorkbenchParts(Protocol):
+    ctx: AppContext
+    form: CaseForm
+    site: SiteMap
+    undo_stack: QUndoStack
+    edits: Writes
+    settings: Any
+    problem: QLabel
+    sbl: str | None
+    parcel_id: str | None
+    wanted: str | None
+
+    def window(self) -> QWidget: ...
+    def show_problem(self, text: str) -> None: ...
+    def open_parcel(self, sbl: str) -> None: ...
+    def refresh_parcel(self, sbl: str) -> None: ...
+    def show_case(self, case: Case, *, same_record: bool = False) -> None: ...
+    def load_failed(self, sbl: str, exc: BaseException) -> None: ...
