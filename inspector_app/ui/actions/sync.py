@@ -14,6 +14,7 @@ from .common import add_action
 
 if TYPE_CHECKING:
     from ..dialogs import ConflictsDialog
+    from ..proposals import WaitingDialog
 
 
 class SyncActions:
@@ -25,6 +26,8 @@ class SyncActions:
         add_action(menu, "&Export a package...", self.export_package, "Ctrl+E")
         add_action(menu, "&Import a package...", self.import_package, "Ctrl+I")
         add_action(menu, "&Conflicts...", self.show_conflicts)
+        add_action(menu, "&Waiting for a person (parcels from the field, changes kept "
+                   "aside)...", self.show_waiting)
         add_action(menu, "E&nrol a laptop (field kit)...", self.enroll)
 
     def export_package(self) -> None:
@@ -77,6 +80,9 @@ class SyncActions:
             text = (f"Applied {result['applied']} change(s); {waiting} conflict(s) need a "
                     "decision (Sync > Conflicts...)." if waiting else
                     f"Applied {result['applied']} change(s); no conflicts need a decision.")
+            if result.get("held"):
+                text += (f" {result['held']} change(s) were kept aside for a person (Sync > "
+                         "Waiting for a person...).")
         self._reload()
         self.ctx.say(text)
         if not self.ctx.runner.synchronous:
@@ -88,6 +94,14 @@ class SyncActions:
         from ..dialogs import ConflictsDialog
 
         dialog = ConflictsDialog(self.ctx, self.parent)
+        if not self.ctx.runner.synchronous:
+            dialog.exec()
+        return dialog
+
+    def show_waiting(self) -> WaitingDialog:
+        from ..proposals import WaitingDialog
+
+        dialog = WaitingDialog(self.ctx, self.parent)
         if not self.ctx.runner.synchronous:
             dialog.exec()
         return dialog
