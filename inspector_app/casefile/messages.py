@@ -10,6 +10,7 @@ from typing import Any
 from jsonschema.exceptions import ValidationError, best_match
 
 from ..domain.field_spec import DATE_PATTERN, NOT_BLANK, SBL_PATTERN
+from ..domain.units import plain_number
 from ..errors import InputError
 
 
@@ -70,7 +71,7 @@ def schema_message(error: ValidationError) -> str:
         lo = error.schema.get("minimum")
         hi = error.schema.get("maximum")
         return (f"{where} is {describe(error.instance)}, which is not plausible; it must be "
-                f"between {lo:g} and {hi:g}")
+                f"between {_bound(lo)} and {_bound(hi)}")
     if v == "pattern":
         if error.validator_value == DATE_PATTERN:
             return f"{where} is {describe(error.instance)}; write dates as YYYY-MM-DD"
@@ -85,6 +86,11 @@ def schema_message(error: ValidationError) -> str:
     if v in ("maxLength", "maxItems"):
         return f"{where} is too long; at most {error.validator_value} allowed"
     return f"{where}: {error.message}"
+
+
+def _bound(value: float) -> str:
+    """A bound as people write it: 50, 0.5, 5000000 (not 5e+06)."""
+    return str(plain_number(value)) if abs(value) < 1e15 else f"{value:g}"
 
 
 def fail(source: str, message: str) -> CaseFileError:

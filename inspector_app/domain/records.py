@@ -17,7 +17,10 @@ from .field_spec import Text, Writer, declare, record
 from .vocabulary import ComponentKind, LakeDistanceMethod
 
 MAX_SEQ = 2**31 - 1
-MAX_DISTANCE_FT = 50_000
+# A distance measured on the map: a layer far from the parcels (another lake's, by mistake)
+# measures what it measures, and the measurement is kept as evidence; the bound is only
+# that of a distance within New York State Plane.
+MAX_DISTANCE_FT = 5_000_000
 MAX_ACCURACY_FT = 10_000
 MAX_POSITION = 100_000
 MAX_ATTACHMENT_BYTES = 200 * 1024**2

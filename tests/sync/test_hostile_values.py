@@ -226,7 +226,7 @@ def test_a_measurement_after_today_is_refused(pair: Pair) -> None:
 def test_an_implausible_distance_is_refused(pair: Pair) -> None:
     _refused(pair, _measurement(distance_ft=1e308),
              r"Distance to the lake line \(ft\) is 1e\+308, which is not plausible; it must "
-             "be between 0 and 50000")
+             "be between 0 and 5000000")
 
 
 def test_a_decision_after_today_is_refused(pair: Pair) -> None:
