@@ -10,6 +10,7 @@ names it (its label for people, its path in a file).
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Mapping
 from datetime import date
@@ -154,10 +155,33 @@ def from_text(table: str, column: str, text: str) -> Any:
     """Typed text read as the field's type: "5" -> 5, "yes" -> true, "a; b" -> [a, b].
 
     Text that is not of the field's type stays text, for the check to refuse in words."""
-    raw = text.strip()
     field = registry.column(table, column)
     if field is None:
-        return _number_or_text(raw)
+        return _number_or_text(text.strip())
+    return _typed_value(field, text)
+
+
+_FIELD_NODES: dict[Field, dict[str, Any]] = {}
+
+
+def typed(field: Field, text: str, words: str) -> Any:
+    """What a person typed into a field's editor, read as the field's type and checked as
+    its declaration says ("1,200" -> 1200). Raises ValueError with the field's own
+    sentence, naming it `words`, for what does not fit: nothing is cut to fit."""
+    value = _typed_value(field, text)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{words} must be a number, not {text.strip()!r}")
+    node = _FIELD_NODES.get(field)
+    if node is None:
+        node = _FIELD_NODES[field] = node_of(field)
+    problem = field_problem(node, value, words)
+    if problem is not None:
+        raise ValueError(problem)
+    return value
+
+
+def _typed_value(field: Field, text: str) -> Any:
+    raw = text.strip()
     if not raw:
         return [] if field.kind is Kind.LIST and not field.nullable else None
     if field.kind is Kind.BOOLEAN:

@@ -292,6 +292,16 @@ _COLUMNS: Mapping[tuple[str, str], Field] = {
     (s.table, f.column): f for s in SECTIONS if s.table for f in s.fields if f.stored}
 
 
+def at(path: str) -> Field:
+    """The field at a path of the case ("dwelling.bedrooms", "site.lake_distance_ft")."""
+    parent, _, key = path.rpartition(".")
+    section_ = BY_PATH.get(parent)
+    found = section_.field(key) if section_ is not None else None
+    if found is None:
+        raise KeyError(f"no field is declared at {path}")
+    return found
+
+
 def column(table: str, name: str) -> Field | None:
     """The field a table's column stores, or None if nothing declares it."""
     return _COLUMNS.get((table, name))

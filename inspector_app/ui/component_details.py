@@ -8,21 +8,20 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
-from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QGroupBox, QLineEdit, QWidget
+from PySide6.QtWidgets import QComboBox, QGroupBox, QLineEdit, QWidget
 
+from ..domain import registry
 from ..domain.case import Component
 from ..domain.fields import DetailField, FieldType, details_for
 from ..domain.labels import words
 from ..domain.vocabulary import ComponentKind, Condition
 from .form_fields import (
     FinishedTextEdit,
+    NumberField,
     combo,
     form_layout,
     lines,
-    number,
-    optional,
     set_combo,
-    set_optional,
     set_plain,
     set_text,
 )
@@ -89,10 +88,9 @@ class ComponentDetails(QGroupBox):
         if spec.type is FieldType.BOOLEAN:
             return combo(["yes", "no"], blank=True)
         if spec.type in (FieldType.NUMBER, FieldType.INTEGER):
-            box = number(spec.maximum or 1e6, spec.unit or "")
-            if spec.type is FieldType.INTEGER:
-                box.setDecimals(0)
-            return box
+            field = registry.column("components", spec.name)
+            assert field is not None
+            return NumberField(field)
         line = QLineEdit()
         line.setPlaceholderText("YYYY-MM-DD" if spec.type is FieldType.DATE else "")
         return line
@@ -103,8 +101,8 @@ class ComponentDetails(QGroupBox):
             set_combo(widget, None if value is None else ("yes" if value else "no"))  # type: ignore[arg-type]
         elif isinstance(widget, QComboBox):
             set_combo(widget, value)
-        elif isinstance(widget, QDoubleSpinBox):
-            set_optional(widget, value)
+        elif isinstance(widget, NumberField):
+            widget.set_value(value)
         elif isinstance(widget, QLineEdit):
             set_text(widget, "" if value is None else str(value))
 
@@ -131,10 +129,10 @@ class ComponentDetails(QGroupBox):
                 if data is not None:
                     details[spec.name] = (data == "yes") if spec.type is FieldType.BOOLEAN \
                         else data
-            elif isinstance(widget, QDoubleSpinBox):
-                value = optional(widget)
+            elif isinstance(widget, NumberField):
+                value = widget.value()
                 if value is not None:
-                    details[spec.name] = int(value) if spec.type is FieldType.INTEGER else value
+                    details[spec.name] = value
             elif isinstance(widget, QLineEdit) and widget.text().strip():
                 text = widget.text().strip()
                 try:

@@ -5,24 +5,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDateEdit,
-    QDoubleSpinBox,
     QFormLayout,
     QLineEdit,
     QPlainTextEdit,
-    QSpinBox,
     QWidget,
 )
 
+from ..casefile.values import typed
 from ..domain.labels import words
+from ..domain.registry import Field
+from ..domain.units import plain_number
 
 NOT_RECORDED = "(not recorded)"
+W = TypeVar("W", bound=QWidget)
 
 
 def combo(values: list[str], *, blank: bool = False) -> QComboBox:
@@ -53,11 +55,6 @@ def set_plain(widget: FinishedTextEdit, text: str) -> None:
     widget.mark_saved()
 
 
-def set_value(widget: QSpinBox | QDoubleSpinBox, value: float) -> None:
-    if widget.value() != value:
-        widget.setValue(value)  # type: ignore[arg-type]
-
-
 def set_checked(widget: QCheckBox, on: bool) -> None:
     if widget.isChecked() != on:
         widget.setChecked(on)
@@ -83,8 +80,8 @@ class Editors:
         if not self.loading:
             self.finished()
 
-    def watch(self, widget: QWidget) -> QWidget:
-        if isinstance(widget, QLineEdit | QSpinBox | QDoubleSpinBox | QDateEdit):
+    def watch(self, widget: W) -> W:
+        if isinstance(widget, QLineEdit | QDateEdit):
             widget.editingFinished.connect(self._fire)
         elif isinstance(widget, QComboBox):
             widget.activated.connect(self._fire)
@@ -129,25 +126,42 @@ def form_layout(box: QWidget) -> QFormLayout:
     return form
 
 
-def spin(maximum: int) -> QSpinBox:
-    box = QSpinBox()
-    box.setRange(0, maximum)
-    return box
+class NumberField(QLineEdit):
+    """A number typed as text and read as its field's declaration says: what does not fit
+    ("999" bedrooms, "1e9" sq ft, "4.5" of a whole number) is refused with the field's own
+    sentence, never cut to fit. Blank is "not recorded" where the field may be, and
+    `blank` (the field's value when nothing is typed) where it may not."""
+
+    def __init__(self, field: Field, *, blank: float | None = None) -> None:
+        super().__init__()
+        self.field = field
+        self.blank = blank
+        if field.nullable:
+            self.setPlaceholderText(NOT_RECORDED)
+        low, high = field.spec.minimum, field.spec.maximum
+        if low is not None and high is not None:
+            self.setToolTip(f"{field.with_unit}: from {plain_number(low):,} to "
+                            f"{plain_number(high):,}")
+
+    def title(self, words: str) -> str:
+        """The form's words for the field, with its unit."""
+        unit = self.field.spec.unit
+        return f"{words} ({unit})" if unit else words
+
+    def value(self) -> Any:
+        """The number typed (None when blank and the field may be); raises ValueError with
+        the field's sentence."""
+        if not self.text().strip():
+            if self.field.nullable:
+                return None
+            if self.blank is not None:
+                return self.blank
+            raise ValueError(f"{self.field.with_unit} is blank; type a number")
+        return typed(self.field, self.text(), self.field.with_unit)
+
+    def set_value(self, value: float | None) -> None:
+        set_text(self, "" if value is None else as_text(value))
 
 
-def number(maximum: float, suffix: str) -> QDoubleSpinBox:
-    box = QDoubleSpinBox()
-    box.setRange(-1, maximum)  # -1 shows as "not recorded"
-    box.setDecimals(1)
-    box.setSuffix(f" {suffix}")
-    box.setSpecialValueText(NOT_RECORDED)
-    box.setValue(-1)
-    return box
-
-
-def optional(box: QDoubleSpinBox) -> float | None:
-    return None if box.value() < 0 else box.value()
-
-
-def set_optional(box: QDoubleSpinBox, value: float | None) -> None:
-    set_value(box, -1 if value is None else value)
+def as_text(value: float) -> str:
+    return str(plain_number(value))

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..domain import registry
 from ..domain.case import (
     AhjDetermination,
     Case,
@@ -49,22 +50,17 @@ from . import maintenance_records as records
 from .component_details import ComponentDetails
 from .date_field import DateField
 from .form_fields import (
-    NOT_RECORDED,
     Editors,
     FinishedTextEdit,
+    NumberField,
     combo,
     form_layout,
     iso,
     lines,
-    number,
-    optional,
     set_checked,
     set_combo,
-    set_optional,
     set_plain,
     set_text,
-    set_value,
-    spin,
 )
 
 
@@ -123,13 +119,14 @@ class CaseForm(QWidget):
     def _dwelling_box(self) -> QGroupBox:
         box = QGroupBox("Dwelling")
         form = form_layout(box)
-        self.bedrooms = self.ed.watch(spin(50))
-        self.living = self.ed.watch(number(100_000, "sq ft"))
-        self.building = self.ed.watch(number(100_000, "sq ft"))
+        self.bedrooms = self.ed.watch(NumberField(registry.at("dwelling.bedrooms")))
+        self.living = self.ed.watch(NumberField(registry.at("dwelling.living_area_sqft"),
+                                                blank=0))
+        self.building = self.ed.watch(NumberField(registry.at("dwelling.building_area_sqft")))
         self.grinder = self.ed.watch(QCheckBox("Garbage grinder"))
         form.addRow("&Bedrooms and equivalents", self.bedrooms)
-        form.addRow("&Living area", self.living)
-        form.addRow("Building area", self.building)
+        form.addRow(self.living.title("&Living area"), self.living)
+        form.addRow(self.building.title("Building area"), self.building)
         form.addRow("", self.grinder)
         return box
 
@@ -200,7 +197,7 @@ class CaseForm(QWidget):
                                                        "line"))
         self.tests = self.ed.watch(FinishedTextEdit(
             "one test per line: dye|hydraulic_load, pass|fail|inconclusive, gallons, minutes"))
-        self.lake_ft = self.ed.watch(number(100_000, "ft"))
+        self.lake_ft = self.ed.watch(NumberField(registry.at("site.lake_distance_ft")))
         self.lake_method = self.ed.watch(combo([m.value for m in LakeDistanceMethod],
                                                 blank=True))
         self.encroachments = self.ed.watch(FinishedTextEdit("anything on the absorption area, "
@@ -214,7 +211,7 @@ class CaseForm(QWidget):
         form.addRow("Occupancy", self.occupancy)
         form.addRow("Failure evidence", self.evidence)
         form.addRow("Tests", self.tests)
-        form.addRow("Measured distance to lake line", self.lake_ft)
+        form.addRow(self.lake_ft.title("Measured distance to lake line"), self.lake_ft)
         form.addRow("Measured by", self.lake_method)
         form.addRow("On the absorption area (§ 202-5 E)", self.encroachments)
         form.addRow("Clear-water connections (§ 202-5 F)", self.clear_water)
@@ -236,9 +233,8 @@ class CaseForm(QWidget):
         box = QGroupBox("Maintenance records")
         form = form_layout(box)
         self.etu_contract = self.ed.watch(QCheckBox("ETU service contract on file"))
-        self.etu_interval = self.ed.watch(spin(60))
-        self.etu_interval.setSpecialValueText(NOT_RECORDED)
-        self.etu_interval.setSuffix(" months")
+        self.etu_interval = self.ed.watch(NumberField(
+            registry.at("etu.manufacturer_interval_months")))
         self.etu_inspections = self.ed.watch(FinishedTextEdit(
             "one ETU inspection per line: inspection date, report received date (blank if "
             "none)"))
@@ -246,7 +242,7 @@ class CaseForm(QWidget):
         self.pump_outs = self.ed.watch(FinishedTextEdit(
             "one pump-out per line: date, record received yes/no"))
         form.addRow("", self.etu_contract)
-        form.addRow("Manufacturer's interval", self.etu_interval)
+        form.addRow(self.etu_interval.title("Manufacturer's interval"), self.etu_interval)
         form.addRow("ETU inspections", self.etu_inspections)
         form.addRow("", self.hauler)
         form.addRow("Pump-outs", self.pump_outs)
@@ -303,9 +299,9 @@ class CaseForm(QWidget):
         set_text(self.email, p.owner_email or "")
         set_plain(self.renters, records.renters_text(p.renters))
         d = case.dwelling
-        set_value(self.bedrooms, d.bedrooms if d else 0)
-        set_optional(self.living, d.living_area_sqft if d else None)
-        set_optional(self.building, d.building_area_sqft if d else None)
+        self.bedrooms.set_value(d.bedrooms if d else 0)
+        self.living.set_value(d.living_area_sqft if d else None)
+        self.building.set_value(d.building_area_sqft if d else None)
         set_checked(self.grinder, bool(d and d.garbage_grinder))
         self._load_components(case)
         i = case.inspection
@@ -324,7 +320,7 @@ class CaseForm(QWidget):
         set_plain(self.evidence, "\n".join(i.failure_evidence) if i else "")
         set_plain(self.tests, records.tests_text(i.tests if i else ()))
         s = case.site
-        set_optional(self.lake_ft, s.lake_distance_ft if s else None)
+        self.lake_ft.set_value(s.lake_distance_ft if s else None)
         set_combo(self.lake_method, s.lake_distance_method.value
                    if s and s.lake_distance_method else None)
         o = case.observations
@@ -335,7 +331,7 @@ class CaseForm(QWidget):
         set_text(self.permit_issued_on, iso(a.permit_issued_on) if a else "")
         e = case.etu
         set_checked(self.etu_contract, bool(e and e.service_contract))
-        set_value(self.etu_interval, (e.manufacturer_interval_months or 0) if e else 0)
+        self.etu_interval.set_value(e.manufacturer_interval_months if e else None)
         set_plain(self.etu_inspections, records.etu_inspections_text(e.inspections if e else ()))
         h = case.holding_tank_service
         set_checked(self.hauler, bool(h and h.hauler_contract))
@@ -425,8 +421,8 @@ class CaseForm(QWidget):
                          owner_email=self.email.text().strip() or None,
                          renters=records.read_renters(self.renters.toPlainText()))
         dwelling = Dwelling(bedrooms=self.bedrooms.value(),
-                            living_area_sqft=optional(self.living) or 0,
-                            building_area_sqft=optional(self.building),
+                            living_area_sqft=self.living.value(),
+                            building_area_sqft=self.building.value(),
                             garbage_grinder=self.grinder.isChecked() or None,
                             ahj_design_bedrooms=case.dwelling.ahj_design_bedrooms
                             if case.dwelling else None,
@@ -460,7 +456,7 @@ class CaseForm(QWidget):
             # the inspection the form shows: an edit changes that one (its date too)
             id=case.inspection.id if case.inspection else None)
         site = case.site or Site()
-        site = replace(site, lake_distance_ft=optional(self.lake_ft),
+        site = replace(site, lake_distance_ft=self.lake_ft.value(),
                        lake_distance_method=None if self.lake_method.currentData() is None
                        else LakeDistanceMethod(self.lake_method.currentData()))
         if site == Site():
@@ -472,9 +468,11 @@ class CaseForm(QWidget):
                         if encroach or clear or case.observations else None)
         ahj = self._read_ahj(case)
         etu_rows = records.read_etu_inspections(self.etu_inspections.toPlainText())
-        has_etu = (etu_rows or self.etu_contract.isChecked() or case.etu is not None)
+        interval = self.etu_interval.value()
+        has_etu = (etu_rows or self.etu_contract.isChecked() or interval is not None
+                   or case.etu is not None)
         etu = EtuService(service_contract=self.etu_contract.isChecked(),
-                         manufacturer_interval_months=self.etu_interval.value() or None,
+                         manufacturer_interval_months=interval,
                          provider=case.etu.provider if case.etu else None,
                          inspections=etu_rows) if has_etu else None
         pump_rows = records.read_pump_outs(self.pump_outs.toPlainText())

@@ -84,7 +84,10 @@ def type_into(qtbot: QtBot, widget: Any, text: str, then: Qt.Key = Qt.Key.Key_Ta
         widget.selectAll()
     elif hasattr(widget, "lineEdit"):
         widget.lineEdit().selectAll()
-    QTest.keyClicks(widget, text)
+    if text:
+        QTest.keyClicks(widget, text)
+    else:
+        QTest.keyClick(widget, Qt.Key.Key_Delete)
     QTest.keyClick(widget, then)
 
 
@@ -132,6 +135,69 @@ def test_a_component_keeps_its_detail_fields_while_its_values_are_saved(
     assert live.workspace.load_case(TANK).components[0].details["capacity_gal"] == 1250
     assert live.form.detail_widgets["capacity_gal"] is capacity
     assert capacity.isVisible()
+
+
+# --- numbers: what does not fit is refused in the field's own words, never cut to fit --
+
+@pytest.mark.parametrize(("editor", "typed", "shown_as", "fixed"), [
+    ("bedrooms", "999", "999", "3"), ("bedrooms", "4.5", "4.5", "3"),
+    ("bedrooms", "four", "four", "3"), ("bedrooms", "", "blank", "3"),
+    ("living", "1e9", "1000000000", "1500"), ("living", "-20", "-20", "1500"),
+    ("building", "nan", "nan", "3210"), ("lake_ft", "1e400", "1e400", "151.5"),
+    ("etu_interval", "0", "0", "12"), ("etu_interval", "61", "61", "12"),
+])
+def test_a_number_that_does_not_fit_is_refused_in_the_red_bar_and_nothing_is_saved(
+        live: MainWindow, qtbot: QtBot, data: Path, editor: str, typed: str, shown_as: str,
+        fixed: str) -> None:
+    open_parcel(live, qtbot, TANK)
+    before = exported(data, TANK)
+    field = getattr(live.form, editor)
+    type_into(qtbot, field, typed)
+    settle(live, qtbot)
+    assert live.problem.isVisible()
+    shown = live.problem.text()
+    assert field.field.with_unit in shown      # the field's own words, with its unit
+    assert shown_as in shown                   # and what was read from what was typed
+    assert exported(data, TANK) == before      # nothing saved, nothing cut to fit
+    assert field.text() == typed                # what was typed stays, to be corrected
+    # Corrected, it saves, and the red bar goes.
+    type_into(qtbot, field, fixed)
+    settle(live, qtbot)
+    assert not live.problem.isVisible(), live.problem.text()
+    assert exported(data, TANK) != before
+
+
+def test_numbers_are_read_as_people_type_them(live: MainWindow, qtbot: QtBot) -> None:
+    open_parcel(live, qtbot, TANK)
+    type_into(qtbot, live.form.living, "1,850")
+    type_into(qtbot, live.form.building, " 2400.5 ")
+    type_into(qtbot, live.form.bedrooms, "5.0")
+    settle(live, qtbot)
+    dwelling = live.workspace.load_case(TANK).dwelling
+    assert dwelling is not None
+    assert (dwelling.living_area_sqft, dwelling.building_area_sqft, dwelling.bedrooms) == (
+        1850, 2400.5, 5)
+    assert not live.problem.isVisible()
+    # Cleared, a field that may be unrecorded is: nothing is put in its place.
+    type_into(qtbot, live.form.building, "")
+    settle(live, qtbot)
+    dwelling = live.workspace.load_case(TANK).dwelling
+    assert dwelling is not None and dwelling.building_area_sqft is None
+    assert live.form.building.placeholderText() == "(not recorded)"
+
+
+def test_a_component_detail_that_does_not_fit_names_the_component(
+        live: MainWindow, qtbot: QtBot, data: Path) -> None:
+    open_parcel(live, qtbot, TANK)
+    before = exported(data, TANK)
+    live.form.components.selectRow(0)
+    settle(live, qtbot)
+    capacity = live.form.detail_widgets["capacity_gal"]
+    type_into(qtbot, capacity, "250000")
+    settle(live, qtbot)
+    assert live.problem.isVisible()
+    assert "(component 1)" in live.problem.text() and "250000" in live.problem.text()
+    assert exported(data, TANK) == before
 
 
 # --- 2: the wheel scrolls, it never edits --------------------------------------------
@@ -190,7 +256,7 @@ def test_a_parcel_that_cannot_load_leaves_nothing_that_could_save(
     assert live.sbl is None and live.case is None
     assert "could not be opened" in live.problem.text() and OTHER in live.problem.text()
     # Whatever reaches the form now saves nothing, anywhere.
-    live.form.bedrooms.setValue(5)
+    live.form.bedrooms.setText("5")
     live.form.bedrooms.editingFinished.emit()
     live.form.owner_name.setText("Somebody Else")
     live.form.owner_name.editingFinished.emit()

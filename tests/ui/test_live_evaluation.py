@@ -13,13 +13,14 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QSpinBox
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from inspector_app.domain.case import Case
 from inspector_app.domain.vocabulary import Condition
 from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
+from inspector_app.ui.form_fields import NumberField
 from inspector_app.ui.main_window import MainWindow
 
 from .live import threaded_window
@@ -74,7 +75,7 @@ def _bedrooms(window: MainWindow, sbl: str) -> int:
 def _type_bedrooms(window: MainWindow, bedrooms: int) -> None:
     """Type the number into the bedrooms field; the field is still being edited."""
     field = window.form.bedrooms
-    assert isinstance(field, QSpinBox)
+    assert isinstance(field, NumberField)
     field.setFocus()
     QTest.keyClick(field, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     QTest.keyClicks(field, str(bedrooms))

@@ -70,7 +70,7 @@ def test_a_refused_entry_names_the_field_in_words(live: MainWindow, qtbot: QtBot
     sbl = "900.01-1-1"  # never inspected: no field measurement of the lake distance
     _open(live, qtbot, sbl)
     version = live.runner.wait(lambda: live.workspace.case_version(sbl))
-    live.form.lake_ft.setValue(120)
+    live.form.lake_ft.setText("120")
     live.form.lake_ft.editingFinished.emit()  # the distance without how it was measured
     settle(live, qtbot)
     assert live.problem.isVisibleTo(live)
