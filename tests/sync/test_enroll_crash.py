@@ -16,7 +16,7 @@ from tests.kill_points import kill_at, points_of
 
 from .conftest import KIT_PASSPHRASE, TODAY
 
-# More by hand: INSPECTOR_ENROL_KILLS=40 .venv/bin/pytest tests/sync/test_enroll_crash.py
+# More by hand: INSPECTOR_ENROL_KILLS=40 .venv/bin/pytest -m slow tests/sync/test_enroll_crash.py
 KILLS = int(os.environ.get("INSPECTOR_ENROL_KILLS", "12"))
 
 # The command line, its write points numbered (tests/kill_points.py).

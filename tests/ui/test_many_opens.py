@@ -15,6 +15,8 @@ import sys
 import traceback
 from pathlib import Path
 
+import pytest
+
 OPENS = 2000  # beyond the 1,800 at which the defect aborts; the None count shows it sooner
 WARM_UP = 40
 # Qt and Python caches may hold a few more or fewer references to None at the end; the
@@ -22,6 +24,7 @@ WARM_UP = 40
 NONE_REFCOUNT_SLACK = 100
 
 
+@pytest.mark.slow
 def test_two_thousand_parcel_opens_in_one_process(tmp_path: Path) -> None:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONFAULTHANDLER": "1"}
     proc = subprocess.run(
