@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from inspector_app.services.workspace import Workspace
+from tests.templates import Templates
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -45,6 +46,12 @@ def workspace(tmp_path: Path, clock: Clock) -> Iterator[Workspace]:
     ws = Workspace(tmp_path / "data", user="k.olmsted", clock=clock)
     yield ws
     ws.close()
+
+
+@pytest.fixture(scope="session")
+def templates(tmp_path_factory: pytest.TempPathFactory) -> Templates:
+    """Expensive data folders, built once per run and copied per test (tests/templates.py)."""
+    return Templates(tmp_path_factory.mktemp("templates"))
 
 
 def load_fixture(name: str) -> dict[str, Any]:

@@ -3,12 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import random
-import signal
-import subprocess
-import sys
-import time
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -19,6 +14,7 @@ from inspector_app.casefile import parse_document
 from inspector_app.services.letters import register as letters
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.records import RecordWriter
+from tests.kill_points import kill_at, plan, points_of
 from tests.suggestions import decide_pending
 
 TODAY = date(2026, 11, 25)
@@ -79,6 +75,8 @@ def test_a_letter_whose_file_cannot_be_written_is_still_issued(
 
 ISSUER = r"""
 import json, sys
+from tests import kill_points
+kill_points.install()
 from datetime import date
 from pathlib import Path
 from inspector_app.casefile import parse_document
@@ -92,10 +90,19 @@ if not ws.parcels():
     ws.save_case(parse_document(doc, source="case.json", today=today), today=today)
     for s in ws.evaluate_parcel("98.00-1-23.100", as_of=today).suggestions:
         ws.decide_suggestion("98.00-1-23.100", s.key, accept=False, as_of=today)
-print("ready", flush=True)
-while True:
-    letters.issue(ws, "98.00-1-23.100", as_of=today)
+held = letters.register(ws)
+replaced = {r["replaces"] for r in held}
+in_force = [r["id"] for r in held if r["id"] not in replaced][-1:] or [None]
+kill_points.start()
+while True:  # the letter, then a correction of the letter in force, again and again
+    (issued,) = letters.issue(ws, "98.00-1-23.100", as_of=today, replaces=in_force[0])
+    in_force = [issued.id]
+    print("issued", issued.id, flush=True)
+    kill_points.unit_done()
 """
+# as many stops as an issue has write points (the register's statements and commit, the
+# file's fsync and rename), and as many kills that let the issuer run on
+KILLS = 14
 
 
 @pytest.mark.slow
@@ -103,16 +110,18 @@ def test_sigkill_while_issuing_never_leaves_a_letter_the_register_lacks(
         tmp_path: Path) -> None:
     rng = random.Random(3)
     root = tmp_path / "data"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
-    for _ in range(6):
-        child = subprocess.Popen([sys.executable, "-c", ISSUER, str(root), str(FIXTURE)],
-                                 stdout=subprocess.PIPE, text=True, env=env)
-        assert child.stdout is not None
-        assert child.stdout.readline().strip() == "ready"
-        time.sleep(0.2 + rng.random() * 1.0)
-        child.send_signal(signal.SIGKILL)
-        child.communicate()
+    reported: list[str] = []
+    between = 0
+    counts = points_of(["-c", ISSUER, str(tmp_path / "counted"), str(FIXTURE)], units=3)
+    for point, pause in plan(counts, KILLS, rng):
+        killed = kill_at(["-c", ISSUER, str(root), str(FIXTURE)], point, pause=pause)
+        assert killed.point is not None, killed.stderr  # it issues until killed
+        reported += [line.split()[1] for line in killed.lines]
+        # stopped after the register holds a letter and before its file is in place
+        between += pause and killed.point.startswith(("file: fsync", "file: before replace"))
         with Workspace(root, user="checker") as ws:
             assert _unknown_files(ws) == []
-    with Workspace(root, user="checker") as ws:
-        assert letters.register(ws), "no letter was issued between the kills"
+            held = {r["id"] for r in letters.register(ws)}
+            assert set(reported) <= held, "a letter reported issued is not in the register"
+    assert len(reported) > KILLS, "too few letters were issued between the kills"
+    assert between, "no kill fell between a letter's commit and its file"

@@ -1,17 +1,13 @@
-"""SIGKILL during letter issuing and during migrations: exactly before or after."""
+"""SIGKILL during letter issuing and during migrations, at random points of their writes:
+exactly before or after."""
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import random
 import shutil
-import signal
 import sqlite3
-import subprocess
-import sys
-import time
 from datetime import date
 from pathlib import Path
 
@@ -21,48 +17,57 @@ from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.session.laws import NoLawOnFile
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.database import SCHEMA_VERSION
+from tests.kill_points import kill_at, plan, points_of
 from tests.suggestions import decide_pending
 
 ROOT = Path(__file__).parents[2]
-ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 KILLS = 6
+# twice the write points of an issue (its statements, the commit, the file's fsync and
+# rename): every one of them is a stop once, and as many kills let the issuer run on
+ISSUE_KILLS = 14
 
 ISSUER = r"""
 import sys
+from tests import kill_points
+kill_points.install()
 from datetime import date
 from pathlib import Path
+from inspector_app.errors import InputError
 from inspector_app.services.letters import register as letters
 from inspector_app.services.workspace import Workspace
 ws = Workspace(Path(sys.argv[1]), user="clerk")
 day = date(2026, 11, 25)
-print("start", flush=True)
+kill_points.start()
 while True:
     for p in ws.parcels():
-        # a parcel with no law on file has no letters (its facts carry none)
-        if getattr(ws.assess_parcel(p["sbl"], as_of=day), "letters", ()):
-            for issued in letters.issue(ws, p["sbl"], as_of=day):
-                print(issued.id, issued.sha256, flush=True)
+        try:  # the letters the records call for
+            done = letters.issue(ws, p["sbl"], as_of=day)
+        except InputError:  # none (no law on file, a fact missing), or issued already:
+            held = letters.register(ws, p["sbl"])  # then a correction of one in force
+            replaced = {r["replaces"] for r in held}
+            in_force = [r for r in held if r["id"] not in replaced]
+            if not in_force:
+                continue
+            try:
+                done = letters.issue(ws, p["sbl"], [in_force[-1]["kind"]], as_of=day,
+                                     replaces=in_force[-1]["id"])
+            except InputError:
+                continue
+        for issued in done:
+            print(issued.id, issued.sha256, flush=True)
+        kill_points.unit_done()
 """
 
 MIGRATOR = r"""
 import sys
+from tests import kill_points
+kill_points.install()
+kill_points.start()
 from pathlib import Path
 from inspector_app.services.workspace import Workspace
-print("start", flush=True)
 Workspace(Path(sys.argv[1]), user="clerk").close()
 print("done", flush=True)
 """
-
-
-def _kill_after(code: str, folder: Path, delay: float) -> str:
-    child = subprocess.Popen([sys.executable, "-c", code, str(folder)], stdout=subprocess.PIPE,
-                             text=True, env=ENV)
-    assert child.stdout is not None
-    assert child.stdout.readline().strip() == "start"
-    time.sleep(delay)
-    child.send_signal(signal.SIGKILL)
-    out, _ = child.communicate()
-    return out
 
 
 @pytest.mark.slow
@@ -76,9 +81,12 @@ def test_sigkill_while_issuing_letters(tmp_path: Path) -> None:
     ws.close()
     rng = random.Random(3)
     reported: dict[str, str] = {}
-    for _ in range(KILLS):
-        out = _kill_after(ISSUER, folder, rng.uniform(0.2, 1.5))
-        reported.update(line.split() for line in out.splitlines() if line.strip())  # type: ignore[misc]
+    shutil.copytree(folder, tmp_path / "counted")
+    counts = points_of(["-c", ISSUER, str(tmp_path / "counted")], units=3)
+    for point, pause in plan(counts, ISSUE_KILLS, rng):
+        killed = kill_at(["-c", ISSUER, str(folder)], point, pause=pause)
+        assert killed.point is not None, killed.stderr  # it issues until killed
+        reported.update(line.split() for line in killed.lines)  # type: ignore[misc]
         with Workspace(folder, user="checker") as check:
             assert check.store.integrity_ok()
             rows = {r["id"]: r for r in check.store.query(
@@ -88,7 +96,10 @@ def test_sigkill_while_issuing_letters(tmp_path: Path) -> None:
             for r in rows.values():  # and none is half-written
                 assert r["status"] == "issued" and hashlib.sha256(r["pdf"]).hexdigest() == (
                     r["sha256"])
-    assert reported  # the issuer really issued letters between kills
+            logged = {r["record_id"] for r in check.store.query(
+                "SELECT record_id FROM change_log WHERE table_name = 'letters'")}
+            assert set(rows) <= logged, "a letter in the register without its change log"
+    assert len(reported) > ISSUE_KILLS  # the issuer really issued letters between kills
 
 
 def _schema(path: Path) -> tuple[int, set[str], set[str], set[str]]:
@@ -109,14 +120,24 @@ def _schema(path: Path) -> tuple[int, set[str], set[str], set[str]]:
 def test_sigkill_during_migration(tmp_path: Path) -> None:
     fixture = (ROOT / "tests" / "fixtures" / "schema_v1.sql").read_text("utf-8")
     rng = random.Random(5)
-    for attempt in range(KILLS):
-        folder = tmp_path / f"office-{attempt}"
+
+    def schema_1(folder: Path) -> Path:
         folder.mkdir()
         conn = sqlite3.connect(folder / "inspector.sqlite")
         conn.executescript(fixture)
         conn.close()
-        _kill_after(MIGRATOR, folder, rng.uniform(0.0, 0.25))
+        return folder
+
+    # the whole migration's write points, from the backup before it to the last step
+    points = points_of(["-c", MIGRATOR, str(schema_1(tmp_path / "counted"))])[-1]
+    outcomes = set()
+    for attempt in range(KILLS):
+        folder = schema_1(tmp_path / f"office-{attempt}")
+        killed = kill_at(["-c", MIGRATOR, str(folder)], rng.randint(1, points),
+                         pause=attempt % 2 == 0)
+        assert killed.point is not None, killed.stderr
         version, tables, components, ahj = _schema(folder / "inspector.sqlite")
+        outcomes.add(version)
         # every step is whole: the schema is exactly that of the version it says
         assert 1 <= version <= SCHEMA_VERSION
         assert ("finding_decisions" in tables) == (version >= 2)
@@ -128,3 +149,4 @@ def test_sigkill_during_migration(tmp_path: Path) -> None:
             assert ws.store.integrity_ok()
             assert {p["owner_name"] for p in ws.parcels()} == {"Jane Roe", "Robert Whitaker"}
         shutil.rmtree(folder)
+    assert len(outcomes) > 1, f"every kill left schema version {outcomes}: none fell mid-way"

@@ -19,7 +19,8 @@ from inspector_app.storage.store import Store
 
 TODAY = date(2026, 11, 25)
 
-# Holds the write lock of the database for argv[2] seconds, with a write of its own.
+# Holds the write lock of the database for argv[2] seconds (or until its stdin closes),
+# with a write of its own.
 HOLDER = """
 import sqlite3, sys, time
 conn = sqlite3.connect(sys.argv[1], isolation_level=None)
@@ -27,7 +28,10 @@ conn.execute("BEGIN IMMEDIATE")
 conn.execute("INSERT INTO meta (key, value) VALUES ('holder', 'x') "
              "ON CONFLICT(key) DO UPDATE SET value = value || 'x'")
 print("locked", flush=True)
-time.sleep(float(sys.argv[2]))
+if sys.argv[2] == "released":
+    sys.stdin.read()
+else:
+    time.sleep(float(sys.argv[2]))
 conn.execute("COMMIT")
 """
 
@@ -54,9 +58,10 @@ def folder(tmp_path: Path) -> tuple[Path, Path]:
     return tmp_path / "data", case
 
 
-def _hold(folder: Path, seconds: float) -> subprocess.Popen[str]:
+def _hold(folder: Path, seconds: float | str) -> subprocess.Popen[str]:
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(folder / "inspector.sqlite"),
-                               str(seconds)], stdout=subprocess.PIPE, text=True)
+                               str(seconds)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True)
     assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
     return holder
 
@@ -85,8 +90,10 @@ def test_a_second_writer_waits_for_the_first(folder: tuple[Path, Path]) -> None:
 def test_a_lock_that_outlasts_the_wait_is_one_sentence_and_exit_1(
         folder: tuple[Path, Path]) -> None:
     data, case = folder
-    holder = _hold(data, 4)
+    holder = _hold(data, "released")  # however long the command takes to start
     result = _import(data, case, 0.5)
+    assert holder.stdin is not None
+    holder.stdin.close()
     assert holder.wait(timeout=30) == 0
     assert result.returncode == 1
     assert "Traceback" not in result.stderr

@@ -1,21 +1,20 @@
-"""A writer killed with SIGKILL at random moments never loses a committed change."""
+"""A writer killed with SIGKILL at random points of its writes never loses a committed
+change."""
 
 from __future__ import annotations
 
-import os
 import random
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from inspector_app.services.workspace import Workspace
+from tests.kill_points import kill_at, plan, points_of
 
 WRITER = r"""
 import sys
+from tests import kill_points
+kill_points.install()
 from datetime import date
 from pathlib import Path
 from inspector_app.casefile import parse_document
@@ -23,6 +22,7 @@ from inspector_app.services.workspace import Workspace
 
 root, start = Path(sys.argv[1]), int(sys.argv[2])
 ws = Workspace(root, user="crash-test")
+kill_points.start()
 n = start
 while True:
     doc = {
@@ -38,6 +38,7 @@ while True:
     }
     ws.save_case(parse_document(doc, source="gen", today=date(2026, 11, 25)))
     print(n, flush=True)
+    kill_points.unit_done()
     n += 1
 """
 
@@ -50,15 +51,14 @@ def test_sigkill_during_writes_loses_nothing_committed(tmp_path: Path) -> None:
     root = tmp_path / "data"
     committed: set[int] = set()
     next_n = 0
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
-    for _ in range(KILLS):
-        child = subprocess.Popen([sys.executable, "-c", WRITER, str(root), str(next_n)],
-                                 stdout=subprocess.PIPE, text=True, env=env)
-        time.sleep(0.35 + rng.random() * 0.5)
-        child.send_signal(signal.SIGKILL)
-        out, _ = child.communicate()
-        assert child.returncode == -signal.SIGKILL
-        reported = {int(line) for line in out.split()}
+    mid_save = 0
+    # the write points of a save (its statements, the commit), from a run not killed
+    counts = points_of(["-c", WRITER, str(tmp_path / "counted"), "0"], units=3)
+    for point, pause in plan(counts, KILLS, rng, units=6):
+        killed = kill_at(["-c", WRITER, str(root), str(next_n)], point, pause=pause)
+        assert killed.point is not None, killed.stderr  # it writes until killed
+        mid_save += pause and killed.in_transaction
+        reported = {int(line) for line in killed.lines}
         committed |= reported
         next_n = max(reported | {next_n - 1}) + 2  # skip the one that may be half-way
 
@@ -77,3 +77,4 @@ def test_sigkill_during_writes_loses_nothing_committed(tmp_path: Path) -> None:
             assert counts == {"parcels": n, "dwellings": n, "components": 2 * n,
                               "inspections": n, "logged": n}
     assert len(committed) > KILLS  # the writer really wrote between kills
+    assert mid_save >= KILLS // 4, f"only {mid_save} kills fell inside a save's transaction"

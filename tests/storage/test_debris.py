@@ -6,9 +6,6 @@ from __future__ import annotations
 import errno
 import os
 import random
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -18,9 +15,12 @@ from inspector_app import paths
 from inspector_app.paths import DEBRIS_AGE_S, DataFolder, write_atomically
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage import database
+from tests.kill_points import kill_at, plan, points_of
 
 WRITER = r"""
 import sys
+from tests import kill_points
+kill_points.install()
 from pathlib import Path
 from inspector_app.paths import write_atomically
 from inspector_app.services.workspace import Workspace
@@ -32,7 +32,7 @@ with ws.store.transaction():
                           "(WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n "
                           "WHERE i < 40) SELECT i FROM n)")
 blob = b"x" * 20_000_000
-print("ready", flush=True)
+kill_points.start()
 n = 0
 while True:
     ws.store.backup_now("manual")
@@ -43,6 +43,7 @@ while True:
     letter = ws.folder.letters / "1-1-1" / f"2026-11-25-notice-{n:08d}.pdf"
     letter.parent.mkdir(exist_ok=True)
     write_atomically(letter, blob)
+    kill_points.unit_done()
     n += 1
 """
 
@@ -61,16 +62,12 @@ def _age(files: list[Path]) -> None:
 def test_sigkill_while_writing_leaves_debris_that_opening_removes(tmp_path: Path) -> None:
     rng = random.Random(12)
     root = tmp_path / "data"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
     left: set[Path] = set()
-    for _ in range(12):
-        child = subprocess.Popen([sys.executable, "-c", WRITER, str(root)],
-                                 stdout=subprocess.PIPE, text=True, env=env)
-        assert child.stdout is not None
-        assert child.stdout.readline().strip() == "ready"
-        time.sleep(rng.random() * 0.4)
-        child.send_signal(signal.SIGKILL)
-        child.communicate()
+    # the write points of a round of the writer (the backup, fsyncs, renames)
+    counts = points_of(["-c", WRITER, str(tmp_path / "counted")], units=3)
+    for point, pause in plan(counts, 12, rng):
+        killed = kill_at(["-c", WRITER, str(root)], point, pause=pause)
+        assert killed.point is not None, killed.stderr
         left |= set(_debris(root))
     assert left, "the kills left no temporary file: the test did not reproduce a crash"
     fresh = _debris(root)

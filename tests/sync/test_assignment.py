@@ -21,6 +21,7 @@ from inspector_app.services.workspace import Workspace
 from inspector_app.sync import package
 from inspector_app.sync.package import PackageError
 from tests.sync.conftest import KIT_PASSPHRASE, TODAY, state
+from tests.templates import Templates
 
 PHONE, EMAIL = "585-555-0142", "owner@example.com"
 RENTER = {"name": "Pat Renter", "mailing_address": ["12 Vine St", "Naples, NY 14512"],
@@ -60,16 +61,22 @@ class Office:
         return sync.import_package(self.office, self.tmp / name)
 
 
+def _two(root: Path) -> None:
+    with Workspace(root / "office", user="clerk") as office:
+        install_demo(office, count=6, today=TODAY)
+        sbls = [p["sbl"] for p in office.parcels()]
+        for sbl in sbls[:4]:
+            edit(office, sbl, contact)
+        sync.enroll(office, "A", root / "a.kit", sbls[:2], passphrase=KIT_PASSPHRASE)
+        sync.enroll(office, "B", root / "b.kit", sbls[2:3], passphrase=KIT_PASSPHRASE)
+    sync.join(root / "a", root / "a.kit", user="k.olmsted", passphrase=KIT_PASSPHRASE)
+
+
 @pytest.fixture
-def two(tmp_path: Path) -> Iterator[Office]:
+def two(tmp_path: Path, templates: Templates) -> Iterator[Office]:
+    templates.copy("office-two-laptops", _two, tmp_path)  # built once, a copy per test
     office = Workspace(tmp_path / "office", user="clerk")
-    install_demo(office, count=6, today=TODAY)
     sbls = [p["sbl"] for p in office.parcels()]
-    for sbl in sbls[:4]:
-        edit(office, sbl, contact)
-    sync.enroll(office, "A", tmp_path / "a.kit", sbls[:2], passphrase=KIT_PASSPHRASE)
-    sync.enroll(office, "B", tmp_path / "b.kit", sbls[2:3], passphrase=KIT_PASSPHRASE)
-    sync.join(tmp_path / "a", tmp_path / "a.kit", user="k.olmsted", passphrase=KIT_PASSPHRASE)
     a = Workspace(tmp_path / "a", user="k.olmsted")
     yield Office(office, a, tmp_path, sbls)
     office.close()

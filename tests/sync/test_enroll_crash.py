@@ -1,14 +1,10 @@
-"""An enrolment killed at any moment leaves either the laptop enrolled with its whole field
-kit, or its name free: enrolling again under the same name then works."""
+"""An enrolment killed at any point of its writes leaves either the laptop enrolled with its
+whole field kit, or its name free: enrolling again under the same name then works."""
 
 from __future__ import annotations
 
 import os
 import random
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -16,11 +12,22 @@ import pytest
 from inspector_app.services import exchange as sync
 from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
+from tests.kill_points import kill_at, points_of
 
 from .conftest import KIT_PASSPHRASE, TODAY
 
-# More by hand: INSPECTOR_ENROL_KILLS=40 .venv/bin/pytest tests/sync/test_enroll_crash.py
+# More by hand: INSPECTOR_ENROL_KILLS=40 .venv/bin/pytest -m slow tests/sync/test_enroll_crash.py
 KILLS = int(os.environ.get("INSPECTOR_ENROL_KILLS", "12"))
+
+# The command line, its write points numbered (tests/kill_points.py).
+ENROL = r"""
+import sys
+from tests import kill_points
+kill_points.install()
+kill_points.start()
+from inspector_app.__main__ import main
+sys.exit(main(sys.argv[1:]))
+"""
 
 
 def _enrolled(root: Path, name: str) -> bool:
@@ -46,28 +53,21 @@ def test_sigkill_during_enrolment_leaves_kit_and_device_or_neither(tmp_path: Pat
         sbls = [p["sbl"] for p in ws.parcels()][:2]
     secret = tmp_path / "passphrase.txt"
     secret.write_text(KIT_PASSPHRASE + "\n")
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
 
-    def enrol(name: str, kit: Path) -> subprocess.Popen[bytes]:
-        return subprocess.Popen(
-            [sys.executable, "-m", "inspector_app", "--data-dir", str(office), "sync",
-             "enroll", "--device", name, "--out", str(kit), "--parcels", ",".join(sbls),
-             "--passphrase-file", str(secret)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    def enrol(name: str, kit: Path) -> list[str]:
+        return ["-c", ENROL, "--data-dir", str(office), "sync", "enroll", "--device", name,
+                "--out", str(kit), "--parcels", ",".join(sbls), "--passphrase-file",
+                str(secret)]
 
-    # How long a whole enrolment takes on this machine: the kills fall anywhere in it
-    # (from the program's start to just after it ends).
-    started = time.perf_counter()
-    assert enrol("laptop-timed", tmp_path / "kit-timed.zip").wait() == 0
-    whole = time.perf_counter() - started
+    # Every write point of a whole enrolment, from opening the folder to the program's
+    # end: the kills fall anywhere in it, the last one just after its last write.
+    points = points_of(enrol("laptop-counted", tmp_path / "kit-counted.zip"))[-1]
     number, outcomes = 1, {"enrolled": 0, "free": 0}
     for kill in range(KILLS):
         name, kit = f"laptop-{number}", tmp_path / f"kit-{number}.zip"
-        child = enrol(name, kit)
-        time.sleep(whole * (0.2 + rng.random()))
-        child.send_signal(signal.SIGKILL)
-        _, err = child.communicate()
-        assert child.returncode in (0, -signal.SIGKILL), err
+        point = points if kill == KILLS - 1 else rng.randint(1, points)
+        killed = kill_at(enrol(name, kit), point, pause=kill % 2 == 0)
+        assert killed.point is not None or killed.returncode == 0, killed.stderr
         if _enrolled(office, name):
             outcomes["enrolled"] += 1
             _joins(kit, tmp_path / f"field-{kill}")  # a complete kit, that opens and joins

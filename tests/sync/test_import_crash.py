@@ -1,14 +1,9 @@
-"""SIGKILL during a sync import leaves the office as before or fully after."""
+"""SIGKILL at random points of a sync import leaves the office as before or fully after."""
 
 from __future__ import annotations
 
-import os
 import random
 import shutil
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -16,15 +11,18 @@ import pytest
 from inspector_app.services import exchange as sync
 from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
+from tests.kill_points import kill_at, points_of
 from tests.sync.conftest import KIT_PASSPHRASE, TODAY
 
 IMPORTER = r"""
 import sys
+from tests import kill_points
+kill_points.install()
 from pathlib import Path
 from inspector_app.services import exchange as sync
 from inspector_app.services.workspace import Workspace
 ws = Workspace(Path(sys.argv[1]), user="clerk")
-print("start", flush=True)
+kill_points.start()
 sync.import_package(ws, Path(sys.argv[2]))
 print("done", flush=True)
 """
@@ -48,20 +46,19 @@ def test_sigkill_during_import(tmp_path: Path) -> None:
     sync.export(field, tmp_path / "big.zip")
     field.close()
 
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    counted = tmp_path / "office-counted"
+    shutil.copytree(tmp_path / "office", counted)
+    # every write point of the import: the backup before it, the changes, the commit
+    points = points_of(["-c", IMPORTER, str(counted), str(tmp_path / "big.zip")])[-1]
     rng = random.Random(11)
-    outcomes = set()
+    outcomes, mid_import = set(), 0
     for attempt in range(8):
         copy = tmp_path / f"office-{attempt}"
         shutil.copytree(tmp_path / "office", copy)
-        child = subprocess.Popen([sys.executable, "-c", IMPORTER, str(copy),
-                                  str(tmp_path / "big.zip")], stdout=subprocess.PIPE, text=True,
-                                 env=env)
-        assert child.stdout is not None
-        assert child.stdout.readline().strip() == "start"
-        time.sleep(rng.uniform(0.0, 0.6))
-        child.send_signal(signal.SIGKILL)
-        child.wait()
+        killed = kill_at(["-c", IMPORTER, str(copy), str(tmp_path / "big.zip")],
+                         rng.randint(1, points), pause=attempt % 2 == 0)
+        assert killed.point is not None or killed.lines == ["done"], killed.stderr
+        mid_import += attempt % 2 == 0 and killed.in_transaction
         with Workspace(copy, user="checker") as ws:
             assert ws.store.integrity_ok()
             received = ws.store.query("SELECT count(*) AS n FROM sync_received")[0]["n"]
@@ -77,3 +74,4 @@ def test_sigkill_during_import(tmp_path: Path) -> None:
             result = sync.import_package(ws, tmp_path / "big.zip")
             assert result["already_imported"] == bool(packages)
             assert ws.load_case(ws.parcels()[0]["sbl"]).parcel.owner_name == f"Owner {CHANGES - 1}"
+    assert mid_import >= 2, f"only {mid_import} kills fell inside the import's transaction"

@@ -18,7 +18,6 @@ from pytestqt.qtbot import QtBot
 
 from inspector_app.errors import InspectorError
 from inspector_app.services import exchange as sync
-from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.letters import register as letters
 from inspector_app.services.parcel import measure_all
 from inspector_app.services.workspace import Workspace
@@ -27,23 +26,18 @@ from inspector_app.ui.context import AppContext
 from inspector_app.ui.dialogs import ConflictsDialog
 from inspector_app.ui.main_window import MainWindow
 from inspector_app.ui.tasks import TaskRunner
-from tests.sync.conftest import TODAY, Pair, state
+from tests.sync.conftest import TODAY, Pair, copied_pair, state
+from tests.templates import Templates
 
 SBL = "900.01-1-2"  # a demo parcel with a dwelling and an inspection
 
 
 @pytest.fixture
-def pair(tmp_path: Path) -> Iterator[Pair]:
-    office = Workspace(tmp_path / "office", user="clerk")
-    install_demo(office, count=4, today=TODAY)
-    sbls = [p["sbl"] for p in office.parcels()][:3]
-    sync.enroll(office, "laptop-1", tmp_path / "kit.zip", sbls, passphrase="kit passphrase 1")
-    sync.join(tmp_path / "field", tmp_path / "kit.zip", user="k.olmsted",
-              passphrase="kit passphrase 1")
-    field = Workspace(tmp_path / "field", user="k.olmsted")
-    yield Pair(office, field, tmp_path, sbls)
-    office.close()
-    field.close()
+def pair(tmp_path: Path, templates: Templates) -> Iterator[Pair]:
+    made = copied_pair(templates, tmp_path, parcels=4)
+    yield made
+    made.office.close()
+    made.field.close()
 
 
 @pytest.fixture(params=["threaded", "synchronous"])

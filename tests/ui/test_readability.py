@@ -100,10 +100,13 @@ def test_history_in_words_and_local_time_newest_first(live: MainWindow, qtbot: Q
     live.form.owner_name.editingFinished.emit()
     settle(live, qtbot)
     live.tabs.setCurrentWidget(live.history)
-    qtbot.wait(50)
     table = live.history.table
-    for row in range(table.rowCount()):  # each change on as many lines as it needs
-        assert table.rowHeight(row) >= table.sizeHintForRow(row), row
+
+    def rows_fit() -> bool:  # each change on as many lines as it needs, once laid out
+        return all(table.rowHeight(row) >= table.sizeHintForRow(row)
+                   for row in range(table.rowCount()))
+
+    qtbot.waitUntil(rows_fit, timeout=10_000)
     assert [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())] == [
         "When", "Who, on device", "Change"]
     assert live.history.change_text(0) == f"Owner: {before} -> Renamed Owner"

@@ -6,7 +6,7 @@ database must be intact, every parcel must still export a case file that passes 
 checks (what `inspector-app evaluate CASE.json` runs), and every parcel the run never
 selected must export byte for byte as before.
 
-    INSPECTOR_SOAK_SEED=7 INSPECTOR_SOAK_ACTIONS=2000 .venv/bin/pytest tests/ui/test_soak.py
+    INSPECTOR_SOAK_SEED=7 INSPECTOR_SOAK_ACTIONS=2000 .venv/bin/pytest -m slow tests/ui/test_soak.py
 
 replays another seed or a longer run; the failure message gives the command that
 reproduces a failing run by hand.
@@ -24,6 +24,8 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from inspector_app import cli
 from inspector_app.services.demo.parcels import install_demo
@@ -63,6 +65,7 @@ def _fault(stderr: str) -> str:
     return "\n".join(lines[-40:])
 
 
+@pytest.mark.slow
 def test_soak_of_seeded_user_actions_keeps_every_record_sound(tmp_path: Path) -> None:
     data = tmp_path / "data"
     with Workspace(data, user="k.olmsted") as ws:

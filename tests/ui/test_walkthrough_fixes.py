@@ -34,7 +34,8 @@ from inspector_app.ui.history_view import HistoryView
 from inspector_app.ui.main_window import MainWindow
 from inspector_app.ui.tasks import TaskRunner
 from tests.suggestions import decide_pending
-from tests.sync.conftest import Pair
+from tests.sync.conftest import Pair, copied_pair
+from tests.templates import Templates
 
 TODAY = date(2026, 11, 25)
 CAPACITY = "900.01-1-2"   # the demo's small septic tank: a capacity suggestion
@@ -169,16 +170,11 @@ def test_the_history_tab_shows_the_words(qtbot: QtBot, recorded: Workspace) -> N
 # --- 2. Sync > Conflicts... buttons need a conflict -------------------------------------
 
 @pytest.fixture
-def pair(tmp_path: Path) -> Iterator[Pair]:
-    office = Workspace(tmp_path / "office", user="clerk")
-    install_demo(office, count=4, today=TODAY)
-    sync.enroll(office, "laptop-1", tmp_path / "kit.zip", [CAPACITY], passphrase="kit passphrase 1")
-    sync.join(tmp_path / "field", tmp_path / "kit.zip", user="k.olmsted",
-              passphrase="kit passphrase 1")
-    field = Workspace(tmp_path / "field", user="k.olmsted")
-    yield Pair(office, field, tmp_path, [CAPACITY])
-    office.close()
-    field.close()
+def pair(tmp_path: Path, templates: Templates) -> Iterator[Pair]:
+    made = copied_pair(templates, tmp_path, parcels=4, laptop=[CAPACITY])
+    yield made
+    made.office.close()
+    made.field.close()
 
 
 @pytest.fixture
