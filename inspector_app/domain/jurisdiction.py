@@ -15,6 +15,7 @@ from itertools import pairwise
 from typing import Any
 
 from ..errors import InputError
+from .business_days import NEW_YORK, HolidayCalendar, known_calendar
 from .vocabulary import ComponentKind
 
 FORMAT = "watershed-inspector/jurisdiction/2"
@@ -87,6 +88,9 @@ class Jurisdiction:
     municipalities: tuple[str, ...] = ()
     # An example for trying the app out, not a town's adopted law: its letters are drafts.
     example: bool = False
+    # The public holidays a date a letter sets moves off (with Saturdays and Sundays); a
+    # file without a [business_days] table follows New York's (GCL § 24), unconfirmed.
+    holiday_calendar: HolidayCalendar = NEW_YORK
 
     def cite(self, key: str) -> str:
         """The citation for a rule, marked when its section number is not confirmed."""
@@ -313,6 +317,18 @@ def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
         setbacks[kind] = {t: row.number(t, lo=0, hi=10_000) for t in SEPARATION_TARGETS}
         row.done()
     setbacks_table.done()
+    if "business_days" in top.data:
+        days = top.table("business_days")
+        values["holiday_calendar"] = HolidayCalendar(
+            calendar=days.text("calendar"), not_holidays=days.texts("not_public_holidays"),
+            sunday_holiday_next_day=days.flag("sunday_holiday_next_day"))
+        days.done()
+        if not known_calendar(values["holiday_calendar"].calendar):
+            raise days.error(f"[business_days] calendar is "
+                             f"{values['holiday_calendar'].calendar!r}, which the holiday "
+                             "library does not know; name a country and state as \"US-NY\"")
+    else:
+        unconfirmed_values |= {"business_days.calendar"}
     top.done()
 
     if values["minimum_bedrooms"] > values["base_rate_bedrooms"]:
