@@ -98,6 +98,13 @@ class Letter:
                                              reference_to="letters")
     printed_at: str | None = declare("Printed at", default=None, text=Text.PLAIN,
                                      timestamp=True)
+    # The dates the letter sets, as served (moved off weekends and public holidays).
+    permit_by: str | None = declare("Permit by", default=None, text=Text.PLAIN,
+                                    date_text=True, future=True)
+    complete_by: str | None = declare("Complete by", default=None, text=Text.PLAIN,
+                                      date_text=True, future=True)
+    reply_by: str | None = declare("Reply by", default=None, text=Text.PLAIN,
+                                   date_text=True, future=True)
 
 
 @record("Suggested finding", table="finding_decisions")

@@ -14,7 +14,8 @@ def register(conn: sqlite3.Connection, parcel_id: str | None = None) -> list[Row
     """The issued letters (of one parcel, or all) in the order issued, with the parcel's
     SBL; the recipient as stored (JSON text)."""
     sql = ("SELECT l.id, p.sbl, l.kind, l.letter_date, l.recipient, l.case_version, "
-           "l.issued_by, l.issued_at, l.sha256, l.replaces_letter_id, l.printed_at "
+           "l.issued_by, l.issued_at, l.sha256, l.replaces_letter_id, l.printed_at, "
+           "l.permit_by, l.complete_by, l.reply_by "
            "FROM letters l JOIN parcels p ON p.id = l.parcel_id WHERE l.status = 'issued'")
     params: tuple[str, ...] = ()
     if parcel_id is not None:
@@ -99,3 +100,33 @@ def issued_dates(conn: sqlite3.Connection) -> list[Row]:
     """Every issued letter (not deleted): parcel, kind and date, by date then kind."""
     return rows(conn, "SELECT parcel_id, kind, letter_date FROM letters WHERE status "
                       "= 'issued' AND deleted_at IS NULL ORDER BY letter_date, kind")
+
+
+_ISSUED = ("SELECT l.id, l.parcel_id, p.municipality, l.kind, l.letter_date, l.case_version, "
+           "l.permit_by, l.complete_by, l.reply_by, l.replaces_letter_id FROM letters l "
+           "JOIN parcels p ON p.id = l.parcel_id WHERE l.status = 'issued' AND "
+           "l.deleted_at IS NULL AND l.kind = ?")
+_NOT_REPLACED = (" AND NOT EXISTS (SELECT 1 FROM letters r WHERE r.replaces_letter_id = l.id "
+                 "AND r.status = 'issued' AND r.deleted_at IS NULL)")
+
+
+def in_force(conn: sqlite3.Connection, kind: str, parcel_ids: Sequence[str] | None = None,
+             *, replaced_too: bool = False) -> list[Row]:
+    """The issued letters of a kind that no issued letter replaces (with `replaced_too`,
+    those replaced as well) of the parcels named (None: of all), in the order issued: id,
+    parcel and its municipality, date, case version, the dates kept with it (None where it
+    sets none, or was issued before they were kept) and the letter it replaces."""
+    sql = _ISSUED + ("" if replaced_too else _NOT_REPLACED)
+    if parcel_ids is None:
+        return rows(conn, sql + " ORDER BY l.issued_at, l.id", (kind,))
+    ids = list(parcel_ids)
+    return rows(conn, sql + f" AND l.parcel_id IN ({','.join('?' * len(ids)) or 'NULL'})"
+                " ORDER BY l.issued_at, l.id", (kind, *ids))
+
+
+def kept_dates(conn: sqlite3.Connection, letter_id: str) -> Row | None:
+    """An issued letter's parcel, municipality, kind, date, case version and kept dates."""
+    return one(conn, "SELECT l.id, l.parcel_id, p.municipality, l.kind, l.letter_date, "
+                     "l.case_version, l.permit_by, l.complete_by, l.reply_by, "
+                     "l.replaces_letter_id FROM letters l JOIN parcels p ON p.id = "
+                     "l.parcel_id WHERE l.id = ? AND l.status = 'issued'", (letter_id,))
