@@ -13,6 +13,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+from ..domain.business_days import days_after, next_business_day
 from ..domain.case import Case, Component
 from ..domain.fields import COMPONENT_DETAILS
 from ..domain.jurisdiction import Jurisdiction
@@ -161,13 +162,24 @@ def _date(d: date | None) -> str:
 
 def deadlines(case: Case, j: Jurisdiction, letter_date: date) -> tuple[date, date, bool, bool]:
     """A notice's permit and completion dates, and whether each is the jurisdiction's
-    default counted from the letter's date (True) or recorded on the case (False)."""
+    default counted from the letter's date (True) or recorded on the case (False); each
+    moved off a weekend or public holiday to the next business day (GCL § 25-a)."""
     n = case.notice
     permit_by = n.permit_by if n else None
     complete_by = n.complete_by if n else None
-    return (permit_by or letter_date + timedelta(days=j.notice_permit_within_days),
-            complete_by or letter_date + timedelta(days=j.notice_complete_within_days),
+    cal = j.holiday_calendar
+    return (next_business_day(permit_by, cal) if permit_by else
+            days_after(letter_date, j.notice_permit_within_days, cal),
+            next_business_day(complete_by, cal) if complete_by else
+            days_after(letter_date, j.notice_complete_within_days, cal),
             permit_by is None, complete_by is None)
+
+
+def reply_by(i: LetterInputs) -> date:
+    """The date a letter asks a reply by: the office's days from the letter's date, moved
+    off a weekend or public holiday."""
+    return days_after(i.letter_date, i.wording.reply_within_days,
+                      i.jurisdiction.holiday_calendar)
 
 
 CONSTRUCTION = frozenset({"system_in_failure"})  # corrected only under a building permit
@@ -208,7 +220,7 @@ def _values(i: LetterInputs) -> dict[str, Any]:
         "inspection_cycle.years": True, "worklists.due_soon_days": True}
     replaced = i.replaced
     return {
-        "reply_by": _date(i.letter_date + timedelta(days=i.wording.reply_within_days)),
+        "reply_by": _date(reply_by(i)),
         "unconfirmed": {k: UNCONFIRMED if mark and used and k in j.unconfirmed_values else ""
                         for k, used in unconfirmed.items()},
         "what": "",
@@ -358,6 +370,25 @@ def _notice_blocks(i: LetterInputs, t: LetterTemplate, v: dict[str, Any]) -> lis
     if any(key not in UNDATED_ACTIONS for key, _ in actions):
         out.append(Paragraph(t.text("deadlines", v)))
     out.append(Paragraph(t.text("renters", v)))
+    return out
+
+
+def letter_dates(kind: str, i: LetterInputs) -> dict[str, date]:
+    """The dates a letter of this kind sets and states, by name (`permit_by`,
+    `complete_by`, `reply_by`), as its text gives them: what the register keeps with an
+    issued letter and follow-up reads."""
+    out: dict[str, date] = {}
+    if kind == "notice_of_violation":
+        codes = {f.code for f in i.evaluation.violations}
+        permit_by, complete_by, _, _ = deadlines(i.case, i.jurisdiction, i.letter_date)
+        if codes & CONSTRUCTION:
+            out["permit_by"] = permit_by
+        if codes & (CONSTRUCTION | WORKS):
+            out["complete_by"] = complete_by
+    t = i.wording.templates.get(kind)
+    if t is not None and any("{reply_by}" in text for text in (
+            *t.texts.values(), *t.paragraphs, *t.closing)):
+        out["reply_by"] = reply_by(i)
     return out
 
 

@@ -71,7 +71,7 @@ def test_notice_of_violation_says_what_the_law_requires(failed: Workspace) -> No
             "Absorption area (failed): surface breakout",       # components and defects
             "What you must do",                                  # what to do
             "building permit by January 15, 2027",              # permit deadline
-            "complete the repair of the system by May 1, 2027",  # time allowed
+            "complete the repair of the system by May 3, 2027",  # May 1: a Saturday
             "forward this notice to any other owners of the parcel and to its renters",
             "cc: Maria Castellano", "Page 1 of", "DRAFT"):
         assert required in text, required

@@ -93,7 +93,8 @@ def test_a_failed_tank_needs_a_permit_but_no_design_professional(workspace: Work
                                                                  full_case: dict) -> None:
     tank = {"kind": "septic_tank", "condition": "failed", "defects": ["cracked, leaking"]}
     text = _nov(workspace, _only(full_case, components=[tank]))
-    assert ("Obtain a building permit by December 25, 2026 (unconfirmed) (§ 202-5 A "
+    # 30 days from November 25, 2026: Christmas Day, so the next business day (GCL § 25-a)
+    assert ("Obtain a building permit by December 28, 2026 (unconfirmed) (§ 202-5 A "
             "(unconfirmed)) and complete the repair of the system by March 25, 2027 "
             "(unconfirmed)") in text
     assert ("Replacing the septic tank to the existing conditions requires a building permit "
@@ -146,7 +147,7 @@ def test_every_legal_statement_carries_its_section(workspace: Workspace,
     assert "within 30 days of this letter" not in text
     etu = text_of(letters.draft_pdf(workspace, SBL, "etu_report_reminder", as_of=TODAY))
     assert "shall be sent to this office within 10 days" in etu
-    assert "This office asks that" in etu and "by December 25, 2026" in etu
+    assert "This office asks that" in etu and "by December 28, 2026" in etu  # not Christmas
     assert "must reach this office" not in etu
     five = text_of(letters.draft_pdf(workspace, SBL, "five_year_reminder", as_of=TODAY))
     assert "every 5 years (unconfirmed)" in five

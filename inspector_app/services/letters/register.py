@@ -26,6 +26,7 @@ from ...documents.content import (
     build,
     describe_measurements,
     issue_problems,
+    letter_dates,
     pending_refusal,
     recipient,
 )
@@ -286,26 +287,30 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
     rendered = []
     for kind in wanted:
         fix = replaced if replaced is not None and kind == replaced[1] else None
-        letter = build(kind, _inputs(ws, sbl, evaluation, ws.load_case(sbl), day, kind,
-                                     replaced=fix))
-        final = build(kind, _inputs(ws, sbl, evaluation, ws.load_case(sbl), day, kind,
-                                    final=True, replaced=fix))
+        stored = ws.load_case(sbl)
+        if fix is not None:
+            stored = _keeping_served_dates(ws, stored, fix[0])
+        letter = build(kind, _inputs(ws, sbl, evaluation, stored, day, kind, replaced=fix))
+        inputs = _inputs(ws, sbl, evaluation, stored, day, kind, final=True, replaced=fix)
+        final = build(kind, inputs)
         values = tuple(f"uses {v}, which the jurisdiction file marks unconfirmed"
                        for v in letter.unconfirmed_values)
         rendered.append((final, render_letter(final, office, draft=False),
-                         (*unconfirmed_citations(letter), *values)))
+                         (*unconfirmed_citations(letter), *values),
+                         letter_dates(kind, inputs)))
     issued_at = datetime.now(UTC).isoformat(timespec="milliseconds")
     committed = []
     with ws.store.transaction() as w:
         if replaces is not None:  # corrected meanwhile by someone else: still one correction
             _refuse_replaced_again(ws, sbl, replaces, conn=w.conn)
-        for letter, pdf, unconfirmed in rendered:
+        for letter, pdf, unconfirmed, dates in rendered:
             digest = hashlib.sha256(pdf).hexdigest()
             letter_id = w.insert("letters", {
                 "kind": letter.kind, "status": "issued", "letter_date": day,
                 "recipient": list(letter.recipient), "case_version": version,
                 "issued_by": w.actor.user, "issued_at": issued_at, "sha256": digest,
-                "pdf": pdf, "replaces_letter_id": replaces}, parcel_id=parcel_id)
+                "pdf": pdf, "replaces_letter_id": replaces,
+                **{name: d.isoformat() for name, d in dates.items()}}, parcel_id=parcel_id)
             committed.append((letter_id, letter, pdf, digest, unconfirmed))
     # The files in letters/ are written only once the register holds the letters, so that
     # no finished-looking letter exists that the register does not know.
@@ -323,6 +328,26 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
         out.append(IssuedLetter(letter_id, sbl, letter.kind, day.isoformat(), digest,
                                 version, replaces, str(path), tuple(warnings)))
     return out
+
+
+def _keeping_served_dates(ws: Session, case: Case, corrected: str) -> Case:
+    """The case a correction is written from: a deadline recorded on the case stands; one
+    not recorded is the corrected letter's as served, never counted afresh from the
+    correction's date."""
+    from dataclasses import replace
+
+    from ...domain.case import NoticeDeadlines
+    from ..parcel.served import served
+
+    old = served(ws, corrected)
+    if old is None or not old.dates:
+        return case
+    n = case.notice
+    permit_by = n.permit_by if n and n.permit_by else old.dates.get("permit_by")
+    complete_by = n.complete_by if n and n.complete_by else old.dates.get("complete_by")
+    if permit_by is None and complete_by is None:
+        return case
+    return replace(case, notice=NoticeDeadlines(permit_by=permit_by, complete_by=complete_by))
 
 
 def _refuse_replaced_again(ws: Session, sbl: str, replaces: str, *, conn: Any = None) -> None:
@@ -384,10 +409,24 @@ def _copy_path(ws: Session, sbl: str, kind: str, day: date, letter_id: str) -> P
 
 
 def register(ws: Session, sbl: str | None = None) -> list[dict[str, Any]]:
+    """The issued letters, oldest first; each with the dates it set as served (`permit_by`,
+    `complete_by`, `reply_by`, where they come from) and whether it is in force (no issued
+    letter replaces it) and, if not, which letter replaced it."""
+    from ..parcel.served import served
+
     rows = letter_rows.register(ws.store.conn, None if sbl is None else ws.parcel_id(sbl))
+    replaced_by = {r["replaces_letter_id"]: r["id"] for r in rows
+                   if r["replaces_letter_id"] is not None}
     for r in rows:
         r["recipient"] = json.loads(r["recipient"])
         r["replaces"] = r.pop("replaces_letter_id")
+        dates = served(ws, r["id"])
+        if dates is not None:
+            shown = dates.as_json()
+            for name in ("permit_by", "complete_by", "reply_by", "dates_from"):
+                r[name] = shown[name]
+        r["in_force"] = r["id"] not in replaced_by
+        r["replaced_by"] = replaced_by.get(r["id"])
     return rows
 
 

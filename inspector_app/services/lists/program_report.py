@@ -23,11 +23,10 @@ from ...domain.vocabulary import ComponentKind, InspectionReason
 from ...errors import Cancelled, InputError
 from ...storage import inspections as inspection_rows
 from ...storage import letters as letter_rows
-from ...storage import notices as notice_rows
 from ...storage import parcels as parcel_rows
-from ...storage.cases import stored_date
 from ..parcel.evaluation import assess_case
 from ..parcel.inspection_history import InspectionResult, dated_to, inspection_results
+from ..parcel.served import Served, notices_in_force_or_replaced
 from ..session.laws import NoLawFacts
 
 if TYPE_CHECKING:
@@ -252,13 +251,14 @@ def _five_year(ws: Session, parcels: list[dict[str, Any]], dates: dict[str, list
 def _open_matters(ws: Session, parcels: list[dict[str, Any]],
                   results: list[InspectionResult], end: date) -> list[dict[str, Any]]:
     """At the period's end: systems whose latest inspection found a failure (no later
-    inspection found it corrected), and notices whose deadline has passed while a
-    failure or violation stands."""
+    inspection found it corrected), and notices of violation in force at the period's end
+    (issued by then, not replaced by then) whose deadline has passed while a failure or
+    violation stands."""
     by_parcel: dict[str, list[InspectionResult]] = {}
     for r in results:
         if r.date <= end:
             by_parcel.setdefault(r.parcel_id, []).append(r)
-    notices = notice_rows.first_deadlines(ws.store.conn)
+    notices = _in_force_at(ws, end)
     out = []
     for p in parcels:
         history = by_parcel.get(p["id"])
@@ -279,14 +279,14 @@ def _open_matters(ws: Session, parcels: list[dict[str, Any]],
                                           "corrected",
                         "since": since.isoformat(), "section": failure_section,
                         "inspection": last.date.isoformat()})
-        n = notices.get(p["id"])
         standing = last.outcome == Outcome.FAILURE or bool(last.violations)
-        if n is None or not standing:
+        if not standing:
             continue
-        for field, words in (("permit_by", "permit application"),
-                             ("complete_by", "work complete")):
-            day = stored_date(n[field])
-            if day is not None and end > day:
+        for words, day in ((words, n.dates[field]) for n in notices.get(p["id"], ())
+                           for field, words in (("permit_by", "permit application"),
+                                                ("complete_by", "work complete"))
+                           if field in n.dates):
+            if end > day:
                 out.append({**base, "matter": f"notice past its deadline ({words} by "
                                               f"{day.isoformat()})",
                             "since": day.isoformat(),
@@ -294,6 +294,19 @@ def _open_matters(ws: Session, parcels: list[dict[str, Any]],
                             else last.violations[0][1],
                             "inspection": last.date.isoformat()})
     out.sort(key=lambda m: (sbl_sort_key(m["sbl"]), m["since"]))
+    return out
+
+
+def _in_force_at(ws: Session, end: date) -> dict[str, list[Served]]:
+    """The notices of violation in force at the end of `end`: dated by then, and not
+    replaced by a correction dated by then."""
+    out: dict[str, list[Served]] = {}
+    for parcel_id, issued in notices_in_force_or_replaced(ws).items():
+        dated = [n for n in issued if n.letter_date <= end]
+        replaced = {n.replaces for n in dated if n.replaces is not None}
+        kept = [n for n in dated if n.letter_id not in replaced]
+        if kept:
+            out[parcel_id] = kept
     return out
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -14,6 +13,7 @@ from ...domain.sbl import sbl_sort_key
 from ...storage import parcels as parcel_rows
 from ...storage.cases import stored_date
 from ..parcel.evaluation import assess_case
+from ..parcel.served import Served, notices_in_force
 from ..session.laws import NO_LAW_ON_FILE, NoLawFacts
 
 if TYPE_CHECKING:
@@ -41,8 +41,8 @@ class _Parcel:
     no_law: str | None
     last_inspection: date | None
     stamped_as_built: bool
-    permit_by: date | None
-    complete_by: date | None
+    # the notices of violation in force (issued, not replaced), with the dates they set
+    notices: tuple[Served, ...]
     distance_ft: float | None = None
     # with no lake distance: the lot's distance to the lake line, its accuracy, the layer
     lot: tuple[float, float, str] | None = None
@@ -106,16 +106,20 @@ def _violations(codes: set[str]) -> Callable[[_Parcel, date], dict[str, Any] | N
 
 
 def _notices(p: _Parcel, as_of: date) -> dict[str, Any] | None:
+    """Parcels with a notice of violation in force whose deadline has passed while a
+    failure or violation stands; nothing that was never served."""
     if p.no_law is not None or p.law is None:
         return None
     open_matter = p.outcome is Outcome.FAILURE or bool(p.violations)
-    passed = [(name, day) for name, day in (("permit_by", p.permit_by),
-                                            ("complete_by", p.complete_by))
-              if day is not None and as_of > day]
+    passed = [(n, name, n.dates[name]) for n in p.notices
+              for name in ("permit_by", "complete_by")
+              if name in n.dates and as_of > n.dates[name]]
     if not open_matter or not passed:
         return None
-    return _item(p, deadlines_passed=[{"deadline": name, "date": day.isoformat()}
-                                      for name, day in passed],
+    return _item(p, deadlines_passed=[{"deadline": name, "date": day.isoformat(),
+                                       "letter_id": n.letter_id,
+                                       "letter_date": n.letter_date.isoformat()}
+                                      for n, name, day in passed],
                  outcome=None if p.outcome is None else p.outcome.value,
                  citation=p.law.cite("system_in_failure")
                  if p.outcome is Outcome.FAILURE else p.violations[0].citation)
@@ -173,16 +177,15 @@ _ORDER = {"lake-distance-needed": _estimate_rank}
 
 def _parcel(r: dict[str, Any], law: Jurisdiction | None, *, zone: Zone | None,
             outcome: Outcome | None, violations: tuple[Finding, ...], no_law: str | None,
-            permit_by: date | None, complete_by: date | None,
-            distance_ft: float | None = None,
+            notices: tuple[Served, ...], distance_ft: float | None = None,
             lot: tuple[float, float, str] | None = None) -> _Parcel:
     return _Parcel(
         sbl=r["sbl"], site_address=r["site_address"], owner_name=r["owner_name"],
         municipality=r["municipality"], law=law, zone=zone, outcome=outcome,
         violations=violations, no_law=no_law,
         last_inspection=stored_date(r["last_inspection"]),
-        stamped_as_built=bool(r["stamped_as_built"]), permit_by=permit_by,
-        complete_by=complete_by, distance_ft=distance_ft, lot=lot)
+        stamped_as_built=bool(r["stamped_as_built"]), notices=notices,
+        distance_ft=distance_ft, lot=lot)
 
 
 def _rows(ws: Session) -> list[dict[str, Any]]:
@@ -195,15 +198,14 @@ def _parcels(ws: Session, as_of: date) -> list[_Parcel]:
 
     rows = _rows(ws)
     found = summaries(ws, {r["id"]: r["municipality"] for r in rows})
+    served = notices_in_force(ws)
     out = []
     for r in rows:
         s = found[r["id"]]
-        permit_by, complete_by = (None, None) if r["notice"] is None else (
-            stored_date(day) for day in json.loads(r["notice"]))
         out.append(_parcel(r, ws.laws.for_municipality(r["municipality"]), zone=s.zone,
                            outcome=s.outcome, violations=s.violations(as_of) if s.law else (),
-                           no_law=None if s.law else s.sentence, permit_by=permit_by,
-                           complete_by=complete_by, distance_ft=s.distance_ft,
+                           no_law=None if s.law else s.sentence,
+                           notices=tuple(served.get(r["id"], ())), distance_ft=s.distance_ft,
                            lot=None if s.lot_distance_ft is None or s.lot_accuracy_ft is None
                            or s.lot_layer is None else
                            (s.lot_distance_ft, s.lot_accuracy_ft, s.lot_layer)))
@@ -219,18 +221,15 @@ def _parcels_one_by_one(ws: Session, as_of: date) -> list[_Parcel]:
     for r in _rows(ws):
         case = ws.load_case(r["sbl"])
         e = assess_case(ws, case, as_of=as_of)
-        notice = case.notice
-        permit_by = notice.permit_by if notice else None
-        complete_by = notice.complete_by if notice else None
+        notices = tuple(notices_in_force(ws, [r["id"]]).get(r["id"], ()))
         law = ws.laws.for_municipality(case.parcel.municipality)
         if isinstance(e, NoLawFacts):
             out.append(_parcel(r, law, zone=None, outcome=None, violations=(),
-                               no_law=e.sentence, permit_by=permit_by,
-                               complete_by=complete_by))
+                               no_law=e.sentence, notices=notices))
         else:
             out.append(_parcel(r, law, zone=e.lake.zone, outcome=e.outcome,
-                               violations=e.violations, no_law=None, permit_by=permit_by,
-                               complete_by=complete_by, distance_ft=e.lake.distance_ft,
+                               violations=e.violations, no_law=None, notices=notices,
+                               distance_ft=e.lake.distance_ft,
                                lot=None if e.lake.distance_ft is not None
                                else lot_estimate_alone(ws, r["id"])))
     return out

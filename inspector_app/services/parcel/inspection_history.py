@@ -131,10 +131,13 @@ class _Loader:
 
     def case(self, parcel_id: str, state: dict[str, list[dict[str, Any]]],
              inspection: dict[str, Any], tests: Sequence[dict[str, Any]]) -> Any:
+        return self.load(parcel_id, {**state, "inspections": [inspection],
+                                     "inspection_tests": list(tests)})
+
+    def load(self, parcel_id: str, chosen: dict[str, list[dict[str, Any]]]) -> Any:
         conn = self.conn
         for table in _REPLAYED:
             conn.execute(f"DELETE FROM {table}")
-        chosen = {**state, "inspections": [inspection], "inspection_tests": list(tests)}
         for table, rows in chosen.items():
             for row in rows:
                 names = list(row)
@@ -197,6 +200,24 @@ class _Layers:
         from ..reference.shorelines import active_layer
 
         return cls(active_layer(ws), active_lot_layer(ws))
+
+
+def case_at(ws: Session, parcel_id: str, seq: int) -> Any | None:
+    """The parcel's case as its record stood once change-log entry `seq` was written (what
+    a letter of that case version was made from), or None when no record stood then."""
+    replay = _Replay()
+    for e in change_log.parcel_entries(ws.store.conn, parcel_id, _REPLAYED):
+        if e[0] > seq:
+            break
+        replay.apply(e)
+    state = replay.snapshot()
+    if not state["parcels"]:
+        return None
+    loader = _Loader(table_definitions(ws.store.conn, _REPLAYED))
+    try:
+        return loader.load(parcel_id, state)
+    finally:
+        loader.close()
 
 
 def parcel_inspections(ws: Session, parcel_id: str) -> list[InspectionResult]:
