@@ -427,8 +427,9 @@ def _notes(ws: Session, names: Sequence[str]) -> list[str]:
         "late: after it, by the period's end. Overdue at the end: more than one cycle since "
         "the last inspection. Never inspected: no inspection on record up to the end.",
         "Open matters: a failure that no later inspection has found corrected (since the "
-        "first of the failing inspections in a row), and a notice whose deadline passed "
-        "while a failure or violation stands (since the deadline), at the period's end.",
+        "first of the failing inspections in a row), and a notice of violation served and "
+        "in force whose deadline passed while a failure or violation stands (since the "
+        "deadline), at the period's end.",
     ]
     laws: dict[str, tuple[Any, list[str]]] = {}
     lawless = []
