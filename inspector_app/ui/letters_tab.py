@@ -258,7 +258,7 @@ class LettersTab(QWidget):
                 for r in rows:
                     text = (f"{r['letter_date']}  {words(r['kind'])}  {r['id'][:8]}  "
                             f"(issued by {r['issued_by']}"
-                            f"{', printed' if r['printed_at'] else ''})")
+                            f"{', printed' if r['printed_at'] else ''}{_served(r)})")
                     item = QListWidgetItem(text)
                     item.setData(LETTER_ROLE, r["id"])
                     item.setData(DETAILS_ROLE, (r["kind"], r["letter_date"]))
@@ -501,3 +501,13 @@ class LettersTab(QWidget):
                                      f"is {path}")
 
         self._run(lambda: letter_service.issued_copy(self.ctx.ws, letter_id), done)
+
+
+def _served(row: dict[str, Any]) -> str:
+    """The dates a letter set, as served, and whether a correction replaced it."""
+    dates = [f"{label} {row[key]}" for key, label in (
+        ("permit_by", "permit by"), ("complete_by", "complete by"))
+        if row.get(key)]
+    if row.get("replaced_by"):
+        dates.append(f"replaced by {row['replaced_by'][:8]}")
+    return "".join(f"; {d}" for d in dates)
