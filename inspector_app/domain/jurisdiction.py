@@ -87,6 +87,9 @@ class Jurisdiction:
     municipalities: tuple[str, ...] = ()
     # An example for trying the app out, not a town's adopted law: its letters are drafts.
     example: bool = False
+    # The office's follow-up, not the law: a notice whose delivery is not confirmed this
+    # many days after it was served (or issued, when no service is recorded) is listed.
+    service_unconfirmed_days: int = 14
 
     def cite(self, key: str) -> str:
         """The citation for a rule, marked when its section number is not confirmed."""
@@ -280,6 +283,9 @@ def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
 
     worklists = top.table("worklists")
     values["due_soon_days"] = worklists.number("due_soon_days", lo=0, hi=3650, integer=True)
+    if "service_unconfirmed_days" in worklists.data:  # files written before it: 14 days
+        values["service_unconfirmed_days"] = worklists.number(
+            "service_unconfirmed_days", lo=1, hi=365, integer=True)
     worklists.done()
 
     within = top.table("substandard_within")
