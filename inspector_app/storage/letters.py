@@ -124,7 +124,7 @@ def service_of(conn: sqlite3.Connection, letter_ids: Sequence[str] | None = None
         params = list(letter_ids)
         sql += f" AND letter_id IN ({','.join('?' * len(params)) or 'NULL'})"
     out: dict[str, list[Row]] = {}
-    for r in rows(conn, sql + " ORDER BY event_date, created_at, id", params):
+    for r in rows(conn, sql + " ORDER BY event_date, created_at, rowid", params):
         out.setdefault(r["letter_id"], []).append(r)
     return out
 
