@@ -128,7 +128,7 @@ def test_an_ambiguous_short_id_is_refused(issued: tuple[Workspace, str],
 
 
 def test_a_draft_is_not_served(issued: tuple[Workspace, str]) -> None:
-    ws, letter_id = issued
+    ws, _ = issued
     with ws.store.transaction() as w:
         draft = w.insert("letters", {"kind": "notice_of_violation", "status": "draft",
                                      "letter_date": TODAY, "recipient": ["A", "B 14424"],

@@ -477,6 +477,18 @@ def register(ws: Session, sbl: str | None = None) -> list[dict[str, Any]]:
     return rows
 
 
+def in_force_since_inspection(ws: Session, sbl: str, kind: str) -> dict[str, Any] | None:
+    """The parcel's issued letter of this kind that no letter replaces, dated on or after
+    its last inspection (any, when none is recorded): the one a new letter of the kind
+    would correct. None when there is none."""
+    rows = register(ws, sbl)
+    replaced = {r["replaces"] for r in rows}
+    last = _last_inspection(ws, ws.parcel_id(sbl))
+    found = [r for r in rows if r["kind"] == kind and r["id"] not in replaced
+             and (last is None or r["letter_date"] >= last.isoformat())]
+    return found[-1] if found else None
+
+
 def stored_pdf(ws: Session, letter_id: str) -> bytes:
     """An issued letter's bytes, checked against the hash stored when it was issued; the
     letter named by its id or its short id."""
