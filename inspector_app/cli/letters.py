@@ -43,6 +43,7 @@ def add_register(commands: Commands) -> None:
     reg_show.add_argument("letter_id")
     reg_show.add_argument("--out", type=Path, required=True, metavar="FILE")
     reg_show.set_defaults(handler=_register_show)
+    _add_register_service(reg_sub)
 
 
 def _add_register_writing(reg_sub: Commands) -> None:
@@ -65,6 +66,56 @@ def _add_register_writing(reg_sub: Commands) -> None:
     reg_draft.add_argument("--out", type=Path, required=True, metavar="FILE")
     reg_draft.add_argument("--as-of", type=iso_date, metavar="DATE")
     reg_draft.set_defaults(handler=_register_draft)
+
+
+def _add_register_service(reg_sub: Commands) -> None:
+    """`register serve`, `register delivered` and `register returned`: what became of an
+    issued letter."""
+    from ..domain.records import SERVICE_METHODS
+
+    serve = reg_sub.add_parser("serve", help="record how and when an issued letter was served")
+    serve.add_argument("letter_id", metavar="LETTER_ID")
+    serve.add_argument("--method", required=True, choices=SERVICE_METHODS)
+    serve.add_argument("--on", required=True, type=iso_date, metavar="DATE")
+    serve.add_argument("--article", metavar="NUMBER",
+                       help="certified mail: the article number")
+    serve.add_argument("--to", metavar="NAME", help="hand delivery: to whom")
+    serve.add_argument("--where", metavar="PLACE", help="posting: where it was posted")
+    serve.set_defaults(handler=_register_serve)
+    got = reg_sub.add_parser("delivered", help="record that a served letter's delivery was "
+                                               "confirmed (a return receipt)")
+    got.add_argument("letter_id", metavar="LETTER_ID")
+    got.add_argument("--on", required=True, type=iso_date, metavar="DATE")
+    got.add_argument("--signed-by", metavar="NAME")
+    got.set_defaults(handler=_register_delivered)
+    back = reg_sub.add_parser("returned", help="record that a mailed letter came back "
+                                               "undelivered")
+    back.add_argument("letter_id", metavar="LETTER_ID")
+    back.add_argument("--on", required=True, type=iso_date, metavar="DATE")
+    back.add_argument("--reason", required=True)
+    back.set_defaults(handler=_register_returned)
+
+
+def _register_serve(args: argparse.Namespace) -> Any:
+    from ..services.letters.service import serve
+
+    with workspace(args) as ws:
+        return serve(ws, args.letter_id, method=args.method, on=args.on,
+                     article=args.article, to=args.to, where=args.where)
+
+
+def _register_delivered(args: argparse.Namespace) -> Any:
+    from ..services.letters.service import delivered
+
+    with workspace(args) as ws:
+        return delivered(ws, args.letter_id, on=args.on, signed_by=args.signed_by)
+
+
+def _register_returned(args: argparse.Namespace) -> Any:
+    from ..services.letters.service import returned
+
+    with workspace(args) as ws:
+        return returned(ws, args.letter_id, on=args.on, reason=args.reason)
 
 
 def add_office(commands: Commands) -> None:
@@ -156,11 +207,13 @@ def _register_print(args: argparse.Namespace) -> Any:
 def _register_show(args: argparse.Namespace) -> Any:
     from ..paths import write_atomically
     from ..services.letters.register import stored_pdf
+    from ..services.letters.service import letter_id_for
 
     with workspace(args) as ws:
-        pdf = stored_pdf(ws, args.letter_id)
+        letter_id = letter_id_for(ws, args.letter_id)
+        pdf = stored_pdf(ws, letter_id)
     write_atomically(args.out, pdf)
-    return {"id": args.letter_id, "path": str(args.out), "bytes": len(pdf)}
+    return {"id": letter_id, "path": str(args.out), "bytes": len(pdf)}
 
 
 def _office_show(args: argparse.Namespace) -> Any:

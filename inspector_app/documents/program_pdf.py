@@ -320,6 +320,14 @@ def _tally_rows(f: dict[str, Any]) -> list[tuple[str, list[Any], bool]]:
         label = ("Of these, corrections of an earlier letter" if kind == "corrections"
                  else kind_words(kind))
         rows.append((label, ["letters_issued", kind], False))
+    rows.append(("Notices served (dated in the period, not corrected)",
+                 ["notices_served", "notices"], True))
+    for key, label in (("served", "Served by the period's end"),
+                       ("confirmed", "Of these, delivery confirmed"),
+                       ("unconfirmed", "Of these, delivery not confirmed"),
+                       ("returned", "Of these, returned undelivered"),
+                       ("not_served", "Not served")):
+        rows.append((label, ["notices_served", key], False))
     rows.append(("Enhanced treatment units at the period's end", [], True))
     rows.append(("Units", ["etu", "units"], False))
     rows.append(("Service contract, inspections and reports on time",

@@ -91,6 +91,9 @@ class Jurisdiction:
     # The public holidays a date a letter sets moves off (with Saturdays and Sundays); a
     # file without a [business_days] table follows New York's (GCL § 24), unconfirmed.
     holiday_calendar: HolidayCalendar = NEW_YORK
+    # The office's follow-up, not the law: a notice whose delivery is not confirmed this
+    # many days after it was served (or issued, when no service is recorded) is listed.
+    service_unconfirmed_days: int = 14
 
     def cite(self, key: str) -> str:
         """The citation for a rule, marked when its section number is not confirmed."""
@@ -284,6 +287,9 @@ def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
 
     worklists = top.table("worklists")
     values["due_soon_days"] = worklists.number("due_soon_days", lo=0, hi=3650, integer=True)
+    if "service_unconfirmed_days" in worklists.data:  # files written before it: 14 days
+        values["service_unconfirmed_days"] = worklists.number(
+            "service_unconfirmed_days", lo=1, hi=365, integer=True)
     worklists.done()
 
     within = top.table("substandard_within")

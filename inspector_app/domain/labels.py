@@ -481,6 +481,9 @@ def record_name(table: str, values: Mapping[str, Any] | None) -> str:
         return f"{what} {v['filename']}" if v.get("filename") else "Photo or document"
     if table == "letters" and v.get("kind"):
         return f"Letter: {words(v['kind'])}"
+    if table == "letter_service" and v.get("event"):
+        how = f" by {words(v['method'])}" if v.get("method") else ""
+        return f"Letter {words(v['event'])}{how}"
     if table == "finding_decisions" and v.get("defect"):
         return f"Suggested finding \u201c{v['defect']}\u201d"
     return section.name

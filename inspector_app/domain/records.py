@@ -107,6 +107,26 @@ class Letter:
                                    date_text=True, future=True)
 
 
+SERVICE_METHODS = ("first_class_mail", "certified_mail", "hand_delivery", "posting")
+SERVICE_EVENTS = ("served", "delivered", "returned")
+
+
+@record("Service of a letter", table="letter_service", writers=Writer.OFFICE)
+@dataclass(frozen=True, kw_only=True)
+class LetterService:
+    letter_id: str = declare("Letter", reference_to="letters")
+    event: str = declare("Event", choices=SERVICE_EVENTS)
+    method: str | None = declare("Served by", default=None, choices=SERVICE_METHODS)
+    article_number: str | None = declare("Certified mail article number", default=None,
+                                         text=Text.PLAIN, pattern=r"^[0-9A-Z]{10,30}$")
+    delivered_to: str | None = declare("Handed to", default=None, text=Text.NAME)
+    posted_at: str | None = declare("Posted at", default=None, text=Text.NAME)
+    signed_by: str | None = declare("Receipt signed by", default=None, text=Text.NAME)
+    reason: str | None = declare("Why it came back", default=None, text=Text.NAME)
+    event_date: str = declare("On", text=Text.PLAIN, date_text=True)
+    recorded_by: str = declare("Recorded by", text=Text.NAME)
+
+
 @record("Suggested finding", table="finding_decisions")
 @dataclass(frozen=True, kw_only=True)
 class FindingDecision:
@@ -185,7 +205,8 @@ class OfficeSetting:
 
 
 RECORDS: tuple[type, ...] = (LakeMeasurement, LotMeasurement, Attachment, Letter,
-                             FindingDecision, ShorelineLayer, LotLayer, Basemap, OfficeSetting)
+                             LetterService, FindingDecision, ShorelineLayer, LotLayer, Basemap,
+                             OfficeSetting)
 # Records of one data folder alone, never sent to another device: the imagery it holds
 # and its own settings (their changes are logged without a device sequence number).
 LOCAL_TABLES = frozenset({"basemaps", "office_settings"})

@@ -130,3 +130,44 @@ def kept_dates(conn: sqlite3.Connection, letter_id: str) -> Row | None:
                      "l.case_version, l.permit_by, l.complete_by, l.reply_by, "
                      "l.replaces_letter_id FROM letters l JOIN parcels p ON p.id = "
                      "l.parcel_id WHERE l.id = ? AND l.status = 'issued'", (letter_id,))
+
+
+def ids_starting(conn: sqlite3.Connection, prefix: str) -> list[str]:
+    """The ids of the letters (not deleted) that begin with `prefix` (lower-case hex and
+    dashes), at most three: enough to tell one from several."""
+    escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return [str(r[0]) for r in conn.execute(
+        "SELECT id FROM letters WHERE id LIKE ? ESCAPE '\\' AND deleted_at IS NULL "
+        "ORDER BY id LIMIT 3", (escaped + "%",))]
+
+
+_SERVICE_COLUMNS = ("id, letter_id, event, method, article_number, delivered_to, posted_at, "
+                    "signed_by, reason, event_date, recorded_by, created_at, device_id")
+
+
+def service_of(conn: sqlite3.Connection, letter_ids: Sequence[str] | None = None
+               ) -> dict[str, list[Row]]:
+    """The service events of the letters named (None: of every letter), by letter, each
+    letter's in the order they happened (by date, then as recorded)."""
+    sql = f"SELECT {_SERVICE_COLUMNS} FROM letter_service WHERE deleted_at IS NULL"
+    params: list[str] = []
+    if letter_ids is not None:
+        params = list(letter_ids)
+        sql += f" AND letter_id IN ({','.join('?' * len(params)) or 'NULL'})"
+    out: dict[str, list[Row]] = {}
+    for r in rows(conn, sql + " ORDER BY event_date, created_at, rowid", params):
+        out.setdefault(r["letter_id"], []).append(r)
+    return out
+
+
+def issued_in_force(conn: sqlite3.Connection, kinds: Sequence[str]) -> list[Row]:
+    """The issued letters of these kinds that no issued letter replaces: id, kind, date,
+    its parcel (id, SBL, municipality, site address and owner)."""
+    marks = ",".join("?" * len(kinds)) or "NULL"
+    return rows(conn,
+                "SELECT l.id, l.parcel_id, l.kind, l.letter_date, p.sbl, p.municipality, "
+                "p.site_address, p.owner_name FROM letters l JOIN parcels p ON p.id = "
+                "l.parcel_id WHERE l.status = 'issued' AND l.deleted_at IS NULL AND "
+                f"l.kind IN ({marks}) AND NOT EXISTS "
+                "(SELECT 1 FROM letters c WHERE c.replaces_letter_id = l.id AND c.status = "
+                "'issued') ORDER BY l.letter_date, l.id", list(kinds))

@@ -77,6 +77,7 @@ class LettersTab(QWidget):
         super().__init__()
         self.ctx = ctx
         self.sbl: str | None = None
+        self.called_for: list[str] = []
         self.no_law: str | None = None  # why no letter can be issued, if none can
         self.current_pdf: bytes | None = None
         self.current_letter_id: str | None = None
@@ -232,11 +233,8 @@ class LettersTab(QWidget):
         for button in (self.preview_button, self.issue_button):
             button.setEnabled(no_law is None)
             button.setToolTip("" if no_law is None else no_law)
-        for i in range(self.kind.count()):
-            kind = self.kind.itemData(i)
-            self.kind.setItemText(i, words(kind) + (
-                "  (called for)" if kind in called_for else ""))
-        self._fit_kind()
+        self.called_for = list(called_for)
+        self._label_kinds([])
         if called_for and not same:
             self.kind.setCurrentIndex(self.kind.findData(called_for[0]))
         keep = same and self.wanted is not None and self.wanted[0] == "issued"
@@ -245,6 +243,22 @@ class LettersTab(QWidget):
             self._show([], None, IDLE_TEXT if no_law is None else
                        f"{no_law} No letter can be drafted or issued for this parcel.")
         self.refresh_register(select=self.wanted[2] if keep and self.wanted else None)
+
+    def _label_kinds(self, rows: list[dict[str, Any]]) -> None:
+        """Each kind the records call for says so, or names the letter in force issued
+        for it (a register row no other replaces)."""
+        replaced = {r["replaces"] for r in rows}
+        issued = {r["kind"]: r for r in rows if r["id"] not in replaced}
+        for i in range(self.kind.count()):
+            kind = self.kind.itemData(i)
+            mark = ""
+            if kind in issued:
+                r = issued[kind]
+                mark = f"  (issued {r['letter_date']}, letter {r['id'][:8]})"
+            elif kind in self.called_for:
+                mark = "  (called for)"
+            self.kind.setItemText(i, words(kind) + mark)
+        self._fit_kind()
 
     def refresh_register(self, select: str | None = None) -> None:
         sbl = self.sbl
@@ -267,6 +281,7 @@ class LettersTab(QWidget):
                         self.register.setCurrentItem(item)
             finally:
                 self.register.blockSignals(False)
+            self._label_kinds(rows)
             self.register_toggle.setText(f"Issued letters ({len(rows)})")
             self._show_register(self.register_toggle.isChecked())
 
@@ -334,37 +349,58 @@ class LettersTab(QWidget):
 
     def issue(self) -> None:
         """Issue the chosen letter once the user confirms: an issued letter is a record
-        that never changes (a correction is a new letter)."""
+        that never changes (a correction is a new letter). Every refusal comes before the
+        question: the issue is checked on the worker first. A letter of the kind already
+        issued for the inspection is named, and the question offers its correction."""
         sbl, kind, ws = self.sbl, self.kind.currentData(), self.ctx.ws
         if sbl is None or ws is None:
             return
         day = self.ctx.today()
         self.issue_button.setEnabled(False)  # one click, one question
 
-        def unreadable(exc: BaseException) -> None:
+        def check() -> tuple[str | None, dict[str, Any] | None, Any]:
+            prior = letter_service.in_force_since_inspection(ws, sbl, kind)
+            plan = letter_service.check_issue(ws, sbl, [kind], as_of=day,
+                                              replaces=None if prior is None else prior["id"])
+            return ws.load_case(sbl).parcel.site_address, prior, plan
+
+        def refused(exc: BaseException) -> None:
             self.issue_button.setEnabled(self.no_law is None)
-            if not isinstance(exc, InspectorError):
+            if isinstance(exc, DeadlinesPassed):
+                self._offer_new_deadlines(sbl, day, exc, self.issue)
+            elif isinstance(exc, InspectorError):
+                self.ctx.error(exc)
+            else:
                 raise exc
-            self._confirm_issue(sbl, kind, day, None)
 
-        # A short read on the worker, so the question names the place as well as the tax
-        # map number.
-        Op(self.ctx.runner, lambda: ws.load_case(sbl).parcel.site_address).success(
-            lambda address: self._confirm_issue(sbl, kind, day, address)).failure(
-            unreadable).run()
+        Op(self.ctx.runner, check).success(
+            lambda found: self._confirm_issue(sbl, kind, day, *found)).failure(refused).run()
 
-    def _confirm_issue(self, sbl: str, kind: str, day: Any, address: str | None) -> None:
+    def _confirm_issue(self, sbl: str, kind: str, day: Any, address: str | None,
+                       prior: dict[str, Any] | None, plan: Any) -> None:
         self.issue_button.setEnabled(self.no_law is None)
         ws = self.ctx.ws
         if sbl != self.sbl or ws is None:
             return  # the user has moved on to another parcel meanwhile
         parcel = f"parcel {sbl}" + (f", {address}" if address else "")
         user = ws.store.actor.user
+        replaces = None if prior is None else prior["id"]
+        if prior is None:
+            title = "Issue this letter?"
+            question = (f"Issue the {words(kind)} for {parcel}, dated {day.isoformat()}, as "
+                        f"{user}?")
+        else:
+            title = "Issue a correction?"
+            changes = "\n".join(f"- {c}" for c in plan.changes)
+            question = (f"A {words(kind)} was already issued for this inspection of {parcel}: "
+                        f"letter {prior['id'][:8]}, dated {prior['letter_date']}.\n\nIssue a "
+                        f"correction that replaces it, dated {day.isoformat()}, as {user}? "
+                        f"It changes:\n{changes}")
         answer = QMessageBox.question(
-            self, "Issue this letter?",
-            f"Issue the {words(kind)} for {parcel}, dated {day.isoformat()}, as {user}?\n\n"
-            "This cannot be undone: the letter goes into the register as a record and never "
-            "changes. A mistake is put right with a new letter that replaces it.",
+            self, title,
+            f"{question}\n\nThis cannot be undone: the letter goes into the register as a "
+            "record and never changes. A mistake is put right with a new letter that "
+            "replaces it.",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Cancel)
         if answer != QMessageBox.StandardButton.Yes:
@@ -376,7 +412,8 @@ class LettersTab(QWidget):
             self.issue_button.setEnabled(True)
             letter = issued[0]
             warnings = [w for x in issued for w in x.warnings]
-            self.ctx.status.emit(f"Issued {words(kind)} for {sbl} (letter {letter.id[:8]})"
+            what = "correction" if replaces else words(kind)
+            self.ctx.status.emit(f"Issued {what} for {sbl} (letter {letter.id[:8]})"
                                  + (f"; note: {warnings[0]}" if warnings else ""))
             if self.sbl == sbl:
                 self._show([], None, f"Issued letter {letter.id[:8]} ({words(kind)}): "
@@ -385,20 +422,13 @@ class LettersTab(QWidget):
                 self.refresh_register(select=letter.id)
             self.ctx.changed.emit(sbl)
 
-        def issue_now() -> None:
-            self.issue_button.setEnabled(False)
-            self.ctx.runner.run(lambda: letter_service.issue(self.ctx.ws, sbl, [kind],
-                                                             as_of=day),
-                                done, on_error=refused)
-
         def refused(exc: BaseException) -> None:
             self.issue_button.setEnabled(True)
-            if isinstance(exc, DeadlinesPassed):
-                self._offer_new_deadlines(sbl, day, exc, issue_now)
-            else:
-                self.ctx.error(exc)
+            self.ctx.error(exc)
 
-        issue_now()
+        self.ctx.runner.run(lambda: letter_service.issue(self.ctx.ws, sbl, [kind], as_of=day,
+                                                         replaces=replaces),
+                            done, on_error=refused)
 
     def _offer_new_deadlines(self, sbl: str, day: Any, exc: DeadlinesPassed,
                              then: Callable[[], None]) -> None:

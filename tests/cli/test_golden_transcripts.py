@@ -50,6 +50,7 @@ from inspector_app.__main__ import main
 GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "golden"
 UPDATE = os.environ.get("INSPECTOR_UPDATE_GOLDEN") == "1"
 AS_OF = "2025-06-01"
+NEXT_DAY = "2025-06-02"
 USER = "golden.tester"
 REPO = Path(inspector_app.__file__).resolve().parents[1]
 # Values that differ from run to run although no UUID or time shows: keys made at random
@@ -66,6 +67,8 @@ _STAMP = re.compile(r"\d{8}T\d{6,12}Z")
 _FINGERPRINT = re.compile(r"\b[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}\b")
 _HEX64 = re.compile(r"\A[0-9a-f]{64}\Z")
 _LETTER_FILE = re.compile(r"-[0-9a-f]{8}\.pdf\b")  # a letter's file: its id's first 8 digits
+# a letter named in a sentence by its short id ("letter 3f2a9c1b")
+_LETTER_SHORT = re.compile(r"(?<=letter )[0-9a-f]{8}\b")
 
 _used: set[str] = set()
 _completed: set[str] = set()
@@ -93,6 +96,7 @@ class Normaliser:
             value = value.replace(path, name)
         value = _UUID.sub("<uuid>", value)
         value = _LETTER_FILE.sub("-<id8>.pdf", value)
+        value = _LETTER_SHORT.sub("<id8>", value)
         value = _TIME.sub("<time>", value)
         value = _STAMP.sub("<stamp>", value)
         value = _FINGERPRINT.sub("<fingerprint>", value)
@@ -468,8 +472,15 @@ def test_law_and_letters(session: Callable[[str], Transcript]) -> None:
     letter_id = issued[0]["id"]
     run("register-show", "register", "show", letter_id, "--out", run.work / "again.pdf",
         volatile=pdf)
+    # a correction that would say word for word what the letter says is refused
     run("register-issue-replaces", "register", "issue", "900.01-1-7", "--kind",
-        "notice_of_violation", "--replaces", letter_id, "--as-of", AS_OF, volatile=pdf)
+        "notice_of_violation", "--replaces", letter_id, "--as-of", AS_OF, status=2)
+    run("register-serve", "register", "serve", letter_id, "--method", "certified_mail",
+        "--article", "7019 0700 0000 1234 5678", "--on", NEXT_DAY)
+    run("worklist-service-unconfirmed", "worklist", "notices-service-unconfirmed", "--as-of",
+        "2025-06-17")
+    run("register-delivered", "register", "delivered", letter_id, "--on", "2025-06-05",
+        "--signed-by", "R. Owner")
     run("register-list-after-correction", "register", "list", "900.01-1-7", volatile=pdf)
     run.done()
 

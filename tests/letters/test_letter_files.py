@@ -77,7 +77,7 @@ ISSUER = r"""
 import json, sys
 from tests import kill_points
 kill_points.install()
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from inspector_app.casefile import parse_document
 from inspector_app.services.letters import register as letters
@@ -95,7 +95,10 @@ replaced = {r["replaces"] for r in held}
 in_force = [r["id"] for r in held if r["id"] not in replaced][-1:] or [None]
 kill_points.start()
 while True:  # the letter, then a correction of the letter in force, again and again
-    (issued,) = letters.issue(ws, "98.00-1-23.100", as_of=today, replaces=in_force[0])
+    # each correction a day later, so that its default deadlines move: it changes something
+    (issued,) = letters.issue(ws, "98.00-1-23.100", as_of=today + timedelta(days=len(held)),
+                              replaces=in_force[0])
+    held.append({"id": issued.id})
     in_force = [issued.id]
     print("issued", issued.id, flush=True)
     kill_points.unit_done()

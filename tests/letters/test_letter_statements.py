@@ -70,6 +70,10 @@ def _draft(ws: Workspace, sbl: str, kind: str) -> bytes:
 
 
 def _issue(ws: Workspace, sbl: str, kind: str, **kw: Any) -> tuple[letters.IssuedLetter, str]:
+    if kw.get("replaces"):  # a correction changes something: here, the owner's name
+        case = ws.load_case(sbl)
+        owner = f"{case.parcel.owner_name} Jr."
+        ws.save_case(replace(case, parcel=replace(case.parcel, owner_name=owner)), today=DAY)
     (issued,) = letters.issue(ws, sbl, [kind], as_of=DAY, **kw)
     return issued, text_of(letters.stored_pdf(ws, issued.id))
 

@@ -5,6 +5,7 @@ import hashlib
 import io
 import re
 import sqlite3
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -187,11 +188,19 @@ def test_issuing_stores_an_immutable_letter(failed: Workspace) -> None:
 
 def test_a_correction_points_to_the_letter_it_replaces(failed: Workspace) -> None:
     (first,) = letters.issue(failed, "98.00-1-23.100", as_of=TODAY)
-    (second,) = letters.issue(failed, "98.00-1-23.100", as_of=TODAY, replaces=first.id)
+    with pytest.raises(InputError, match="would say word for word what it says"):
+        letters.issue(failed, "98.00-1-23.100", as_of=TODAY, replaces=first.id)
+    case = failed.load_case("98.00-1-23.100")
+    failed.save_case(replace(case, parcel=replace(case.parcel, owner_name="Ruth Whitaker")),
+                     today=TODAY)
+    (second,) = letters.issue(failed, "98.00-1-23.100", as_of=TODAY, replaces=first.id[:8])
+    assert second.changes[0].endswith("Ruth\u201d (was \u201cNY 14424 (585) 394-1120 Robert\u201d)")
+    text = " ".join(text_of(letters.stored_pdf(failed, second.id)).split())
+    assert "This letter corrects the letter of November 25, 2026: " in text
     assert second.replaces == first.id and second.id != first.id
     assert [r["replaces"] for r in letters.register(failed, "98.00-1-23.100")] == [
         None, first.id]
-    with pytest.raises(InputError, match="No issued letter 'nope'"):
+    with pytest.raises(InputError, match="'nope' is not a letter id"):
         letters.issue(failed, "98.00-1-23.100", as_of=TODAY, replaces="nope")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import io
 import re
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -191,9 +192,12 @@ def test_issuing_twice_is_refused_and_a_correction_says_so(workspace: Workspace,
     assert "CORRECTED" not in text_of(letters.stored_pdf(workspace, first.id))
     with pytest.raises(InputError, match=f"already issued from these records .*{first.id[:8]}"):
         letters.issue(workspace, SBL, as_of=TODAY)
+    case = workspace.load_case(SBL)  # the owner's name was misspelt
+    workspace.save_case(replace(case, parcel=replace(case.parcel, owner_name="Ruth Whitaker")),
+                        today=TODAY)
     (second,) = letters.issue(workspace, SBL, as_of=date(2026, 11, 30), replaces=first.id)
     text = text_of(letters.stored_pdf(workspace, second.id))
-    assert "NOTICE OF VIOLATION - CORRECTED" in text
+    assert "NOTICE OF VIOLATION - CORRECTED" in text and "Ruth Whitaker" in text
     assert (f"replaces the notice of violation dated November 25, 2026 (register letter "
             f"{first.id[:8]})") in text
     with pytest.raises(InputError, match="a correction must be a letter of the same kind"):

@@ -100,7 +100,11 @@ def test_a_notice_issued_then_corrected_to_a_later_date_is_followed(demo: Worksp
 def test_a_correction_keeps_the_corrected_letter_s_default_deadlines(demo: Workspace) -> None:
     decide_pending(demo, ENCROACHED, as_of=DEMO_DAY)
     (first,) = letters.issue(demo, ENCROACHED, as_of=date(2026, 12, 4))
+    case = demo.load_case(ENCROACHED)  # the owner's name, corrected
+    demo.save_case(replace(case, parcel=replace(case.parcel, owner_name="Ruth Whitaker")),
+                   today=date(2026, 12, 20))
     (fix,) = letters.issue(demo, ENCROACHED, as_of=date(2026, 12, 20), replaces=first.id)
+    assert fix.changes                                   # what it changes, in words
     listed = {r["id"]: r for r in letters.register(demo, ENCROACHED)}
     # counted afresh from December 20 it would be April 19: it stays April 5
     assert listed[fix.id]["complete_by"] == "2027-04-05"

@@ -61,7 +61,8 @@ def _zeros(keys: tuple[str, ...], **counted: int) -> dict[str, int]:
 def _group(*, law: bool, inspections: int, reasons: dict[str, int], outcomes: dict[str, int],
            systems: dict[str, int], failures: tuple[int, int, int], letters: dict[str, int],
            etu: tuple[int, int, int], tanks: tuple[int, int, int],
-           five: tuple[int, int, int, int, int, int, int]) -> dict[str, Any]:
+           five: tuple[int, int, int, int, int, int, int], notices: int = 0
+           ) -> dict[str, Any]:
     zones = ("within_200ft", "beyond_200ft", "undetermined", "not_judged")
     return {
         "law_on_file": law,
@@ -72,6 +73,9 @@ def _group(*, law: bool, inspections: int, reasons: dict[str, int], outcomes: di
         "failures": dict(zip(("found", "corrected", "systems_in_failure_at_end"), failures,
                              strict=True)),
         "letters_issued": _zeros((*LETTER_KINDS, "corrections"), **letters),
+        # no service is recorded: every notice in force is counted as not served
+        "notices_served": {"notices": notices, "served": 0, "confirmed": 0,
+                           "unconfirmed": 0, "returned": 0, "not_served": notices},
         "etu": dict(zip(("units", "compliant", "not_judged"), etu, strict=True)),
         "holding_tanks": dict(zip(("units", "compliant", "not_judged"), tanks, strict=True)),
         "five_year": dict(zip(FIVE_YEAR, five, strict=True)),

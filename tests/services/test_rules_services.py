@@ -11,8 +11,10 @@ import pytest
 from inspector_app.casefile import parse_document
 from inspector_app.errors import InputError
 from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.letters.register import issue
 from inspector_app.services.lists.worklists import worklists
 from inspector_app.services.workspace import Workspace
+from tests.suggestions import decide_pending
 
 TODAY = date(2026, 11, 25)
 
@@ -88,8 +90,13 @@ def test_worklists_as_of_a_date(workspace: Workspace) -> None:
     assert holding and all(v["citation"].startswith("§ 202-8 B") for i in holding
                            for v in i["violations"])
     assert lists["notices-past-deadline"] == []
+    # deadlines typed into a case are not followed up until a notice served sets them
     later = worklists(workspace, as_of=date(2027, 6, 1), names=("notices-past-deadline",))
-    assert later["notices-past-deadline"]
+    assert later["notices-past-deadline"] == []
+    decide_pending(workspace, "900.01-1-7", as_of=TODAY)
+    issue(workspace, "900.01-1-7", ["notice_of_violation"], as_of=TODAY)
+    later = worklists(workspace, as_of=date(2027, 6, 1), names=("notices-past-deadline",))
+    assert [i["sbl"] for i in later["notices-past-deadline"]] == ["900.01-1-7"]
     assert {d["deadline"] for i in later["notices-past-deadline"]
             for d in i["deadlines_passed"]} == {"permit_by", "complete_by"}
 

@@ -31,7 +31,9 @@ def test_past_deadlines_are_offered_anew_then_the_notice_is_issued(
     qtbot.mouseClick(tab.issue_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: len(letter_service.register(ws, SBL)) == 1, timeout=15000)
     idle(window, qtbot)
-    _issue, offer = prompts.questions
+    # the refusal comes before the question that cannot be undone
+    offer, issue = prompts.questions
+    assert "Issue this letter?" in issue
     assert "Permit by, November 1, 2026" in offer and "Set new deadlines?" in offer
     notice = ws.load_case(SBL).notice
     assert notice is not None and notice.permit_by is not None

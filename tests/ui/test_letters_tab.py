@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -408,3 +409,41 @@ def test_the_page_follows_the_tab_width_and_zooms(window: MainWindow, qtbot: QtB
     qtbot.waitUntil(lambda: tab.scroll.height() > before, timeout=5000)
     qtbot.mouseClick(tab.register_toggle, Qt.MouseButton.LeftButton)
     assert tab.register.isVisible()
+
+
+def test_an_issued_kind_is_named_and_issue_again_offers_its_correction(
+        window: MainWindow, qtbot: QtBot, prompts: Prompts) -> None:
+    """After issuing, the tab names the issued letter instead of "(called for)"; Issue
+    again names it and offers a correction, refused before the question when it would
+    change nothing; once the records change, the correction replaces it and says what
+    changed."""
+    ws = window.workspace
+    tab = open_letters(window, qtbot)
+    prompts.answer = QMessageBox.StandardButton.Yes
+    qtbot.mouseClick(tab.issue_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: tab.register.count() == 1, timeout=15000)
+    idle(window, qtbot)
+    (first,) = letter_service.register(ws, SBL)
+    label = tab.kind.itemText(tab.kind.findData("notice_of_violation"))
+    assert label == (f"notice of violation  (issued {first['letter_date']}, letter "
+                     f"{first['id'][:8]})")
+    # the same again: refused, and before any question
+    asked = len(prompts.questions)
+    qtbot.mouseClick(tab.issue_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(prompts.warnings), timeout=15000)
+    idle(window, qtbot)
+    assert len(prompts.questions) == asked
+    assert "would say word for word what it says" in prompts.warnings.pop()
+    # the records change: the question names the letter and offers its correction
+    parcel_id, before, _ = window.runner.wait(lambda: ws.open_for_edit(SBL))
+    window.runner.wait(lambda: ws.save_edit(parcel_id, before, replace(
+        before, parcel=replace(before.parcel, owner_name="Nancy Iverson-Hale"))))
+    qtbot.mouseClick(tab.issue_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: len(letter_service.register(ws, SBL)) == 2, timeout=15000)
+    idle(window, qtbot)
+    question = prompts.questions[-1]
+    assert "Issue a correction?" in question
+    assert f"letter {first['id'][:8]}, dated {first['letter_date']}" in question
+    assert "Iverson-Hale" in question
+    second = letter_service.register(ws, SBL)[1]
+    assert second["replaces"] == first["id"]

@@ -214,14 +214,39 @@ class IssuedLetter:
     replaces: str | None
     path: str
     warnings: tuple[str, ...]
+    # a correction: what it changes in the letter it replaces
+    changes: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         return self.__dict__.copy()
 
 
-def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
-          as_of: date | None = None, replaces: str | None = None) -> list[IssuedLetter]:
-    """Issue the letters the parcel's records call for (or those named)."""
+@dataclass(frozen=True)
+class IssuePlan:
+    """The letters an issue would commit, made after every refusal the issue makes."""
+
+    sbl: str
+    parcel_id: str
+    day: date
+    version: int
+    replaces: str | None
+    # each letter as it would be issued, its PDF and its warnings
+    letters: tuple[tuple[Letter, bytes, tuple[str, ...], dict[str, date]], ...]
+    # a correction: what it changes in the corrected letter, in words
+    changes: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {"sbl": self.sbl, "kinds": [lt.kind for lt, _, _, _ in self.letters],
+                "letter_date": self.day.isoformat(), "replaces": self.replaces,
+                "changes": list(self.changes)}
+
+
+def check_issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
+                as_of: date | None = None, replaces: str | None = None) -> IssuePlan:
+    """Everything `issue` refuses, checked without issuing (conflicts, example law,
+    letters the records do not call for, pending suggestions, a letter already issued,
+    a correction of a replaced letter or one that changes nothing); the letters it would
+    issue, made. Nothing is written."""
     from ...documents.render import render_letter
 
     day = as_of or ws.today()
@@ -260,6 +285,9 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
             raise pending
     replaced: tuple[str, str, date] | None = None
     if replaces is not None:
+        from .service import letter_id_for
+
+        replaces = letter_id_for(ws, replaces)
         old = letter_rows.letter(ws.store.conn, replaces)
         if old is None or old["status"] != "issued" or old["parcel_id"] != parcel_id:
             raise NotFoundError(f"No issued letter {replaces!r} for parcel {sbl} to correct.")
@@ -285,6 +313,7 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
                        f"these records (letter {first['id'][:8]}, dated "
                        f"{first['letter_date']}); nothing was issued.")
     rendered = []
+    changed: tuple[str, ...] = ()
     for kind in wanted:
         fix = replaced if replaced is not None and kind == replaced[1] else None
         stored = ws.load_case(sbl)
@@ -293,11 +322,61 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
         letter = build(kind, _inputs(ws, sbl, evaluation, stored, day, kind, replaced=fix))
         inputs = _inputs(ws, sbl, evaluation, stored, day, kind, final=True, replaced=fix)
         final = build(kind, inputs)
+        if fix is not None:
+            plain = build(kind, _inputs(ws, sbl, evaluation, stored, day, kind, final=True))
+            changed = _what_changed(ws, sbl, fix, render_letter(plain, office, draft=False),
+                                    day)
+            final = _with_changes(final, fix, changed)
         values = tuple(f"uses {v}, which the jurisdiction file marks unconfirmed"
                        for v in letter.unconfirmed_values)
         rendered.append((final, render_letter(final, office, draft=False),
                          (*unconfirmed_citations(letter), *values),
                          letter_dates(kind, inputs)))
+    return IssuePlan(sbl, parcel_id, day, version, replaces, tuple(rendered), changed)
+
+
+# The line a correction adds below the one naming the letter it replaces.
+CORRECTS_LINE = "This letter corrects the letter of {date}: {changes}."
+
+
+def _what_changed(ws: Session, sbl: str, replaced: tuple[str, str, date], pdf: bytes,
+                  day: date) -> tuple[str, ...]:
+    """What a correction changes in the letter it corrects, comparing the words each
+    prints (the correction made as an original letter, its date read as the corrected
+    letter's); a correction that changes nothing is refused."""
+    from ...documents.compare import changes, pdf_text
+    from ...documents.content import _date as date_words
+
+    before = pdf_text(stored_pdf(ws, replaced[0]))
+    after = (pdf_text(pdf).replace(date_words(day), date_words(replaced[2]))
+             .replace(day.isoformat(), replaced[2].isoformat()))
+    found = tuple(changes(before, after))
+    if not found:
+        raise LetterRefused(
+            f"Parcel {sbl}: a correction of letter {replaced[0][:8]} (dated "
+            f"{replaced[2].isoformat()}) would say word for word what it says; nothing was "
+            "issued. Correct the records first, then issue the correction.")
+    return found
+
+
+def _with_changes(letter: Letter, replaced: tuple[str, str, date],
+                  found: tuple[str, ...]) -> Letter:
+    from dataclasses import replace
+
+    from ...documents.content import Paragraph
+    from ...documents.content import _date as date_words
+
+    line = Paragraph(CORRECTS_LINE.format(date=date_words(replaced[2]),
+                                          changes="; ".join(found)))
+    return replace(letter, blocks=(*letter.blocks[:1], line, *letter.blocks[1:]))
+
+
+def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
+          as_of: date | None = None, replaces: str | None = None) -> list[IssuedLetter]:
+    """Issue the letters the parcel's records call for (or those named)."""
+    plan = check_issue(ws, sbl, kinds, as_of=as_of, replaces=replaces)
+    sbl, parcel_id, day, version = plan.sbl, plan.parcel_id, plan.day, plan.version
+    replaces, rendered = plan.replaces, plan.letters
     issued_at = datetime.now(UTC).isoformat(timespec="milliseconds")
     committed = []
     with ws.store.transaction() as w:
@@ -326,7 +405,8 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
             warnings.append(f"its copy {path} could not be written ({exc.strerror}); the "
                             "letter is issued and in the register: print it from there")
         out.append(IssuedLetter(letter_id, sbl, letter.kind, day.isoformat(), digest,
-                                version, replaces, str(path), tuple(warnings)))
+                                version, replaces, str(path), tuple(warnings),
+                                plan.changes if replaces is not None else ()))
     return out
 
 
@@ -411,10 +491,12 @@ def _copy_path(ws: Session, sbl: str, kind: str, day: date, letter_id: str) -> P
 def register(ws: Session, sbl: str | None = None) -> list[dict[str, Any]]:
     """The issued letters, oldest first; each with the dates it set as served (`permit_by`,
     `complete_by`, `reply_by`, where they come from) and whether it is in force (no issued
-    letter replaces it) and, if not, which letter replaced it."""
+    letter replaces it) and, if not, which letter replaced it; and how it was served."""
+    from ..lists.served import service_of
     from ..parcel.served import served
 
     rows = letter_rows.register(ws.store.conn, None if sbl is None else ws.parcel_id(sbl))
+    service = service_of(ws, [r["id"] for r in rows])
     replaced_by = {r["replaces_letter_id"]: r["id"] for r in rows
                    if r["replaces_letter_id"] is not None}
     for r in rows:
@@ -427,11 +509,28 @@ def register(ws: Session, sbl: str | None = None) -> list[dict[str, Any]]:
                 r[name] = shown[name]
         r["in_force"] = r["id"] not in replaced_by
         r["replaced_by"] = replaced_by.get(r["id"])
+        r["service"] = service[r["id"]].as_json()
     return rows
 
 
+def in_force_since_inspection(ws: Session, sbl: str, kind: str) -> dict[str, Any] | None:
+    """The parcel's issued letter of this kind that no letter replaces, dated on or after
+    its last inspection (any, when none is recorded): the one a new letter of the kind
+    would correct. None when there is none."""
+    rows = register(ws, sbl)
+    replaced = {r["replaces"] for r in rows}
+    last = _last_inspection(ws, ws.parcel_id(sbl))
+    found = [r for r in rows if r["kind"] == kind and r["id"] not in replaced
+             and (last is None or r["letter_date"] >= last.isoformat())]
+    return found[-1] if found else None
+
+
 def stored_pdf(ws: Session, letter_id: str) -> bytes:
-    """An issued letter's bytes, checked against the hash stored when it was issued."""
+    """An issued letter's bytes, checked against the hash stored when it was issued; the
+    letter named by its id or its short id."""
+    from .service import letter_id_for
+
+    letter_id = letter_id_for(ws, letter_id)
     row = letter_rows.issued_pdf(ws.store.conn, letter_id)
     if row is None:
         raise NotFoundError(f"No issued letter {letter_id!r} in the register.")
@@ -503,6 +602,9 @@ def preview_pages(pdf: bytes, *, dpi: float = 96) -> list[Any]:
 
 def issued_copy(ws: Session, letter_id: str) -> Path:
     """A file of an issued letter (the register's bytes) for the system's PDF viewer."""
+    from .service import letter_id_for
+
+    letter_id = letter_id_for(ws, letter_id)
     pdf = stored_pdf(ws, letter_id)
     row = letter_rows.where_filed(ws.store.conn, letter_id)
     return _file_copy(ws, row["sbl"], row["kind"], date.fromisoformat(row["letter_date"]),

@@ -28,6 +28,7 @@ from ..parcel.evaluation import assess_case
 from ..parcel.inspection_history import InspectionResult, dated_to, inspection_results
 from ..parcel.served import Served, notices_in_force_or_replaced
 from ..session.laws import NoLawFacts
+from .served import no_service, served_between
 
 if TYPE_CHECKING:
     from ..session.session import Session
@@ -337,6 +338,7 @@ def program_report(ws: Session, start: date, end: date, *,
         days.sort()
     months = _months(start, end)
     letters = _letters(ws, ids, start, end)
+    served = served_between(ws, ids, start, end, total=TOTAL)
     upkeep = _upkeep(ws, parcels, results, end)
     five, overdue_over_time = _five_year(ws, parcels, dates, start, end, months)
     empty_five = dict.fromkeys(FIVE_YEAR_KEYS, 0)
@@ -349,6 +351,7 @@ def program_report(ws: Session, start: date, end: date, *,
                else ws.laws.for_municipality(key) is not None)
         return {"law_on_file": law, **_tally(chosen, start, end),
                 "letters_issued": letters.get(key, _no_letters()),
+                "notices_served": served.get(key, no_service()),
                 "etu": upkeep.get(key, {}).get("etu", dict(empty_unit)),
                 "holding_tanks": upkeep.get(key, {}).get("holding_tanks", dict(empty_unit)),
                 "five_year": five.get(key, dict(empty_five))}
@@ -414,6 +417,11 @@ def _notes(ws: Session, names: Sequence[str]) -> list[str]:
         "Letters issued: issued letters (not drafts) dated in the period, by kind; "
         "corrections: those issued as a correction of an earlier letter (counted in their "
         "kind too).",
+        "Notices served: notices of violation and substandard notices dated in the period "
+        "and not since corrected; served: a service recorded by the period's end (mail, "
+        "certified mail, hand delivery or posting); confirmed: a delivery confirmed (a "
+        "return receipt, or handed over); unconfirmed: served with no delivery confirmed, "
+        "those that came back undelivered included.",
         "ETUs and holding tanks: systems whose latest inspection up to the period's end "
         "recorded the unit. An ETU counts as compliant with a service contract, its "
         "inspections at the required interval and each report received within ten days; a "

@@ -20,7 +20,10 @@ if TYPE_CHECKING:
     from ..session.session import Session
 
 WORKLISTS = ("five-year-inspections", "etu-reports", "holding-tank-records",
-             "notices-past-deadline", "no-law-on-file", "lake-distance-needed")
+             "notices-past-deadline", "no-law-on-file", "lake-distance-needed",
+             "notices-service-unconfirmed")
+# Lists read from the letter register, not from the parcels' summaries.
+_FROM_REGISTER = {"notices-service-unconfirmed"}
 _ETU_CODES = {"etu_no_service_contract", "etu_inspection_overdue", "etu_report_late"}
 _HOLDING_CODES = {"holding_tank_no_hauler_contract", "holding_tank_records_missing"}
 
@@ -235,10 +238,15 @@ def _parcels_one_by_one(ws: Session, as_of: date) -> list[_Parcel]:
     return out
 
 
-def _lists(parcels: list[_Parcel], as_of: date, names: tuple[str, ...]
+def _lists(parcels: list[_Parcel], as_of: date, names: tuple[str, ...], ws: Session
            ) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {}
     for name in names:
+        if name in _FROM_REGISTER:
+            from .served import unconfirmed
+
+            out[name] = unconfirmed(ws, as_of=as_of)
+            continue
         pick = _PICKERS[name]
         out[name] = [item for p in parcels if (item := pick(p, as_of)) is not None]
         if name in _ORDER:
@@ -250,10 +258,11 @@ def worklists_one_by_one(ws: Session, *, as_of: date, names: tuple[str, ...] = W
                          ) -> dict[str, list[dict[str, Any]]]:
     """The work lists with every parcel loaded and assessed on its own: slow, kept as the
     reference that `worklists` must equal."""
-    return _lists(_parcels_one_by_one(ws, as_of), as_of, names)
+    return _lists(_parcels_one_by_one(ws, as_of), as_of, names, ws)
 
 
 def worklists(ws: Session, *, as_of: date, names: tuple[str, ...] = WORKLISTS
               ) -> dict[str, list[dict[str, Any]]]:
     """The work lists as of a date, from each parcel's kept summary (`services/summaries`)."""
-    return _lists(_parcels(ws, as_of), as_of, names)
+    return _lists(_parcels(ws, as_of) if set(names) - _FROM_REGISTER else [], as_of, names,
+                  ws)
