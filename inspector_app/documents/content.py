@@ -318,7 +318,9 @@ def _action(f: Finding, i: LetterInputs, t: LetterTemplate, v: dict[str, Any]
                        for x in etu.inspections):
             key = "action_etu_report_received_late"
     elif f.code == "holding_tank_records_missing" and f.since is not None:
-        what = f.since.isoformat()
+        # it stands the day after the days allowed for the record
+        what = (f.since - timedelta(
+            days=i.jurisdiction.holding_tank_record_within_days + 1)).isoformat()
     return key, t.text(key, {**v, "what": what})
 
 
@@ -469,10 +471,12 @@ LISTS_FINDINGS = frozenset({"notice_of_violation", "substandard_notice",
 
 def pending_suggestions(kind: str, evaluation: Evaluation) -> tuple[Suggestion, ...]:
     """The suggested findings still awaiting the inspector's decision that a letter of
-    this kind would leave out."""
+    this kind would leave out (one whose acceptance would change nothing leaves nothing
+    out)."""
     if kind not in LISTS_FINDINGS:
         return ()
-    return tuple(s for s in evaluation.suggestions if s.status is SuggestionStatus.PENDING)
+    return tuple(s for s in evaluation.suggestions
+                 if s.status is SuggestionStatus.PENDING and s.changes_record)
 
 
 def suggestion_words(s: Suggestion) -> str:
@@ -743,6 +747,8 @@ def describe_measurements(rows: Sequence[dict[str, Any]], lake: LakeFinding | No
             line += f" on {r['layer']}"
         if r.get("accuracy_ft") is not None:
             line += f" (±{r['accuracy_ft']:,g} ft)"
+        if r.get("capture_accuracy_ft"):
+            line += f", measured from an area captured to ±{r['capture_accuracy_ft']:,g} ft"
         line += f", {r['measured_by']}, {r['measured_on']}"
         if field and lake is not None and r["method"] == "map":
             accuracy = r.get("accuracy_ft")

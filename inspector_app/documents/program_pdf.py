@@ -293,6 +293,12 @@ def _page_numbers(title: str) -> type[rl_canvas.Canvas]:
 _JUDGED = ("etu", "holding_tanks", "five_year")
 
 
+_ZONE_ROWS = (("within_200ft", "Within 200 ft of the lake line"),
+              ("beyond_200ft", "Beyond 200 ft"),
+              ("undetermined", "Lake zone undetermined (the records cannot settle it)"),
+              ("not_judged", "Not judged (no law on file)"))
+
+
 def _tally_rows(f: dict[str, Any]) -> list[tuple[str, list[Any], bool]]:
     """(label, path into a tally, is a heading) for each row of the tally table."""
     rows: list[tuple[str, list[Any], bool]] = [("Inspections in the period", ["inspections"],
@@ -304,10 +310,7 @@ def _tally_rows(f: dict[str, Any]) -> list[tuple[str, list[Any], bool]]:
     for k in ("acceptable", "substandard", "failure", "incomplete", "not_judged"):
         rows.append((OUTCOME_STYLE[k][2], ["by_outcome", k], False))
     rows.append(("Systems inspected (parcels)", ["systems_inspected", "parcels"], True))
-    for k, label in (("within_200ft", "Within 200 ft of the lake line"),
-                     ("beyond_200ft", "Beyond 200 ft"),
-                     ("undetermined", "Lake zone undetermined"),
-                     ("not_judged", "Not judged (no law on file)")):
+    for k, label in _ZONE_ROWS:
         rows.append((label, ["systems_inspected", k], False))
     rows.append(("Failures", [], True))
     rows.append(("Found (inspections finding a failure)", ["failures", "found"], False))
@@ -345,8 +348,15 @@ def _tally_rows(f: dict[str, Any]) -> list[tuple[str, list[Any], bool]]:
     rows.append(("Of these, not done by the period's end", ["five_year", "not_done_by_end"],
                  False))
     rows.append(("Systems overdue at the period's end", ["five_year", "overdue_at_end"], False))
-    rows.append(("Systems never inspected at the period's end",
+    rows.append(("Of these, never inspected by the period's end",
                  ["five_year", "never_inspected_at_end"], False))
+    rows.append(("Systems on record (parcels)", ["systems_on_record", "parcels"], True))
+    for k, label in _ZONE_ROWS:
+        rows.append((label, ["systems_on_record", k], False))
+    rows.append(("Never inspected by the period's end (parcels)",
+                 ["systems_on_record", "never_inspected_at_end", "parcels"], True))
+    for k, label in _ZONE_ROWS:
+        rows.append((label, ["systems_on_record", "never_inspected_at_end", k], False))
     return rows
 
 

@@ -73,6 +73,9 @@ class Jurisdiction:
     work_area_over_fraction: float
     etu_max_interval_months: int
     etu_report_within_days: int
+    # § 202-8 B sets no time for sending a pump-out record: the days the office allows
+    # (0 when the file names none: the record is due the day of the pump-out).
+    holding_tank_record_within_days: int
     inspection_cycle_years: int
     inspection_cycle_within_ft: float
     notice_permit_within_days: int
@@ -272,6 +275,13 @@ def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
     values["etu_report_within_days"] = etu.number("report_within_days", lo=0, hi=365,
                                                   integer=True)
     etu.done()
+
+    # Optional: files written before it was introduced have no [holding_tank] table.
+    holding = top.table("holding_tank") if "holding_tank" in top.data else _Table(
+        source, "holding_tank", {"record_within_days": 0})
+    values["holding_tank_record_within_days"] = holding.number(
+        "record_within_days", lo=0, hi=365, integer=True)
+    holding.done()
 
     cycle = top.table("inspection_cycle")
     values["inspection_cycle_years"] = cycle.number("years", lo=1, hi=50, integer=True)

@@ -8,6 +8,7 @@ say so and never decide silently.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
@@ -17,7 +18,7 @@ from functools import lru_cache
 
 from dateutil.relativedelta import relativedelta
 
-from .case import Case, Component, Dwelling, EtuService, HoldingTankService
+from .case import Capture, Case, Component, Dwelling, EtuService, HoldingTankService, Site
 from .jurisdiction import Jurisdiction
 from .vocabulary import ComponentKind, Condition
 
@@ -106,6 +107,13 @@ class LakeFinding:
     layer: str | None
     citation: str
     prompt: str | None
+    # The parts of `accuracy_ft`, what the zone was decided with (None with no distance):
+    # the shoreline layer's declared accuracy (0 for a field measurement) and how well the
+    # measured absorption area (or holding tank) was captured on the map.
+    layer_accuracy_ft: float | None = None
+    capture_accuracy_ft: float | None = None
+    # What the distance is measured from: the absorption area, else the holding tank.
+    component: ComponentKind = ComponentKind.ABSORPTION_AREA
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -135,7 +143,8 @@ class Finding:
 @dataclass(frozen=True, kw_only=True)
 class DatedFinding:
     """A violation as the record alone makes it: it stands at once (`after` None), or only
-    once the date is past `after` (an ETU inspection or report that falls due)."""
+    once the date is past `after` (an ETU inspection or report, a pump-out record, that
+    falls due)."""
 
     finding: Finding
     after: date | None = None
@@ -172,6 +181,13 @@ class Suggestion:
     status: SuggestionStatus = SuggestionStatus.PENDING
     decision: Decision | None = None
     condition: Condition = Condition.SUBSTANDARD  # what accepting makes of the component
+    # Other words for the same finding ("inlet baffle damaged" for "inlet baffle/tee
+    # damaged"): a component whose defects already say one of them has it on record.
+    same_as: tuple[str, ...] = ()
+    # Whether accepting it would change the record (the component it names is recorded,
+    # and does not already bear the finding at its condition); one that would change
+    # nothing never holds up a letter.
+    changes_record: bool = True
 
     @property
     def record_text(self) -> str:
@@ -179,9 +195,39 @@ class Suggestion:
         section, without draft marks."""
         return finding_text(self.defect, self.section or self.citation)
 
+    def recorded_in(self, defects: Sequence[str]) -> bool:
+        """Whether a component's defects already state this finding, in its words or in
+        other words for it, with or without a section."""
+        words = {_plain_defect(d) for d in (self.defect, *self.same_as)}
+        return any(_plain_defect(d) in words for d in defects)
+
 
 def finding_text(defect: str, section: str) -> str:
     return f"{defect} ({section})" if section else defect
+
+
+def _plain_defect(text: str) -> str:
+    """A defect compared by its words alone: its section in brackets at the end, case and
+    punctuation left out."""
+    text = re.sub(r"\s*\([^()]*\)\s*$", "", text)
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", text.casefold()).split())
+
+
+_CONDITION_RANK = {Condition.ACCEPTABLE: 0, Condition.SUBSTANDARD: 1, Condition.FAILED: 2}
+
+
+def acceptance_changes(case: Case, s: Suggestion) -> bool:
+    """Whether accepting the suggestion would change the case: it names a recorded
+    component that does not yet bear the finding, or whose condition is below the one the
+    finding gives (a component not located stays so)."""
+    if s.component is None or s.ordinal is None:
+        return False
+    found = [c for c in case.components if c.kind is s.component]
+    if len(found) < s.ordinal:
+        return False
+    c = found[s.ordinal - 1]
+    return not s.recorded_in(c.defects) or (
+        _CONDITION_RANK.get(c.condition, 9) < _CONDITION_RANK[s.condition])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -263,44 +309,87 @@ def zone_for(distance_ft: float, accuracy_ft: float, setback_ft: float) -> Zone:
     return Zone.UNDETERMINED
 
 
+def capture_accuracy(capture: Capture | None) -> float:
+    """How far a geometry drawn on the map may lie from where it is: its recorded capture
+    accuracy (0 when none is recorded)."""
+    return float(capture.accuracy_ft or 0.0) if capture is not None else 0.0
+
+
+def combined_accuracy(*accuracies: float | None) -> float:
+    """The accuracy of a distance between two things each placed within its own accuracy
+    (a layer's, a capture's): their sum, as each may lie toward or away from the other.
+    Every separation and the lake zone are judged with it."""
+    return float(sum(a or 0.0 for a in accuracies))
+
+
+def lake_component(case: Case) -> ComponentKind:
+    """What the lake distance is measured from (§ 202-5 D, the five-year cycle): the
+    absorption area, else, on a parcel with a holding tank and no absorption area, the
+    holding tank (its map geometry, or the field measurement of a parcel whose system is
+    a holding tank)."""
+    site = case.site
+    kinds = {c.kind for c in case.components}
+    absorption = (site is not None and site.absorption_area is not None) or (
+        ComponentKind.ABSORPTION_AREA in kinds)
+    holding = (site is not None and site.holding_tank is not None) or (
+        ComponentKind.HOLDING_TANK in kinds)
+    return ComponentKind.HOLDING_TANK if holding and not absorption else (
+        ComponentKind.ABSORPTION_AREA)
+
+
+def measured_capture(site: Site | None) -> Capture | None:
+    """The capture of the geometry a map distance to the lake is measured from: the
+    absorption area's, else the holding tank's."""
+    if site is None:
+        return None
+    return site.absorption_area_capture if site.absorption_area is not None else (
+        site.holding_tank_capture)
+
+
 def lake_finding(case: Case, j: Jurisdiction, map_distance: MapDistance | None) -> LakeFinding:
     citation = j.cite("within_200ft")
     site = case.site
     setback = j.lake_setback_ft
+    measured = lake_component(case)
     if site is not None and site.lake_distance_ft is not None:
         method = site.lake_distance_method.value if site.lake_distance_method else None
         return LakeFinding(distance_ft=site.lake_distance_ft, source="field",
                            zone=zone_for(site.lake_distance_ft, 0, setback), accuracy_ft=0.0,
-                           method=method, layer=None, citation=citation, prompt=None)
+                           method=method, layer=None, citation=citation, prompt=None,
+                           layer_accuracy_ft=0.0, capture_accuracy_ft=0.0, component=measured)
     has_geometry = site is not None and (site.absorption_area is not None
                                          or site.holding_tank is not None)
     if has_geometry and map_distance is not None:
-        zone = zone_for(map_distance.distance_ft, map_distance.accuracy_ft, setback)
+        assert site is not None
+        measured = (ComponentKind.ABSORPTION_AREA if site.absorption_area is not None
+                    else ComponentKind.HOLDING_TANK)
+        captured = capture_accuracy(measured_capture(site))
+        accuracy = combined_accuracy(map_distance.accuracy_ft, captured)
+        zone = zone_for(map_distance.distance_ft, accuracy, setback)
         prompt = None
         if zone is Zone.UNDETERMINED:
+            words = measured.value.replace("_", " ")
+            how = f"accurate to ±{map_distance.accuracy_ft:,.0f} ft"
+            if captured:
+                how += f"; the {words} captured to ±{captured:,g} ft"
             prompt = (f"The map distance ({map_distance.distance_ft:,.1f} ft on "
-                      f"{map_distance.layer_name}, accurate to ±{map_distance.accuracy_ft:,.0f} "
-                      f"ft) cannot settle the {setback:g}-ft question: measure the distance to "
-                      "the lake line in the field (tape, survey or rangefinder).")
+                      f"{map_distance.layer_name}, {how}) cannot settle the {setback:g}-ft "
+                      "question: measure the distance to the lake line in the field (tape, "
+                      "survey or rangefinder)"
+                      + (f", or capture the {words} more accurately." if captured else "."))
         return LakeFinding(distance_ft=map_distance.distance_ft, source="map", zone=zone,
-                           accuracy_ft=map_distance.accuracy_ft, method="map",
+                           accuracy_ft=accuracy, method="map",
                            layer=f"{map_distance.layer_name} v{map_distance.layer_version}",
-                           citation=citation, prompt=prompt)
+                           citation=citation, prompt=prompt,
+                           layer_accuracy_ft=map_distance.accuracy_ft,
+                           capture_accuracy_ft=captured, component=measured)
     what = ("draw or import the absorption area (or holding tank) so it can be measured on "
             "the shoreline layer, or measure it in the field") if not has_geometry else (
             "measure it in the field; no shoreline layer is active")
     return LakeFinding(distance_ft=None, source=None, zone=Zone.UNDETERMINED, accuracy_ft=None,
                        method=None, layer=None, citation=citation,
-                       prompt=f"The distance to the lake line is not known: {what}.")
-
-
-def _lake_component(case: Case, lake: LakeFinding) -> ComponentKind:
-    """What the lake finding measured: the absorption area, else the holding tank."""
-    site = case.site
-    if site is not None and site.absorption_area is None and site.holding_tank is not None and (
-            lake.source != "field"):
-        return ComponentKind.HOLDING_TANK
-    return ComponentKind.ABSORPTION_AREA
+                       prompt=f"The distance to the lake line is not known: {what}.",
+                       component=measured)
 
 
 def design_zone(case: Case, lake: LakeFinding, components: Sequence[ComponentDistance],
@@ -313,11 +402,10 @@ def design_zone(case: Case, lake: LakeFinding, components: Sequence[ComponentDis
     setback = j.lake_setback_ft
     candidates = list(components)
     if lake.source == "field":
-        candidates = [c for c in candidates if c.component not in (
-            ComponentKind.ABSORPTION_AREA, ComponentKind.HOLDING_TANK)]
+        candidates = [c for c in candidates if c.component is not lake.component]
     if lake.distance_ft is not None and lake.accuracy_ft is not None and lake.source:
         candidates.append(ComponentDistance(
-            component=_lake_component(case, lake), ordinal=1, distance_ft=lake.distance_ft,
+            component=lake.component, ordinal=1, distance_ft=lake.distance_ft,
             accuracy_ft=lake.accuracy_ft, source=lake.source, layer=lake.layer))
     zoned = [(zone_for(c.distance_ft, c.accuracy_ft, setback), c) for c in candidates]
     within = [c for z, c in zoned if z is Zone.WITHIN]
@@ -530,22 +618,30 @@ def etu_findings(etu: EtuService | None, has_etu: bool, j: Jurisdiction
     return out
 
 
-def holding_tank_violations(service: HoldingTankService | None, has_tank: bool,
-                            j: Jurisdiction) -> list[Finding]:
-    """§ 202-8 B: a hauler contract, and a copy of every pump-out record."""
+def holding_tank_findings(service: HoldingTankService | None, has_tank: bool,
+                          j: Jurisdiction) -> list[DatedFinding]:
+    """§ 202-8 B: a hauler contract (stands at once), and a copy of every pump-out record:
+    the law sets no time for sending it, so a missing record stands only once the days the
+    jurisdiction file allows after the pump-out have passed."""
     if service is None and not has_tank:
         return []
     cite = j.cite("holding_tank_service")
-    out: list[Finding] = []
+    out: list[DatedFinding] = []
     if service is not None and service.hauler_contract is False:
-        out.append(Finding(code="holding_tank_no_hauler_contract", citation=cite,
-                           detail="no contract with a NYSDEC-permitted septage hauler"))
+        out.append(DatedFinding(finding=Finding(
+            code="holding_tank_no_hauler_contract", citation=cite,
+            detail="no contract with a NYSDEC-permitted septage hauler")))
+    grace = j.holding_tank_record_within_days
     for pump_out in (service.pump_outs if service else ()):
-        if not pump_out.record_received:
-            out.append(Finding(code="holding_tank_records_missing", citation=cite,
-                               since=pump_out.date,
-                               detail=f"no record received for the {pump_out.date.isoformat()}"
-                                      " pump-out"))
+        if pump_out.record_received:
+            continue
+        due = pump_out.date + timedelta(days=grace)
+        detail = f"no record received for the {pump_out.date.isoformat()} pump-out"
+        if grace:
+            detail += f" ({grace} days passed {due.isoformat()})"
+        out.append(DatedFinding(after=due, finding=Finding(
+            code="holding_tank_records_missing", citation=cite,
+            since=due + timedelta(days=1), detail=detail)))
     return out
 
 
@@ -593,9 +689,7 @@ def suggestions(case: Case, design: Design | None, lake: LakeFinding,
     out += _observed_findings(case, design, j)
     measured = list(separations)
     if lake.distance_ft is not None and lake.accuracy_ft is not None and case.site:
-        kind = (ComponentKind.ABSORPTION_AREA if case.site.absorption_area is not None
-                or lake.source == "field" else ComponentKind.HOLDING_TANK)
-        measured.append(Separation(component=kind, ordinal=1, target="lake",
+        measured.append(Separation(component=lake.component, ordinal=1, target="lake",
                                    distance_ft=lake.distance_ft, accuracy_ft=lake.accuracy_ft,
                                    source=lake.source or "map"))
     for s in measured:
@@ -610,7 +704,8 @@ def suggestions(case: Case, design: Design | None, lake: LakeFinding,
             defect=f"{s.distance_ft:,.1f} ft from the {target} ({s.source}); the separation "
                    f"table requires {required_ft:g} ft",
             citation=j.cite("setbacks"), section=j.citations["setbacks"]))
-    return tuple(_decided(s, decisions.get(s.key)) for s in out)
+    return tuple(_decided(replace(s, changes_record=acceptance_changes(case, s)),
+                          decisions.get(s.key)) for s in out)
 
 
 _BREAKOUT_KINDS = (ComponentKind.ABSORPTION_AREA, ComponentKind.SEEPAGE_PIT)
@@ -641,7 +736,9 @@ def _observed_findings(case: Case, design: Design | None, j: Jurisdiction) -> li
                 if value in _BAFFLE_DEFECTS:
                     out.append(Suggestion(
                         key=f"baffle/{name}/{c.kind.value}#{n}", component=c.kind, ordinal=n,
-                        defect=f"{label} {value}", citation=j.cite(standard),
+                        defect=f"{label} {value}", same_as=(
+                            f"{name.replace('_', ' ')} {value}",),
+                        citation=j.cite(standard),
                         section=j.citations[standard]))
     return out
 
@@ -690,8 +787,8 @@ def record_violations(case: Case, j: Jurisdiction, outcome: Outcome,
             detail="clear water into the system: " + ", ".join(obs.clear_water_connections))))
     kinds = [c.kind for c in case.components]
     out += etu_findings(case.etu, ComponentKind.ENHANCED_TREATMENT_UNIT in kinds, j)
-    out += [DatedFinding(finding=f) for f in holding_tank_violations(
-        case.holding_tank_service, ComponentKind.HOLDING_TANK in kinds, j)]
+    out += holding_tank_findings(case.holding_tank_service,
+                                 ComponentKind.HOLDING_TANK in kinds, j)
     return tuple(out)
 
 

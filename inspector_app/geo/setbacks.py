@@ -12,7 +12,7 @@ import shapely.geometry
 from shapely.geometry.base import BaseGeometry
 
 from ..domain.case import Case
-from ..domain.rules import Separation
+from ..domain.rules import Separation, capture_accuracy, combined_accuracy
 from ..domain.vocabulary import ComponentKind, SiteFeatureKind
 from .case_shapes import CaseShapes
 
@@ -71,7 +71,7 @@ def located(case: Case, shapes: CaseShapes) -> list[Source]:
              site.holding_tank_capture)):
         if geojson is not None and (kind, 1) not in done:
             sources.append((kind, 1, shapes.site(name, f"parcel {case.parcel.sbl}: site"),
-                            (capture.accuracy_ft or 0.0) if capture else 0.0))
+                            capture_accuracy(capture)))
     return sources
 
 
@@ -98,7 +98,7 @@ def lot_separations(case: Case, lot: LotLine, shapes: CaseShapes | None = None
         out.append(Separation(
             component=kind, ordinal=ordinal, target="property_line",
             distance_ft=round(float(distance), 2) if within else 0.0,
-            accuracy_ft=accuracy + lot.accuracy_ft,
+            accuracy_ft=combined_accuracy(accuracy, lot.accuracy_ft),
             source=lot.source if within else f"{lot.source}: {OUTSIDE_LOT}"))
     return out
 
@@ -129,7 +129,8 @@ def separations(case: Case, shapes: CaseShapes | None = None, *, lot: LotLine | 
         for kind, ordinal, source, accuracy in sources:
             keep(Separation(component=kind, ordinal=ordinal, target=target,
                             distance_ft=round(float(source.distance(geometry)), 2),
-                            accuracy_ft=accuracy + (feature.capture_accuracy_ft or 0.0),
+                            accuracy_ft=combined_accuracy(accuracy,
+                                                          feature.capture_accuracy_ft),
                             source="site map"))
     if lot is not None:
         for found in lot_separations(case, lot, shapes):
@@ -138,7 +139,8 @@ def separations(case: Case, shapes: CaseShapes | None = None, *, lot: LotLine | 
         for kind, ordinal, source, accuracy in sources:
             keep(Separation(component=kind, ordinal=ordinal, target="well",
                             distance_ft=round(float(source.distance(well.geometry)), 2),
-                            accuracy_ft=accuracy + well.accuracy_ft, source=well.source))
+                            accuracy_ft=combined_accuracy(accuracy, well.accuracy_ft),
+                            source=well.source))
     return list(best.values())
 
 

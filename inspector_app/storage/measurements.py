@@ -59,10 +59,11 @@ def fresh_map_distances(conn: sqlite3.Connection, *, layer_id: str, device_id: s
 
 def lake_measurements_of(conn: sqlite3.Connection, parcel_id: str) -> list[Row]:
     """The parcel's lake distances, oldest first, each with the layer it was measured on
-    ("NAME vN", or None)."""
+    ("NAME vN", or None) and the capture accuracy of what it was measured from."""
     return rows(
         conn,
-        "SELECT m.distance_ft, m.method, m.accuracy_ft, m.measured_by, m.measured_on,"
+        "SELECT m.distance_ft, m.method, m.accuracy_ft, m.capture_accuracy_ft, m.measured_by,"
+        " m.measured_on,"
         " CASE WHEN l.id IS NULL THEN NULL ELSE l.name || ' v' || l.layer_version END AS layer"
         " FROM lake_measurements m LEFT JOIN shoreline_layers l ON l.id = m.shoreline_layer_id"
         " WHERE m.parcel_id = ? AND m.deleted_at IS NULL ORDER BY m.measured_on, m.created_at",

@@ -449,8 +449,8 @@ def test_law_and_letters(session: Callable[[str], Transcript]) -> None:
     wording = run.work / "templates.toml"
     shutil.copyfile(office.with_name("templates.toml"), wording)
     run("wording-use", "wording", "use", wording)
-    run("register-issue-refused", "register", "issue", "900.01-1-7", "--as-of", AS_OF,
-        status=2)  # a suggested finding awaits a decision
+    run("register-issue-refused", "register", "issue", "900.01-1-20", "--as-of", AS_OF,
+        status=2)  # a suggested finding awaits a decision (its tank's capacity)
     run("suggestion-accept-7", "suggestion", "accept", "900.01-1-7",
         "baffle/inlet_baffle/septic_tank#1", "--as-of", AS_OF)
     run("suggestion-accept-4", "suggestion", "accept", "900.01-1-4",

@@ -298,7 +298,7 @@ def test_holding_tank_duties() -> None:
                                                   record_received=False)))))
     assert [(v.code, v.since) for v in e.violations] == [
         ("holding_tank_no_hauler_contract", None),
-        ("holding_tank_records_missing", date(2026, 9, 1))]
+        ("holding_tank_records_missing", date(2026, 10, 2))]  # 30 days allowed
     assert all(v.citation == "§ 202-8 B (unconfirmed)" for v in e.violations)
 
 
@@ -474,3 +474,161 @@ def test_zone_is_decided_as_in_exact_decimal_arithmetic() -> None:
     for distance, accuracy, setback in cases:
         assert zone_for(distance, accuracy, setback) is _zone_exactly(distance, accuracy,
                                                                       setback)
+
+
+# --- hand-worked: the lake zone from the layer's and the capture's accuracy -------------
+
+_AREA = {"type": "Polygon", "coordinates": [[[-77.30, 42.80], [-77.30, 42.8001],
+                                             [-77.3001, 42.8001], [-77.30, 42.80]]]}
+
+
+def _captured_area(capture_ft: float | None, *, tank: str = "substandard",
+                   bedrooms: int = 4, living: float = 2000):
+    """A system whose absorption area is drawn on the map (no field distance), captured to
+    ± `capture_ft`, with a septic tank of the given condition."""
+    from inspector_app.domain.case import Capture
+    from inspector_app.domain.vocabulary import CaptureMethod
+
+    site = Site(absorption_area=_AREA, absorption_area_capture=None if capture_ft is None
+                else Capture(method=CaptureMethod.GPS, accuracy_ft=capture_ft))
+    return case(bedrooms=bedrooms, living=living, lake_ft=None, site=site,
+                components=(component("septic_tank", tank, capacity_gal=1250),
+                            component("absorption_area")))
+
+
+def _line(distance_ft: float, layer_ft: float) -> MapDistance:
+    return MapDistance(distance_ft=distance_ft, accuracy_ft=layer_ft, layer_name="Line",
+                       layer_version=1)
+
+
+def test_gps_capture_at_30_ft_leaves_215_ft_from_an_exact_line_undetermined() -> None:
+    # 215 ft from an exact line (±0), the area captured by GPS to ±30 ft: 185-245 ft, so
+    # it may be within 200 ft. Undetermined: 4 bedrooms at 150 gpd = 600 gpd, provisional,
+    # and no § 202-7 letter (neither B nor C is settled).
+    e = run(_captured_area(30), map_distance=_line(215, 0))
+    assert (e.lake.zone, e.lake.accuracy_ft, e.lake.layer_accuracy_ft,
+            e.lake.capture_accuracy_ft) == (Zone.UNDETERMINED, 30.0, 0.0, 30.0)
+    assert e.lake.component is ComponentKind.ABSORPTION_AREA
+    assert e.design is not None
+    assert (e.design.gpd_per_bedroom, e.design.design_load_gpd, e.design.provisional) == (
+        150, 600, True)
+    assert e.outcome is Outcome.SUBSTANDARD and e.letters == ()
+    assert e.substandard_path is not None and e.substandard_path.upgrade_required is None
+    assert "captured to ±30 ft" in (e.lake.prompt or "")
+    # Captured to ±10 ft: 205-225 ft, beyond. 4 x 130 = 520 gpd, the § 202-7 C(1) letter.
+    beyond = run(_captured_area(10), map_distance=_line(215, 0))
+    assert beyond.lake.zone is Zone.BEYOND and beyond.design is not None
+    assert beyond.design.design_load_gpd == 520
+    assert beyond.letters == (LetterKind.SUBSTANDARD_NOTICE,)
+    # No capture accuracy recorded: the layer's alone decides.
+    assert run(_captured_area(None), map_distance=_line(215, 0)).lake.zone is Zone.BEYOND
+
+
+def test_layer_and_capture_accuracy_add_up_at_the_setback() -> None:
+    # layer ±10 + capture ±5 = ±15: 215 - 15 = 200, exactly the setback, which counts as
+    # within, so it may be within: undetermined. 215.01 - 15 = 200.01 > 200: beyond.
+    # 185 + 15 = 200: within.
+    assert run(_captured_area(5), map_distance=_line(215, 10)).lake.zone is Zone.UNDETERMINED
+    assert run(_captured_area(5), map_distance=_line(215.01, 10)).lake.zone is Zone.BEYOND
+    assert run(_captured_area(5), map_distance=_line(185, 10)).lake.zone is Zone.WITHIN
+    # The design-load zone rests on the same sum: the area decides at ±15 ft.
+    basis = run(_captured_area(5), map_distance=_line(185, 10)).design
+    assert basis is not None and basis.zone_basis is not None
+    assert (basis.zone_basis.zone, basis.zone_basis.accuracy_ft) == (Zone.WITHIN, 15.0)
+
+
+def test_the_lake_setback_suggestion_counts_the_capture_as_the_zone_does() -> None:
+    # The absorption area needs 100 ft from the lake: 90 ft on an exact line, captured to
+    # ±15 ft, may be 105 ft away: no shortfall proven. Captured to ±5 ft: at most 95 ft.
+    assert not [s for s in run(_captured_area(15, tank="acceptable"),
+                               map_distance=_line(90, 0)).suggestions
+                if s.key.startswith("setback/")]
+    (s,) = [s for s in run(_captured_area(5, tank="acceptable"),
+                           map_distance=_line(90, 0)).suggestions
+            if s.key.startswith("setback/")]
+    assert s.key == "setback/absorption_area#1/lake" and "requires 100 ft" in s.defect
+
+
+# --- hand-worked: a parcel whose only system is a holding tank --------------------------
+
+def _holding_tank_only(lake_ft: float):
+    return case(bedrooms=3, living=2800, lake_ft=lake_ft,
+                components=(component("holding_tank", capacity_gal=2000),))
+
+
+def test_a_holding_tank_alone_is_measured_as_the_holding_tank() -> None:
+    # 900.01-1-22 of the demo: a holding tank 60 ft from the lake (tape). The table asks 50
+    # ft of a holding tank: nothing to suggest; the rate is decided by the holding tank.
+    e = run(_holding_tank_only(60))
+    assert e.lake.component is ComponentKind.HOLDING_TANK
+    assert e.design is not None and e.design.zone_basis is not None
+    assert e.design.zone_basis.component is ComponentKind.HOLDING_TANK
+    assert "the holding tank, 60.0 ft" in e.design.zone_basis.detail
+    assert e.design.design_load_gpd == 4 * 150  # 2,800 sq ft: 4 bedrooms, within 200 ft
+    assert e.suggestions == ()
+    # 45 ft: short of the holding tank's 50 ft.
+    (s,) = run(_holding_tank_only(45)).suggestions
+    assert s.key == "setback/holding_tank#1/lake" and "requires 50 ft" in s.defect
+    assert s.changes_record
+
+
+def test_a_suggestion_whose_acceptance_changes_nothing_holds_up_no_letter() -> None:
+    from inspector_app.documents.content import pending_suggestions
+
+    # An absorption area 80 ft from the lake with no absorption area among the components:
+    # accepting would mark nothing.
+    nothing = run(case(lake_ft=80, components=(component("septic_tank", capacity_gal=1250),
+                                               component("distribution_box"))))
+    (s,) = nothing.suggestions
+    assert s.key == "setback/absorption_area#1/lake" and not s.changes_record
+    assert pending_suggestions("notice_of_violation", nothing) == ()
+    # With the absorption area recorded, the same suggestion holds the letter up.
+    (t,) = run(case(lake_ft=80)).suggestions
+    assert t.changes_record
+    assert pending_suggestions("notice_of_violation", run(case(lake_ft=80))) == (t,)
+
+
+def test_a_finding_already_recorded_in_other_words_changes_nothing() -> None:
+    # The inspector recorded "inlet baffle damaged" and marked the tank substandard: the
+    # suggestion "inlet baffle/tee damaged" adds nothing.
+    recorded = component("septic_tank", "substandard", capacity_gal=1250,
+                         inlet_baffle="damaged")
+    recorded = replace(recorded, defects=("inlet baffle damaged",))
+    (s,) = run(case(components=(recorded, component("absorption_area")))).suggestions
+    assert s.defect == "inlet baffle/tee damaged"
+    assert s.recorded_in(["Inlet baffle damaged (§ 202-6 A)"])
+    assert not s.changes_record
+    # Recorded in words, but the tank still acceptable: accepting raises its condition.
+    acceptable = replace(recorded, condition=component("septic_tank").condition)
+    (t,) = run(case(components=(acceptable, component("absorption_area")))).suggestions
+    assert t.changes_record
+    assert not t.recorded_in(["outlet baffle damaged", "inlet baffle missing"])
+
+
+# --- hand-worked: the time allowed for a pump-out record (§ 202-8 B) --------------------
+
+def _pump_out(day: date, received: bool = False):
+    return case(components=(component("holding_tank"),),
+                holding_tank_service=HoldingTankService(
+                    hauler_contract=True, pump_outs=(PumpOut(date=day, record_received=received),)))
+
+
+def test_a_pump_out_is_no_violation_until_the_days_allowed_have_passed() -> None:
+    # § 202-8 B sets no time; the bundled file allows 30 days (unconfirmed). Pumped out
+    # 2026-09-01: the record is due by 2026-10-01; missing, it stands from 2026-10-02.
+    assert J.holding_tank_record_within_days == 30
+    assert "holding_tank.record_within_days" in J.unconfirmed_values
+    c = _pump_out(date(2026, 9, 1))
+    assert _codes(run(c, as_of=date(2026, 9, 1))) == []  # the day of the pump-out
+    assert _codes(run(c, as_of=date(2026, 10, 1))) == []  # the 30th day
+    late = run(c, as_of=date(2026, 10, 2))
+    assert _codes(late) == ["holding_tank_records_missing"]
+    assert late.violations[0].since == date(2026, 10, 2)
+    assert "30 days passed 2026-10-01" in late.violations[0].detail
+    assert late.letters == (LetterKind.NOTICE_OF_VIOLATION,)
+    assert _codes(run(_pump_out(date(2026, 9, 1), received=True),
+                      as_of=date(2027, 1, 1))) == []
+    # A file that allows no days: due the day of the pump-out, missing the day after.
+    none = jurisdiction(holding_tank_record_within_days=0)
+    assert _codes(run(c, j=none, as_of=date(2026, 9, 1))) == []
+    assert _codes(run(c, j=none, as_of=date(2026, 9, 2))) == ["holding_tank_records_missing"]

@@ -104,3 +104,21 @@ def test_undoing_a_failure_on_a_component_another_finding_holds_leaves_it_substa
         last = workspace.reopen_suggestion(SBL, setback)
         assert "condition was changed since; it stays as it is" in last.summary()
         assert workspace.load_case(SBL).components[1].defects == ()
+
+
+def test_accepting_a_finding_the_component_already_states_adds_no_second_defect(
+        workspace: Workspace, contract_case: dict[str, Any]) -> None:
+    # The inspector typed "inlet baffle damaged" and left the tank acceptable: accepting
+    # "inlet baffle/tee damaged" makes it substandard and adds no near-duplicate.
+    _store(workspace, contract_case,
+           tank={"inlet_baffle": "damaged", "defects": ["inlet baffle damaged"]})
+    key = "baffle/inlet_baffle/septic_tank#1"
+    (s,) = [s for s in workspace.evaluate_parcel(SBL, as_of=TODAY).suggestions if s.key == key]
+    assert s.changes_record  # the tank is still acceptable
+    workspace.decide_suggestion(SBL, key, accept=True, as_of=TODAY)
+    tank = workspace.load_case(SBL).components[0]
+    assert (tank.condition, tank.defects) == (Condition.SUBSTANDARD, ("inlet baffle damaged",))
+    # Undoing takes back the condition it raised and leaves the inspector's words.
+    workspace.reopen_suggestion(SBL, key)
+    tank = workspace.load_case(SBL).components[0]
+    assert (tank.condition, tank.defects) == (Condition.ACCEPTABLE, ("inlet baffle damaged",))

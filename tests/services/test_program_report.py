@@ -61,8 +61,8 @@ def _zeros(keys: tuple[str, ...], **counted: int) -> dict[str, int]:
 def _group(*, law: bool, inspections: int, reasons: dict[str, int], outcomes: dict[str, int],
            systems: dict[str, int], failures: tuple[int, int, int], letters: dict[str, int],
            etu: tuple[int, int, int], tanks: tuple[int, int, int],
-           five: tuple[int, int, int, int, int, int, int], notices: int = 0
-           ) -> dict[str, Any]:
+           five: tuple[int, int, int, int, int, int, int], on_record: dict[str, int],
+           never: dict[str, int], notices: int = 0) -> dict[str, Any]:
     zones = ("within_200ft", "beyond_200ft", "undetermined", "not_judged")
     return {
         "law_on_file": law,
@@ -79,6 +79,11 @@ def _group(*, law: bool, inspections: int, reasons: dict[str, int], outcomes: di
         "etu": dict(zip(("units", "compliant", "not_judged"), etu, strict=True)),
         "holding_tanks": dict(zip(("units", "compliant", "not_judged"), tanks, strict=True)),
         "five_year": dict(zip(FIVE_YEAR, five, strict=True)),
+        # every parcel once, by the zone the records place it in now, and those never
+        # inspected by the period's end
+        "systems_on_record": {"parcels": sum(on_record.values()), **_zeros(zones, **on_record),
+                              "never_inspected_at_end": {"parcels": sum(never.values()),
+                                                         **_zeros(zones, **never)}},
     }
 
 
@@ -132,7 +137,10 @@ CANANDAIGUA_FIGURES = _group(
              # 2026-01-01 (six months, the maker's interval)
          0),
     tanks=(1, 0, 0),  # 10-1-4: the 2025-05-01 pump-out's record is missing
-    five=FIVE_YEAR_CANANDAIGUA)
+    five=FIVE_YEAR_CANANDAIGUA,
+    on_record={"within_200ft": 5,  # 10-1-1, 10-1-2, 10-1-4, 10-1-5, 10-1-6
+               "beyond_200ft": 1},  # 10-1-3 (250 ft as measured again)
+    never={"within_200ft": 1})  # 10-1-5, first inspected the day after the period
 GORHAM_FIGURES = _group(
     law=True,
     inspections=5,  # 20-1-1 2024-01-01 and 2026-06-30, 20-1-2, 20-1-3 twice
@@ -155,7 +163,10 @@ GORHAM_FIGURES = _group(
              # keeps it in date, reports within ten days; the 2026-08-01 one is not counted
          0),
     tanks=(0, 0, 0),
-    five=(0, 0, 0, 0, 0, 0, 0))  # no system of Gorham within 200 ft
+    five=(0, 0, 0, 0, 0, 0, 0),  # no system of Gorham within 200 ft
+    on_record={"beyond_200ft": 2,  # 20-1-1, 20-1-3
+               "undetermined": 1},  # 20-1-2: counted, in its own column
+    never={})
 SOUTH_BRISTOL_FIGURES = _group(
     law=False,
     inspections=1, reasons={"five_year_cycle": 1},  # 30-1-1 2024-08-08
@@ -163,7 +174,8 @@ SOUTH_BRISTOL_FIGURES = _group(
     systems={"not_judged": 1}, failures=(0, 0, 0), letters={},
     etu=(0, 0, 0),
     tanks=(1, 0, 1),  # 30-1-1's holding tank, not judged
-    five=(0, 0, 0, 0, 0, 0, 0))  # (not judged: no setback without a law)
+    five=(0, 0, 0, 0, 0, 0, 0),  # (not judged: no setback without a law)
+    on_record={"not_judged": 1}, never={})  # 30-1-1
 TOTAL_FIGURES = _group(
     law=True,
     inspections=11,
@@ -173,7 +185,9 @@ TOTAL_FIGURES = _group(
               "not_judged": 1},
     systems={"within_200ft": 3, "beyond_200ft": 3, "undetermined": 1, "not_judged": 1},
     failures=(3, 1, 2), letters={"pump_out_request": 2, "corrections": 1},
-    etu=(2, 1, 0), tanks=(2, 0, 1), five=FIVE_YEAR_CANANDAIGUA)
+    etu=(2, 1, 0), tanks=(2, 0, 1), five=FIVE_YEAR_CANANDAIGUA,
+    on_record={"within_200ft": 5, "beyond_200ft": 3, "undetermined": 1, "not_judged": 1},
+    never={"within_200ft": 1})
 
 
 def test_the_figures_of_each_municipality_and_in_total_are_the_hand_worked_ones(

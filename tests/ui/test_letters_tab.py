@@ -210,6 +210,15 @@ def test_issuing_with_a_suggestion_undecided_says_so_in_the_apps_words(
     ws = window.workspace
     key = "baffle/inlet_baffle/septic_tank#1"
     window.runner.wait(lambda: ws.reopen_suggestion(SBL, key))
+
+    def typed_otherwise() -> None:
+        # the tank's defect typed in other words than the finding's: deciding it changes
+        # the record, so the letter waits for the decision
+        case = ws.load_case(SBL)
+        tank, *rest = case.components
+        ws.save_case(replace(case, components=(replace(tank, defects=("baffle cracked",)),
+                                               *rest)), today=TODAY)
+    window.runner.wait(typed_otherwise)
     tab = open_letters(window, qtbot)
     prompts.answer = QMessageBox.StandardButton.Yes
     qtbot.mouseClick(tab.issue_button, Qt.MouseButton.LeftButton)

@@ -249,6 +249,37 @@ def _five_year(ws: Session, parcels: list[dict[str, Any]], dates: dict[str, list
                  for label, day in months]
 
 
+def _on_record(ws: Session, parcels: list[dict[str, Any]], dates: dict[str, list[date]],
+               end: date) -> dict[str, dict[str, Any]]:
+    """Every system on record, each counted once: by its lake zone as the records place it
+    now (undetermined where they cannot settle it, not judged with no law on file), and
+    of those, the ones never inspected by the period's end."""
+    from .summaries import summaries
+
+    found = summaries(ws, {r["id"]: r["municipality"] for r in parcels})
+    out: dict[str, dict[str, Any]] = {}
+    for r in parcels:
+        s = found.get(r["id"])
+        judged = (ws.laws.for_municipality(r["municipality"]) is not None and s is not None
+                  and s.law and s.zone is not None)
+        zone = s.zone.value if judged and s is not None and s.zone is not None else "not_judged"
+        never = not any(d <= end for d in dates.get(r["id"], []))
+        for key in (r["municipality"], TOTAL):
+            counts = out.setdefault(key, _no_systems())
+            counts["parcels"] += 1
+            counts[zone] += 1
+            if never:
+                counts["never_inspected_at_end"]["parcels"] += 1
+                counts["never_inspected_at_end"][zone] += 1
+    return out
+
+
+def _no_systems() -> dict[str, Any]:
+    """Systems on record by lake zone, and those never inspected by the period's end."""
+    return {"parcels": 0, **dict.fromkeys(ZONES, 0),
+            "never_inspected_at_end": {"parcels": 0, **dict.fromkeys(ZONES, 0)}}
+
+
 def _open_matters(ws: Session, parcels: list[dict[str, Any]],
                   results: list[InspectionResult], end: date) -> list[dict[str, Any]]:
     """At the period's end: systems whose latest inspection found a failure (no later
@@ -341,6 +372,7 @@ def program_report(ws: Session, start: date, end: date, *,
     served = served_between(ws, ids, start, end, total=TOTAL)
     upkeep = _upkeep(ws, parcels, results, end)
     five, overdue_over_time = _five_year(ws, parcels, dates, start, end, months)
+    on_record = _on_record(ws, parcels, dates, end)
     empty_five = dict.fromkeys(FIVE_YEAR_KEYS, 0)
     empty_unit = {"units": 0, "compliant": 0, "not_judged": 0}
 
@@ -354,7 +386,8 @@ def program_report(ws: Session, start: date, end: date, *,
                 "notices_served": served.get(key, no_service()),
                 "etu": upkeep.get(key, {}).get("etu", dict(empty_unit)),
                 "holding_tanks": upkeep.get(key, {}).get("holding_tanks", dict(empty_unit)),
-                "five_year": five.get(key, dict(empty_five))}
+                "five_year": five.get(key, dict(empty_five)),
+                "systems_on_record": on_record.get(key, _no_systems())}
 
     in_period = [r for r in results if start <= r.date <= end]
     per_month = []
@@ -402,10 +435,14 @@ def _notes(ws: Session, names: Sequence[str]) -> list[str]:
         "component was not located, and nothing else failed or was substandard.",
         "Systems inspected: parcels, each once, in the lake zone its latest inspection in the "
         "period found (a field measurement, else the map's distance with the shoreline "
-        "layer's declared accuracy). Undetermined: no distance on record, or a map distance "
-        "whose accuracy cannot settle the 200-ft question. Distances are from the absorption "
-        "area (or holding tank) to the lake line of the data folder's active shoreline layer "
-        "(named on the map page).",
+        "layer's declared accuracy and the capture accuracy of the area measured, added). "
+        "Undetermined: no distance on record, or a map distance whose accuracy cannot settle "
+        "the 200-ft question. Distances are from the absorption area (or holding tank) to "
+        "the lake line of the data folder's active shoreline layer (named on the map page).",
+        "Systems on record: every parcel, once, in the lake zone the records place it in "
+        "now (undetermined where they cannot settle it; not judged with no law on file); "
+        "never inspected: no inspection on record up to the period's end, whatever the "
+        "zone.",
         "Failures found: inspections in the period that found a failure. Corrected: "
         "inspections in the period that found no failure (acceptable or substandard) where "
         "the parcel's previous inspection with a finding found one; the records hold no "
@@ -425,7 +462,8 @@ def _notes(ws: Session, names: Sequence[str]) -> list[str]:
         "ETUs and holding tanks: systems whose latest inspection up to the period's end "
         "recorded the unit. An ETU counts as compliant with a service contract, its "
         "inspections at the required interval and each report received within ten days; a "
-        "holding tank with a hauler contract and every pump-out record received; both as "
+        "holding tank with a hauler contract and every pump-out record received within the "
+        "days its law allows after the pump-out; both as "
         "the records stand, counting what is dated up to the period's end.",
         "Five-year inspections: systems within 200 ft as the records place them now. A cycle "
         "runs from an inspection to the same day one cycle later (the years each law sets, "

@@ -36,6 +36,7 @@ from ...domain.rules import (
     LetterKind,
     Outcome,
     Zone,
+    combined_accuracy,
     letters_for,
     standing_findings,
 )
@@ -226,7 +227,7 @@ def lot_estimate_alone(ws: Session, parcel_id: str) -> tuple[float, float, str] 
     if lot is None or lots is None or layer is None:
         return None
     m = layer.lake.measure(lot.geometry)
-    return (round(m.distance_ft, 2), float(lots.accuracy_ft) + float(layer.accuracy_ft),
+    return (round(m.distance_ft, 2), combined_accuracy(lots.accuracy_ft, layer.accuracy_ft),
             f"{lots.name} v{lots.version}")
 
 
@@ -326,7 +327,7 @@ def _work_out(ws: Session, parcel_ids: list[str], rules: str,
             and (lot := lots.lot_for(i)) is not None]
         if estimated:
             assert lots is not None and layer is not None
-            accuracy = float(lots.accuracy_ft) + float(layer.accuracy_ft)
+            accuracy = combined_accuracy(lots.accuracy_ft, layer.accuracy_ft)
             for (i, _), m in zip(estimated, layer.lake.measure_many(
                     [lot.geometry for _, lot in estimated]), strict=True):
                 worked[i] = with_lot_estimate(worked[i], round(m.distance_ft, 2), accuracy,

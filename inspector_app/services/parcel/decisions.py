@@ -247,7 +247,9 @@ def decide(w: RecordWriter, parcel_id: str, suggestion: Suggestion, *, accept: b
             component = w.current("components", component_id)
             defects = _defects(component["defects"])
             update: dict[str, Any] = {}
-            if suggestion.record_text not in defects:
+            # A finding the component already states (in these or other words) is not
+            # added again.
+            if not suggestion.recorded_in(defects):
                 update["defects"] = [*defects, suggestion.record_text]
             # Accepting raises the condition to the finding's (acceptable -> substandard ->
             # failed), never lowers it; a component not located stays so.

@@ -26,7 +26,10 @@ def no_law_json(f: NoLawFacts) -> dict[str, Any]:
         "design": None,
         "lake": {"distance_ft": f.lake_distance_ft, "source": f.lake_source, "zone": None,
                  "accuracy_ft": f.lake_accuracy_ft, "method": f.lake_method,
-                 "layer": f.lake_layer, "citation": None},
+                 "layer": f.lake_layer, "citation": None,
+                 "layer_accuracy_ft": f.lake_layer_accuracy_ft,
+                 "capture_accuracy_ft": f.lake_capture_accuracy_ft,
+                 "measured_from": None},
         "inspection_triggers": [], "outcome": None, "substandard_components": [],
         "violations": [], "letters": [],
         "recorded": {
@@ -77,7 +80,7 @@ def _finding(f: Finding) -> dict[str, Any]:
 def _suggestion(s: Suggestion) -> dict[str, Any]:
     return {"key": s.key, "component": None if s.component is None else s.component.value,
             "condition": s.condition.value, "defect": s.defect, "citation": s.citation,
-            "status": s.status.value}
+            "status": s.status.value, "changes_record": s.changes_record}
 
 
 def _separation(s: Separation, j: Jurisdiction) -> dict[str, Any]:
@@ -93,9 +96,14 @@ def evaluation_json(e: Evaluation, j: Jurisdiction) -> dict[str, Any]:
     out: dict[str, Any] = {
         "status": "evaluated",
         "design": _design(e.design),
+        # accuracy_ft: what the zone was decided with, the sum of the layer's declared
+        # accuracy and the capture accuracy of what was measured (`measured_from`)
         "lake": {"distance_ft": e.lake.distance_ft, "source": e.lake.source,
                  "zone": e.lake.zone.value, "accuracy_ft": e.lake.accuracy_ft,
-                 "method": e.lake.method, "layer": e.lake.layer, "citation": e.lake.citation},
+                 "method": e.lake.method, "layer": e.lake.layer, "citation": e.lake.citation,
+                 "layer_accuracy_ft": e.lake.layer_accuracy_ft,
+                 "capture_accuracy_ft": e.lake.capture_accuracy_ft,
+                 "measured_from": e.lake.component.value},
         "inspection_triggers": [_finding(t) for t in e.triggers],
         "outcome": e.outcome.value,
         "substandard_components": [k.value for k in e.substandard_components],

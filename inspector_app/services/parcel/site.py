@@ -380,11 +380,14 @@ def set_geometry(ws: Session, sbl: str, target: str, geometry: dict[str, Any], *
             out["lake"] = {"distance_ft": found.lake_distance_ft, "source": found.lake_source,
                            "zone": None, "layer": found.lake_layer,
                            "accuracy_ft": found.lake_accuracy_ft, "method": found.lake_method,
-                           "citation": None, "message": found.sentence}
+                           "citation": None, "message": found.sentence,
+                           "layer_accuracy_ft": found.lake_layer_accuracy_ft,
+                           "capture_accuracy_ft": found.lake_capture_accuracy_ft}
             return out
         lake = found.lake
         out["lake"] = {"distance_ft": lake.distance_ft, "source": lake.source,
                        "zone": lake.zone.value, "layer": lake.layer,
                        "accuracy_ft": lake.accuracy_ft, "method": lake.method,
-                       "citation": lake.citation}
+                       "citation": lake.citation, "layer_accuracy_ft": lake.layer_accuracy_ft,
+                       "capture_accuracy_ft": lake.capture_accuracy_ft}
     return out

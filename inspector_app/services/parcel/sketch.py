@@ -164,7 +164,10 @@ def _site_sketch(ws: Session, case: Case, lake: LakeFinding | None = None) -> Sk
         caption += f" Shaded: within {setback_ft:g} ft of the lake line."
     else:
         caption += f" The map cannot settle the {setback_ft:g}-ft question: no band drawn."
+    how = f"map, ±{layer.accuracy_ft:,.0f} ft"
+    if lake is not None and lake.source == "map" and lake.capture_accuracy_ft:
+        how += f"; area captured to ±{lake.capture_accuracy_ft:,g} ft"
     return Sketch(window=g.window, shore=g.shore, band=g.band if map_decides else (),
                   water=g.water, areas=g.areas, features=g.features, nearest=g.nearest,
-                  distance_label=f"{g.distance_ft:,.1f} ft (map, ±{layer.accuracy_ft:,.0f} ft)",
+                  distance_label=f"{g.distance_ft:,.1f} ft ({how})",
                   caption=caption, lot=g.lot, lot_label=lot_label or "")

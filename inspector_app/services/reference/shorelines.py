@@ -10,7 +10,7 @@ from types import EllipsisType
 from typing import TYPE_CHECKING, Any
 
 from ...domain.case import Case
-from ...domain.rules import ComponentDistance, MapDistance
+from ...domain.rules import ComponentDistance, MapDistance, measured_capture
 from ...domain.units import plain_number
 from ...errors import InputError
 from ...paths import resource
@@ -241,9 +241,7 @@ def record_map_measurement(w: RecordWriter, ws: Session, parcel_id: str, case: C
     if last is not None and round(last, 2) == distance.distance_ft:
         return False
     nearest = m.nearest_lonlat()
-    site = case.site
-    capture = None if site is None else (site.absorption_area_capture if site.absorption_area
-                                         else site.holding_tank_capture)
+    capture = measured_capture(case.site)
     w.insert("lake_measurements", {
         "capture_accuracy_ft": None if capture is None else capture.accuracy_ft,
         "distance_ft": distance.distance_ft, "method": "map", "shoreline_layer_id": layer.id,

@@ -25,6 +25,9 @@ from ...domain.jurisdiction import (
 )
 from ...domain.rules import (
     MapDistance,
+    capture_accuracy,
+    combined_accuracy,
+    measured_capture,
 )
 from ...errors import InputError
 from ...paths import resources_dir
@@ -223,6 +226,9 @@ class NoLawFacts:
     lake_accuracy_ft: float | None
     lake_layer: str | None
     components: tuple[Component, ...]
+    # the parts of `lake_accuracy_ft`: the layer's and the capture's (None with no distance)
+    lake_layer_accuracy_ft: float | None = None
+    lake_capture_accuracy_ft: float | None = None
     inspection: Inspection | None
     observations: Observations | None = None
     status: str = NO_LAW_ON_FILE
@@ -237,12 +243,17 @@ def no_law_facts(case: Case, *, as_of: date, map_distance: MapDistance | None) -
         distance = {"lake_distance_ft": site.lake_distance_ft, "lake_source": "field",
                     "lake_method": site.lake_distance_method.value
                     if site.lake_distance_method else None,
-                    "lake_accuracy_ft": 0.0, "lake_layer": None}
+                    "lake_accuracy_ft": 0.0, "lake_layer": None,
+                    "lake_layer_accuracy_ft": 0.0, "lake_capture_accuracy_ft": 0.0}
     elif site is not None and map_distance is not None and (
             site.absorption_area is not None or site.holding_tank is not None):
+        captured = capture_accuracy(measured_capture(site))
         distance = {"lake_distance_ft": map_distance.distance_ft, "lake_source": "map",
-                    "lake_method": "map", "lake_accuracy_ft": map_distance.accuracy_ft,
-                    "lake_layer": f"{map_distance.layer_name} v{map_distance.layer_version}"}
+                    "lake_method": "map",
+                    "lake_accuracy_ft": combined_accuracy(map_distance.accuracy_ft, captured),
+                    "lake_layer": f"{map_distance.layer_name} v{map_distance.layer_version}",
+                    "lake_layer_accuracy_ft": map_distance.accuracy_ft,
+                    "lake_capture_accuracy_ft": captured}
     return NoLawFacts(as_of=as_of, municipality=case.parcel.municipality,
                       sentence=no_law_sentence(case.parcel.municipality) + ".",
                       components=case.components, inspection=case.inspection,
