@@ -254,9 +254,6 @@ def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
             raise unconfirmed.error(
                 f"an example law must list every citation in [unconfirmed] citations; "
                 f"{missing[0]!r} is not listed")
-        if confirmed:
-            raise unconfirmed.error(f"an example law confirms no provision; "
-                                    f"[confirmed.{sorted(confirmed)[0]}] is given")
 
     lake = top.table("lake")
     lake_setback_ft = lake.number("setback_ft", lo=1, hi=10_000)

@@ -131,8 +131,10 @@ class Finding:
     detail: str
     since: date | None = None
     # A lapse cured since (a late report received): the day it was cured. Whether it still
-    # calls for a notice is the office's decision, offered as a suggestion (`cured_key`).
+    # calls for a notice is the office's decision, offered as a suggestion (`cured_key`);
+    # until it is made, the finding calls for none.
     cured: date | None = None
+    calls_for_notice: bool = True
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -707,17 +709,17 @@ def cured_key(f: Finding) -> str:
     return f"notice/{f.code}/{f.since.isoformat() if f.since else ''}"
 
 
-def cured_lapses(dated: Sequence[DatedFinding], as_of: date,
+def cured_lapses(dated: Sequence[DatedFinding],
                  decisions: Mapping[str, SuggestionStatus | Decision]
-                 ) -> tuple[tuple[DatedFinding, ...], tuple[Suggestion, ...], frozenset[str]]:
-    """A lapse cured by the letter's date is reported as cured; whether it still calls for
-    a notice is the office's decision, offered as a suggestion. Returns the dated findings
-    without those the office decided call for none, the suggestions, and the keys of the
-    cured lapses it decided do call for one."""
-    kept, offered, calling = [], [], set()
+                 ) -> tuple[tuple[DatedFinding, ...], tuple[Suggestion, ...]]:
+    """A lapse cured since is reported as cured; whether it still calls for a notice is the
+    office's decision, offered as a suggestion. Returns the dated findings without those
+    the office decided call for none (a cured lapse undecided calls for none), and the
+    suggestions."""
+    kept, offered = [], []
     for d in dated:
         f = d.finding
-        if f.cured is None or f.cured > as_of or not d.stands(as_of):
+        if f.cured is None:
             kept.append(d)
             continue
         s = _decided(Suggestion(
@@ -727,20 +729,17 @@ def cured_lapses(dated: Sequence[DatedFinding], as_of: date,
             decisions.get(cured_key(f)))
         offered.append(s)
         if s.status is not SuggestionStatus.REJECTED:
-            kept.append(d)
-        if s.status is SuggestionStatus.ACCEPTED:
-            calling.add(cured_key(f))
-    return tuple(kept), tuple(offered), frozenset(calling)
+            kept.append(replace(d, finding=replace(
+                f, calls_for_notice=s.status is SuggestionStatus.ACCEPTED)))
+    return tuple(kept), tuple(offered)
 
 
 def letters_for(outcome: Outcome, violations: Sequence[Finding], zone: Zone,
-                greatest_extent: bool, calling: frozenset[str] = frozenset()
-                ) -> tuple[LetterKind, ...]:
+                greatest_extent: bool) -> tuple[LetterKind, ...]:
     """The letters an outcome, the standing violations and the lake zone call for (a cured
-    lapse only where the office decided it still calls for a notice: `calling`)."""
+    lapse only where the office decided it still calls for a notice)."""
     letters: list[LetterKind] = []
-    if outcome is Outcome.FAILURE or any(f.cured is None or cured_key(f) in calling
-                                         for f in violations):
+    if outcome is Outcome.FAILURE or any(f.calls_for_notice for f in violations):
         letters.append(LetterKind.NOTICE_OF_VIOLATION)
     if outcome is Outcome.SUBSTANDARD and zone is Zone.BEYOND:
         letters.append(LetterKind.SUBSTANDARD_NOTICE)
@@ -774,11 +773,11 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
     else:
         outcome, outcome_citation = Outcome.ACCEPTABLE, None
 
-    dated, cured, calling = cured_lapses(record_violations(case, j, outcome, failed, evidence),
-                                         as_of, decisions or {})
+    dated, cured = cured_lapses(record_violations(case, j, outcome, failed, evidence),
+                                decisions or {})
     violations = standing_findings(dated, as_of)
     greatest_extent = bool(case.ahj and case.ahj.greatest_extent_possible)
-    letters = letters_for(outcome, violations, lake.zone, greatest_extent, calling)
+    letters = letters_for(outcome, violations, lake.zone, greatest_extent)
 
     prompts = [lake.prompt] if lake.prompt else []
     if design is not None and basis.zone is not lake.zone and basis.zone is Zone.UNDETERMINED:
