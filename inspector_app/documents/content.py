@@ -719,7 +719,7 @@ def _substandard_notice_closing(i: LetterInputs, t: LetterTemplate, v: dict[str,
     lists every substandard component."""
     e, c = i.evaluation, i.case
     unlocated = any(x.condition is Condition.NOT_LOCATED for x in c.components)
-    out = []
+    out: list[Block] = []
     if e.outcome is Outcome.FAILURE:
         out.append(Paragraph(_say(t, "in_failure", v, i)))
     elif e.lake.zone is Zone.BEYOND:
