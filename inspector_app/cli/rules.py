@@ -103,6 +103,14 @@ def _jurisdiction_json(j: Any) -> Any:
     out["unconfirmed_citations"] = sorted(j.unconfirmed_citations)
     out["unconfirmed_values"] = sorted(j.unconfirmed_values)
     out["setbacks_ft"] = {k.value: v for k, v in j.setbacks_ft.items()}
+    del out["confirmed"]
+    out["provisions"] = {
+        key: {"citation": text,
+              "section_confirmed": key not in j.unconfirmed_citations,
+              "confirmed": None if key not in j.confirmed else {
+                  "source": j.confirmed[key].source, "by": j.confirmed[key].by,
+                  "on": j.confirmed[key].on.isoformat()}}
+        for key, text in j.citations.items()}
     return out
 
 

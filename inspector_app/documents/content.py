@@ -7,6 +7,7 @@ it reports the evaluation in the office's words.
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -21,13 +22,15 @@ from ..domain.rules import (
     Evaluation,
     Finding,
     LakeFinding,
+    Outcome,
     Suggestion,
     SuggestionStatus,
+    Zone,
     finding_text,
 )
 from ..domain.vocabulary import ComponentKind, Condition
 from ..errors import InputError
-from .templates import LetterTemplate, Office, Wording, escape, fill
+from .templates import REQUEST, LetterTemplate, Office, Wording, escape, fill
 
 DETAILS = {spec.name: spec for spec in COMPONENT_DETAILS}
 LETTER_KINDS = ("notice_of_violation", "substandard_notice", "letter_of_acknowledgement",
@@ -209,18 +212,70 @@ def deadline_problem(case: Case, evaluation: Evaluation, letter_date: date) -> s
             "that date (or clear them to count the defaults from the letter's date)")
 
 
+def _value_use(i: LetterInputs) -> dict[str, bool]:
+    """Whether the letter uses each value a letter may mark unconfirmed: a notice's
+    deadlines only where they are the jurisdiction's defaults."""
+    _, _, permit_default, complete_default = deadlines(i.case, i.jurisdiction, i.letter_date)
+    return {"notice.permit_within_days": permit_default,
+            "notice.complete_within_days": complete_default,
+            "inspection_cycle.years": True, "worklists.due_soon_days": True}
+
+
+def unsettled(text: str, i: LetterInputs) -> tuple[str, ...]:
+    """What a sentence of the wording would state as law that the jurisdiction file does
+    not confirm: the provisions it cites and the unconfirmed values it uses."""
+    j, used = i.jurisdiction, _value_use(i)
+    out = []
+    for _, name, _, _ in string.Formatter().parse(text):
+        head, _, rest = (name or "").partition("[")
+        key = rest.removesuffix("]")
+        if head == "cite" and key in j.citations and not j.provision_confirmed(key):
+            out.append(f"{j.citations[key]} ({key})")
+        elif head == "unconfirmed" and used.get(key) and key in j.unconfirmed_values:
+            out.append(key)
+    return tuple(out)
+
+
+def _say(t: LetterTemplate, key: str, v: dict[str, Any], i: LetterInputs) -> str:
+    """A sentence of the wording. In an issued letter, a sentence stating as law what the
+    jurisdiction file does not confirm is said in its KEY_request wording instead: the
+    office's request, without that citation; refused when there is none."""
+    text = t.texts[key]
+    if not i.mark_unconfirmed:
+        what = unsettled(text, i)
+        if what:
+            request = t.texts.get(key + REQUEST)
+            if request is None or unsettled(request, i):
+                raise LetterRefused(
+                    f"Parcel {i.case.parcel.sbl}: no {t.kind} can be issued: the wording "
+                    f"[{t.kind}] {key} states as law {_and(list(what))}, which the "
+                    "jurisdiction file does not confirm; give it a "
+                    f"{key}{REQUEST} wording that asks it as this office's request.")
+            text = request
+    return fill(text, v)
+
+
+def _fill_settled(text: str, v: dict[str, Any], i: LetterInputs, where: str) -> str:
+    """A paragraph of a list (paragraphs, closing): refused in an issued letter when it
+    states as law what the jurisdiction file does not confirm."""
+    what = () if i.mark_unconfirmed else unsettled(text, i)
+    if what:
+        raise LetterRefused(f"Parcel {i.case.parcel.sbl}: the wording's {where} states as "
+                            f"law {_and(list(what))}, which the jurisdiction file does not "
+                            "confirm; word it as this office's request.")
+    return fill(text, v)
+
+
 def _values(i: LetterInputs) -> dict[str, Any]:
     c, j = i.case, i.jurisdiction
     insp = c.inspection
-    permit_by, complete_by, permit_default, complete_default = deadlines(c, j, i.letter_date)
+    permit_by, complete_by, _, _ = deadlines(c, j, i.letter_date)
     mark = i.mark_unconfirmed
-    unconfirmed = {
-        "notice.permit_within_days": permit_default,
-        "notice.complete_within_days": complete_default,
-        "inspection_cycle.years": True, "worklists.due_soon_days": True}
+    unconfirmed = _value_use(i)
     replaced = i.replaced
     return {
         "reply_by": _date(reply_by(i)),
+        "reply_within_days": i.wording.reply_within_days,
         "unconfirmed": {k: UNCONFIRMED if mark and used and k in j.unconfirmed_values else ""
                         for k, used in unconfirmed.items()},
         "what": "",
@@ -313,15 +368,39 @@ def _action(f: Finding, i: LetterInputs, t: LetterTemplate, v: dict[str, Any]
     elif f.code == "etu_report_late" and f.since is not None:
         inspected = f.since - timedelta(days=i.jurisdiction.etu_report_within_days + 1)
         what = inspected.isoformat()
-        etu = i.case.etu
-        if etu and any(x.date == inspected and x.report_received is not None
-                       for x in etu.inspections):
+        if f.cured is not None and f.cured <= i.letter_date:
             key = "action_etu_report_received_late"
     elif f.code == "holding_tank_records_missing" and f.since is not None:
         # it stands the day after the days allowed for the record
         what = (f.since - timedelta(
             days=i.jurisdiction.holding_tank_record_within_days + 1)).isoformat()
-    return key, t.text(key, {**v, "what": what})
+    return key, _say(t, key, {**v, "what": what}, i)
+
+
+def _component_names(components: Sequence[Component], wording: Wording) -> list[str]:
+    """Each component in words, numbered where its kind occurs more than once."""
+    kinds = [x.kind for x in components]
+    seen: dict[ComponentKind, int] = {}
+    out = []
+    for x in components:
+        n = seen[x.kind] = seen.get(x.kind, 0) + 1
+        name = wording.label(x.kind.value).lower()
+        out.append(f"{name} #{n}" if kinds.count(x.kind) > 1 else name)
+    return out
+
+
+def _upgrade_key(e: Evaluation) -> str | None:
+    """The action that upgrades a substandard component, as the evaluation's path for
+    substandard systems has it; None where no upgrade is required."""
+    path = e.substandard_path
+    if path is None or not path.upgrade_required:
+        return None
+    if e.outcome is Outcome.FAILURE and path.zone is not Zone.WITHIN:
+        return "action_substandard_in_failure"
+    if path.zone is Zone.WITHIN:
+        return ("action_substandard_greatest_extent" if path.greatest_extent_offered
+                else "action_substandard_standards")
+    return None
 
 
 _REPLACED_IN_KIND = (ComponentKind.SEPTIC_TANK, ComponentKind.DISTRIBUTION_BOX)
@@ -334,44 +413,67 @@ def _notice_blocks(i: LetterInputs, t: LetterTemplate, v: dict[str, Any]) -> lis
     records = [f for f in e.violations if f not in on_site]
     for heading, found in (("inspection_found", on_site), ("records_show", records)):
         if found:
-            out.append(Paragraph(t.text(heading, v)))
+            out.append(Paragraph(_say(t, heading, v, i)))
             out.append(Bullets(tuple(_finding_line(f, w, mark) for f in found)))
+    if not e.violations:  # a draft the record does not call for: it asserts none
+        out.append(Paragraph(_say(t, "no_violations", v, i)))
     failed = [x for x in c.components if x.condition is Condition.FAILED]
     if failed:
-        out.append(Paragraph(t.text("components_heading", v)))
+        out.append(Paragraph(_say(t, "components_heading", v, i)))
         out.append(Bullets(tuple(_component_line(x, w) for x in failed)))
     codes = {f.code for f in e.violations}
     substandard = [x for x in c.components if x.condition is Condition.SUBSTANDARD]
+    unlocated = [x for x in c.components if x.condition is Condition.NOT_LOCATED]
     if substandard:
         zone = e.lake.zone.value.removesuffix("_200ft")
+        path = e.substandard_path
         # § 202-7 C(1) excuses substandard components from an upgrade only while the
-        # system is not in failure
-        key = ("substandard_beyond_failure" if zone == "beyond" and codes & CONSTRUCTION
-               else f"substandard_{zone}")
-        out.append(Paragraph(t.text(key, v)))
+        # system is not in failure; § 202-7 B only where the evaluation offers it
+        if zone == "beyond" and codes & CONSTRUCTION:
+            key = "substandard_beyond_failure" + ("_partial" if unlocated else "")
+        elif zone == "within" and not (path is not None and path.greatest_extent_offered):
+            key = "substandard_within_standards"
+        else:
+            key = f"substandard_{zone}"
+        out.append(Paragraph(_say(t, key, v, i)))
         out.append(Bullets(tuple(_component_line(x, w) for x in substandard)))
+    if unlocated:
+        out.append(Paragraph(_say(t, "not_located", v, i)))
+        out.append(Bullets(tuple(_component_line(x, w) for x in unlocated)))
+    if not e.violations:
+        out.append(Paragraph(_say(t, "renters", v, i)))
+        return out
     out.append(Paragraph(t.text("actions_heading", v)))
-    actions = [_action(f, i, t, v) for f in e.violations]
+    actions = []
+    if codes & CONSTRUCTION and any(x.kind is ComponentKind.HOLDING_TANK for x in failed):
+        # § 202-8 B allows no discharge at any time: asked at once, before the repair
+        actions.append(("action_holding_tank_failed",
+                        _say(t, "action_holding_tank_failed", v, i)))
+    actions += [_action(f, i, t, v) for f in e.violations]
+    upgrade = _upgrade_key(e)
+    if upgrade is not None:
+        for name in _component_names(substandard, w):
+            actions.append((upgrade, _say(t, upgrade, {**v, "what": name}, i)))
     out.append(Bullets(tuple(text for _, text in actions)))
     if codes & CONSTRUCTION:
-        design = [t.text("permit", v)]
+        design = [_say(t, "permit", v, i)]
         kinds = list(dict.fromkeys(x.kind for x in failed))
         in_kind = [k for k in kinds if k in _REPLACED_IN_KIND]
         if in_kind:
-            design.append(t.text("replacement_in_kind", {
-                **v, "what": _and([w.label(k.value).lower() for k in in_kind])}))
+            design.append(_say(t, "replacement_in_kind", {
+                **v, "what": _and([w.label(k.value).lower() for k in in_kind])}, i))
         if ComponentKind.ABSORPTION_AREA in kinds:
-            design.append(t.text("absorption_field_design", v))
+            design.append(_say(t, "absorption_field_design", v, i))
         others = [k for k in kinds if k not in (*_REPLACED_IN_KIND,
                                                 ComponentKind.ABSORPTION_AREA)]
         if others:
-            design.append(t.text("other_design", {
-                **v, "what": _and([w.label(k.value).lower() for k in others])}))
-        design.append(t.text("other_approvals", v))
+            design.append(_say(t, "other_design", {
+                **v, "what": _and([w.label(k.value).lower() for k in others])}, i))
+        design.append(_say(t, "other_approvals", v, i))
         out.append(Paragraph(" ".join(design)))
     if any(key not in UNDATED_ACTIONS for key, _ in actions):
-        out.append(Paragraph(t.text("deadlines", v)))
-    out.append(Paragraph(t.text("renters", v)))
+        out.append(Paragraph(_say(t, "deadlines", v, i)))
+    out.append(Paragraph(_say(t, "renters", v, i)))
     return out
 
 
@@ -540,7 +642,8 @@ def build(kind: str, i: LetterInputs) -> Letter:
                             f"{', '.join(LETTER_KINDS)}.")
     t = i.wording.templates[kind]
     v = _values(i)
-    blocks: list[Block] = [Paragraph(fill(p, v)) for p in t.paragraphs]
+    blocks: list[Block] = [Paragraph(_fill_settled(p, v, i, f"[{kind}] paragraphs #{n}"))
+                           for n, p in enumerate(t.paragraphs, 1)]
     e, c = i.evaluation, i.case
     cc: tuple[str, ...] = ()
     if kind == "notice_of_violation":
@@ -557,23 +660,26 @@ def build(kind: str, i: LetterInputs) -> Letter:
         blocks += _notice_blocks(i, t, v)
         cc = tuple(r.name for r in c.parcel.renters)
     elif kind == "substandard_notice":
-        if t.texts["components_heading"]:
-            blocks.append(Paragraph(t.text("components_heading", v)))
-        blocks.append(Bullets(tuple(_component_line(x, i.wording) for x in c.components
-                                    if x.condition is Condition.SUBSTANDARD)))
+        blocks += _substandard_notice_blocks(i, t, v)
     elif kind == "five_year_reminder":
         due = i.extra.get("due_date")
+        blocks.append(Paragraph(_say(t, "cycle" if e.lake.zone is Zone.WITHIN
+                                     else "cycle_not_shown", v, i)))
         # a due date already past on the letter's date is said to be past, never "due by"
         overdue = isinstance(due, date) and due < i.letter_date
-        blocks.append(Paragraph(t.text("overdue" if overdue else "due", v)))
+        if e.lake.zone is Zone.WITHIN:  # a due date only where the cycle applies
+            blocks.append(Paragraph(_say(t, "overdue" if overdue else "due", v, i)))
     elif kind == "letter_of_acknowledgement":
         ahj = c.ahj
-        blocks.append(Paragraph(t.text("determination" if acknowledgement_determined(c)
-                                       else "determination_not_recorded", v)))
+        premise = e.lake.zone is Zone.WITHIN and any(
+            x.condition is Condition.SUBSTANDARD for x in c.components)
+        blocks.append(Paragraph(_say(t, "within" if premise else "within_not_shown", v, i)))
+        blocks.append(Paragraph(_say(t, "determination" if acknowledgement_determined(c)
+                                     else "determination_not_recorded", v, i)))
         if ahj is not None and ahj.waiver_granted is not None:
-            blocks.append(Paragraph(t.text("waiver_granted" if ahj.waiver_granted
-                                           else "waiver_none", v)))
-        blocks.append(Paragraph(t.text("factors_heading", v)))
+            blocks.append(Paragraph(_say(t, "waiver_granted" if ahj.waiver_granted
+                                         else "waiver_none", v, i)))
+        blocks.append(Paragraph(_say(t, "factors_heading", v, i)))
         findings = {f.factor: f.finding for f in (ahj.factors_weighed if ahj else ())}
         items = []
         for factor in i.jurisdiction.waiver_factors:
@@ -600,7 +706,10 @@ def build(kind: str, i: LetterInputs) -> Letter:
                                     for f in e.violations if f.code.startswith(prefix))))
     elif kind == "report_of_findings":
         blocks += _report_blocks(i)
-    closing = tuple(fill(p, v) for p in t.closing)
+    if kind == "substandard_notice":
+        blocks += _substandard_notice_closing(i, t, v)
+    closing = tuple(_fill_settled(p, v, i, f"[{kind}] closing #{n}")
+                    for n, p in enumerate(t.closing, 1))
     title = fill(t.texts["title"], v)
     if i.replaced is not None:
         common = i.wording.common
@@ -612,6 +721,81 @@ def build(kind: str, i: LetterInputs) -> Letter:
                   salutation=fill(t.texts["salutation"], v), blocks=tuple(blocks),
                   closing=closing, cc=cc, signed=kind != "report_of_findings",
                   unconfirmed_values=tuple(used))
+
+
+def _substandard_notice_blocks(i: LetterInputs, t: LetterTemplate, v: dict[str, Any]
+                               ) -> list[Block]:
+    """§ 202-7 C(1): the letter listing the substandard components. Its premises (found
+    substandard, more than the setback from the lake) are stated only where the record
+    shows them; components not located are named as not evaluated, and the list is then
+    not said to be complete."""
+    e, c, w = i.evaluation, i.case, i.wording
+    out: list[Block] = []
+    if e.outcome is Outcome.SUBSTANDARD:
+        out.append(Paragraph(_say(t, "found", v, i)))
+    out.append(Paragraph(_say(t, "beyond" if e.lake.zone is Zone.BEYOND
+                              else "beyond_not_shown", v, i)))
+    unlocated = [x for x in c.components if x.condition is Condition.NOT_LOCATED]
+    complete = not unlocated and e.lake.zone is Zone.BEYOND
+    out.append(Paragraph(_say(t, "components_heading" if complete
+                              else "components_heading_partial", v, i)))
+    out.append(Bullets(tuple(_component_line(x, w) for x in c.components
+                             if x.condition is Condition.SUBSTANDARD)))
+    if unlocated:
+        out.append(Paragraph(_say(t, "not_located", v, i)))
+        out.append(Bullets(tuple(_component_line(x, w) for x in unlocated)))
+    return out
+
+
+def _substandard_notice_closing(i: LetterInputs, t: LetterTemplate, v: dict[str, Any]
+                                ) -> list[Block]:
+    """§ 202-7 C(1)'s "not required to upgrade" only for a system the record places
+    beyond the setback and not in failure; the advice to share the letter only where it
+    lists every substandard component."""
+    e, c = i.evaluation, i.case
+    unlocated = any(x.condition is Condition.NOT_LOCATED for x in c.components)
+    out: list[Block] = []
+    if e.outcome is Outcome.FAILURE:
+        out.append(Paragraph(_say(t, "in_failure", v, i)))
+    elif e.lake.zone is Zone.BEYOND:
+        out.append(Paragraph(_say(t, "no_upgrade", v, i)))
+    if unlocated:
+        out.append(Paragraph(_say(t, "share_partial", v, i)))
+    elif e.lake.zone is Zone.BEYOND and e.outcome is Outcome.SUBSTANDARD:
+        out.append(Paragraph(_say(t, "share", v, i)))
+    return out
+
+
+def premise_problems(kind: str, e: Evaluation, setback_ft: float) -> tuple[str, ...]:
+    """What the record says against the premises of a letter of this kind (for the note on
+    a draft the record does not call for)."""
+    lake = e.lake
+    if lake.distance_ft is not None:
+        where = (f"the record places the system {lake.distance_ft:,.1f} ft from the lake "
+                 f"line" + (f" (±{lake.accuracy_ft:,g} ft)" if lake.accuracy_ft else ""))
+    else:
+        where = "no distance to the lake line is on record"
+    zone = {Zone.WITHIN: f"{where}, within {setback_ft:g} ft",
+            Zone.BEYOND: f"{where}, more than {setback_ft:g} ft away",
+            Zone.UNDETERMINED: f"{where}, which does not settle which side of "
+                               f"{setback_ft:g} ft it is on"}[lake.zone]
+    out = []
+    if kind == "substandard_notice":
+        if lake.zone is not Zone.BEYOND:
+            out.append(zone)
+        if e.outcome is Outcome.FAILURE:
+            out.append("the system is in failure, so an upgrade is required")
+        elif e.outcome is not Outcome.SUBSTANDARD:
+            out.append("no component is recorded substandard")
+    elif kind in ("letter_of_acknowledgement", "five_year_reminder"):
+        if lake.zone is not Zone.WITHIN:
+            out.append(zone)
+        if kind == "letter_of_acknowledgement" and e.outcome is not Outcome.SUBSTANDARD:
+            out.append(f"the outcome is {e.outcome.value}, not substandard")
+    elif kind == "notice_of_violation" and not e.violations and (
+            e.outcome is not Outcome.FAILURE):
+        out.append("no violation is on record")
+    return tuple(out)
 
 
 def _report_blocks(i: LetterInputs) -> list[Block]:

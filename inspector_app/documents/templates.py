@@ -35,9 +35,12 @@ PLACEHOLDERS = frozenset({
     "report_days", "cite", "waiver_description", "limitations",
     # a date the office asks for (not the law's), whether a value is unconfirmed, the
     # finding an action line is about, and the letter a correction replaces
-    "reply_by", "unconfirmed", "what", "replaced_kind", "replaced_date", "replaced_id",
-    "title",
+    "reply_by", "reply_within_days", "unconfirmed", "what", "replaced_kind", "replaced_date",
+    "replaced_id", "title",
 })
+# A key's wording as the office's request, for an issued letter where the key's own states
+# as law a provision (or a value) the jurisdiction file does not confirm: KEY_request.
+REQUEST = "_request"
 
 # The jurisdiction values a letter may mark "(unconfirmed)": {unconfirmed[KEY]}.
 UNCONFIRMED_VALUE_KEYS = ("notice.permit_within_days", "notice.complete_within_days",
@@ -47,20 +50,26 @@ KINDS: dict[str, tuple[str, ...]] = {
     # kind -> the keys its table must have (besides title, subject, salutation,
     # paragraphs, closing)
     "notice_of_violation": (
-        "inspection_found", "records_show", "components_heading", "substandard_within",
-        "substandard_beyond", "substandard_beyond_failure", "substandard_undetermined",
-        "actions_heading",
-        "action_system_in_failure", "action_absorption_area_encroachment",
+        "inspection_found", "records_show", "no_violations", "components_heading",
+        "substandard_within", "substandard_within_standards", "substandard_beyond",
+        "substandard_beyond_failure", "substandard_beyond_failure_partial",
+        "substandard_undetermined", "not_located", "actions_heading",
+        "action_system_in_failure", "action_holding_tank_failed",
+        "action_substandard_standards", "action_substandard_greatest_extent",
+        "action_substandard_in_failure", "action_absorption_area_encroachment",
         "action_clear_water_discharge", "action_etu_no_service_contract",
         "action_etu_inspection_overdue", "action_etu_report_late",
         "action_etu_report_received_late", "action_holding_tank_no_hauler_contract",
         "action_holding_tank_records_missing", "permit", "replacement_in_kind",
         "absorption_field_design", "other_design", "other_approvals", "deadlines",
         "renters"),
-    "substandard_notice": ("components_heading",),
-    "letter_of_acknowledgement": ("determination", "determination_not_recorded",
-                                  "waiver_granted", "waiver_none", "factors_heading"),
-    "five_year_reminder": ("due", "overdue"),
+    "substandard_notice": ("found", "beyond", "beyond_not_shown", "components_heading",
+                           "components_heading_partial", "not_located", "no_upgrade",
+                           "in_failure", "share", "share_partial"),
+    "letter_of_acknowledgement": ("within", "within_not_shown", "determination",
+                                  "determination_not_recorded", "waiver_granted",
+                                  "waiver_none", "factors_heading"),
+    "five_year_reminder": ("cycle", "cycle_not_shown", "due", "overdue"),
     "etu_report_reminder": (),
     "pump_out_request": (),
     "report_of_findings": (),
@@ -232,12 +241,13 @@ def _templates(raw: dict[str, Any], source: str) -> dict[str, LetterTemplate]:
         if not isinstance(table, dict):
             raise LetterTemplateError(f"{source}: the table [{kind}] is missing.")
         expected = set(COMMON) | set(extra)
-        for key in sorted(set(table) - expected):
+        requests = {key + REQUEST for key in extra} & set(table)  # optional, each checked
+        for key in sorted(set(table) - expected - requests):
             raise LetterTemplateError(f"{source}: [{kind}] has the unknown key {key!r}.")
         for key in sorted(expected - set(table)):
             raise LetterTemplateError(f"{source}: [{kind}] {key} is missing.")
         texts = {}
-        for key in (*COMMON, *extra):
+        for key in (*COMMON, *extra, *sorted(requests)):
             value = table[key]
             if key in ("paragraphs", "closing"):
                 if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import date, datetime
 from itertools import pairwise
 from typing import Any
 
@@ -40,6 +41,15 @@ _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,79}")
 
 class JurisdictionError(InputError):
     pass
+
+
+@dataclass(frozen=True, kw_only=True)
+class Confirmation:
+    """Who confirmed a provision against the law's text, from which source, and when."""
+
+    source: str
+    by: str
+    on: date
 
 
 @dataclass(frozen=True)
@@ -97,11 +107,25 @@ class Jurisdiction:
     # The office's follow-up, not the law: a notice whose delivery is not confirmed this
     # many days after it was served (or issued, when no service is recorded) is listed.
     service_unconfirmed_days: int = 14
+    # The provisions (keys of [citations]) confirmed against the law's text: the source,
+    # who confirmed each and when. A provision not here is not confirmed: an issued letter
+    # words it as the office's request, without its citation.
+    confirmed: Mapping[str, Confirmation] = field(default_factory=dict)
 
     def cite(self, key: str) -> str:
-        """The citation for a rule, marked when its section number is not confirmed."""
+        """The citation for a rule, marked when its section number or the provision itself
+        is not confirmed."""
         text = self.citations[key]
-        return f"{text} (unconfirmed)" if key in self.unconfirmed_citations else text
+        return f"{text} (unconfirmed)" if not self.settled(key) else text
+
+    def provision_confirmed(self, key: str) -> bool:
+        """Whether the provision (what the law says) is confirmed; its section number may
+        still be inferred."""
+        return key in self.confirmed
+
+    def settled(self, key: str) -> bool:
+        """Whether both the provision and its section number are confirmed."""
+        return key in self.confirmed and key not in self.unconfirmed_citations
 
     @property
     def title(self) -> str:
@@ -216,11 +240,24 @@ def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
     unconfirmed = top.table("unconfirmed")
     unconfirmed_citations = frozenset(unconfirmed.texts("citations"))
     unconfirmed_values = frozenset(unconfirmed.texts("values"))
+    # A file without [confirmed] (written before provisions were confirmed) confirms none.
+    has_provisions = "provisions" in unconfirmed.data or "confirmed" in top.data
+    unconfirmed_provisions = (frozenset(unconfirmed.texts("provisions")) if has_provisions
+                              else frozenset(CITATION_KEYS))
     unconfirmed.done()
-    unknown = sorted(unconfirmed_citations - set(CITATION_KEYS))
-    if unknown:
-        raise unconfirmed.error(f"[unconfirmed] citations names {unknown[0]!r}, which is not a "
-                                "citation key")
+    for name, keys in (("citations", unconfirmed_citations),
+                       ("provisions", unconfirmed_provisions)):
+        unknown = sorted(keys - set(CITATION_KEYS))
+        if unknown:
+            raise unconfirmed.error(f"[unconfirmed] {name} names {unknown[0]!r}, which is not "
+                                    "a citation key")
+    confirmed = _confirmations(top, has_provisions)
+    for key in CITATION_KEYS:
+        if has_provisions and (key in confirmed) == (key in unconfirmed_provisions):
+            raise unconfirmed.error(
+                f"the provision {key!r} must be either confirmed ([confirmed.{key}] with its "
+                "source, by and on) or listed in [unconfirmed] provisions, not "
+                + ("both" if key in confirmed else "neither"))
     if ident["example"]:
         missing = [k for k in CITATION_KEYS if k not in unconfirmed_citations]
         if missing:
@@ -357,4 +394,26 @@ def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
         **ident, citations=citations, unconfirmed_citations=unconfirmed_citations,
         unconfirmed_values=unconfirmed_values, lake_setback_ft=lake_setback_ft,
         floor_area_bands=tuple(bands), septic_tank_minimum_gal=minimum_gal,
-        setbacks_ft=setbacks, source=source, **values)
+        setbacks_ft=setbacks, source=source, confirmed=confirmed, **values)
+
+
+def _confirmations(top: _Table, required: bool) -> dict[str, Confirmation]:
+    """[confirmed.KEY] tables: each provision confirmed, with its source, by and on."""
+    if "confirmed" not in top.data:
+        if required:
+            raise top.error("the table [confirmed] is missing (each confirmed provision "
+                            "with its source, by and on)")
+        return {}
+    table = top.table("confirmed")
+    out = {}
+    for key in list(table.data):
+        if key not in CITATION_KEYS:
+            raise table.error(f"[confirmed] {key!r} is not a citation key")
+        entry = table.table(key)
+        on = entry._get("on")
+        if not isinstance(on, date) or isinstance(on, datetime):
+            raise entry.error(f"[confirmed.{key}] on must be a date (YYYY-MM-DD)")
+        out[key] = Confirmation(source=entry.text("source"), by=entry.text("by"), on=on)
+        entry.done()
+    table.done()
+    return out

@@ -138,6 +138,11 @@ class Finding:
     citation: str
     detail: str
     since: date | None = None
+    # A lapse cured since (a late report received): the day it was cured. Whether it still
+    # calls for a notice is the office's decision, offered as a suggestion (`cured_key`);
+    # until it is made, the finding calls for none.
+    cured: date | None = None
+    calls_for_notice: bool = True
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -239,6 +244,9 @@ class SubstandardPath:
     waiver_factors: tuple[str, ...] = ()
     holding_tank_option: str | None = None
     acknowledgement: str | None = None
+    # § 202-7 B's "to the greatest extent possible" is offered: a limitation of the lot is
+    # on record within the setback.
+    greatest_extent_offered: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -608,6 +616,7 @@ def etu_findings(etu: EtuService | None, has_etu: bool, j: Jurisdiction
         if i.report_received is not None and i.report_received > deadline:
             out.append(DatedFinding(finding=Finding(
                 code="etu_report_late", citation=cite, since=deadline + timedelta(days=1),
+                cured=i.report_received,
                 detail=f"the report of the {i.date.isoformat()} inspection arrived "
                        f"{i.report_received.isoformat()}, more than {window} days after it")))
         elif i.report_received is None:
@@ -792,11 +801,42 @@ def record_violations(case: Case, j: Jurisdiction, outcome: Outcome,
     return tuple(out)
 
 
+def cured_key(f: Finding) -> str:
+    """The key of the office's decision whether a cured lapse still calls for a notice."""
+    return f"notice/{f.code}/{f.since.isoformat() if f.since else ''}"
+
+
+def cured_lapses(dated: Sequence[DatedFinding],
+                 decisions: Mapping[str, SuggestionStatus | Decision]
+                 ) -> tuple[tuple[DatedFinding, ...], tuple[Suggestion, ...]]:
+    """A lapse cured since is reported as cured; whether it still calls for a notice is the
+    office's decision, offered as a suggestion. Returns the dated findings without those
+    the office decided call for none (a cured lapse undecided calls for none), and the
+    suggestions."""
+    kept, offered = [], []
+    for d in dated:
+        f = d.finding
+        if f.cured is None:
+            kept.append(d)
+            continue
+        s = _decided(Suggestion(
+            key=cured_key(f), component=None, ordinal=None,
+            defect=f"{f.detail}: cured on {f.cured.isoformat()}; does it still call for a "
+                   "notice of violation?", citation=f.citation, section=f.citation),
+            decisions.get(cured_key(f)))
+        offered.append(s)
+        if s.status is not SuggestionStatus.REJECTED:
+            kept.append(replace(d, finding=replace(
+                f, calls_for_notice=s.status is SuggestionStatus.ACCEPTED)))
+    return tuple(kept), tuple(offered)
+
+
 def letters_for(outcome: Outcome, violations: Sequence[Finding], zone: Zone,
                 greatest_extent: bool) -> tuple[LetterKind, ...]:
-    """The letters an outcome, the standing violations and the lake zone call for."""
+    """The letters an outcome, the standing violations and the lake zone call for (a cured
+    lapse only where the office decided it still calls for a notice)."""
     letters: list[LetterKind] = []
-    if outcome is Outcome.FAILURE or violations:
+    if outcome is Outcome.FAILURE or any(f.calls_for_notice for f in violations):
         letters.append(LetterKind.NOTICE_OF_VIOLATION)
     if outcome is Outcome.SUBSTANDARD and zone is Zone.BEYOND:
         letters.append(LetterKind.SUBSTANDARD_NOTICE)
@@ -830,7 +870,8 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
     else:
         outcome, outcome_citation = Outcome.ACCEPTABLE, None
 
-    dated = record_violations(case, j, outcome, failed, evidence)
+    dated, cured = cured_lapses(record_violations(case, j, outcome, failed, evidence),
+                                decisions or {})
     violations = standing_findings(dated, as_of)
     greatest_extent = bool(case.ahj and case.ahj.greatest_extent_possible)
     letters = letters_for(outcome, violations, lake.zone, greatest_extent)
@@ -850,7 +891,7 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
         prompts.append("Locate " + ", ".join(k.value.replace("_", " ") for k in unlocated)
                        + " to complete the determination.")
 
-    offered = suggestions(case, design, lake, separations, j, decisions or {})
+    offered = suggestions(case, design, lake, separations, j, decisions or {}) + cured
     return Evaluation(
         as_of=as_of, design=design, proposed_design=proposed, lake=lake,
         triggers=inspection_triggers(case, j), outcome=outcome,
@@ -909,7 +950,7 @@ def _substandard_path(outcome: Outcome, zone: Zone, greatest_extent: bool,
                      f"({j.cite('greatest_extent_possible')}); the AHJ may grant a local "
                      "waiver, weighing the factors below.")
             + (" The system is in failure and must be corrected." if failure else ""),
-            waiver_factors=j.waiver_factors,
+            waiver_factors=j.waiver_factors, greatest_extent_offered=True,
             holding_tank_option=(f"On a previously developed site the AHJ may allow a holding "
                                  f"tank as the best available technology "
                                  f"({j.cite('holding_tank_option')})."),

@@ -139,9 +139,15 @@ def test_an_overdue_inspection_is_said_to_be_overdue(fresh: Workspace) -> None:
     assert due < DAY
     _, text = _issue(fresh, FIVE_YEAR, "five_year_reminder")
     when = f"{due:%B} {due.day}, {due.year}"
-    assert (f"the next inspection was due on {when} and is overdue. This office asks that you "
-            "arrange the inspection with a certified inspector and have the report of "
-            "findings sent to this office by December 31, 2026.") in text
+    # the five-year cycle (Article III) is not confirmed: the issued letter asks it as the
+    # office's request, with no citation and no due date stated as the law's
+    assert (f"Our records show the last inspection on {last:%B} {last.day}, {last.year}, more "
+            "than 5 years ago. This office asks that you arrange the next inspection with a "
+            "certified inspector and have the report of findings sent to this office within "
+            "30 days of the date of this letter, by December 31, 2026.") in text
+    assert "Article III" not in text and when not in text
+    draft = text_of(_draft(fresh, FIVE_YEAR, "five_year_reminder"))
+    assert (f"the next inspection was due on {when} (unconfirmed) and is overdue") in draft
     assert "due by" not in text
 
 

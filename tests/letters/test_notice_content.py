@@ -125,9 +125,14 @@ def test_substandard_beyond_200_ft_is_information_not_a_correction(
 
 def test_record_violations_are_found_in_the_records_not_by_the_inspection(
         workspace: Workspace, full_case: dict) -> None:
-    text = _nov(workspace, _only(full_case, components=[ETU], etu={
+    _store(workspace, _only(full_case, components=[ETU], etu={
         "service_contract": True, "inspections": [{"date": "2026-03-01",
-                                                   "report_received": "2026-03-20"}]}))
+                                                   "report_received": "2026-03-20"}]}),
+           decide=False)
+    # the lapse is cured: whether it still calls for a notice is the office's decision
+    workspace.decide_suggestion(SBL, "notice/etu_report_late/2026-03-12", accept=True,
+                                as_of=TODAY)
+    text = text_of(letters.draft_pdf(workspace, SBL, "notice_of_violation", as_of=TODAY))
     assert "The records of this office show the following violations" in text
     assert "as of November 25, 2026" in text
     assert "arrived 2026-03-20, more than 10 days after it" in text

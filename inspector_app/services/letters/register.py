@@ -28,6 +28,7 @@ from ...documents.content import (
     issue_problems,
     letter_dates,
     pending_refusal,
+    premise_problems,
     recipient,
 )
 from ...domain.case import Case
@@ -106,7 +107,10 @@ def why_not(kind: str, evaluation: Evaluation, ws: Session, sbl: str) -> str | N
         if LetterKind(kind) in evaluation.letters:
             return None
         called = ", ".join(k.value for k in evaluation.letters) or "no letter"
-        return f"the records call for {called}, not a {kind}"
+        why = premise_problems(kind, evaluation, ws.law_for(
+            ws.load_case(sbl).parcel.municipality).lake_setback_ft)
+        return (f"the records call for {called}, not a {kind}"
+                + (f" ({'; '.join(why)})" if why else ""))
     codes = {v.code for v in evaluation.violations}
     if kind == "etu_report_reminder" and codes & {"etu_report_late", "etu_inspection_overdue"}:
         return None
@@ -118,7 +122,10 @@ def why_not(kind: str, evaluation: Evaluation, ws: Session, sbl: str) -> str | N
         items = worklists(ws, as_of=evaluation.as_of, names=("five-year-inspections",))
         if any(i["sbl"] == sbl for i in items["five-year-inspections"]):
             return None
-        return "the parcel is not due for its five-year inspection"
+        why = premise_problems(kind, evaluation, ws.law_for(
+            ws.load_case(sbl).parcel.municipality).lake_setback_ft)
+        return ("the parcel is not due for its five-year inspection"
+                + (f" ({'; '.join(why)})" if why else ""))
     if kind == "report_of_findings":
         return None if ws.load_case(sbl).inspection else "no inspection is recorded"
     return f"nothing on record calls for a {kind}"
@@ -330,7 +337,7 @@ def check_issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
         values = tuple(f"uses {v}, which the jurisdiction file marks unconfirmed"
                        for v in letter.unconfirmed_values)
         rendered.append((final, render_letter(final, office, draft=False),
-                         (*unconfirmed_citations(letter), *values),
+                         (*unconfirmed_citations(letter, final), *values),
                          letter_dates(kind, inputs)))
     return IssuePlan(sbl, parcel_id, day, version, replaces, tuple(rendered), changed)
 
@@ -461,15 +468,24 @@ _UNCONFIRMED = re.compile(r"((?:§|10 NYCRR|Chapter)[^<>()]*?(?:\([^<>()]*\)[^<>
                           r"\(unconfirmed\)")
 
 
-def unconfirmed_citations(letter: Letter) -> tuple[str, ...]:
-    """The unconfirmed citations a letter's draft shows, in order, once each."""
+def _texts(letter: Letter) -> list[str]:
     texts = [letter.subject, *letter.closing]
     for block in letter.blocks:
         texts += [*getattr(block, "items", ()), getattr(block, "text", "")]
+    return texts
+
+
+def unconfirmed_citations(letter: Letter, final: Letter | None = None) -> tuple[str, ...]:
+    """The unconfirmed citations a letter's draft shows, in order, once each (only those
+    the issued letter `final` still cites, where given)."""
+    texts = _texts(letter)
+    kept = None if final is None else " ".join(_texts(final))
     found: dict[str, None] = {}
     for text in texts:
         for match in _UNCONFIRMED.finditer(text.replace("<b>", "").replace("</b>", "")):
-            found[match.group(1).strip()] = None
+            citation = match.group(1).strip()
+            if kept is None or citation in kept:
+                found[citation] = None
     return tuple(found)
 
 

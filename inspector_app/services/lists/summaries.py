@@ -49,7 +49,7 @@ from ..session.laws import NoLawFacts
 if TYPE_CHECKING:
     from ..session.session import Session
 
-SUMMARY_FORMAT = 2
+SUMMARY_FORMAT = 3
 # Parcels worked out (read, evaluated and stored) in one transaction.
 CHUNK = 500
 
@@ -117,7 +117,8 @@ def to_json(s: CaseSummary) -> str:
         "lot": None if s.lot_distance_ft is None else [s.lot_distance_ft, s.lot_accuracy_ft,
                                                        s.lot_layer],
         "findings": [[d.finding.code, d.finding.citation, d.finding.detail,
-                      _text(d.finding.since), _text(d.after)] for d in s.findings]},
+                      _text(d.finding.since), _text(d.after), _text(d.finding.cured),
+                      d.finding.calls_for_notice] for d in s.findings]},
         separators=(",", ":"), allow_nan=False)
 
 
@@ -136,9 +137,11 @@ def from_json(text: str) -> CaseSummary | None:
         lot_accuracy_ft=None if d["lot"] is None else d["lot"][1],
         lot_layer=None if d["lot"] is None else d["lot"][2],
         findings=tuple(DatedFinding(finding=Finding(code=code, citation=cite, detail=detail,
-                                                    since=stored_date(since)),
+                                                    since=stored_date(since),
+                                                    cured=stored_date(cured),
+                                                    calls_for_notice=calls),
                                     after=stored_date(after))
-                       for code, cite, detail, since, after in d["findings"]))
+                       for code, cite, detail, since, after, cured, calls in d["findings"]))
 
 
 # --- what a summary was worked out under ------------------------------------------------
