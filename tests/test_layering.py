@@ -27,6 +27,7 @@ OWNERS = {
     "jsonschema": "casefile",
     "fastjsonschema": "json_input.py",
     "openpyxl": "documents/spreadsheet.py",
+    "PIL": "documents",
 }
 
 

@@ -97,7 +97,22 @@ class Photo:
     caption: str
 
 
-Block = Paragraph | Bullets | Table | Heading | Sketch | Photo
+@dataclass(frozen=True, kw_only=True)
+class AttestationBlock:
+    """The attestation a report of findings carries: who attests, as what, their number,
+    the day, and the signature image (its path and SHA-256)."""
+
+    id: str
+    name: str
+    kind: str  # in words: "Design professional", ...
+    number: str  # with its words: "certification no. 1983"
+    attested_on: date
+    inspection_date: date
+    signature: Path
+    signature_sha256: str
+
+
+Block = Paragraph | Bullets | Table | Heading | Sketch | Photo | AttestationBlock
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -138,6 +153,8 @@ class LetterInputs:
     extra: dict[str, Any] = field(default_factory=dict)
     # A correction: the id, kind and date of the issued letter it replaces.
     replaced: tuple[str, str, date] | None = None
+    # A report of findings: the attestation in force (None: not attested).
+    attestation: AttestationBlock | None = None
 
 
 def recipient(case: Case) -> tuple[str, ...]:
@@ -636,6 +653,13 @@ def _report_blocks(i: LetterInputs) -> list[Block]:
     if i.photos:
         out.append(Heading("Photographs"))
         out.extend(i.photos)
+    out.append(Heading("Attestation"))
+    if i.attestation is None:
+        out.append(Paragraph("<b>Not attested.</b> This report is issued only once a design "
+                             "professional or an on-site training network certified inspector "
+                             "attests it."))
+    else:
+        out.append(i.attestation)
     return out
 
 

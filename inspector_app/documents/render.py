@@ -49,7 +49,16 @@ from reportlab.platypus import Paragraph as RLParagraph
 from reportlab.platypus import Table as RLTable
 
 from ..domain.jurisdiction import EXAMPLE_MARK
-from .content import Bullets, Heading, Letter, Paragraph, Photo, Sketch, Table
+from .content import (
+    AttestationBlock,
+    Bullets,
+    Heading,
+    Letter,
+    Paragraph,
+    Photo,
+    Sketch,
+    Table,
+)
 from .templates import Office
 
 PAGE_W, PAGE_H = LETTER
@@ -329,6 +338,8 @@ def _story(letter: Letter, office: Office, width: float) -> list[Any]:
             ratio = min(3.2 * inch / image.imageWidth, 2.4 * inch / image.imageHeight)
             image.drawWidth, image.drawHeight = image.imageWidth * ratio, image.imageHeight * ratio
             story.append(KeepTogether([image, RLParagraph(block.caption, st["small"])]))
+        elif isinstance(block, AttestationBlock):
+            story.append(_attestation(block, st))
     for text in letter.closing:
         story.append(RLParagraph(text, st["body"]))
     # The signature never stands alone on a page, nor with its closing only: it goes with
@@ -353,6 +364,32 @@ def _story(letter: Letter, office: Office, width: float) -> list[Any]:
     if letter.cc:
         story += [Spacer(1, 10), RLParagraph("cc: " + "; ".join(letter.cc), st["small"])]
     return story
+
+
+def _date_words(d: Any) -> str:
+    return f"{d:%B} {d.day}, {d.year}"
+
+
+def _attestation(a: AttestationBlock, st: dict[str, ParagraphStyle]) -> KeepTogether:
+    """The attestation: its statement, the signature image over a line, and who signed,
+    as what, their number and the day; kept on one page."""
+    from xml.sax.saxutils import escape
+
+    line = ParagraphStyle("attest", parent=st["body"], spaceAfter=0)
+    signature = Image(str(a.signature), width=2.4 * inch, height=0.75 * inch,
+                      kind="proportional", hAlign="LEFT")
+    rule = RLTable([[""]], colWidths=[3.2 * inch], hAlign="LEFT",
+                   style=TableStyle([("LINEABOVE", (0, 0), (-1, -1), 0.6, colors.black),
+                                     ("TOPPADDING", (0, 0), (-1, -1), 0)]))
+    return KeepTogether([
+        RLParagraph("I attest that this report describes the elements of the system, the tests "
+                    "performed and the distances measured as recorded for the inspection of "
+                    f"{_date_words(a.inspection_date)}.", st["body"]),
+        signature, rule,
+        RLParagraph(f"<b>{escape(a.name)}</b>", line),
+        RLParagraph(f"{escape(a.kind)}, {escape(a.number)}", line),
+        RLParagraph(f"Attested on {_date_words(a.attested_on)}", line),
+        RLParagraph(f"Signature image SHA-256 {a.signature_sha256}", st["small"])])
 
 
 def render_letter(letter: Letter, office: Office, *, draft: bool,

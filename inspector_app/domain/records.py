@@ -98,6 +98,32 @@ class Letter:
                                              reference_to="letters")
     printed_at: str | None = declare("Printed at", default=None, text=Text.PLAIN,
                                      timestamp=True)
+    attestation_id: str | None = declare("Attestation", default=None,
+                                         reference_to="attestations")
+    signature_sha256: str | None = declare("Signature's fingerprint (SHA-256)", default=None,
+                                           text=Text.PLAIN, pattern=r"^[0-9a-f]{64}$")
+
+
+ATTESTER_KINDS = ("design_professional", "certified_inspector")
+
+
+# Chapter 202, Article III: the report of findings is "attested to by a design professional
+# or an on-site training network certified inspector". Recorded at the office, never changed.
+@record("Attestation", table="attestations", writers=Writer.OFFICE, synced=False)
+@dataclass(frozen=True, kw_only=True)
+class Attestation:
+    inspection_id: str = declare("Inspection attested", reference_to="inspections")
+    attester_name: str = declare("Attested by", text=Text.NAME)
+    attester_kind: str = declare("Attesting as", choices=ATTESTER_KINDS)
+    attester_number: str = declare("Certification or licence number", text=Text.NAME)
+    attested_on: str = declare("Attested on", text=Text.PLAIN, date_text=True)
+    signature_sha256: str = declare("Signature's fingerprint (SHA-256)", text=Text.PLAIN,
+                                    pattern=r"^[0-9a-f]{64}$")
+    signature_source: str = declare("Signature", choices=("drawn", "scanned"))
+    signature_filename: str = declare("Signature file", text=Text.NAME)
+    signature_media_type: str = declare("Signature file type", text=Text.NAME)
+    case_version: int = declare("Records attested", minimum=0, maximum=2**63 - 1,
+                                bookkeeping=True)
 
 
 @record("Suggested finding", table="finding_decisions")
@@ -178,7 +204,8 @@ class OfficeSetting:
 
 
 RECORDS: tuple[type, ...] = (LakeMeasurement, LotMeasurement, Attachment, Letter,
-                             FindingDecision, ShorelineLayer, LotLayer, Basemap, OfficeSetting)
+                             Attestation, FindingDecision, ShorelineLayer, LotLayer, Basemap,
+                             OfficeSetting)
 # Records of one data folder alone, never sent to another device: the imagery it holds
 # and its own settings (their changes are logged without a device sequence number).
 LOCAL_TABLES = frozenset({"basemaps", "office_settings"})

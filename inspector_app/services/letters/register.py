@@ -83,6 +83,7 @@ def _inputs(ws: Session, sbl: str, evaluation: Evaluation, case: Case, letter_da
         extra["due_date"] = next_inspection_due(last, law)
     report = kind == "report_of_findings"
     from ..parcel.sketch import site_sketch
+    from .attestation import attestation_block
 
     return LetterInputs(
         case=case, evaluation=evaluation, jurisdiction=law,
@@ -96,7 +97,8 @@ def _inputs(ws: Session, sbl: str, evaluation: Evaluation, case: Case, letter_da
         separations=tuple(
             f"{s.component.value.replace('_', ' ')} #{s.ordinal} to {s.target.replace('_', ' ')}"
             f": {s.distance_ft:,.1f} ft ({s.source})" for s in evaluation.separations)
-        if report else ())
+        if report else (),
+        attestation=attestation_block(ws, parcel_id, case) if report else None)
 
 
 def why_not(kind: str, evaluation: Evaluation, ws: Session, sbl: str) -> str | None:
@@ -119,7 +121,9 @@ def why_not(kind: str, evaluation: Evaluation, ws: Session, sbl: str) -> str | N
             return None
         return "the parcel is not due for its five-year inspection"
     if kind == "report_of_findings":
-        return None if ws.load_case(sbl).inspection else "no inspection is recorded"
+        from .attestation import missing_attestation
+
+        return missing_attestation(ws, ws.parcel_id(sbl), ws.load_case(sbl))
     return f"nothing on record calls for a {kind}"
 
 
@@ -251,6 +255,13 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
             raise InputError(f"{kind!r} is not a letter kind; the kinds are "
                              f"{', '.join(LETTER_KINDS)}.")
         reason = why_not(kind, evaluation, ws, sbl)
+        if reason is not None and "attest" in reason:
+            raise LetterRefused(
+                f"Parcel {sbl}: no {kind} can be issued: {reason}; record the attestation "
+                f"with `inspector-app attest {sbl} --name NAME --kind KIND --number NUMBER "
+                "--signature FILE`.",
+                in_app=f"Parcel {sbl}: no report of findings can be issued: {reason}; record "
+                       "the attestation with Attest... on the Letters tab.")
         if reason is not None:
             raise LetterRefused(f"Parcel {sbl}: no {kind} can be issued: {reason}.")
     for kind in wanted:  # before anything else is asked of the user (new deadlines)
@@ -284,6 +295,7 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
                        f"these records (letter {first['id'][:8]}, dated "
                        f"{first['letter_date']}); nothing was issued.")
     rendered = []
+    attested: dict[str, dict[str, str]] = {}
     for kind in wanted:
         fix = replaced if replaced is not None and kind == replaced[1] else None
         letter = build(kind, _inputs(ws, sbl, evaluation, ws.load_case(sbl), day, kind,
@@ -294,6 +306,7 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
                        for v in letter.unconfirmed_values)
         rendered.append((final, render_letter(final, office, draft=False),
                          (*unconfirmed_citations(letter), *values)))
+        attested[kind] = _attested(final)
     issued_at = datetime.now(UTC).isoformat(timespec="milliseconds")
     committed = []
     with ws.store.transaction() as w:
@@ -305,7 +318,8 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
                 "kind": letter.kind, "status": "issued", "letter_date": day,
                 "recipient": list(letter.recipient), "case_version": version,
                 "issued_by": w.actor.user, "issued_at": issued_at, "sha256": digest,
-                "pdf": pdf, "replaces_letter_id": replaces}, parcel_id=parcel_id)
+                "pdf": pdf, "replaces_letter_id": replaces, **attested[letter.kind]},
+                parcel_id=parcel_id)
             committed.append((letter_id, letter, pdf, digest, unconfirmed))
     # The files in letters/ are written only once the register holds the letters, so that
     # no finished-looking letter exists that the register does not know.
@@ -323,6 +337,16 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
         out.append(IssuedLetter(letter_id, sbl, letter.kind, day.isoformat(), digest,
                                 version, replaces, str(path), tuple(warnings)))
     return out
+
+
+def _attested(letter: Letter) -> dict[str, str]:
+    """The attestation a letter carries and its signature's SHA-256, for the register."""
+    from ...documents.content import AttestationBlock
+
+    for block in letter.blocks:
+        if isinstance(block, AttestationBlock):
+            return {"attestation_id": block.id, "signature_sha256": block.signature_sha256}
+    return {}
 
 
 def _refuse_replaced_again(ws: Session, sbl: str, replaces: str, *, conn: Any = None) -> None:
