@@ -161,13 +161,17 @@ def attestations(ws: Session, sbl: str) -> list[dict[str, Any]]:
     return out
 
 
-def missing_attestation(ws: Session, parcel_id: str, case: Case) -> str | None:
-    """Why the parcel's report of findings cannot be issued for want of an attestation, in
-    words, or None when an attestation is in force."""
+def missing_attestation(ws: Session, parcel_id: str, case: Case, day: date) -> str | None:
+    """Why the parcel's report of findings dated `day` cannot be issued for want of an
+    attestation, in words, or None when an attestation is in force."""
     insp = case.inspection
     if insp is None or insp.id is None:
         return "no inspection is recorded"
-    if attestation_rows.in_force(ws.store.conn, parcel_id, insp.id) is not None:
+    found = attestation_rows.in_force(ws.store.conn, parcel_id, insp.id)
+    if found is not None and found["attested_on"] > day.isoformat():
+        return (f"its attestation by {found['attester_name']} is dated "
+                f"{found['attested_on']}, after the report's date {day.isoformat()}")
+    if found is not None:
         return None
     stale = attestation_rows.latest_of(ws.store.conn, parcel_id, insp.id)
     day = f"{insp.date:%B} {insp.date.day}, {insp.date.year}"

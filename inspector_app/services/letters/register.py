@@ -121,9 +121,7 @@ def why_not(kind: str, evaluation: Evaluation, ws: Session, sbl: str) -> str | N
             return None
         return "the parcel is not due for its five-year inspection"
     if kind == "report_of_findings":
-        from .attestation import missing_attestation
-
-        return missing_attestation(ws, ws.parcel_id(sbl), ws.load_case(sbl))
+        return None if ws.load_case(sbl).inspection else "no inspection is recorded"
     return f"nothing on record calls for a {kind}"
 
 
@@ -153,6 +151,9 @@ def draft_pdf(ws: Session, sbl: str, kind: str, *, as_of: date | None = None) ->
     # a draft whose issuing would be refused says why on every page
     reason = why_not(kind, evaluation, ws, sbl)
     reasons = ([] if reason is None else [reason]) + list(issue_problems(kind, inputs))
+    if kind == "report_of_findings" and reason is None:
+        unattested = _unattested(ws, sbl, case, day)
+        reasons += [] if unattested is None else [unattested]
     if reasons:
         from dataclasses import replace
 
@@ -255,13 +256,6 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
             raise InputError(f"{kind!r} is not a letter kind; the kinds are "
                              f"{', '.join(LETTER_KINDS)}.")
         reason = why_not(kind, evaluation, ws, sbl)
-        if reason is not None and "attest" in reason:
-            raise LetterRefused(
-                f"Parcel {sbl}: no {kind} can be issued: {reason}; record the attestation "
-                f"with `inspector-app attest {sbl} --name NAME --kind KIND --number NUMBER "
-                "--signature FILE`.",
-                in_app=f"Parcel {sbl}: no report of findings can be issued: {reason}; record "
-                       "the attestation with Attest... on the Letters tab.")
         if reason is not None:
             raise LetterRefused(f"Parcel {sbl}: no {kind} can be issued: {reason}.")
     for kind in wanted:  # before anything else is asked of the user (new deadlines)
@@ -278,6 +272,15 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
                                 "a correction must be a letter of the same kind.")
         _refuse_replaced_again(ws, sbl, replaces)
         replaced = (replaces, old["kind"], date.fromisoformat(old["letter_date"]))
+    if "report_of_findings" in wanted:  # attested once the findings are all decided
+        unattested = _unattested(ws, sbl, case, day)
+        if unattested is not None:
+            raise LetterRefused(
+                f"Parcel {sbl}: no report_of_findings can be issued: {unattested}; record "
+                f"the attestation with `inspector-app attest {sbl} --name NAME --kind "
+                "design_professional|certified_inspector --number NUMBER --signature FILE`.",
+                in_app=f"Parcel {sbl}: no report of findings can be issued: {unattested}; "
+                       "record the attestation with Attest... on the Letters tab.")
     office = office_for(ws, case.parcel.municipality)
     version = case_version(ws.store.conn, parcel_id)
     for kind in wanted:
@@ -337,6 +340,12 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
         out.append(IssuedLetter(letter_id, sbl, letter.kind, day.isoformat(), digest,
                                 version, replaces, str(path), tuple(warnings)))
     return out
+
+
+def _unattested(ws: Session, sbl: str, case: Case, day: date) -> str | None:
+    from .attestation import missing_attestation
+
+    return missing_attestation(ws, ws.parcel_id(sbl), case, day)
 
 
 def _attested(letter: Letter) -> dict[str, str]:
