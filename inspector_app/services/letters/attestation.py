@@ -174,11 +174,11 @@ def missing_attestation(ws: Session, parcel_id: str, case: Case, day: date) -> s
     if found is not None:
         return None
     stale = attestation_rows.latest_of(ws.store.conn, parcel_id, insp.id)
-    day = f"{insp.date:%B} {insp.date.day}, {insp.date.year}"
+    inspected = f"{insp.date:%B} {insp.date.day}, {insp.date.year}"
     if stale is not None:
         return (f"the records changed after {stale['attester_name']} attested the inspection "
-                f"of {day} (on {stale['attested_on']}), so it must be attested again")
-    return (f"the inspection of {day} is not attested by a design professional or a "
+                f"of {inspected} (on {stale['attested_on']}), so it must be attested again")
+    return (f"the inspection of {inspected} is not attested by a design professional or a "
             "certified inspector")
 
 
