@@ -292,7 +292,8 @@ LOT_COLOUR = "#6b4f9e"
 
 def _draw_lot(d: Drawing, s: Sketch, pts: Callable[[Sequence[tuple[float, float]]],
                                                   list[float]], width: float) -> None:
-    """The lot line from the tax map: a thin dash-dot line, labelled at its top."""
+    """The lot line from the lot layer: a thin dash-dot line, labelled at its top with the
+    layer's name (demo lots are not a tax map)."""
     lines = [r for r in s.lot if len(r) >= 2]
     for line in lines:
         d.add(PolyLine(pts(line), strokeColor=colors.HexColor(LOT_COLOUR), strokeWidth=0.6,
