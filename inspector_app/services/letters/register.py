@@ -443,7 +443,7 @@ def print_batch(ws: Session, out: Path, *, labels: Path | None = None,
 
     The letters are marked printed only once the files are written; a cancelled batch
     writes nothing and marks nothing."""
-    from ...documents.render import labels_5160, merge
+    from ...documents.render import LabelTooLong, labels_5160, merge
 
     pending = [r for r in register(ws) if r["printed_at"] is None]
     if not pending:
@@ -455,9 +455,15 @@ def print_batch(ws: Session, out: Path, *, labels: Path | None = None,
         pdfs.append(stored_pdf(ws, row["id"]))
         if progress is not None:
             progress(n, len(pending))
+    sheet = None
+    if labels is not None:  # laid out before any file is written
+        try:
+            sheet = labels_5160([r["recipient"] for r in pending])
+        except LabelTooLong as exc:
+            raise InputError(f"No labels or letters were written: {exc}.") from None
     write_atomically(out, merge(pdfs))
-    if labels is not None:
-        write_atomically(labels, labels_5160([r["recipient"] for r in pending]))
+    if labels is not None and sheet is not None:
+        write_atomically(labels, sheet)
     stamp = datetime.now(UTC).isoformat(timespec="milliseconds")
     with ws.store.transaction() as w:
         for row in pending:
