@@ -721,6 +721,7 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
     unlocated = tuple(c.kind for c in case.components if c.condition is Condition.NOT_LOCATED)
     evidence = case.inspection.failure_evidence if case.inspection else ()
 
+    outcome_citation: str | None
     if failed or evidence:
         outcome, outcome_citation = Outcome.FAILURE, j.cite("system_in_failure")
     elif substandard:
