@@ -91,7 +91,7 @@ class SignaturePad(QWidget):
         data = QByteArray()
         buffer = QBuffer(data)
         buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-        image.save(buffer, b"PNG")
+        image.save(buffer, "PNG")  # type: ignore[call-overload]  # the stubs say bytes
         buffer.close()
         return bytes(data.data())
 
