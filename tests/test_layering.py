@@ -28,6 +28,7 @@ OWNERS = {
     "fastjsonschema": "json_input.py",
     "openpyxl": "documents/spreadsheet.py",
     "holidays": "domain/business_days.py",
+    "PIL": "documents",
 }
 
 

@@ -206,8 +206,8 @@ def _register_print(args: argparse.Namespace) -> Any:
 
 def _register_show(args: argparse.Namespace) -> Any:
     from ..paths import write_atomically
-    from ..services.letters.register import stored_pdf
     from ..services.letters.service import letter_id_for
+    from ..services.letters.stored import stored_pdf
 
     with workspace(args) as ws:
         letter_id = letter_id_for(ws, args.letter_id)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from .. import __version__
 from ..errors import InputError
 from ..paths import resolve_data_dir
-from . import cases, folder, layers, letters, parcels, reports, rules, sync
+from . import attest, cases, folder, layers, letters, parcels, reports, rules, sync
 from .common import Commands, Handler, Parser
 
 
@@ -57,6 +57,7 @@ def _add_commands(commands: Commands) -> None:
     letters.add_letters(commands)
     reports.add_report(commands)
     letters.add_register(commands)
+    attest.add_attest(commands)
     letters.add_office(commands)
     letters.add_wording(commands)
     sync.add_sync(commands)

@@ -86,7 +86,7 @@ class Sketch:
     # the shoreline drawn is when it is not what decides.
     notes: tuple[str, ...] = ()
     # The parcel's lot line from the tax map (lines clipped to the window), and its label
-    # ("Lot line (tax map, ±N ft)").
+    # ("Lot line: LAYER vN (±N ft)", named by the lot layer it comes from).
     lot: tuple[tuple[tuple[float, float], ...], ...] = ()
     lot_label: str = ""
     # Aerial imagery under the drawing (PNG bytes covering the window exactly, flattened
@@ -101,7 +101,22 @@ class Photo:
     caption: str
 
 
-Block = Paragraph | Bullets | Table | Heading | Sketch | Photo
+@dataclass(frozen=True, kw_only=True)
+class AttestationBlock:
+    """The attestation a report of findings carries: who attests, as what, their number,
+    the day, and the signature image (its path and SHA-256)."""
+
+    id: str
+    name: str
+    kind: str  # in words: "Design professional", ...
+    number: str  # with its words: "certification no. 1983"
+    attested_on: date
+    inspection_date: date
+    signature: Path
+    signature_sha256: str
+
+
+Block = Paragraph | Bullets | Table | Heading | Sketch | Photo | AttestationBlock
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -142,6 +157,8 @@ class LetterInputs:
     extra: dict[str, Any] = field(default_factory=dict)
     # A correction: the id, kind and date of the issued letter it replaces.
     replaced: tuple[str, str, date] | None = None
+    # A report of findings: the attestation in force (None: not attested).
+    attestation: AttestationBlock | None = None
 
 
 def recipient(case: Case) -> tuple[str, ...]:
@@ -821,6 +838,13 @@ def _report_blocks(i: LetterInputs) -> list[Block]:
         function = "; ".join([*comp.defects, *observed, *([comp.note] if comp.note else [])])
         rows.append(tuple(escape(x) for x in (kind, capacity, location,
                                                w.label(comp.condition), function or "-")))
+    kinds = {comp.kind for comp in c.components}
+    for left, geometry in drawn.items():  # drawn on the site map, no component recorded
+        if left not in kinds:
+            rows.append(tuple(escape(x) for x in (
+                f"{w.label(left.value)} (drawn on the site map)", "-",
+                position_text(geometry) or "drawn", "not recorded",
+                "no component recorded for it")))
     out.append(Table(("Element", "Capacity", "Location", "Condition", "Functionality"),
                      tuple(rows), (0.19, 0.11, 0.17, 0.15, 0.38)))
     insp = c.inspection
@@ -844,6 +868,11 @@ def _report_blocks(i: LetterInputs) -> list[Block]:
     verdict = f"Outcome: <b>{escape(e.outcome.value)}</b>"
     if e.outcome_citation:
         verdict += f" ({escape(citation_text(e.outcome_citation, i.mark_unconfirmed))})"
+    elif e.outcome is Outcome.SUBSTANDARD and e.lake.zone is Zone.UNDETERMINED:
+        cite = i.jurisdiction.cite if i.mark_unconfirmed else i.jurisdiction.citations.get
+        verdict += (f" (whether {escape(cite('substandard_within_200ft') or '')} or "
+                    f"{escape(cite('substandard_beyond_200ft') or '')} applies is not settled: "
+                    "the distance to the lake line is undetermined)")
     design = e.design
     if design is not None:
         verdict += (f". Design load: {escape(design.arithmetic)} "
@@ -855,6 +884,13 @@ def _report_blocks(i: LetterInputs) -> list[Block]:
     if i.photos:
         out.append(Heading("Photographs"))
         out.extend(i.photos)
+    out.append(Heading("Attestation"))
+    if i.attestation is None:
+        out.append(Paragraph("<b>Not attested.</b> This report is issued only once a design "
+                             "professional or an on-site training network certified inspector "
+                             "attests it."))
+    else:
+        out.append(i.attestation)
     return out
 
 

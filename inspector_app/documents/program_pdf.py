@@ -23,6 +23,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import LETTER
 from reportlab.lib.units import inch
 from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.platypus import (
     KeepTogether,
@@ -41,6 +42,7 @@ PAGE_W, PAGE_H = LETTER
 MARGIN = 0.75 * inch
 BOLD = "Vera-Bold"
 WIDTH = PAGE_W - 2 * MARGIN
+PAD = 6  # a table cell's padding on each side (reportlab's default)
 
 # Outcomes, bottom of a stacked bar first: fill, and marker on the map. In grey they are
 # white, about 80 %, 62 %, 20 % and 90 % (dashed outline), so grey print keeps them apart.
@@ -405,11 +407,18 @@ def open_matters_table(f: dict[str, Any]) -> RLTable | RLParagraph:
     head = cell.clone("head", fontName=BOLD)
     data = [[RLParagraph(h, head) for h in ("Tax map (SBL)", "Site address", "Municipality",
                                             "Open matter", "Since", "Section")]]
+    # a date is never broken: its column is as wide as the widest date (or its heading)
+    whole = cell.clone("whole", splitLongWords=0)
+    since_w = max([pdfmetrics.stringWidth("Since", BOLD, head.fontSize)] + [
+        pdfmetrics.stringWidth(str(m["since"]), cell.fontName, cell.fontSize)
+        for m in rows]) + 2 * PAD + 1
     for m in rows:
         data.append([RLParagraph(m["sbl"], cell), RLParagraph(m["site_address"], cell),
                      RLParagraph(m["municipality"], cell), RLParagraph(m["matter"], cell),
-                     RLParagraph(m["since"], cell), RLParagraph(m["section"] or "", cell)])
-    table = RLTable(data, colWidths=[72, 90, 78, 116, 56, WIDTH - 412], repeatRows=1)
+                     RLParagraph(str(m["since"]), whole),
+                     RLParagraph(m["section"] or "", cell)])
+    table = RLTable(data, colWidths=[72, 90, 78, 172 - since_w, since_w, WIDTH - 412],
+                    repeatRows=1)
     table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 7.5),
                                ("VALIGN", (0, 0), (-1, -1), "TOP"),
                                ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),

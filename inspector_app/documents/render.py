@@ -49,7 +49,16 @@ from reportlab.platypus import Paragraph as RLParagraph
 from reportlab.platypus import Table as RLTable
 
 from ..domain.jurisdiction import EXAMPLE_MARK
-from .content import Bullets, Heading, Letter, Paragraph, Photo, Sketch, Table
+from .content import (
+    AttestationBlock,
+    Bullets,
+    Heading,
+    Letter,
+    Paragraph,
+    Photo,
+    Sketch,
+    Table,
+)
 from .templates import Office
 
 PAGE_W, PAGE_H = LETTER
@@ -62,7 +71,22 @@ WINDOW_TOP = 2.125 * inch
 WINDOW_W, WINDOW_H = 3.75 * inch, 1.0 * inch
 FIRST_BODY_TOP = 3.45 * inch
 FONT = "Vera"
-DRAFT_NOTE_LINES = 3
+# Below the page's footer line: from the first line's baseline to the last one's.
+DRAFT_NOTE_HEIGHT = 0.36 * inch - 6
+SIZES = (7.5, 7.0, 6.5, 6.0, 5.5, 5.0)
+
+
+def fit_lines(text: str, font: str, width: float, height: float,
+              sizes: Sequence[float] = SIZES) -> tuple[float, list[str]]:
+    """The text wrapped at spaces into `width`, in the largest of `sizes` whose lines (each
+    `size + 1` apart) fit `height` from the first baseline to the last. ValueError when even
+    the smallest does not fit: nothing is ever cut."""
+    for size in sizes:
+        lines = simpleSplit(text, font, size, width)
+        if (len(lines) - 1) * (size + 1) <= height and all(
+                pdfmetrics.stringWidth(line, font, size) <= width for line in lines):
+            return size, lines
+    raise ValueError(f"{text!r} does not fit in {width:.0f} x {height:.0f} pt")
 
 
 @lru_cache(maxsize=1)
@@ -156,14 +180,19 @@ def _numbered_canvas(letter: Letter, office: Office, draft: bool, banner: str
             self.drawRightString(PAGE_W - MARGIN, PAGE_H - 0.4 * inch, banner)
             if letter.draft_note:
                 # why this draft could not be issued, on every page, so a printed
-                # page cannot pass for a finding
-                self.setFont("Vera-Bold", 7.5)
-                lines = simpleSplit(letter.draft_note, "Vera-Bold", 7.5, PAGE_W - 2 * MARGIN)
-                if len(lines) > DRAFT_NOTE_LINES:  # below the page's footer line
-                    lines = lines[:DRAFT_NOTE_LINES]
-                    lines[-1] = lines[-1][:-2].rstrip() + " \u2026"
+                # page cannot pass for a finding: whole, in a smaller size if need be
+                try:
+                    size, lines = fit_lines(letter.draft_note, "Vera-Bold",
+                                            PAGE_W - 2 * MARGIN, DRAFT_NOTE_HEIGHT)
+                except ValueError:  # beyond any real note: end between words, marked
+                    size = SIZES[-1]
+                    room = int(DRAFT_NOTE_HEIGHT // (size + 1)) + 1
+                    lines = simpleSplit(letter.draft_note, "Vera-Bold", size,
+                                        PAGE_W - 2 * MARGIN - 10)[:room]
+                    lines[-1] += " \u2026"
+                self.setFont("Vera-Bold", size)
                 for n, line in enumerate(lines):
-                    self.drawString(MARGIN, 0.36 * inch - 8.5 * n, line)
+                    self.drawString(MARGIN, 0.36 * inch - (size + 1) * n, line)
 
     return numbered_canvas(decorate)
 
@@ -283,7 +312,8 @@ LOT_COLOUR = "#6b4f9e"
 
 def _draw_lot(d: Drawing, s: Sketch, pts: Callable[[Sequence[tuple[float, float]]],
                                                   list[float]], width: float) -> None:
-    """The lot line from the tax map: a thin dash-dot line, labelled at its top."""
+    """The lot line from the lot layer: a thin dash-dot line, labelled at its top with the
+    layer's name (demo lots are not a tax map)."""
     lines = [r for r in s.lot if len(r) >= 2]
     for line in lines:
         d.add(PolyLine(pts(line), strokeColor=colors.HexColor(LOT_COLOUR), strokeWidth=0.6,
@@ -329,6 +359,8 @@ def _story(letter: Letter, office: Office, width: float) -> list[Any]:
             ratio = min(3.2 * inch / image.imageWidth, 2.4 * inch / image.imageHeight)
             image.drawWidth, image.drawHeight = image.imageWidth * ratio, image.imageHeight * ratio
             story.append(KeepTogether([image, RLParagraph(block.caption, st["small"])]))
+        elif isinstance(block, AttestationBlock):
+            story.append(_attestation(block, st))
     for text in letter.closing:
         story.append(RLParagraph(text, st["body"]))
     # The signature never stands alone on a page, nor with its closing only: it goes with
@@ -353,6 +385,32 @@ def _story(letter: Letter, office: Office, width: float) -> list[Any]:
     if letter.cc:
         story += [Spacer(1, 10), RLParagraph("cc: " + "; ".join(letter.cc), st["small"])]
     return story
+
+
+def _date_words(d: Any) -> str:
+    return f"{d:%B} {d.day}, {d.year}"
+
+
+def _attestation(a: AttestationBlock, st: dict[str, ParagraphStyle]) -> KeepTogether:
+    """The attestation: its statement, the signature image over a line, and who signed,
+    as what, their number and the day; kept on one page."""
+    from xml.sax.saxutils import escape
+
+    line = ParagraphStyle("attest", parent=st["body"], spaceAfter=0)
+    signature = Image(str(a.signature), width=2.4 * inch, height=0.75 * inch,
+                      kind="proportional", hAlign="LEFT")
+    rule = RLTable([[""]], colWidths=[3.2 * inch], hAlign="LEFT",
+                   style=TableStyle([("LINEABOVE", (0, 0), (-1, -1), 0.6, colors.black),
+                                     ("TOPPADDING", (0, 0), (-1, -1), 0)]))
+    return KeepTogether([
+        RLParagraph("I attest that this report describes the elements of the system, the tests "
+                    "performed and the distances measured as recorded for the inspection of "
+                    f"{_date_words(a.inspection_date)}.", st["body"]),
+        signature, rule,
+        RLParagraph(f"<b>{escape(a.name)}</b>", line),
+        RLParagraph(f"{escape(a.kind)}, {escape(a.number)}", line),
+        RLParagraph(f"Attested on {_date_words(a.attested_on)}", line),
+        RLParagraph(f"Signature image SHA-256 {a.signature_sha256}", st["small"])])
 
 
 def render_letter(letter: Letter, office: Office, *, draft: bool,
@@ -393,26 +451,51 @@ def merge(pdfs: Sequence[bytes]) -> bytes:
     return out.getvalue()
 
 
+LABEL_SIZES = (9.0, 8.5, 8.0, 7.5, 7.0, 6.5, 6.0)
+# Avery 5160: 3 x 10 labels of 2 5/8 x 1 in; the text sits 0.15 in inside the label's left
+# edge, its first baseline 0.22 in below the top, its last at least 0.1 in above the bottom.
+LABEL_TEXT_W = 2.35 * inch
+LABEL_TEXT_H = (1.0 - 0.22 - 0.1) * inch
+
+
+class LabelTooLong(ValueError):
+    """An address that does not fit a label even wrapped in the smallest size."""
+
+
+def label_lines(lines: Sequence[str]) -> tuple[float, list[str]]:
+    """An address laid out for one label: each of its lines wrapped at spaces into the
+    label's width, in the largest size whose lines fit the label's height. LabelTooLong
+    (naming the address) when none does: an address is never cut."""
+    text = [" ".join(str(x).split()) for x in lines if str(x).strip()]
+    for size in LABEL_SIZES:
+        wrapped = [part for line in text for part in simpleSplit(line, FONT, size,
+                                                                  LABEL_TEXT_W)]
+        if (len(wrapped) - 1) * (size + 2) <= LABEL_TEXT_H and all(
+                pdfmetrics.stringWidth(x, FONT, size) <= LABEL_TEXT_W for x in wrapped):
+            return size, wrapped
+    raise LabelTooLong(f"the address {' / '.join(text)!r} does not fit on an Avery 5160 label "
+                       f"even in {LABEL_SIZES[-1]:g}-point type; shorten it on the parcel's "
+                       "record")
+
+
 def labels_5160(addresses: Sequence[Sequence[str]]) -> bytes:
-    """Mailing labels on Avery 5160 sheets: 3 x 10 labels of 2 5/8 x 1 in."""
+    """Mailing labels on Avery 5160 sheets: 3 x 10 labels of 2 5/8 x 1 in. Every address is
+    laid out before anything is drawn (LabelTooLong for one that cannot fit)."""
     register_fonts()
+    laid_out = [label_lines(lines) for lines in addresses]
     buffer = io.BytesIO()
     c = rl_canvas.Canvas(buffer, pagesize=LETTER, invariant=1, initialFontName=FONT)
     c.setTitle("Mailing labels (Avery 5160)")
     left, top, pitch_x, pitch_y = 0.1875 * inch, 0.5 * inch, 2.75 * inch, 1.0 * inch
-    for n, lines in enumerate(addresses):
+    for n, (size, lines) in enumerate(laid_out):
         if n and n % 30 == 0:
             c.showPage()
         col, row = n % 3, (n % 30) // 3
         x = left + col * pitch_x + 0.15 * inch
         y = PAGE_H - top - row * pitch_y - 0.22 * inch
-        size = 9 if len(lines) <= 5 else 7.5
-        for line in lines[:6]:
-            c.setFont(FONT, size)
-            text = line
-            while pdfmetrics.stringWidth(text, FONT, size) > 2.35 * inch and len(text) > 4:
-                text = text[:-2] + "\u2026"  # shorten a line too long for the label
-            c.drawString(x, y, text)
+        c.setFont(FONT, size)
+        for line in lines:
+            c.drawString(x, y, line)
             y -= size + 2
     c.showPage()
     c.save()

@@ -106,6 +106,11 @@ class Letter:
     reply_by: str | None = declare("Reply by", default=None, text=Text.PLAIN,
                                    date_text=True, future=True)
 
+    attestation_id: str | None = declare("Attestation", default=None,
+                                         reference_to="attestations")
+    signature_sha256: str | None = declare("Signature's fingerprint (SHA-256)", default=None,
+                                           text=Text.PLAIN, pattern=r"^[0-9a-f]{64}$")
+
 
 SERVICE_METHODS = ("first_class_mail", "certified_mail", "hand_delivery", "posting")
 SERVICE_EVENTS = ("served", "delivered", "returned")
@@ -125,6 +130,28 @@ class LetterService:
     reason: str | None = declare("Why it came back", default=None, text=Text.NAME)
     event_date: str = declare("On", text=Text.PLAIN, date_text=True)
     recorded_by: str = declare("Recorded by", text=Text.NAME)
+
+
+ATTESTER_KINDS = ("design_professional", "certified_inspector")
+
+
+# Chapter 202, Article III: the report of findings is "attested to by a design professional
+# or an on-site training network certified inspector". Recorded at the office, never changed.
+@record("Attestation", table="attestations", writers=Writer.OFFICE, synced=False)
+@dataclass(frozen=True, kw_only=True)
+class Attestation:
+    inspection_id: str = declare("Inspection attested", reference_to="inspections")
+    attester_name: str = declare("Attested by", text=Text.NAME)
+    attester_kind: str = declare("Attesting as", choices=ATTESTER_KINDS)
+    attester_number: str = declare("Certification or licence number", text=Text.NAME)
+    attested_on: str = declare("Attested on", text=Text.PLAIN, date_text=True)
+    signature_sha256: str = declare("Signature's fingerprint (SHA-256)", text=Text.PLAIN,
+                                    pattern=r"^[0-9a-f]{64}$")
+    signature_source: str = declare("Signature", choices=("drawn", "scanned"))
+    signature_filename: str = declare("Signature file", text=Text.NAME)
+    signature_media_type: str = declare("Signature file type", text=Text.NAME)
+    case_version: int = declare("Records attested", minimum=0, maximum=2**63 - 1,
+                                bookkeeping=True)
 
 
 @record("Suggested finding", table="finding_decisions")
@@ -205,7 +232,8 @@ class OfficeSetting:
 
 
 RECORDS: tuple[type, ...] = (LakeMeasurement, LotMeasurement, Attachment, Letter,
-                             LetterService, FindingDecision, ShorelineLayer, LotLayer, Basemap,
+                             LetterService, Attestation, FindingDecision, ShorelineLayer,
+                             LotLayer, Basemap,
                              OfficeSetting)
 # Records of one data folder alone, never sent to another device: the imagery it holds
 # and its own settings (their changes are logged without a device sequence number).

@@ -858,13 +858,15 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
     unlocated = tuple(c.kind for c in case.components if c.condition is Condition.NOT_LOCATED)
     evidence = case.inspection.failure_evidence if case.inspection else ()
 
+    outcome_citation: str | None
     if failed or evidence:
         outcome, outcome_citation = Outcome.FAILURE, j.cite("system_in_failure")
     elif substandard:
         outcome = Outcome.SUBSTANDARD
-        outcome_citation = j.cite({Zone.WITHIN: "substandard_within_200ft",
-                                   Zone.BEYOND: "substandard_beyond_200ft"}.get(
-            lake.zone, "within_200ft"))
+        # which of § 202-7 B and C applies waits on the zone: no section while undetermined
+        path = {Zone.WITHIN: "substandard_within_200ft",
+                Zone.BEYOND: "substandard_beyond_200ft"}.get(lake.zone)
+        outcome_citation = None if path is None else j.cite(path)
     elif unlocated:
         outcome, outcome_citation = Outcome.INCOMPLETE, None
     else:

@@ -15,7 +15,7 @@ def register(conn: sqlite3.Connection, parcel_id: str | None = None) -> list[Row
     SBL; the recipient as stored (JSON text)."""
     sql = ("SELECT l.id, p.sbl, l.kind, l.letter_date, l.recipient, l.case_version, "
            "l.issued_by, l.issued_at, l.sha256, l.replaces_letter_id, l.printed_at, "
-           "l.permit_by, l.complete_by, l.reply_by "
+           "l.permit_by, l.complete_by, l.reply_by, l.attestation_id, l.signature_sha256 "
            "FROM letters l JOIN parcels p ON p.id = l.parcel_id WHERE l.status = 'issued'")
     params: tuple[str, ...] = ()
     if parcel_id is not None:
@@ -68,7 +68,8 @@ def issued_from_same_records(conn: sqlite3.Connection, parcel_id: str, kind: str
                 "SELECT l.id, l.letter_date FROM letters l WHERE l.parcel_id = ? AND "
                 "l.kind = ? AND l.status = 'issued' AND NOT EXISTS (SELECT 1 FROM change_log "
                 "c WHERE c.parcel_id = l.parcel_id AND c.seq > l.case_version AND "
-                "c.table_name != 'letters') ORDER BY l.issued_at DESC", (parcel_id, kind))
+                "c.table_name NOT IN ('letters', 'attestations')) ORDER BY l.issued_at DESC",
+                (parcel_id, kind))
 
 
 def latest_issued(conn: sqlite3.Connection, parcel_ids: Sequence[str] | None = None

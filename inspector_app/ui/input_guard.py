@@ -32,9 +32,14 @@ class InputGuard(QObject):
         super().__init__(parent)
         self.shortcuts = shortcuts
         self.window = window
-        for widget in QApplication.allWidgets():
-            if isinstance(widget, _VALUE_WIDGETS):
-                self._no_wheel_focus(widget)
+        # The window's fields made before the filter was installed; later ones are caught
+        # as they are polished or shown. (Not QApplication.allWidgets(): that also lists
+        # widgets of closed windows waiting to be deleted, whose wrappers may be dangling.)
+        shown = window()
+        if shown is not None:
+            for kind in _VALUE_WIDGETS:
+                for widget in shown.findChildren(kind):
+                    self._no_wheel_focus(widget)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         kind = event.type()

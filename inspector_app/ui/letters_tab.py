@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from ..documents.content import LETTER_KINDS, DeadlinesPassed
 from ..errors import InspectorError
 from ..services.letters import register as letter_service
+from ..services.letters import stored as letter_store
 from .context import AppContext
 from .ops import Op
 from .page_view import PageView, to_images
@@ -99,6 +100,9 @@ class LettersTab(QWidget):
         self.preview_button.clicked.connect(self.preview_draft)
         self.issue_button = QPushButton("&Issue...")
         self.issue_button.clicked.connect(self.issue)
+        self.attest_button = QPushButton("Attest...")
+        self.attest_button.setToolTip("Record the attestation of the report of findings")
+        self.attest_button.clicked.connect(self.attest)
         self.print_button = QPushButton("Print...")
         self.print_button.clicked.connect(self.ask_and_print)
         self.open_button = QPushButton("Open in viewer")
@@ -107,7 +111,8 @@ class LettersTab(QWidget):
         choose.addWidget(kind_label)
         choose.addWidget(self.kind, 1)
         actions = QHBoxLayout()
-        for w in (self.preview_button, self.issue_button, self.print_button, self.open_button):
+        for w in (self.preview_button, self.issue_button, self.attest_button,
+                  self.print_button, self.open_button):
             actions.addWidget(w)
         actions.addStretch()
 
@@ -333,7 +338,7 @@ class LettersTab(QWidget):
         self.wanted = wanted
 
         def work() -> tuple[bytes, list[Any]]:
-            pdf = letter_service.stored_pdf(self.ctx.ws, letter_id)
+            pdf = letter_store.stored_pdf(self.ctx.ws, letter_id)
             return pdf, letter_service.preview_pages(pdf, dpi=PREVIEW_DPI)
 
         def done(result: tuple[bytes, list[Any]]) -> None:
@@ -346,6 +351,13 @@ class LettersTab(QWidget):
         self._run(work, done)
 
     # --- issuing ----------------------------------------------------------------------
+
+    def attest(self) -> None:
+        """The attestation dialog for the parcel's report of findings."""
+        from .attestation import AttestDialog
+
+        if self.sbl is not None:
+            AttestDialog(self.ctx, self.sbl, self).exec()
 
     def issue(self) -> None:
         """Issue the chosen letter once the user confirms: an issued letter is a record

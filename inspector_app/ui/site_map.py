@@ -429,8 +429,9 @@ class SiteMap(QWidget):
 
     @staticmethod
     def lot_caption(layer: str | None, lot_label: str | None = None) -> str:
-        """What the lot lines are: the tax map they come from and its accuracy."""
-        head = f"Lot line: tax map {layer}" if layer else lot_label or "Lot line: tax map"
+        """What the lot lines are: the lot layer they come from (by its name: demo lots are
+        not a tax map) and its accuracy."""
+        head = f"Lot line: {layer}" if layer else lot_label or "Lot line"
         return f"{head}, approximate, not a survey; thin lines: neighbouring lots."
 
     def _label_once(self, text: str, ring: Ring, font: QFont, colour: QColor,

@@ -46,6 +46,7 @@ import pytest
 
 import inspector_app
 from inspector_app.__main__ import main
+from tests.attesting import signature_png
 
 GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "golden"
 UPDATE = os.environ.get("INSPECTOR_UPDATE_GOLDEN") == "1"
@@ -458,6 +459,13 @@ def test_law_and_letters(session: Callable[[str], Transcript]) -> None:
     pdf = LETTER_DIGEST
     issued = run("register-issue", "register", "issue", "900.01-1-7", "--as-of", AS_OF,
                  volatile=pdf)
+    run("register-issue-unattested", "register", "issue", "900.01-1-4", "--kind",
+        "report_of_findings", "--as-of", AS_OF, status=2)
+    signature = run.work / "signature.png"
+    signature.write_bytes(signature_png())
+    run("attest", "attest", "900.01-1-4", "--name", "Dana Whitfield, P.E.", "--kind",
+        "design_professional", "--number", "PE 089123", "--signature", signature, "--on",
+        AS_OF)
     run("register-issue-kind", "register", "issue", "900.01-1-4", "--kind",
         "substandard_notice", "report_of_findings", "--as-of", AS_OF, volatile=pdf)
     run("register-draft", "register", "draft", "900.01-1-7", "--kind", "report_of_findings",

@@ -12,6 +12,7 @@ import pytest
 
 from inspector_app.casefile import parse_document
 from inspector_app.services.letters import register as letters
+from inspector_app.services.letters import stored
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.records import RecordWriter
 from tests.kill_points import kill_at, plan, points_of
@@ -64,7 +65,7 @@ def test_a_letter_whose_file_cannot_be_written_is_still_issued(
     def full(path: Path, data: bytes) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(letters, "write_atomically", full)
+    monkeypatch.setattr(stored, "write_atomically", full)
     (issued,) = letters.issue(workspace, SBL, as_of=TODAY)
     assert [r["id"] for r in letters.register(workspace)] == [issued.id]
     assert any("could not be written (No space left on device)" in w for w in issued.warnings)
@@ -77,6 +78,7 @@ ISSUER = r"""
 import json, sys
 from tests import kill_points
 kill_points.install()
+from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
 from inspector_app.casefile import parse_document
@@ -95,9 +97,14 @@ replaced = {r["replaces"] for r in held}
 in_force = [r["id"] for r in held if r["id"] not in replaced][-1:] or [None]
 kill_points.start()
 while True:  # the letter, then a correction of the letter in force, again and again
-    # each correction a day later, so that its default deadlines move: it changes something
-    (issued,) = letters.issue(ws, "98.00-1-23.100", as_of=today + timedelta(days=len(held)),
-                              replaces=in_force[0])
+    # each correction a day later, after the owner's name was corrected: it changes something
+    day = today + timedelta(days=len(held))
+    if in_force[0] is not None:
+        case = ws.load_case("98.00-1-23.100")
+        ws.save_case(replace(case, parcel=replace(case.parcel,
+                                                  owner_name=f"Owner No. {len(held)}")),
+                     today=day)
+    (issued,) = letters.issue(ws, "98.00-1-23.100", as_of=day, replaces=in_force[0])
     held.append({"id": issued.id})
     in_force = [issued.id]
     print("issued", issued.id, flush=True)

@@ -127,12 +127,12 @@ def test_an_issued_notice_asks_the_defaults_and_the_forwarding_as_the_offices_re
         workspace: Workspace, full_case: dict) -> None:
     _store(workspace, _case(full_case, components=[TANK, FIELD_FAILED]))
     draft = _draft(workspace, "notice_of_violation")
-    assert "by December 25, 2026 (unconfirmed) (§ 202-5 A (unconfirmed))" in draft
+    assert "by December 28, 2026 (unconfirmed) (§ 202-5 A (unconfirmed))" in draft
     assert ("forward this notice to any other owners of the parcel and to its renters "
             "(Chapter 202, Article IV (unconfirmed))") in draft
     text = _issued(workspace, "notice_of_violation")
     assert ("Obtain a building permit (§ 202-5 A) and repair the system, which is in failure "
-            "(§ 202-5 C). This office asks that the permit be obtained by December 25, 2026 "
+            "(§ 202-5 C). This office asks that the permit be obtained by December 28, 2026 "
             "and the repair completed by March 25, 2027.") in text
     assert ("This office asks that you forward this notice to any other owners of the parcel "
             "and to its renters.") in text
@@ -257,7 +257,7 @@ def test_a_maintenance_notice_states_its_time_frame(workspace: Workspace,
                                                     "report_received": "2026-10-05"}]}))
     text = _issued(workspace, "notice_of_violation")
     assert ("This office asks that you send it a copy of the contract within 30 days of the "
-            "date of this notice, by December 25, 2026.") in text
+            "date of this notice, by December 28, 2026.") in text
 
 
 def test_a_cured_lapse_alone_is_left_to_the_office(workspace: Workspace,

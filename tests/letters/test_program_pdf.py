@@ -130,3 +130,21 @@ def test_the_map_marks_each_parcel_inspected_in_the_period(report: ProgramReport
 def test_the_same_report_gives_the_same_bytes(demo: Workspace, report: ProgramReport,
                                               pdf: bytes, tmp_path: Path) -> None:
     assert program_report_pdf(demo, report) == pdf
+
+
+def test_the_open_matters_dates_are_never_broken(report: ProgramReport, pdf: bytes) -> None:
+    import re
+
+    from inspector_app.documents.program_pdf import WIDTH, open_matters_table
+
+    since = {str(m["since"]) for m in report.figures["open_matters"]}
+    assert since, "the demo has open matters"
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    for day in since:
+        assert re.search(rf"(?<!\d){re.escape(day)}(?!\d)", text), day
+    # no date's digits run onto a line of their own
+    assert not re.search(r"\d{4}-\d{2}-\d?\n\d", text)
+    table = open_matters_table({"open_matters": [
+        {"sbl": "1-1-1", "site_address": "x", "municipality": "y", "matter": "z",
+         "since": "2026-10-29", "section": None}]})
+    assert abs(sum(table._colWidths) - WIDTH) < 0.01

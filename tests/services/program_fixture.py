@@ -58,6 +58,7 @@ from typing import Any
 from inspector_app.services.letters import register as letters
 from inspector_app.services.session.laws import install_jurisdiction
 from inspector_app.services.workspace import Workspace
+from tests.attesting import attest_report
 from tests.services.test_laws import example_law
 
 CANANDAIGUA, GORHAM, SOUTH_BRISTOL = "Town of Canandaigua", "Town of Gorham", \
@@ -146,6 +147,8 @@ def build_program(root: Path) -> Program:
     def issue(sbl: str, kind: str, on: str) -> None:
         day = date.fromisoformat(on)
         clock.day(day)
+        if kind == "report_of_findings":
+            attest_report(ws, sbl, on=day)
         program.letters.extend(letters.issue(ws, sbl, [kind], as_of=day))
 
     c, g, s = CANANDAIGUA, GORHAM, SOUTH_BRISTOL

@@ -309,7 +309,7 @@ def test_the_report_lists_the_separations_and_draws_the_lot_line(
     assert f"absorption area #1 to well: 60.0 ft (well on parcel {B})" in text
     sketch = site_sketch(ws, ws.load_case(A), ws.evaluate_parcel(A, as_of=TODAY).lake)
     assert sketch is not None and sketch.lot and sketch.lot_label == (
-        "Lot line (tax map, ±1 ft)")
+        "Lot line: County lots v1 (±1 ft)")
     register_fonts()
     drawn = _sketch_flowable(sketch, 400).getContents()
-    assert "Lot line (tax map, ±1 ft)" in [s.text for s in drawn if isinstance(s, String)]
+    assert "Lot line: County lots v1 (±1 ft)" in [s.text for s in drawn if isinstance(s, String)]

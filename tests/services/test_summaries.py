@@ -29,7 +29,8 @@ DATES = (date(2019, 3, 1), TODAY, TODAY + timedelta(days=400), TODAY + timedelta
 # Tables with a parcel's rows that a case is not read from (the work lists read the letters
 # and conflicts themselves, each time; lot lines never change, and a summary names the
 # lot layer it was worked out under).
-NOT_READ_BY_A_CASE = {"letters", "letter_service", "finding_decisions", "attachments", "sync_conflicts",
+NOT_READ_BY_A_CASE = {"letters", "letter_service", "finding_decisions", "attachments",
+                      "sync_conflicts", "attestations",
                       "device_assignments", "contact_clearings", "cleared_copies",
                       "change_log", "case_summaries", "lot_lines", "lot_measurements",
                       # changes kept aside for a person are not applied to any case

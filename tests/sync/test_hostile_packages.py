@@ -30,6 +30,7 @@ from inspector_app.services.workspace import Workspace
 from inspector_app.storage.records import new_id
 from inspector_app.sync import package
 from inspector_app.sync.package import PackageError
+from tests.attesting import attest_report
 from tests.suggestions import decide_pending
 from tests.sync.conftest import KIT_PASSPHRASE, TODAY, Pair, state
 
@@ -124,6 +125,7 @@ def second_laptop(pair: Pair) -> dict[str, Any]:
 
 def issued_letter(pair: Pair) -> dict[str, Any]:
     decide_pending(pair.office, pair.sbls[1], as_of=TODAY)
+    attest_report(pair.office, pair.sbls[1], on=TODAY)
     letters.issue(pair.office, pair.sbls[1], ["report_of_findings"], as_of=TODAY)
     return office_row(pair, "letters", "status = 'issued'", ())
 

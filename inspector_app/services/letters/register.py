@@ -42,6 +42,13 @@ from ...storage.cases import case_version
 from ..parcel.cases import save_edit
 from ..parcel.evaluation import evaluate_case, evaluate_parcel
 from ..session.letterhead import office_for, wording_for
+from .corrections import (
+    keeping_served_dates,
+    refuse_replaced_again,
+    what_changed,
+    with_changes,
+)
+from .stored import copy_path, file_copy, stored_pdf
 
 if TYPE_CHECKING:
     from ..session.session import Session
@@ -85,6 +92,7 @@ def _inputs(ws: Session, sbl: str, evaluation: Evaluation, case: Case, letter_da
         extra["due_date"] = next_inspection_due(last, law)
     report = kind == "report_of_findings"
     from ..parcel.sketch import site_sketch
+    from .attestation import attestation_block
 
     return LetterInputs(
         case=case, evaluation=evaluation, jurisdiction=law,
@@ -98,7 +106,8 @@ def _inputs(ws: Session, sbl: str, evaluation: Evaluation, case: Case, letter_da
         separations=tuple(
             f"{s.component.value.replace('_', ' ')} #{s.ordinal} to {s.target.replace('_', ' ')}"
             f": {s.distance_ft:,.1f} ft ({s.source})" for s in evaluation.separations)
-        if report else ())
+        if report else (),
+        attestation=attestation_block(ws, parcel_id, case) if report else None)
 
 
 def why_not(kind: str, evaluation: Evaluation, ws: Session, sbl: str) -> str | None:
@@ -157,6 +166,9 @@ def draft_pdf(ws: Session, sbl: str, kind: str, *, as_of: date | None = None) ->
     # a draft whose issuing would be refused says why on every page
     reason = why_not(kind, evaluation, ws, sbl)
     reasons = ([] if reason is None else [reason]) + list(issue_problems(kind, inputs))
+    if kind == "report_of_findings" and reason is None:
+        unattested = _unattested(ws, sbl, case, day)
+        reasons += [] if unattested is None else [unattested]
     if reasons:
         from dataclasses import replace
 
@@ -301,8 +313,17 @@ def check_issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
         if old["kind"] not in wanted:
             raise LetterRefused(f"Parcel {sbl}: letter {replaces[:8]} is a {old['kind']}; "
                                 "a correction must be a letter of the same kind.")
-        _refuse_replaced_again(ws, sbl, replaces)
+        refuse_replaced_again(ws, sbl, replaces)
         replaced = (replaces, old["kind"], date.fromisoformat(old["letter_date"]))
+    if "report_of_findings" in wanted:  # attested once the findings are all decided
+        unattested = _unattested(ws, sbl, case, day)
+        if unattested is not None:
+            raise LetterRefused(
+                f"Parcel {sbl}: no report_of_findings can be issued: {unattested}; record "
+                f"the attestation with `inspector-app attest {sbl} --name NAME --kind "
+                "design_professional|certified_inspector --number NUMBER --signature FILE`.",
+                in_app=f"Parcel {sbl}: no report of findings can be issued: {unattested}; "
+                       "record the attestation with Attest... on the Letters tab.")
     office = office_for(ws, case.parcel.municipality)
     version = case_version(ws.store.conn, parcel_id)
     for kind in wanted:
@@ -325,57 +346,21 @@ def check_issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
         fix = replaced if replaced is not None and kind == replaced[1] else None
         stored = ws.load_case(sbl)
         if fix is not None:
-            stored = _keeping_served_dates(ws, stored, fix[0])
+            stored = keeping_served_dates(ws, stored, fix[0])
         letter = build(kind, _inputs(ws, sbl, evaluation, stored, day, kind, replaced=fix))
         inputs = _inputs(ws, sbl, evaluation, stored, day, kind, final=True, replaced=fix)
         final = build(kind, inputs)
         if fix is not None:
             plain = build(kind, _inputs(ws, sbl, evaluation, stored, day, kind, final=True))
-            changed = _what_changed(ws, sbl, fix, render_letter(plain, office, draft=False),
+            changed = what_changed(ws, sbl, fix, render_letter(plain, office, draft=False),
                                     day)
-            final = _with_changes(final, fix, changed)
+            final = with_changes(final, fix, changed)
         values = tuple(f"uses {v}, which the jurisdiction file marks unconfirmed"
                        for v in letter.unconfirmed_values)
         rendered.append((final, render_letter(final, office, draft=False),
                          (*unconfirmed_citations(letter, final), *values),
                          letter_dates(kind, inputs)))
     return IssuePlan(sbl, parcel_id, day, version, replaces, tuple(rendered), changed)
-
-
-# The line a correction adds below the one naming the letter it replaces.
-CORRECTS_LINE = "This letter corrects the letter of {date}: {changes}."
-
-
-def _what_changed(ws: Session, sbl: str, replaced: tuple[str, str, date], pdf: bytes,
-                  day: date) -> tuple[str, ...]:
-    """What a correction changes in the letter it corrects, comparing the words each
-    prints (the correction made as an original letter, its date read as the corrected
-    letter's); a correction that changes nothing is refused."""
-    from ...documents.compare import changes, pdf_text
-    from ...documents.content import _date as date_words
-
-    before = pdf_text(stored_pdf(ws, replaced[0]))
-    after = (pdf_text(pdf).replace(date_words(day), date_words(replaced[2]))
-             .replace(day.isoformat(), replaced[2].isoformat()))
-    found = tuple(changes(before, after))
-    if not found:
-        raise LetterRefused(
-            f"Parcel {sbl}: a correction of letter {replaced[0][:8]} (dated "
-            f"{replaced[2].isoformat()}) would say word for word what it says; nothing was "
-            "issued. Correct the records first, then issue the correction.")
-    return found
-
-
-def _with_changes(letter: Letter, replaced: tuple[str, str, date],
-                  found: tuple[str, ...]) -> Letter:
-    from dataclasses import replace
-
-    from ...documents.content import Paragraph
-    from ...documents.content import _date as date_words
-
-    line = Paragraph(CORRECTS_LINE.format(date=date_words(replaced[2]),
-                                          changes="; ".join(found)))
-    return replace(letter, blocks=(*letter.blocks[:1], line, *letter.blocks[1:]))
 
 
 def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
@@ -388,7 +373,7 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
     committed = []
     with ws.store.transaction() as w:
         if replaces is not None:  # corrected meanwhile by someone else: still one correction
-            _refuse_replaced_again(ws, sbl, replaces, conn=w.conn)
+            refuse_replaced_again(ws, sbl, replaces, conn=w.conn)
         for letter, pdf, unconfirmed, dates in rendered:
             digest = hashlib.sha256(pdf).hexdigest()
             letter_id = w.insert("letters", {
@@ -396,7 +381,8 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
                 "recipient": list(letter.recipient), "case_version": version,
                 "issued_by": w.actor.user, "issued_at": issued_at, "sha256": digest,
                 "pdf": pdf, "replaces_letter_id": replaces,
-                **{name: d.isoformat() for name, d in dates.items()}}, parcel_id=parcel_id)
+                **{name: d.isoformat() for name, d in dates.items()},
+                **_attested(letter)}, parcel_id=parcel_id)
             committed.append((letter_id, letter, pdf, digest, unconfirmed))
     # The files in letters/ are written only once the register holds the letters, so that
     # no finished-looking letter exists that the register does not know.
@@ -405,9 +391,9 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
         warnings = [c if c.startswith("uses ") else
                     f"cites {c}, whose section number the jurisdiction file marks "
                     "unconfirmed" for c in unconfirmed]
-        path = _copy_path(ws, sbl, letter.kind, day, letter_id)
+        path = copy_path(ws, sbl, letter.kind, day, letter_id)
         try:
-            _file_copy(ws, sbl, letter.kind, day, letter_id, pdf)
+            file_copy(ws, sbl, letter.kind, day, letter_id, pdf)
         except OSError as exc:
             warnings.append(f"its copy {path} could not be written ({exc.strerror}); the "
                             "letter is issued and in the register: print it from there")
@@ -417,51 +403,20 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
     return out
 
 
-def _keeping_served_dates(ws: Session, case: Case, corrected: str) -> Case:
-    """The case a correction is written from: a deadline recorded on the case stands; one
-    not recorded is the corrected letter's as served, never counted afresh from the
-    correction's date."""
-    from dataclasses import replace
+def _unattested(ws: Session, sbl: str, case: Case, day: date) -> str | None:
+    from .attestation import missing_attestation
 
-    from ...domain.case import NoticeDeadlines
-    from ..parcel.served import served
-
-    old = served(ws, corrected)
-    if old is None or not old.dates:
-        return case
-    n = case.notice
-    permit_by = n.permit_by if n and n.permit_by else old.dates.get("permit_by")
-    complete_by = n.complete_by if n and n.complete_by else old.dates.get("complete_by")
-    if permit_by is None and complete_by is None:
-        return case
-    return replace(case, notice=NoticeDeadlines(permit_by=permit_by, complete_by=complete_by))
+    return missing_attestation(ws, ws.parcel_id(sbl), case, day)
 
 
-def _refuse_replaced_again(ws: Session, sbl: str, replaces: str, *, conn: Any = None) -> None:
-    """A letter is corrected once: a correction of one already replaced is refused, naming
-    the letter in force (the last of its corrections) to correct instead."""
-    def replacement(letter_id: str) -> tuple[str, str] | None:
-        return letter_rows.replacement_of(conn or ws.store.conn, letter_id)
+def _attested(letter: Letter) -> dict[str, str]:
+    """The attestation a letter carries and its signature's SHA-256, for the register."""
+    from ...documents.content import AttestationBlock
 
-    first = replacement(replaces)
-    if first is None:
-        return
-    current, seen = first, {replaces}
-    while current[0] not in seen:
-        seen.add(current[0])
-        later = replacement(current[0])
-        if later is None:
-            break
-        current = later
-    via = "" if current == first else (f", itself since corrected; the letter in force is "
-                                       f"{current[0][:8]}, dated {current[1]}")
-    raise LetterRefused(
-        f"Parcel {sbl}: letter {replaces[:8]} was already replaced by letter {first[0][:8]} "
-        f"(dated {first[1]}){via}; nothing was issued. To correct the correction, issue with "
-        f"--replaces {current[0]}.",
-        in_app=f"Parcel {sbl}: letter {replaces[:8]} was already replaced by letter "
-               f"{first[0][:8]} (dated {first[1]}){via}; nothing was issued. To correct it, "
-               f"correct letter {current[0][:8]} instead.")
+    for block in letter.blocks:
+        if isinstance(block, AttestationBlock):
+            return {"attestation_id": block.id, "signature_sha256": block.signature_sha256}
+    return {}
 
 
 _UNCONFIRMED = re.compile(r"((?:§|10 NYCRR|Chapter)[^<>()]*?(?:\([^<>()]*\)[^<>()]*?)*) "
@@ -487,21 +442,6 @@ def unconfirmed_citations(letter: Letter, final: Letter | None = None) -> tuple[
             if kept is None or citation in kept:
                 found[citation] = None
     return tuple(found)
-
-
-def _file_copy(ws: Session, sbl: str, kind: str, day: date, letter_id: str,
-               pdf: bytes) -> Path:
-    """A convenience copy in the data folder's letters/ of a letter the register holds
-    (committed); the register is the record."""
-    path = _copy_path(ws, sbl, kind, day, letter_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, pdf)
-    return path
-
-
-def _copy_path(ws: Session, sbl: str, kind: str, day: date, letter_id: str) -> Path:
-    folder = ws.folder.letters / sbl.replace("/", "_")
-    return folder / f"{day.isoformat()}-{kind}-{letter_id[:8]}.pdf"
 
 
 def register(ws: Session, sbl: str | None = None) -> list[dict[str, Any]]:
@@ -541,22 +481,6 @@ def in_force_since_inspection(ws: Session, sbl: str, kind: str) -> dict[str, Any
     return found[-1] if found else None
 
 
-def stored_pdf(ws: Session, letter_id: str) -> bytes:
-    """An issued letter's bytes, checked against the hash stored when it was issued; the
-    letter named by its id or its short id."""
-    from .service import letter_id_for
-
-    letter_id = letter_id_for(ws, letter_id)
-    row = letter_rows.issued_pdf(ws.store.conn, letter_id)
-    if row is None:
-        raise NotFoundError(f"No issued letter {letter_id!r} in the register.")
-    pdf: bytes = row["pdf"]
-    if hashlib.sha256(pdf).hexdigest() != row["sha256"]:
-        raise InputError(f"Letter {letter_id}: its stored bytes no longer match the hash "
-                         "recorded when it was issued; restore the database from a backup.")
-    return pdf
-
-
 def print_batch(ws: Session, out: Path, *, labels: Path | None = None,
                 progress: Callable[[int, int], None] | None = None,
                 cancelled: Callable[[], bool] = lambda: False) -> dict[str, Any]:
@@ -564,7 +488,7 @@ def print_batch(ws: Session, out: Path, *, labels: Path | None = None,
 
     The letters are marked printed only once the files are written; a cancelled batch
     writes nothing and marks nothing."""
-    from ...documents.render import labels_5160, merge
+    from ...documents.render import LabelTooLong, labels_5160, merge
 
     pending = [r for r in register(ws) if r["printed_at"] is None]
     if not pending:
@@ -576,9 +500,15 @@ def print_batch(ws: Session, out: Path, *, labels: Path | None = None,
         pdfs.append(stored_pdf(ws, row["id"]))
         if progress is not None:
             progress(n, len(pending))
+    sheet = None
+    if labels is not None:  # laid out before any file is written
+        try:
+            sheet = labels_5160([r["recipient"] for r in pending])
+        except LabelTooLong as exc:
+            raise InputError(f"No labels or letters were written: {exc}.") from None
     write_atomically(out, merge(pdfs))
-    if labels is not None:
-        write_atomically(labels, labels_5160([r["recipient"] for r in pending]))
+    if labels is not None and sheet is not None:
+        write_atomically(labels, sheet)
     stamp = datetime.now(UTC).isoformat(timespec="milliseconds")
     with ws.store.transaction() as w:
         for row in pending:
@@ -623,5 +553,5 @@ def issued_copy(ws: Session, letter_id: str) -> Path:
     letter_id = letter_id_for(ws, letter_id)
     pdf = stored_pdf(ws, letter_id)
     row = letter_rows.where_filed(ws.store.conn, letter_id)
-    return _file_copy(ws, row["sbl"], row["kind"], date.fromisoformat(row["letter_date"]),
+    return file_copy(ws, row["sbl"], row["kind"], date.fromisoformat(row["letter_date"]),
                       letter_id, pdf)

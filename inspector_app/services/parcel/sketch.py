@@ -20,7 +20,7 @@ class SiteMapData(NamedTuple):
     label: str  # "Shoreline: NAME vN (±A ft)"
     accuracy_ft: float
     layer: str | None = None  # "NAME vN", as the evaluation names a layer
-    lot_label: str | None = None  # "Lot line (tax map, ±N ft)" where the lot is drawn
+    lot_label: str | None = None  # "Lot line: LAYER vN (±N ft)" where the lot is drawn
 
 
 def _setback_ft(ws: Session, case: Case) -> float:
@@ -57,7 +57,7 @@ def _geometry(ws: Session, case: Case, lake: LakeLine, setback_ft: float
                         neighbours=neighbours,
                         neighbour_wells=[(f"Well ({w.sbl})", w.geometry) for w in inputs.wells])
     label = (None if own is None or lots is None
-             else f"Lot line (tax map, ±{lots.accuracy_ft:,.0f} ft)")
+             else f"Lot line: {lots.label()}")
     return g, label
 
 

@@ -1,0 +1,99 @@
+"""Corrections: a letter is corrected once, by a letter of the same kind that must change
+something and says what; a correction keeps the corrected notice's deadlines as served
+unless the case records others."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from ...documents.content import Letter, LetterRefused
+from ...domain.case import Case
+from ...storage import letters as letter_rows
+from .stored import stored_pdf
+
+if TYPE_CHECKING:
+    from ..session.session import Session
+
+
+# The line a correction adds below the one naming the letter it replaces.
+CORRECTS_LINE = "This letter corrects the letter of {date}: {changes}."
+
+
+def what_changed(ws: Session, sbl: str, replaced: tuple[str, str, date], pdf: bytes,
+                  day: date) -> tuple[str, ...]:
+    """What a correction changes in the letter it corrects, comparing the words each
+    prints (the correction made as an original letter, its date read as the corrected
+    letter's); a correction that changes nothing is refused."""
+    from ...documents.compare import changes, pdf_text
+    from ...documents.content import _date as date_words
+
+    before = pdf_text(stored_pdf(ws, replaced[0]))
+    after = (pdf_text(pdf).replace(date_words(day), date_words(replaced[2]))
+             .replace(day.isoformat(), replaced[2].isoformat()))
+    found = tuple(changes(before, after))
+    if not found:
+        raise LetterRefused(
+            f"Parcel {sbl}: a correction of letter {replaced[0][:8]} (dated "
+            f"{replaced[2].isoformat()}) would say word for word what it says; nothing was "
+            "issued. Correct the records first, then issue the correction.")
+    return found
+
+
+def with_changes(letter: Letter, replaced: tuple[str, str, date],
+                  found: tuple[str, ...]) -> Letter:
+    from dataclasses import replace
+
+    from ...documents.content import Paragraph
+    from ...documents.content import _date as date_words
+
+    line = Paragraph(CORRECTS_LINE.format(date=date_words(replaced[2]),
+                                          changes="; ".join(found)))
+    return replace(letter, blocks=(*letter.blocks[:1], line, *letter.blocks[1:]))
+
+
+def keeping_served_dates(ws: Session, case: Case, corrected: str) -> Case:
+    """The case a correction is written from: a deadline recorded on the case stands; one
+    not recorded is the corrected letter's as served, never counted afresh from the
+    correction's date."""
+    from dataclasses import replace
+
+    from ...domain.case import NoticeDeadlines
+    from ..parcel.served import served
+
+    old = served(ws, corrected)
+    if old is None or not old.dates:
+        return case
+    n = case.notice
+    permit_by = n.permit_by if n and n.permit_by else old.dates.get("permit_by")
+    complete_by = n.complete_by if n and n.complete_by else old.dates.get("complete_by")
+    if permit_by is None and complete_by is None:
+        return case
+    return replace(case, notice=NoticeDeadlines(permit_by=permit_by, complete_by=complete_by))
+
+
+def refuse_replaced_again(ws: Session, sbl: str, replaces: str, *, conn: Any = None) -> None:
+    """A letter is corrected once: a correction of one already replaced is refused, naming
+    the letter in force (the last of its corrections) to correct instead."""
+    def replacement(letter_id: str) -> tuple[str, str] | None:
+        return letter_rows.replacement_of(conn or ws.store.conn, letter_id)
+
+    first = replacement(replaces)
+    if first is None:
+        return
+    current, seen = first, {replaces}
+    while current[0] not in seen:
+        seen.add(current[0])
+        later = replacement(current[0])
+        if later is None:
+            break
+        current = later
+    via = "" if current == first else (f", itself since corrected; the letter in force is "
+                                       f"{current[0][:8]}, dated {current[1]}")
+    raise LetterRefused(
+        f"Parcel {sbl}: letter {replaces[:8]} was already replaced by letter {first[0][:8]} "
+        f"(dated {first[1]}){via}; nothing was issued. To correct the correction, issue with "
+        f"--replaces {current[0]}.",
+        in_app=f"Parcel {sbl}: letter {replaces[:8]} was already replaced by letter "
+               f"{first[0][:8]} (dated {first[1]}){via}; nothing was issued. To correct it, "
+               f"correct letter {current[0][:8]} instead.")
