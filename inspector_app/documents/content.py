@@ -195,6 +195,17 @@ def deadlines(case: Case, j: Jurisdiction, letter_date: date) -> tuple[date, dat
             permit_by is None, complete_by is None)
 
 
+def pump_out_by(case: Case, j: Jurisdiction, letter_date: date) -> date | None:
+    """The date a notice asks a discharging holding tank's pump-out record by (the
+    jurisdiction file's days from the letter's date, moved off a weekend or public holiday),
+    or None where no discharge is recorded."""
+    obs = case.observations
+    if obs is None or not obs.holding_tank_discharges:
+        return None
+    return days_after(letter_date, j.holding_tank_discharge_pump_within_days,
+                      j.holiday_calendar)
+
+
 def reply_by(i: LetterInputs) -> date:
     """The date a letter asks a reply by: the office's days from the letter's date, moved
     off a weekend or public holiday."""
@@ -204,7 +215,10 @@ def reply_by(i: LetterInputs) -> date:
 
 CONSTRUCTION = frozenset({"system_in_failure"})  # corrected only under a building permit
 ON_SITE = frozenset({"system_in_failure", "absorption_area_encroachment",
-                     "clear_water_discharge"})  # seen at the site; the rest are records
+                     "clear_water_discharge", "holding_tank_discharging",
+                     })  # seen at the site; the rest are records
+# Asked at once, with the pump-out record by a date of its own (`pump_out_by`).
+IMMEDIATE = frozenset({"holding_tank_discharging"})
 WORKS = frozenset({"absorption_area_encroachment", "clear_water_discharge"})
 
 
@@ -235,7 +249,8 @@ def _value_use(i: LetterInputs) -> dict[str, bool]:
     _, _, permit_default, complete_default = deadlines(i.case, i.jurisdiction, i.letter_date)
     return {"notice.permit_within_days": permit_default,
             "notice.complete_within_days": complete_default,
-            "inspection_cycle.years": True, "worklists.due_soon_days": True}
+            "inspection_cycle.years": True, "worklists.due_soon_days": True,
+            "holding_tank.discharge_pump_within_days": True}
 
 
 def unsettled(text: str, i: LetterInputs) -> tuple[str, ...]:
@@ -287,6 +302,7 @@ def _values(i: LetterInputs) -> dict[str, Any]:
     c, j = i.case, i.jurisdiction
     insp = c.inspection
     permit_by, complete_by, _, _ = deadlines(c, j, i.letter_date)
+    pumped_by = pump_out_by(c, j, i.letter_date)
     mark = i.mark_unconfirmed
     unconfirmed = _value_use(i)
     replaced = i.replaced
@@ -310,6 +326,8 @@ def _values(i: LetterInputs) -> dict[str, Any]:
         "office_name": i.office.office_name, "permit_by": _date(permit_by),
         "complete_by": _date(complete_by),
         "complete_within_days": (complete_by - i.letter_date).days,
+        "pump_out_by": _date(pumped_by),
+        "pump_out_within_days": j.holding_tank_discharge_pump_within_days,
         "setback_ft": f"{j.lake_setback_ft:g}", "cycle_years": j.inspection_cycle_years,
         "report_days": j.etu_report_within_days,
         "cite": {k: j.cite(k) if i.mark_unconfirmed else j.citations[k] for k in j.citations},
@@ -345,7 +363,8 @@ def citation_text(citation: str, mark_unconfirmed: bool) -> str:
     return citation if mark_unconfirmed else citation.removesuffix(UNCONFIRMED)
 
 
-_DETAIL_PREFIXES = ("on the absorption area: ", "clear water into the system: ")
+_DETAIL_PREFIXES = ("on the absorption area: ", "clear water into the system: ",
+                    "sewage discharging from the holding tank: ")
 
 
 def finding_what(f: Finding) -> str:
@@ -382,6 +401,8 @@ def _action(f: Finding, i: LetterInputs, t: LetterTemplate, v: dict[str, Any]
         what = _and(obs.absorption_area_encroachments)
     elif f.code == "clear_water_discharge" and obs:
         what = _and(obs.clear_water_connections)
+    elif f.code == "holding_tank_discharging" and obs:
+        what = _and(obs.holding_tank_discharges)
     elif f.code == "etu_report_late" and f.since is not None:
         inspected = f.since - timedelta(days=i.jurisdiction.etu_report_within_days + 1)
         what = inspected.isoformat()
@@ -462,11 +483,15 @@ def _notice_blocks(i: LetterInputs, t: LetterTemplate, v: dict[str, Any]) -> lis
         return out
     out.append(Paragraph(t.text("actions_heading", v)))
     actions = []
-    if codes & CONSTRUCTION and any(x.kind is ComponentKind.HOLDING_TANK for x in failed):
-        # § 202-8 B allows no discharge at any time: asked at once, before the repair
+    if codes & CONSTRUCTION and any(x.kind is ComponentKind.HOLDING_TANK for x in failed) and (
+            not codes & IMMEDIATE):
+        # § 202-8 B allows no discharge at any time: asked at once, before the repair (a
+        # discharge recorded has its own line, first, saying so)
         actions.append(("action_holding_tank_failed",
                         _say(t, "action_holding_tank_failed", v, i)))
-    actions += [_action(f, i, t, v) for f in e.violations]
+    # a discharge is stopped at once: its line comes first
+    actions += [_action(f, i, t, v) for f in sorted(e.violations,
+                                                    key=lambda f: f.code not in IMMEDIATE)]
     upgrade = _upgrade_key(e)
     if upgrade is not None:
         for name in _component_names(substandard, w):
@@ -506,6 +531,9 @@ def letter_dates(kind: str, i: LetterInputs) -> dict[str, date]:
             out["permit_by"] = permit_by
         if codes & (CONSTRUCTION | WORKS):
             out["complete_by"] = complete_by
+        pumped_by = pump_out_by(i.case, i.jurisdiction, i.letter_date)
+        if codes & IMMEDIATE and pumped_by is not None:
+            out["pump_out_by"] = pumped_by
     t = i.wording.templates.get(kind)
     if t is not None and any("{reply_by}" in text for text in (
             *t.texts.values(), *t.paragraphs, *t.closing)):
@@ -526,6 +554,8 @@ def _values_used(kind: str, i: LetterInputs) -> list[str]:
         out.append("notice.permit_within_days")
     if codes & (CONSTRUCTION | WORKS) and complete_default:
         out.append("notice.complete_within_days")
+    if codes & IMMEDIATE:
+        out.append("holding_tank.discharge_pump_within_days")
     return out
 
 

@@ -37,6 +37,8 @@ PLACEHOLDERS = frozenset({
     # finding an action line is about, and the letter a correction replaces
     "reply_by", "reply_within_days", "unconfirmed", "what", "replaced_kind", "replaced_date",
     "replaced_id", "title",
+    # the date a notice asks a discharging holding tank's pump-out record by, and its days
+    "pump_out_by", "pump_out_within_days",
 })
 # A key's wording as the office's request, for an issued letter where the key's own states
 # as law a provision (or a value) the jurisdiction file does not confirm: KEY_request.
@@ -44,7 +46,8 @@ REQUEST = "_request"
 
 # The jurisdiction values a letter may mark "(unconfirmed)": {unconfirmed[KEY]}.
 UNCONFIRMED_VALUE_KEYS = ("notice.permit_within_days", "notice.complete_within_days",
-                          "inspection_cycle.years", "worklists.due_soon_days")
+                          "inspection_cycle.years", "worklists.due_soon_days",
+                          "holding_tank.discharge_pump_within_days")
 
 KINDS: dict[str, tuple[str, ...]] = {
     # kind -> the keys its table must have (besides title, subject, salutation,
@@ -55,6 +58,7 @@ KINDS: dict[str, tuple[str, ...]] = {
         "substandard_beyond_failure", "substandard_beyond_failure_partial",
         "substandard_undetermined", "not_located", "actions_heading",
         "action_system_in_failure", "action_holding_tank_failed",
+        "action_holding_tank_discharging",
         "action_substandard_standards", "action_substandard_greatest_extent",
         "action_substandard_in_failure", "action_absorption_area_encroachment",
         "action_clear_water_discharge", "action_etu_no_service_contract",
@@ -81,7 +85,8 @@ LABEL_KEYS = frozenset({
     "system_in_failure", "absorption_area_encroachment", "clear_water_discharge",
     "etu_no_service_contract", "etu_inspection_overdue", "etu_report_late",
     "holding_tank_no_hauler_contract", "holding_tank_records_missing",
-    "septic_tank", "distribution_box", "absorption_area", "pump_chamber",
+    "holding_tank_discharging", "septic_tank", "distribution_box", "absorption_area",
+    "pump_chamber",
     "enhanced_treatment_unit", "holding_tank", "house_sewer", "seepage_pit", "other",
     "acceptable", "substandard", "failed", "not_located", "dye", "hydraulic_load",
 })

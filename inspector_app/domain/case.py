@@ -230,6 +230,10 @@ class Observations:
         "On the absorption area (encroachments)", max_items=100)
     clear_water_connections: tuple[str, ...] = declare_many("Clear-water connections",
                                                             max_items=100)
+    # § 202-8 B: "At no time will sewage discharge from the tank to the surface, ground, or
+    # surface water be allowed": where sewage was seen leaving the holding tank.
+    holding_tank_discharges: tuple[str, ...] = declare_many(
+        "Sewage discharging from the holding tank", max_items=100, omit_empty=True)
 
 
 @record("Factor weighed")

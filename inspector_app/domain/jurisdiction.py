@@ -107,6 +107,10 @@ class Jurisdiction:
     # The office's follow-up, not the law: a notice whose delivery is not confirmed this
     # many days after it was served (or issued, when no service is recorded) is listed.
     service_unconfirmed_days: int = 14
+    # § 202-8 B allows no discharge at any time: a notice asks at once that a discharging
+    # holding tank be pumped, and for the pump-out record within this many days of its date
+    # (the office's practice; 0 when the file names none: by the notice's date).
+    holding_tank_discharge_pump_within_days: int = 0
     # The provisions (keys of [citations]) confirmed against the law's text: the source,
     # who confirmed each and when. A provision not here is not confirmed: an issued letter
     # words it as the office's request, without its citation.
@@ -318,6 +322,9 @@ def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
         source, "holding_tank", {"record_within_days": 0})
     values["holding_tank_record_within_days"] = holding.number(
         "record_within_days", lo=0, hi=365, integer=True)
+    if "discharge_pump_within_days" in holding.data:  # files written before it: 0 days
+        values["holding_tank_discharge_pump_within_days"] = holding.number(
+            "discharge_pump_within_days", lo=0, hi=30, integer=True)
     holding.done()
 
     cycle = top.table("inspection_cycle")

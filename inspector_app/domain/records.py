@@ -105,6 +105,9 @@ class Letter:
                                       date_text=True, future=True)
     reply_by: str | None = declare("Reply by", default=None, text=Text.PLAIN,
                                    date_text=True, future=True)
+    # a discharging holding tank: the pump-out record asked by (§ 202-8 B)
+    pump_out_by: str | None = declare("Pump-out record by", default=None, text=Text.PLAIN,
+                                      date_text=True, future=True)
 
     attestation_id: str | None = declare("Attestation", default=None,
                                          reference_to="attestations")

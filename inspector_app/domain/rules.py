@@ -794,6 +794,13 @@ def record_violations(case: Case, j: Jurisdiction, outcome: Outcome,
         out.append(DatedFinding(finding=Finding(
             code="clear_water_discharge", citation=j.cite("clear_water_discharge"),
             detail="clear water into the system: " + ", ".join(obs.clear_water_connections))))
+    if obs is not None and obs.holding_tank_discharges:
+        # § 202-8 B: no discharge from the tank at any time; it stands from the inspection
+        out.append(DatedFinding(finding=Finding(
+            code="holding_tank_discharging", citation=j.cite("holding_tank_service"),
+            detail="sewage discharging from the holding tank: "
+                   + ", ".join(obs.holding_tank_discharges),
+            since=case.inspection.date if case.inspection else None)))
     kinds = [c.kind for c in case.components]
     out += etu_findings(case.etu, ComponentKind.ENHANCED_TREATMENT_UNIT in kinds, j)
     out += holding_tank_findings(case.holding_tank_service,

@@ -15,7 +15,8 @@ def register(conn: sqlite3.Connection, parcel_id: str | None = None) -> list[Row
     SBL; the recipient as stored (JSON text)."""
     sql = ("SELECT l.id, p.sbl, l.kind, l.letter_date, l.recipient, l.case_version, "
            "l.issued_by, l.issued_at, l.sha256, l.replaces_letter_id, l.printed_at, "
-           "l.permit_by, l.complete_by, l.reply_by, l.attestation_id, l.signature_sha256 "
+           "l.permit_by, l.complete_by, l.reply_by, l.pump_out_by, l.attestation_id, "
+           "l.signature_sha256 "
            "FROM letters l JOIN parcels p ON p.id = l.parcel_id WHERE l.status = 'issued'")
     params: tuple[str, ...] = ()
     if parcel_id is not None:
@@ -104,7 +105,8 @@ def issued_dates(conn: sqlite3.Connection) -> list[Row]:
 
 
 _ISSUED = ("SELECT l.id, l.parcel_id, p.municipality, l.kind, l.letter_date, l.case_version, "
-           "l.permit_by, l.complete_by, l.reply_by, l.replaces_letter_id FROM letters l "
+           "l.permit_by, l.complete_by, l.reply_by, l.pump_out_by, l.replaces_letter_id "
+           "FROM letters l "
            "JOIN parcels p ON p.id = l.parcel_id WHERE l.status = 'issued' AND "
            "l.deleted_at IS NULL AND l.kind = ?")
 _NOT_REPLACED = (" AND NOT EXISTS (SELECT 1 FROM letters r WHERE r.replaces_letter_id = l.id "
@@ -128,7 +130,7 @@ def in_force(conn: sqlite3.Connection, kind: str, parcel_ids: Sequence[str] | No
 def kept_dates(conn: sqlite3.Connection, letter_id: str) -> Row | None:
     """An issued letter's parcel, municipality, kind, date, case version and kept dates."""
     return one(conn, "SELECT l.id, l.parcel_id, p.municipality, l.kind, l.letter_date, "
-                     "l.case_version, l.permit_by, l.complete_by, l.reply_by, "
+                     "l.case_version, l.permit_by, l.complete_by, l.reply_by, l.pump_out_by, "
                      "l.replaces_letter_id FROM letters l JOIN parcels p ON p.id = "
                      "l.parcel_id WHERE l.id = ? AND l.status = 'issued'", (letter_id,))
 

@@ -145,7 +145,9 @@ def no_law_html(f: NoLawFacts, t: Theme | None = None) -> str:
     for label, items in (("On the absorption area", obs.absorption_area_encroachments if obs
                           else ()),
                          ("Clear water into the system", obs.clear_water_connections if obs
-                          else ())):
+                          else ()),
+                         ("Sewage discharging from the holding tank",
+                          obs.holding_tank_discharges if obs else ())):
         if items:
             parts.append(f"<p><b>{label} (observed):</b> {escape(', '.join(items))}</p>")
     if f.components:

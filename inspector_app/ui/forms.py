@@ -203,6 +203,9 @@ class CaseForm(QWidget):
         self.encroachments = self.ed.watch(FinishedTextEdit("anything on the absorption area, "
                                                             "one per line", 2))
         self.clear_water = self.ed.watch(FinishedTextEdit("roof drains, sump pump...", 2))
+        self.tank_discharges = self.ed.watch(FinishedTextEdit(
+            "where sewage leaves the holding tank, one per line: to the ground at the lid...",
+            2))
         form.addRow("&Date", self.inspection_date)
         form.addRow("&Inspector", self.inspector)
         form.addRow("Certification", self.certification)
@@ -215,6 +218,8 @@ class CaseForm(QWidget):
         form.addRow("Measured by", self.lake_method)
         form.addRow("On the absorption area (§ 202-5 E)", self.encroachments)
         form.addRow("Clear-water connections (§ 202-5 F)", self.clear_water)
+        form.addRow(field_label("observations.holding_tank_discharges") + " (§ 202-8 B)",
+                    self.tank_discharges)
         return box
 
     def _ahj_box(self) -> QGroupBox:
@@ -326,6 +331,7 @@ class CaseForm(QWidget):
         o = case.observations
         set_plain(self.encroachments, "\n".join(o.absorption_area_encroachments) if o else "")
         set_plain(self.clear_water, "\n".join(o.clear_water_connections) if o else "")
+        set_plain(self.tank_discharges, "\n".join(o.holding_tank_discharges) if o else "")
         a = case.ahj
         set_text(self.permit_number, (a.permit_number or "") if a else "")
         set_text(self.permit_issued_on, iso(a.permit_issued_on) if a else "")
@@ -461,11 +467,13 @@ class CaseForm(QWidget):
                        else LakeDistanceMethod(self.lake_method.currentData()))
         if site == Site():
             site = None  # type: ignore[assignment]
-        encroach, clear = (lines(self.encroachments.toPlainText()),
-                           lines(self.clear_water.toPlainText()))
+        encroach, clear, discharges = (lines(self.encroachments.toPlainText()),
+                                       lines(self.clear_water.toPlainText()),
+                                       lines(self.tank_discharges.toPlainText()))
         observations = (Observations(absorption_area_encroachments=encroach,
-                                     clear_water_connections=clear)
-                        if encroach or clear or case.observations else None)
+                                     clear_water_connections=clear,
+                                     holding_tank_discharges=discharges)
+                        if encroach or clear or discharges or case.observations else None)
         ahj = self._read_ahj(case)
         etu_rows = records.read_etu_inspections(self.etu_inspections.toPlainText())
         interval = self.etu_interval.value()

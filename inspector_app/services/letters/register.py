@@ -446,10 +446,11 @@ def unconfirmed_citations(letter: Letter, final: Letter | None = None) -> tuple[
 
 def register(ws: Session, sbl: str | None = None) -> list[dict[str, Any]]:
     """The issued letters, oldest first; each with the dates it set as served (`permit_by`,
-    `complete_by`, `reply_by`, where they come from) and whether it is in force (no issued
-    letter replaces it) and, if not, which letter replaced it; and how it was served."""
+    `complete_by`, `reply_by`, `pump_out_by`, where they come from) and whether it is in
+    force (no issued letter replaces it) and, if not, which letter replaced it; and how it
+    was served."""
     from ..lists.served import service_of
-    from ..parcel.served import served
+    from ..parcel.served import DATE_NAMES, served
 
     rows = letter_rows.register(ws.store.conn, None if sbl is None else ws.parcel_id(sbl))
     service = service_of(ws, [r["id"] for r in rows])
@@ -461,7 +462,7 @@ def register(ws: Session, sbl: str | None = None) -> list[dict[str, Any]]:
         dates = served(ws, r["id"])
         if dates is not None:
             shown = dates.as_json()
-            for name in ("permit_by", "complete_by", "reply_by", "dates_from"):
+            for name in (*DATE_NAMES, "dates_from"):
                 r[name] = shown[name]
         r["in_force"] = r["id"] not in replaced_by
         r["replaced_by"] = replaced_by.get(r["id"])

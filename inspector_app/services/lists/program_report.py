@@ -16,7 +16,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...documents.content import LETTER_KINDS
+from ...documents.content import IMMEDIATE, LETTER_KINDS
 from ...domain.rules import Outcome, Zone, next_inspection_due
 from ...domain.sbl import sbl_sort_key
 from ...domain.vocabulary import ComponentKind, InspectionReason
@@ -312,19 +312,22 @@ def _open_matters(ws: Session, parcels: list[dict[str, Any]],
                         "since": since.isoformat(), "section": failure_section,
                         "inspection": last.date.isoformat()})
         standing = last.outcome == Outcome.FAILURE or bool(last.violations)
-        if not standing:
-            continue
-        for words, day in ((words, n.dates[field]) for n in notices.get(p["id"], ())
-                           for field, words in (("permit_by", "permit application"),
-                                                ("complete_by", "work complete"))
-                           if field in n.dates):
-            if end > day:
-                out.append({**base, "matter": f"notice past its deadline ({words} by "
-                                              f"{day.isoformat()})",
-                            "since": day.isoformat(),
-                            "section": failure_section if last.outcome == Outcome.FAILURE
-                            else last.violations[0][1],
-                            "inspection": last.date.isoformat()})
+        # a discharging holding tank's pump-out record: past while the discharge stands
+        discharge = next((c for code, c in last.violations if code in IMMEDIATE), None)
+        for n in notices.get(p["id"], ()):
+            for field, words in (("permit_by", "permit application"),
+                                 ("complete_by", "work complete"),
+                                 ("pump_out_by", "pump-out record")):
+                still = discharge is not None if field == "pump_out_by" else standing
+                day = n.dates.get(field)
+                if day is not None and still and end > day:
+                    out.append({**base, "matter": f"notice past its deadline ({words} by "
+                                                  f"{day.isoformat()})",
+                                "since": day.isoformat(),
+                                "section": discharge if field == "pump_out_by" else
+                                failure_section if last.outcome == Outcome.FAILURE
+                                else last.violations[0][1],
+                                "inspection": last.date.isoformat()})
     out.sort(key=lambda m: (sbl_sort_key(m["sbl"]), m["since"]))
     return out
 

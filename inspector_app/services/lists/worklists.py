@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
+from ...documents.content import IMMEDIATE
 from ...domain.jurisdiction import Jurisdiction
 from ...domain.rules import Finding, Outcome, Zone, next_inspection_due, zone_for
 from ...domain.sbl import sbl_sort_key
@@ -114,10 +115,13 @@ def _notices(p: _Parcel, as_of: date) -> dict[str, Any] | None:
     if p.no_law is not None or p.law is None:
         return None
     open_matter = p.outcome is Outcome.FAILURE or bool(p.violations)
+    # a discharging holding tank's pump-out record: past while the discharge stands
+    discharging = any(v.code in IMMEDIATE for v in p.violations)
     passed = [(n, name, n.dates[name]) for n in p.notices
-              for name in ("permit_by", "complete_by")
-              if name in n.dates and as_of > n.dates[name]]
-    if not open_matter or not passed:
+              for name, still in (("permit_by", open_matter), ("complete_by", open_matter),
+                                  ("pump_out_by", discharging))
+              if still and name in n.dates and as_of > n.dates[name]]
+    if not passed:
         return None
     return _item(p, deadlines_passed=[{"deadline": name, "date": day.isoformat(),
                                        "letter_id": n.letter_id,
@@ -125,7 +129,10 @@ def _notices(p: _Parcel, as_of: date) -> dict[str, Any] | None:
                                       for n, name, day in passed],
                  outcome=None if p.outcome is None else p.outcome.value,
                  citation=p.law.cite("system_in_failure")
-                 if p.outcome is Outcome.FAILURE else p.violations[0].citation)
+                 if p.outcome is Outcome.FAILURE else next(
+                     (v.citation for v in p.violations if v.code in IMMEDIATE
+                      and all(name == "pump_out_by" for _, name, _ in passed)),
+                     p.violations[0].citation))
 
 
 def _no_law(p: _Parcel, as_of: date) -> dict[str, Any] | None:

@@ -41,7 +41,10 @@ def no_law_json(f: NoLawFacts) -> dict[str, Any]:
             "observations": None if f.observations is None else {
                 "absorption_area_encroachments": list(
                     f.observations.absorption_area_encroachments),
-                "clear_water_connections": list(f.observations.clear_water_connections)}},
+                "clear_water_connections": list(f.observations.clear_water_connections),
+                # as the case file has it: only where a discharge was recorded
+                **({"holding_tank_discharges": list(f.observations.holding_tank_discharges)}
+                   if f.observations.holding_tank_discharges else {})}},
         "inspected": insp is not None, "suggested_findings": [], "prompts": [],
         "as_of": f.as_of.isoformat(), "jurisdiction": None,
     }

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 NOTICE = "notice_of_violation"
 # The dates a letter may set, in the order a clerk reads them.
-DATE_NAMES = ("permit_by", "complete_by", "reply_by")
+DATE_NAMES = ("permit_by", "complete_by", "reply_by", "pump_out_by")
 
 
 @dataclass(frozen=True)
