@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from dateutil.relativedelta import relativedelta
 
+from .business_days import HolidayCalendar, next_business_day
 from .case import Capture, Case, Component, Dwelling, EtuService, HoldingTankService, Site
 from .jurisdiction import Jurisdiction
 from .vocabulary import ComponentKind, Condition
@@ -916,15 +917,17 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
 
 def next_inspection_due(last_inspection: date, j: Jurisdiction) -> date:
     """Article III: the next inspection of a lakefront system falls due one cycle after
-    the last."""
-    return _years_after(last_inspection, j.inspection_cycle_years)
+    the last; a due date on a Saturday, a Sunday or a public holiday moves to the next
+    business day (GCL § 25-a), as every date a letter, a work list or the program report
+    states. The one place the due date is worked out."""
+    return _due_after(last_inspection, j.inspection_cycle_years, j.holiday_calendar)
 
 
 @lru_cache(maxsize=4096)
-def _years_after(day: date, years: int) -> date:
+def _due_after(day: date, years: int, calendar: HolidayCalendar) -> date:
     # Remembered: the work lists ask it for thousands of parcels inspected on few dates.
     after: date = day + relativedelta(years=years)
-    return after
+    return next_business_day(after, calendar)
 
 
 def lot_limitations_recorded(case: Case) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import date
 
 import pytest
@@ -74,3 +75,23 @@ def test_the_calendar_is_the_jurisdiction_file_s() -> None:
     with pytest.raises(JurisdictionError, match="calendar is 'US-XX'"):
         parse_jurisdiction(text.replace('calendar = "US-NY"', 'calendar = "US-XX"'),
                            source="typo")
+
+
+@pytest.mark.parametrize(("last", "due"), [
+    (date(2021, 12, 6), date(2026, 12, 7)),   # five years on: a Sunday -> Monday
+    (date(2022, 1, 1), date(2027, 1, 4)),     # New Year's Day 2027, a Friday, then a weekend
+    (date(2022, 1, 17), date(2027, 1, 19)),   # a Sunday, then Martin Luther King Jr. Day
+    (date(2021, 7, 4), date(2026, 7, 6)),     # Saturday July 4, 2026: no Friday before it
+    (date(2022, 4, 29), date(2027, 4, 29)),   # a Thursday stays
+])
+def test_the_five_year_due_date_moves_off_weekends_and_holidays(last: date, due: date) -> None:
+    from inspector_app.domain.rules import next_inspection_due
+
+    law = parse_jurisdiction(resource("jurisdictions", "town-of-canandaigua-ch202.toml")
+                             .read_text("utf-8"), source="bundled")
+    assert next_inspection_due(last, law) == due
+    # a town whose calendar knows no holidays moves it off the weekend alone
+    plain = replace(law, holiday_calendar=HolidayCalendar(calendar="US", not_holidays=(
+        "New Year's Day", "Martin Luther King Jr. Day", "Independence Day"),
+        sunday_holiday_next_day=False))
+    assert next_inspection_due(date(2022, 1, 17), plain) == date(2027, 1, 18)

@@ -104,11 +104,13 @@ def _group(*, law: bool, inspections: int, reasons: dict[str, int], outcomes: di
 FIVE_YEAR_CANANDAIGUA = (
     5,  # within 200 ft, with a law: 10-1-1 (150 ft), 10-1-2 (120), 10-1-4 (90), 10-1-5 (180),
     #     10-1-6 (200 ft: the setback itself counts as within)
-    3,  # fell due in the period: 10-1-1 (2019-02-10 -> 2024-02-10), 10-1-2 (2021-03-01 ->
-    #     2026-03-01), 10-1-6 (2020-08-01 -> 2025-08-01); not 10-1-4 (2022-05-01 ->
-    #     2027-05-01) nor 10-1-5 (none before)
-    1,  # done on time: 10-1-2 (2024-09-12, before 2026-03-01)
-    1,  # done late: 10-1-1 (2024-04-15, after 2024-02-10)
+    # (a due date on a weekend moves to the Monday, GCL § 25-a, worked out by hand)
+    3,  # fell due in the period: 10-1-1 (2019-02-10 -> Saturday 2024-02-10: 2024-02-12),
+    #     10-1-2 (2021-03-01 -> Sunday 2026-03-01: 2026-03-02), 10-1-6 (2020-08-01 ->
+    #     2025-08-01, a Friday); not 10-1-4 (2022-05-01 -> Saturday 2027-05-01: 2027-05-03)
+    #     nor 10-1-5 (none before)
+    1,  # done on time: 10-1-2 (2024-09-12, before 2026-03-02)
+    1,  # done late: 10-1-1 (2024-04-15, after 2024-02-12)
     1,  # not done by the end: 10-1-6
     1,  # overdue on 2026-06-30: 10-1-6 (due 2025-08-01)
     1,  # never inspected by 2026-06-30: 10-1-5 (first inspected 2026-07-01)
@@ -230,7 +232,7 @@ def test_the_charts_are_the_hand_worked_ones(figures: dict[str, Any]) -> None:
         # 20-1-1 twice, 10-1-3 2025-07-08, 20-1-3 twice: 20-1-1 on 2026-06-30 and 20-1-3
         # twice failed
         "beyond_200ft": {"inspections": 5, "failures": 3, "percent": 60.0}}
-    # Overdue at each month's end: 10-1-1 from its due day 2024-02-10 until its inspection
+    # Overdue at each month's end: 10-1-1 from its due day 2024-02-12 until its inspection
     # of 2024-04-15 (February and March); 10-1-6 from 2025-08-01 on (never inspected again).
     # 10-1-5, never inspected by then, is not overdue but never inspected.
     overdue = {"2024-02", "2024-03"} | {m for m in _months() if m >= "2025-08"}
@@ -301,7 +303,7 @@ def test_a_shorter_period_counts_its_own_days(program: Program) -> None:
                                           not_judged=1)
     # 10-1-2's 2021 failure is its latest inspection by 2024-09-11
     assert totals["failures"] == {"found": 0, "corrected": 0, "systems_in_failure_at_end": 1}
-    # due in it: 10-1-1 (2024-02-10) alone, inspected late on 2024-04-15; 10-1-5 never
+    # due in it: 10-1-1 (2024-02-12) alone, inspected late on 2024-04-15; 10-1-5 never
     # inspected
     assert totals["five_year"] == dict(zip(FIVE_YEAR, (5, 1, 0, 1, 0, 0, 1), strict=True))
     # on 2024-09-11 10-1-2's 2021 failure stands, with no notice; 10-1-4's latest by then
@@ -466,3 +468,20 @@ def test_an_inspection_is_judged_under_the_municipality_on_record_when_it_was_ma
         figures = program_report(ws, date(2024, 1, 1), date(2024, 12, 31)).figures
     assert figures["totals"]["by_outcome"] == _zeros(OUTCOMES, not_judged=1)
     assert [(p["longitude"], p["latitude"]) for p in figures["map"]] == [(-77.31, 42.81)]
+
+
+def test_a_five_year_due_date_on_a_weekend_moves_to_the_next_business_day(
+        program: Program) -> None:
+    # 10-1-1's last inspection, 2024-04-15, falls due again five years on: Sunday,
+    # 2029-04-15, so Monday, 2029-04-16 (GCL § 25-a), worked out by hand. On the 16th it is
+    # due that day, not yet overdue; on the 17th it is. 10-1-6 (due 2025-08-01) is overdue
+    # throughout; 10-1-2 (2029-09-12), 10-1-4 (2030-06-10) and 10-1-5 (2031-07-01) are not
+    # yet due.
+    def overdue(end: date) -> int:
+        figures = program_report(program.ws, date(2029, 4, 1), end,
+                                 municipalities=[CANANDAIGUA], as_of=date(2029, 4, 20)).figures
+        assert figures["totals"]["five_year"]["due_in_period"] == 1  # 10-1-1
+        return int(figures["totals"]["five_year"]["overdue_at_end"])
+
+    assert overdue(date(2029, 4, 16)) == 1
+    assert overdue(date(2029, 4, 17)) == 2
