@@ -115,8 +115,12 @@ def test_jurisdiction_show_gives_each_provisions_status(
     Workspace(folder, user="k.olmsted").close()
     assert main(["--data-dir", str(folder), "jurisdiction", "show"]) == 0
     shown = json.loads(capsys.readouterr().out)["provisions"]
-    assert shown["five_year_inspection"] == {"citation": "Chapter 202, Article III",
-                                             "section_confirmed": False, "confirmed": None}
+    assert shown["five_year_inspection"] == {
+        "citation": "Chapter 202, Article III", "section_confirmed": False,
+        "issued_letters_cite": "Chapter 202, inspections by a certified inspector",
+        "confirmed": None}
+    assert shown["system_in_failure"]["issued_letters_cite"] == "Chapter 202, systems in failure"
+    assert shown["substandard_beyond_200ft"]["issued_letters_cite"] == "§ 202-7 C(1)"
     assert shown["substandard_beyond_200ft"]["section_confirmed"] is True
     assert shown["substandard_beyond_200ft"]["confirmed"]["on"] == "2026-12-04"
 
