@@ -107,6 +107,7 @@ def _jurisdiction_json(j: Any) -> Any:
     out["provisions"] = {
         key: {"citation": text,
               "section_confirmed": key not in j.unconfirmed_citations,
+              "issued_letters_cite": j.letter_cite(key),
               "confirmed": None if key not in j.confirmed else {
                   "source": j.confirmed[key].source, "by": j.confirmed[key].by,
                   "on": j.confirmed[key].on.isoformat()}}

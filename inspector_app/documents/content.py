@@ -17,7 +17,7 @@ from typing import Any
 from ..domain.business_days import days_after, next_business_day
 from ..domain.case import Case, Component
 from ..domain.fields import COMPONENT_DETAILS
-from ..domain.jurisdiction import Jurisdiction
+from ..domain.jurisdiction import NOTICE_DEADLINES, Jurisdiction
 from ..domain.rules import (
     Evaluation,
     Finding,
@@ -159,6 +159,10 @@ class LetterInputs:
     replaced: tuple[str, str, date] | None = None
     # A report of findings: the attestation in force (None: not attested).
     attestation: AttestationBlock | None = None
+    # A correction: the deadlines it carries from the letter it corrects (not recorded on
+    # the case) and that letter's date; each is worded as that letter worded it.
+    carried: frozenset[str] = frozenset()
+    carried_on: date | None = None
 
 
 def recipient(case: Case) -> tuple[str, ...]:
@@ -243,41 +247,68 @@ def deadline_problem(case: Case, evaluation: Evaluation, letter_date: date) -> s
             "that date (or clear them to count the defaults from the letter's date)")
 
 
+# The value behind each deadline of a notice: {unconfirmed[VALUE]} after its date.
+_DEADLINE_OF_VALUE = {value: name for name, (_, value) in NOTICE_DEADLINES.items()}
+
+
+def deadlines_law(i: LetterInputs) -> dict[str, bool]:
+    """Whether the letter states each notice deadline as the law's: one rule for every
+    date, typed into the case, counted by default or carried by a correction from the
+    letter it corrects (judged as of that letter's date): `Jurisdiction.deadline_is_law`."""
+    return {name: i.jurisdiction.deadline_is_law(
+        name, set_on=i.carried_on if name in i.carried else None) for name in NOTICE_DEADLINES}
+
+
 def _value_use(i: LetterInputs) -> dict[str, bool]:
-    """Whether the letter uses each value a letter may mark unconfirmed: a notice's
-    deadlines only where they are the jurisdiction's defaults."""
-    _, _, permit_default, complete_default = deadlines(i.case, i.jurisdiction, i.letter_date)
-    return {"notice.permit_within_days": permit_default,
-            "notice.complete_within_days": complete_default,
-            "inspection_cycle.years": True, "worklists.due_soon_days": True,
+    """Whether the letter uses each value a letter may mark unconfirmed (a notice's
+    deadline values stand for the deadline itself: unconfirmed while it is not law)."""
+    return {"inspection_cycle.years": True, "worklists.due_soon_days": True,
             "holding_tank.discharge_pump_within_days": True}
 
 
-def unsettled(text: str, i: LetterInputs) -> tuple[str, ...]:
+def unsettled(text: str, i: LetterInputs, *, request: bool = False,
+              states: Sequence[str] = ()) -> tuple[str, ...]:
     """What a sentence of the wording would state as law that the jurisdiction file does
-    not confirm: the provisions it cites and the unconfirmed values it uses."""
+    not confirm: the provisions it cites, the unconfirmed values it uses and, unless it is
+    a `request` wording, the notice deadlines it states (its {permit_by}, {complete_by},
+    their {unconfirmed[...]} marks, and those named in `states`) that are not law."""
     j, used = i.jurisdiction, _value_use(i)
-    out = []
+    law = deadlines_law(i)
+    out: list[str] = []
+    stated = list(states)
     for _, name, _, _ in string.Formatter().parse(text):
         head, _, rest = (name or "").partition("[")
         key = rest.removesuffix("]")
         if head == "cite" and key in j.citations and not j.provision_confirmed(key):
             out.append(f"{j.citations[key]} ({key})")
+        elif head == "unconfirmed" and key in _DEADLINE_OF_VALUE:
+            stated.append(_DEADLINE_OF_VALUE[key])
+        elif head in NOTICE_DEADLINES:
+            stated.append(head)
         elif head == "unconfirmed" and used.get(key) and key in j.unconfirmed_values:
             out.append(key)
+    if not request:
+        for deadline in dict.fromkeys(stated):
+            if deadline == "reply_by":  # the date the office asks a reply by: never law
+                out.append("the date this office asks a reply by (reply_by)")
+            elif not law[deadline]:
+                provision, value = NOTICE_DEADLINES[deadline]
+                out.append(f"the notice's {deadline} date ({j.citations[provision]}, {value})")
     return tuple(out)
 
 
-def _say(t: LetterTemplate, key: str, v: dict[str, Any], i: LetterInputs) -> str:
+def _say(t: LetterTemplate, key: str, v: dict[str, Any], i: LetterInputs, *,
+         states: Sequence[str] = ()) -> str:
     """A sentence of the wording. In an issued letter, a sentence stating as law what the
-    jurisdiction file does not confirm is said in its KEY_request wording instead: the
+    jurisdiction file does not confirm (`unsettled`; `states`: the deadlines it states as
+    the law's besides those it names) is said in its KEY_request wording instead: the
     office's request, without that citation; refused when there is none."""
     text = t.texts[key]
     if not i.mark_unconfirmed:
-        what = unsettled(text, i)
+        what = unsettled(text, i, states=states)
         if what:
             request = t.texts.get(key + REQUEST)
-            if request is None or unsettled(request, i):
+            if request is None or unsettled(request, i, request=True):
                 raise LetterRefused(
                     f"Parcel {i.case.parcel.sbl}: no {t.kind} can be issued: the wording "
                     f"[{t.kind}] {key} states as law {_and(list(what))}, which the "
@@ -305,12 +336,15 @@ def _values(i: LetterInputs) -> dict[str, Any]:
     pumped_by = pump_out_by(c, j, i.letter_date)
     mark = i.mark_unconfirmed
     unconfirmed = _value_use(i)
+    law = deadlines_law(i)
     replaced = i.replaced
     return {
         "reply_by": _date(reply_by(i)),
         "reply_within_days": i.wording.reply_within_days,
-        "unconfirmed": {k: UNCONFIRMED if mark and used and k in j.unconfirmed_values else ""
-                        for k, used in unconfirmed.items()},
+        "unconfirmed": {**{k: UNCONFIRMED if mark and used and k in j.unconfirmed_values
+                            else "" for k, used in unconfirmed.items()},
+                        **{value: UNCONFIRMED if mark and not law[name] else ""
+                           for value, name in _DEADLINE_OF_VALUE.items()}},
         "what": "",
         "replaced_id": replaced[0][:8] if replaced else "",
         "replaced_kind": replaced[1].replace("_", " ") if replaced else "",
@@ -330,7 +364,7 @@ def _values(i: LetterInputs) -> dict[str, Any]:
         "pump_out_within_days": j.holding_tank_discharge_pump_within_days,
         "setback_ft": f"{j.lake_setback_ft:g}", "cycle_years": j.inspection_cycle_years,
         "report_days": j.etu_report_within_days,
-        "cite": {k: j.cite(k) if i.mark_unconfirmed else j.citations[k] for k in j.citations},
+        "cite": {k: j.cite(k) if i.mark_unconfirmed else j.letter_cite(k) for k in j.citations},
         "last_inspection": _date(i.last_inspection),
         "due_date": _date(i.extra.get("due_date")),
         # the sentence that prints it ends with its own full stop
@@ -347,10 +381,11 @@ def _limitation(c: Component, wording: Wording) -> str:
     return f"{what}: {'; '.join(c.defects)}" if c.defects else f"{what} (no defect recorded)"
 
 
-def _component_line(c: Component, wording: Wording) -> str:
+def _component_line(c: Component, i: LetterInputs) -> str:
+    wording = i.wording
     text = f"<b>{escape(wording.label(c.kind.value))}</b> ({escape(wording.label(c.condition))})"
     if c.defects:
-        text += ": " + "; ".join(escape(d) for d in c.defects)
+        text += ": " + "; ".join(escape(defect_text(d, i)) for d in c.defects)
     if c.note:
         text += f". <i>{escape(c.note)}</i>"
     return text
@@ -359,8 +394,23 @@ def _component_line(c: Component, wording: Wording) -> str:
 UNCONFIRMED = " (unconfirmed)"
 
 
-def citation_text(citation: str, mark_unconfirmed: bool) -> str:
-    return citation if mark_unconfirmed else citation.removesuffix(UNCONFIRMED)
+def citation_text(citation: str, i: LetterInputs) -> str:
+    """A citation as the letter prints it: a draft as the rules give it, "(unconfirmed)"
+    included; an issued letter without an inferred section number
+    (`Jurisdiction.letter_citation`)."""
+    return citation if i.mark_unconfirmed else i.jurisdiction.letter_citation(citation)
+
+
+_TRAILING_CITATION = re.compile(r"^(.*) \(([^()]*(?:\([^()]*\)[^()]*)*)\)$")
+
+
+def defect_text(defect: str, i: LetterInputs) -> str:
+    """A recorded defect as the letter prints it: the section an accepted finding put at
+    its end ("... (10 NYCRR Appendix 75-A.6)") cited as the letter cites it."""
+    found = None if i.mark_unconfirmed else _TRAILING_CITATION.match(defect)
+    if found is None:
+        return defect
+    return f"{found.group(1)} ({citation_text(found.group(2), i)})"
 
 
 _DETAIL_PREFIXES = ("on the absorption area: ", "clear water into the system: ",
@@ -375,9 +425,9 @@ def finding_what(f: Finding) -> str:
     return detail
 
 
-def _finding_line(f: Finding, wording: Wording, mark: bool) -> str:
-    return (f"<b>{escape(citation_text(f.citation, mark))}</b>: {escape(wording.label(f.code))}: "
-            f"{escape(finding_what(f))}")
+def _finding_line(f: Finding, i: LetterInputs) -> str:
+    return (f"<b>{escape(citation_text(f.citation, i))}</b>: "
+            f"{escape(i.wording.label(f.code))}: {escape(finding_what(f))}")
 
 
 def _and(items: Sequence[str]) -> str:
@@ -445,20 +495,20 @@ _REPLACED_IN_KIND = (ComponentKind.SEPTIC_TANK, ComponentKind.DISTRIBUTION_BOX)
 
 
 def _notice_blocks(i: LetterInputs, t: LetterTemplate, v: dict[str, Any]) -> list[Block]:
-    e, c, w, mark = i.evaluation, i.case, i.wording, i.mark_unconfirmed
+    e, c, w = i.evaluation, i.case, i.wording
     out: list[Block] = []
     on_site = [f for f in e.violations if f.code in ON_SITE and c.inspection is not None]
     records = [f for f in e.violations if f not in on_site]
     for heading, found in (("inspection_found", on_site), ("records_show", records)):
         if found:
             out.append(Paragraph(_say(t, heading, v, i)))
-            out.append(Bullets(tuple(_finding_line(f, w, mark) for f in found)))
+            out.append(Bullets(tuple(_finding_line(f, i) for f in found)))
     if not e.violations:  # a draft the record does not call for: it asserts none
         out.append(Paragraph(_say(t, "no_violations", v, i)))
     failed = [x for x in c.components if x.condition is Condition.FAILED]
     if failed:
         out.append(Paragraph(_say(t, "components_heading", v, i)))
-        out.append(Bullets(tuple(_component_line(x, w) for x in failed)))
+        out.append(Bullets(tuple(_component_line(x, i) for x in failed)))
     codes = {f.code for f in e.violations}
     substandard = [x for x in c.components if x.condition is Condition.SUBSTANDARD]
     unlocated = [x for x in c.components if x.condition is Condition.NOT_LOCATED]
@@ -474,10 +524,10 @@ def _notice_blocks(i: LetterInputs, t: LetterTemplate, v: dict[str, Any]) -> lis
         else:
             key = f"substandard_{zone}"
         out.append(Paragraph(_say(t, key, v, i)))
-        out.append(Bullets(tuple(_component_line(x, w) for x in substandard)))
+        out.append(Bullets(tuple(_component_line(x, i) for x in substandard)))
     if unlocated:
         out.append(Paragraph(_say(t, "not_located", v, i)))
-        out.append(Bullets(tuple(_component_line(x, w) for x in unlocated)))
+        out.append(Bullets(tuple(_component_line(x, i) for x in unlocated)))
     if not e.violations:
         out.append(Paragraph(_say(t, "renters", v, i)))
         return out
@@ -513,8 +563,11 @@ def _notice_blocks(i: LetterInputs, t: LetterTemplate, v: dict[str, Any]) -> lis
                 **v, "what": _and([w.label(k.value).lower() for k in others])}, i))
         design.append(_say(t, "other_approvals", v, i))
         out.append(Paragraph(" ".join(design)))
-    if any(key not in UNDATED_ACTIONS for key, _ in actions):
-        out.append(Paragraph(_say(t, "deadlines", v, i)))
+    dated = [t.texts[key] for key, _ in actions if key not in UNDATED_ACTIONS]
+    if dated:  # the dates as the action lines give them: the law's only where all are
+        stated = [name for text in dated for _, name, _, _ in string.Formatter().parse(text)
+                  if name in (*NOTICE_DEADLINES, "reply_by")]
+        out.append(Paragraph(_say(t, "deadlines", v, i, states=stated)))
     out.append(Paragraph(_say(t, "renters", v, i)))
     return out
 
@@ -749,7 +802,7 @@ def build(kind: str, i: LetterInputs) -> Letter:
                                 f"issued until the record holds {'; '.join(missing)}.")
     elif kind in ("etu_report_reminder", "pump_out_request"):
         prefix = "etu_" if kind == "etu_report_reminder" else "holding_tank_"
-        blocks.append(Bullets(tuple(_finding_line(f, i.wording, i.mark_unconfirmed)
+        blocks.append(Bullets(tuple(_finding_line(f, i)
                                     for f in e.violations if f.code.startswith(prefix))))
     elif kind == "report_of_findings":
         blocks += _report_blocks(i)
@@ -776,7 +829,7 @@ def _substandard_notice_blocks(i: LetterInputs, t: LetterTemplate, v: dict[str, 
     substandard, more than the setback from the lake) are stated only where the record
     shows them; components not located are named as not evaluated, and the list is then
     not said to be complete."""
-    e, c, w = i.evaluation, i.case, i.wording
+    e, c = i.evaluation, i.case
     out: list[Block] = []
     if e.outcome is Outcome.SUBSTANDARD:
         out.append(Paragraph(_say(t, "found", v, i)))
@@ -786,11 +839,11 @@ def _substandard_notice_blocks(i: LetterInputs, t: LetterTemplate, v: dict[str, 
     complete = not unlocated and e.lake.zone is Zone.BEYOND
     out.append(Paragraph(_say(t, "components_heading" if complete
                               else "components_heading_partial", v, i)))
-    out.append(Bullets(tuple(_component_line(x, w) for x in c.components
+    out.append(Bullets(tuple(_component_line(x, i) for x in c.components
                              if x.condition is Condition.SUBSTANDARD)))
     if unlocated:
         out.append(Paragraph(_say(t, "not_located", v, i)))
-        out.append(Bullets(tuple(_component_line(x, w) for x in unlocated)))
+        out.append(Bullets(tuple(_component_line(x, i) for x in unlocated)))
     return out
 
 
@@ -897,9 +950,9 @@ def _report_blocks(i: LetterInputs) -> list[Block]:
     out.append(Heading("Determination"))
     verdict = f"Outcome: <b>{escape(e.outcome.value)}</b>"
     if e.outcome_citation:
-        verdict += f" ({escape(citation_text(e.outcome_citation, i.mark_unconfirmed))})"
+        verdict += f" ({escape(citation_text(e.outcome_citation, i))})"
     elif e.outcome is Outcome.SUBSTANDARD and e.lake.zone is Zone.UNDETERMINED:
-        cite = i.jurisdiction.cite if i.mark_unconfirmed else i.jurisdiction.citations.get
+        cite = i.jurisdiction.cite if i.mark_unconfirmed else i.jurisdiction.letter_cite
         verdict += (f" (whether {escape(cite('substandard_within_200ft') or '')} or "
                     f"{escape(cite('substandard_beyond_200ft') or '')} applies is not settled: "
                     "the distance to the lake line is undetermined)")

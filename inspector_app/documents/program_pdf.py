@@ -350,8 +350,11 @@ def _tally_rows(f: dict[str, Any]) -> list[tuple[str, list[Any], bool]]:
     rows.append(("Of these, not done by the period's end", ["five_year", "not_done_by_end"],
                  False))
     rows.append(("Systems overdue at the period's end", ["five_year", "overdue_at_end"], False))
-    rows.append(("Of these, never inspected by the period's end",
+    rows.append(("Systems within 200 ft never inspected by the period's end",
                  ["five_year", "never_inspected_at_end"], False))
+    rows.append(("Not in these counts: lake zone undetermined, never inspected "
+                 "(see Systems on record)",
+                 ["five_year", "undetermined_never_inspected_at_end"], False))
     rows.append(("Systems on record (parcels)", ["systems_on_record", "parcels"], True))
     for k, label in _ZONE_ROWS:
         rows.append((label, ["systems_on_record", k], False))

@@ -35,6 +35,11 @@ CITATION_KEYS = (
     "first_inspection_by_watershed_inspector", "septic_tank_capacity", "setbacks",
     "replacement_in_kind", "other_approvals", "notice_of_violation", "penalties",
 )
+# The dates a notice of violation sets: for each, the provision that empowers the notice to
+# set it and the value a default is counted by. A deadline is stated as the law's only where
+# both are confirmed (`Jurisdiction.deadline_is_law`), whoever chose the date.
+NOTICE_DEADLINES = {"permit_by": ("notice_of_violation", "notice.permit_within_days"),
+                    "complete_by": ("notice_of_violation", "notice.complete_within_days")}
 SEPARATION_TARGETS = ("well", "lake", "dwelling", "property_line")
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,79}")
 
@@ -115,6 +120,9 @@ class Jurisdiction:
     # who confirmed each and when. A provision not here is not confirmed: an issued letter
     # words it as the office's request, without its citation.
     confirmed: Mapping[str, Confirmation] = field(default_factory=dict)
+    # How an issued letter cites a provision whose section number is inferred (a key of
+    # [unconfirmed] citations): the chapter and the provision's subject, never the number.
+    cited_as: Mapping[str, str] = field(default_factory=dict)
 
     def cite(self, key: str) -> str:
         """The citation for a rule, marked when its section number or the provision itself
@@ -130,6 +138,39 @@ class Jurisdiction:
     def settled(self, key: str) -> bool:
         """Whether both the provision and its section number are confirmed."""
         return key in self.confirmed and key not in self.unconfirmed_citations
+
+    def letter_cite(self, key: str) -> str:
+        """How an issued letter cites a provision: by its section number where the file
+        confirms the number; otherwise as [cited_as] gives it, else by the chapter alone."""
+        if key not in self.unconfirmed_citations:
+            return self.citations[key]
+        return self.cited_as.get(key) or self.chapter
+
+    def letter_citation(self, citation: str) -> str:
+        """A citation as the rules give it ("§ 202-5 C (unconfirmed)") as an issued letter
+        prints it (`letter_cite`); a text that is no citation of the file, unchanged."""
+        text = citation.removesuffix(" (unconfirmed)")
+        for key in self.unconfirmed_citations:
+            if self.citations.get(key) == text:
+                return self.letter_cite(key)
+        return text
+
+    @property
+    def chapter(self) -> str:
+        """The law's chapter without its title: "Town Code Chapter 202"."""
+        return self.law.split(",")[0].strip()
+
+    def deadline_is_law(self, name: str, *, set_on: date | None = None) -> bool:
+        """Whether a notice may state its deadline `name` (`permit_by`, `complete_by`) as
+        the law's: the provision that empowers the notice to set it is confirmed (by
+        `set_on`, the day the date was first served, where given) and so is the value a
+        default is counted by. Otherwise the date is the office's request. Whether the date
+        was typed into the case, counted by default or carried from a corrected letter
+        does not matter."""
+        provision, value = NOTICE_DEADLINES[name]
+        confirmation = self.confirmed.get(provision)
+        return (confirmation is not None and value not in self.unconfirmed_values
+                and (set_on is None or confirmation.on <= set_on))
 
     @property
     def title(self) -> str:
@@ -256,6 +297,19 @@ def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
             raise unconfirmed.error(f"[unconfirmed] {name} names {unknown[0]!r}, which is not "
                                     "a citation key")
     confirmed = _confirmations(top, has_provisions)
+    cited_as: dict[str, str] = {}
+    if "cited_as" in top.data:
+        table = top.table("cited_as")
+        for key in list(table.data):
+            if key not in unconfirmed_citations:
+                raise table.error(f"[cited_as] {key!r} is not listed in [unconfirmed] "
+                                  "citations: a confirmed section number is cited as it is")
+            cited_as[key] = table.text(key)
+            if citations[key] in cited_as[key]:
+                raise table.error(f"[cited_as] {key} is {cited_as[key]!r}, which prints the "
+                                  f"section number {citations[key]!r} it is to leave out: cite "
+                                  "the chapter and the provision's subject")
+        table.done()
     for key in CITATION_KEYS:
         if has_provisions and (key in confirmed) == (key in unconfirmed_provisions):
             raise unconfirmed.error(
@@ -401,7 +455,8 @@ def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
         **ident, citations=citations, unconfirmed_citations=unconfirmed_citations,
         unconfirmed_values=unconfirmed_values, lake_setback_ft=lake_setback_ft,
         floor_area_bands=tuple(bands), septic_tank_minimum_gal=minimum_gal,
-        setbacks_ft=setbacks, source=source, confirmed=confirmed, **values)
+        setbacks_ft=setbacks, source=source, confirmed=confirmed, cited_as=cited_as,
+        **values)
 
 
 def _confirmations(top: _Table, required: bool) -> dict[str, Confirmation]:

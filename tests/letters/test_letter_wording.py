@@ -115,8 +115,12 @@ def test_jurisdiction_show_gives_each_provisions_status(
     Workspace(folder, user="k.olmsted").close()
     assert main(["--data-dir", str(folder), "jurisdiction", "show"]) == 0
     shown = json.loads(capsys.readouterr().out)["provisions"]
-    assert shown["five_year_inspection"] == {"citation": "Chapter 202, Article III",
-                                             "section_confirmed": False, "confirmed": None}
+    assert shown["five_year_inspection"] == {
+        "citation": "Chapter 202, Article III", "section_confirmed": False,
+        "issued_letters_cite": "Chapter 202, inspections by a certified inspector",
+        "confirmed": None}
+    assert shown["system_in_failure"]["issued_letters_cite"] == "Chapter 202, systems in failure"
+    assert shown["substandard_beyond_200ft"]["issued_letters_cite"] == "§ 202-7 C(1)"
     assert shown["substandard_beyond_200ft"]["section_confirmed"] is True
     assert shown["substandard_beyond_200ft"]["confirmed"]["on"] == "2026-12-04"
 
@@ -131,8 +135,8 @@ def test_an_issued_notice_asks_the_defaults_and_the_forwarding_as_the_offices_re
     assert ("forward this notice to any other owners of the parcel and to its renters "
             "(Chapter 202, Article IV (unconfirmed))") in draft
     text = _issued(workspace, "notice_of_violation")
-    assert ("Obtain a building permit (§ 202-5 A) and repair the system, which is in failure "
-            "(§ 202-5 C). This office asks that the permit be obtained by December 28, 2026 "
+    assert ("Obtain a building permit (Chapter 202, building permits) and repair the system, "
+            "which is in failure (Chapter 202, systems in failure). This office asks that the permit be obtained by December 28, 2026 "
             "and the repair completed by March 25, 2027.") in text
     assert ("This office asks that you forward this notice to any other owners of the parcel "
             "and to its renters.") in text
@@ -141,14 +145,25 @@ def test_an_issued_notice_asks_the_defaults_and_the_forwarding_as_the_offices_re
     assert "It is your responsibility" not in text
 
 
-def test_deadlines_the_office_recorded_are_stated_as_set(workspace: Workspace,
-                                                         full_case: dict) -> None:
+def test_deadlines_the_office_recorded_are_asked_as_the_defaults_are(
+        workspace: Workspace, full_case: dict) -> None:
+    # typed into the case or not, a notice's dates are the law's only once the provision
+    # that empowers the notice to set them (Article IV) is confirmed: here it is not
     doc = _case(full_case, components=[TANK, FIELD_FAILED])
     doc["notice"] = {"permit_by": "2027-01-15", "complete_by": "2027-05-14"}
     _store(workspace, doc)
+    assert ("Obtain a building permit by January 15, 2027 (unconfirmed) (§ 202-5 A "
+            "(unconfirmed)) and complete the repair of the system by May 14, 2027 "
+            "(unconfirmed) (§ 202-5 C (unconfirmed)).") in _draft(workspace,
+                                                                  "notice_of_violation")
     text = _issued(workspace, "notice_of_violation")
-    assert ("Obtain a building permit by January 15, 2027 (§ 202-5 A) and complete the repair "
-            "of the system by May 14, 2027 (§ 202-5 C).") in text
+    assert ("Obtain a building permit (Chapter 202, building permits) and repair the system, "
+            "which is in failure (Chapter 202, systems in failure). This office asks that the "
+            "permit be obtained by January 15, 2027 and the repair completed by May 14, "
+            "2027.") in text
+    assert "by January 15, 2027 (" not in text
+    assert ("This notice states the action necessary to correct each violation and the date "
+            "by which this office asks that it be done.") in text
 
 
 def test_an_issued_letter_whose_wording_states_an_unconfirmed_provision_is_refused(
@@ -175,8 +190,8 @@ def test_no_greatest_extent_without_a_recorded_limitation(workspace: Workspace,
     assert "greatest extent possible" not in text and "202-7 B" not in text
     assert ("No topographic, physiographic, lot size or other limitation of the lot is on "
             "record, so the design standards of § 202-6 apply.") in text
-    assert ("Bring the septic tank up to the design standards of § 202-6 (§ 202-5 D). This "
-            "office asks that it be done by March 25, 2027.") in text
+    assert ("Bring the septic tank up to the design standards of § 202-6 (Chapter 202, "
+            "systems within 200 feet of Canandaigua Lake). This office asks that it be done by March 25, 2027.") in text
 
 
 def test_greatest_extent_with_the_limitations_on_record(workspace: Workspace,
@@ -230,8 +245,8 @@ def test_a_notice_beyond_200_ft_with_a_component_not_located(workspace: Workspac
     assert ("Not evaluated. The following components were not located at the inspection and "
             "were not evaluated; this notice says nothing of their condition: • Distribution "
             "box (not located)") in text
-    assert ("Repair or replace the septic tank with the repair of the system (§ 202-5 C). "
-            "This office asks that it be done by March 25, 2027.") in text
+    assert ("Repair or replace the septic tank with the repair of the system (Chapter 202, "
+            "systems in failure). This office asks that it be done by March 25, 2027.") in text
 
 
 # --- item 6: a failed holding tank: immediate action under § 202-8 B ------------------------
@@ -244,7 +259,7 @@ def test_a_failed_holding_tank_is_asked_immediate_action(workspace: Workspace,
     assert text.index("Immediately stop any discharge from the tank", first) < text.index(
         "Obtain a building permit", first)
     assert ("at no time will sewage discharge from the tank to the surface, ground, or surface "
-            "water be allowed (§ 202-8 B). Immediately stop any discharge from the tank: have "
+            "water be allowed (Chapter 202, holding tanks). Immediately stop any discharge from the tank: have "
             "it pumped now by a NYSDEC-permitted septage waste transporter") in text
 
 

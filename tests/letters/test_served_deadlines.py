@@ -121,7 +121,7 @@ def test_recorded_deadlines_move_off_a_holiday_and_are_kept(demo: Workspace) -> 
     assert (row["permit_by"], row["complete_by"], row["dates_from"]) == (
         "2027-01-19", "2027-05-18", "letter")
     text = text_of(letters.stored_pdf(demo, nov.id))
-    assert "building permit by January 19, 2027" in text
+    assert "the permit be obtained by January 19, 2027" in text
     # typing other deadlines into the case (for the next notice) moves no served date
     _set_notice(demo, FAILED, NoticeDeadlines(permit_by=date(2027, 9, 1),
                                               complete_by=date(2027, 12, 1)))

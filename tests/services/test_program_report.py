@@ -35,7 +35,7 @@ REASONS = ("five_year_cycle", "conveyance", "change_of_use", "expansion", "compl
            "ahj_order", "etu_follow_up", "other")
 OUTCOMES = ("acceptable", "substandard", "failure", "incomplete", "not_judged")
 FIVE_YEAR = ("within_200ft", "due_in_period", "done_on_time", "done_late", "not_done_by_end",
-             "overdue_at_end", "never_inspected_at_end")
+             "overdue_at_end", "never_inspected_at_end", "undetermined_never_inspected_at_end")
 LETTER_KINDS = ("notice_of_violation", "substandard_notice", "letter_of_acknowledgement",
                 "five_year_reminder", "etu_report_reminder", "pump_out_request",
                 "report_of_findings")
@@ -61,7 +61,7 @@ def _zeros(keys: tuple[str, ...], **counted: int) -> dict[str, int]:
 def _group(*, law: bool, inspections: int, reasons: dict[str, int], outcomes: dict[str, int],
            systems: dict[str, int], failures: tuple[int, int, int], letters: dict[str, int],
            etu: tuple[int, int, int], tanks: tuple[int, int, int],
-           five: tuple[int, int, int, int, int, int, int], on_record: dict[str, int],
+           five: tuple[int, int, int, int, int, int, int, int], on_record: dict[str, int],
            never: dict[str, int], notices: int = 0) -> dict[str, Any]:
     zones = ("within_200ft", "beyond_200ft", "undetermined", "not_judged")
     return {
@@ -114,6 +114,7 @@ FIVE_YEAR_CANANDAIGUA = (
     1,  # not done by the end: 10-1-6
     1,  # overdue on 2026-06-30: 10-1-6 (due 2025-08-01)
     1,  # never inspected by 2026-06-30: 10-1-5 (first inspected 2026-07-01)
+    0,  # zone undetermined and never inspected: none in Canandaigua
 )
 CANANDAIGUA_FIGURES = _group(
     law=True,
@@ -165,7 +166,8 @@ GORHAM_FIGURES = _group(
              # keeps it in date, reports within ten days; the 2026-08-01 one is not counted
          0),
     tanks=(0, 0, 0),
-    five=(0, 0, 0, 0, 0, 0, 0),  # no system of Gorham within 200 ft
+    five=(0, 0, 0, 0, 0, 0, 0, 0),  # no system of Gorham within 200 ft (20-1-2, its zone
+    #                                  undetermined, was inspected in 2025)
     on_record={"beyond_200ft": 2,  # 20-1-1, 20-1-3
                "undetermined": 1},  # 20-1-2: counted, in its own column
     never={})
@@ -176,7 +178,7 @@ SOUTH_BRISTOL_FIGURES = _group(
     systems={"not_judged": 1}, failures=(0, 0, 0), letters={},
     etu=(0, 0, 0),
     tanks=(1, 0, 1),  # 30-1-1's holding tank, not judged
-    five=(0, 0, 0, 0, 0, 0, 0),  # (not judged: no setback without a law)
+    five=(0, 0, 0, 0, 0, 0, 0, 0),  # (not judged: no setback without a law)
     on_record={"not_judged": 1}, never={})  # 30-1-1
 TOTAL_FIGURES = _group(
     law=True,
@@ -304,8 +306,13 @@ def test_a_shorter_period_counts_its_own_days(program: Program) -> None:
     # 10-1-2's 2021 failure is its latest inspection by 2024-09-11
     assert totals["failures"] == {"found": 0, "corrected": 0, "systems_in_failure_at_end": 1}
     # due in it: 10-1-1 (2024-02-12) alone, inspected late on 2024-04-15; 10-1-5 never
-    # inspected
-    assert totals["five_year"] == dict(zip(FIVE_YEAR, (5, 1, 0, 1, 0, 0, 1), strict=True))
+    # inspected; and outside the cycle's counts, Gorham's 20-1-2 (zone undetermined), first
+    # inspected 2025-03-03, never inspected by 2024-09-11
+    assert totals["five_year"] == dict(zip(FIVE_YEAR, (5, 1, 0, 1, 0, 0, 1, 1), strict=True))
+    # the same count on record, with 20-1-3 (beyond, first inspected 2025-09-15)
+    assert totals["systems_on_record"]["never_inspected_at_end"] == {
+        "parcels": 3, "within_200ft": 1, "beyond_200ft": 1, "undetermined": 1,
+        "not_judged": 0}
     # on 2024-09-11 10-1-2's 2021 failure stands, with no notice; 10-1-4's latest by then
     # (2022) found nothing standing, so its notice (recorded 2025) is no open matter
     assert [(m["sbl"], m["since"]) for m in figures["open_matters"]] == [
@@ -354,6 +361,49 @@ def test_a_failure_is_corrected_by_the_next_inspection_with_a_finding_that_finds
     assert totals["failures"] == {"found": 2, "corrected": 2, "systems_in_failure_at_end": 1}
     assert totals["by_outcome"] == _zeros(OUTCOMES, acceptable=1, substandard=1, failure=2,
                                           incomplete=1)
+
+
+def test_never_inspected_is_one_count_shown_alike_in_the_five_year_table_and_on_record(
+        tmp_path: Path) -> None:
+    """Four Canandaigua parcels, the period 2024-01-01..2026-06-30:
+      40-1-1  tape 150 ft (within), no inspection on record     -> never inspected, within
+      40-1-2  no distance (undetermined), no inspection          -> never inspected, undet.
+      40-1-3  no distance (undetermined), inspected 2025-03-01   -> inspected
+      40-1-4  tape 120 ft (within), inspected 2024-01-10         -> inspected, due 2029
+    The five-year table counts the systems within 200 ft: two, none due, none overdue, one
+    never inspected (40-1-1); the undetermined one never inspected (40-1-2) is outside its
+    counts and named beside them; the systems on record count the same two."""
+    from inspector_app.services.lists.program_report import program_report_pdf
+    from tests.letters.test_notice_content import text_of
+
+    clock = TickingClock(datetime(2023, 1, 1, tzinfo=UTC))
+    parts = [("septic_tank", "acceptable"), ("absorption_area", "acceptable")]
+    with Workspace(tmp_path / "data", user="k.olmsted", clock=clock) as ws:
+        for n, (sbl, day, distance) in enumerate((
+                ("40-1-1", None, 150), ("40-1-2", None, None),
+                ("40-1-4", "2024-01-10", 120), ("40-1-3", "2025-03-01", None))):
+            doc = case_doc(sbl, CANANDAIGUA, day or "2023-06-01", "complaint", parts,
+                           distance_ft=distance)
+            if day is None:
+                del doc["inspection"]
+            else:
+                clock.day(date.fromisoformat(day))
+            path = tmp_path / f"case-{n}.json"
+            path.write_text(json.dumps(doc), "utf-8")
+            ws.import_case_file(path)
+        clock.day(TODAY)
+        report = program_report(ws, START, END)
+        pdf = text_of(program_report_pdf(ws, report))
+    totals = report.figures["totals"]
+    assert totals["five_year"] == dict(zip(FIVE_YEAR, (2, 0, 0, 0, 0, 0, 1, 1), strict=True))
+    assert totals["systems_on_record"] == {
+        "parcels": 4, "within_200ft": 2, "beyond_200ft": 0, "undetermined": 2, "not_judged": 0,
+        "never_inspected_at_end": {"parcels": 2, "within_200ft": 1, "beyond_200ft": 0,
+                                   "undetermined": 1, "not_judged": 0}}
+    assert "Systems within 200 ft never inspected by the period's end 1" in pdf
+    assert ("Not in these counts: lake zone undetermined, never inspected (see Systems on "
+            "record) 1") in pdf
+    assert "Of these, never inspected" not in pdf
 
 
 # --- the same figures by a simple path of their own ----------------------------------------

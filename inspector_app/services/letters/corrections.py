@@ -52,10 +52,12 @@ def with_changes(letter: Letter, replaced: tuple[str, str, date],
     return replace(letter, blocks=(*letter.blocks[:1], line, *letter.blocks[1:]))
 
 
-def keeping_served_dates(ws: Session, case: Case, corrected: str) -> Case:
-    """The case a correction is written from: a deadline recorded on the case stands; one
-    not recorded is the corrected letter's as served, never counted afresh from the
-    correction's date."""
+def keeping_served_dates(ws: Session, case: Case, corrected: str
+                         ) -> tuple[Case, frozenset[str]]:
+    """The case a correction is written from, and the deadlines it carries: a deadline
+    recorded on the case stands; one not recorded is the corrected letter's as served,
+    never counted afresh from the correction's date, and is worded as that letter worded it
+    (`documents.content.deadlines_law`)."""
     from dataclasses import replace
 
     from ...domain.case import NoticeDeadlines
@@ -63,13 +65,16 @@ def keeping_served_dates(ws: Session, case: Case, corrected: str) -> Case:
 
     old = served(ws, corrected)
     if old is None or not old.dates:
-        return case
+        return case, frozenset()
     n = case.notice
+    carried = frozenset(name for name in ("permit_by", "complete_by")
+                        if not (n and getattr(n, name)) and name in old.dates)
     permit_by = n.permit_by if n and n.permit_by else old.dates.get("permit_by")
     complete_by = n.complete_by if n and n.complete_by else old.dates.get("complete_by")
     if permit_by is None and complete_by is None:
-        return case
-    return replace(case, notice=NoticeDeadlines(permit_by=permit_by, complete_by=complete_by))
+        return case, frozenset()
+    return (replace(case, notice=NoticeDeadlines(permit_by=permit_by, complete_by=complete_by)),
+            carried)
 
 
 def refuse_replaced_again(ws: Session, sbl: str, replaces: str, *, conn: Any = None) -> None:

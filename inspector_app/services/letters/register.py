@@ -12,7 +12,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -83,7 +83,8 @@ def _photos(ws: Session, parcel_id: str) -> tuple[Photo, ...]:
 
 def _inputs(ws: Session, sbl: str, evaluation: Evaluation, case: Case, letter_date: date,
             kind: str, *, final: bool = False,
-            replaced: tuple[str, str, date] | None = None) -> LetterInputs:
+            replaced: tuple[str, str, date] | None = None,
+            carried: frozenset[str] = frozenset()) -> LetterInputs:
     parcel_id = ws.parcel_id(sbl)
     last = _last_inspection(ws, parcel_id)
     extra: dict[str, Any] = {}
@@ -107,7 +108,8 @@ def _inputs(ws: Session, sbl: str, evaluation: Evaluation, case: Case, letter_da
             f"{s.component.value.replace('_', ' ')} #{s.ordinal} to {s.target.replace('_', ' ')}"
             f": {s.distance_ft:,.1f} ft ({s.source})" for s in evaluation.separations)
         if report else (),
-        attestation=attestation_block(ws, parcel_id, case) if report else None)
+        attestation=attestation_block(ws, parcel_id, case) if report else None,
+        carried=carried, carried_on=replaced[2] if replaced is not None else None)
 
 
 def why_not(kind: str, evaluation: Evaluation, ws: Session, sbl: str) -> str | None:
@@ -344,21 +346,23 @@ def check_issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
     changed: tuple[str, ...] = ()
     for kind in wanted:
         fix = replaced if replaced is not None and kind == replaced[1] else None
-        stored = ws.load_case(sbl)
+        stored, carried = ws.load_case(sbl), frozenset[str]()
         if fix is not None:
-            stored = keeping_served_dates(ws, stored, fix[0])
-        letter = build(kind, _inputs(ws, sbl, evaluation, stored, day, kind, replaced=fix))
-        inputs = _inputs(ws, sbl, evaluation, stored, day, kind, final=True, replaced=fix)
+            stored, carried = keeping_served_dates(ws, stored, fix[0])
+        letter = build(kind, _inputs(ws, sbl, evaluation, stored, day, kind, replaced=fix,
+                                     carried=carried))
+        inputs = _inputs(ws, sbl, evaluation, stored, day, kind, final=True, replaced=fix,
+                         carried=carried)
         final = build(kind, inputs)
-        if fix is not None:
-            plain = build(kind, _inputs(ws, sbl, evaluation, stored, day, kind, final=True))
+        if fix is not None:  # made as an original letter, its dates worded as the correction's
+            plain = build(kind, replace(inputs, replaced=None))
             changed = what_changed(ws, sbl, fix, render_letter(plain, office, draft=False),
                                     day)
             final = with_changes(final, fix, changed)
         values = tuple(f"uses {v}, which the jurisdiction file marks unconfirmed"
                        for v in letter.unconfirmed_values)
         rendered.append((final, render_letter(final, office, draft=False),
-                         (*unconfirmed_citations(letter, final), *values),
+                         (*citation_warnings(letter, final, law), *values),
                          letter_dates(kind, inputs)))
     return IssuePlan(sbl, parcel_id, day, version, replaces, tuple(rendered), changed)
 
@@ -388,9 +392,7 @@ def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
     # no finished-looking letter exists that the register does not know.
     out = []
     for letter_id, letter, pdf, digest, unconfirmed in committed:
-        warnings = [c if c.startswith("uses ") else
-                    f"cites {c}, whose section number the jurisdiction file marks "
-                    "unconfirmed" for c in unconfirmed]
+        warnings = list(unconfirmed)
         path = copy_path(ws, sbl, letter.kind, day, letter_id)
         try:
             file_copy(ws, sbl, letter.kind, day, letter_id, pdf)
@@ -428,6 +430,20 @@ def _texts(letter: Letter) -> list[str]:
     for block in letter.blocks:
         texts += [*getattr(block, "items", ()), getattr(block, "text", "")]
     return texts
+
+
+def citation_warnings(draft: Letter, final: Letter, law: Jurisdiction) -> tuple[str, ...]:
+    """What the person issuing is told of the citations the draft marks unconfirmed: each
+    one the issued letter cites without its inferred section number, and how."""
+    out = []
+    for citation in unconfirmed_citations(draft):
+        issued = law.letter_citation(citation)
+        if issued == citation:
+            continue
+        if issued in " ".join(_texts(final)):
+            out.append(f"cites {citation} as \u201c{issued}\u201d: the jurisdiction file "
+                       "does not confirm its section number")
+    return tuple(out)
 
 
 def unconfirmed_citations(letter: Letter, final: Letter | None = None) -> tuple[str, ...]:

@@ -195,7 +195,12 @@ def _upkeep(ws: Session, parcels: list[dict[str, Any]], results: list[Inspection
 
 
 FIVE_YEAR_KEYS = ("within_200ft", "due_in_period", "done_on_time", "done_late",
-                  "not_done_by_end", "overdue_at_end", "never_inspected_at_end")
+                  "not_done_by_end", "overdue_at_end")
+# Read from the systems on record (`_on_record`), the one count of systems never inspected:
+# those within 200 ft, and those whose zone the records cannot settle (outside the cycle's
+# counts, named beside them so that the two blocks cannot be read as contradicting).
+FIVE_YEAR_NEVER = {"never_inspected_at_end": "within_200ft",
+                   "undetermined_never_inspected_at_end": "undetermined"}
 
 
 def _five_year(ws: Session, parcels: list[dict[str, Any]], dates: dict[str, list[date]],
@@ -207,7 +212,8 @@ def _five_year(ws: Session, parcels: list[dict[str, Any]], dates: dict[str, list
     the period began); it was done on time when the next inspection came by the due date,
     late when it came after it but by the period's end, else not done by the end. At the
     end: systems overdue (the cycle from their last inspection up to the end ended before
-    it) and systems never inspected. And the number overdue at each month's end."""
+    it). And the number overdue at each month's end. Systems never inspected are counted
+    once, with the systems on record (`FIVE_YEAR_NEVER`)."""
     from .summaries import summaries
 
     found = summaries(ws, {r["id"]: r["municipality"] for r in parcels})
@@ -234,9 +240,7 @@ def _five_year(ws: Session, parcels: list[dict[str, Any]], dates: dict[str, list
                 tally["done_late"] += 1
             else:
                 tally["not_done_by_end"] += 1
-        if not days:
-            tally["never_inspected_at_end"] += 1
-        elif end > next_inspection_due(days[-1], law):
+        if days and end > next_inspection_due(days[-1], law):
             tally["overdue_at_end"] += 1
         for c in counts:
             for key, n in tally.items():
@@ -389,7 +393,9 @@ def program_report(ws: Session, start: date, end: date, *,
                 "notices_served": served.get(key, no_service()),
                 "etu": upkeep.get(key, {}).get("etu", dict(empty_unit)),
                 "holding_tanks": upkeep.get(key, {}).get("holding_tanks", dict(empty_unit)),
-                "five_year": five.get(key, dict(empty_five)),
+                "five_year": {**five.get(key, dict(empty_five)), **{
+                    name: on_record.get(key, _no_systems())["never_inspected_at_end"][zone]
+                    for name, zone in FIVE_YEAR_NEVER.items()}},
                 "systems_on_record": on_record.get(key, _no_systems())}
 
     in_period = [r for r in results if start <= r.date <= end]
@@ -474,7 +480,9 @@ def _notes(ws: Session, names: Sequence[str]) -> list[str]:
         "it fell due in the period when that day is in it (and no inspection renewed it "
         "before the period began). Done on time: the next inspection came by that day; "
         "late: after it, by the period's end. Overdue at the end: more than one cycle since "
-        "the last inspection. Never inspected: no inspection on record up to the end.",
+        "the last inspection. Never inspected: no inspection on record up to the end, the "
+        "same count as under systems on record (its within-200-ft line); systems whose "
+        "zone is undetermined are outside the cycle's counts and named beside them.",
         "Open matters: a failure that no later inspection has found corrected (since the "
         "first of the failing inspections in a row), and a notice of violation served and "
         "in force whose deadline passed while a failure or violation stands (since the "
