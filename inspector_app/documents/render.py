@@ -466,6 +466,7 @@ def label_lines(lines: Sequence[str]) -> tuple[float, list[str]]:
     """An address laid out for one label: each of its lines wrapped at spaces into the
     label's width, in the largest size whose lines fit the label's height. LabelTooLong
     (naming the address) when none does: an address is never cut."""
+    register_fonts()  # measured in the labels' own font, whatever was printed before
     text = [" ".join(str(x).split()) for x in lines if str(x).strip()]
     for size in LABEL_SIZES:
         wrapped = [part for line in text for part in simpleSplit(line, FONT, size,
