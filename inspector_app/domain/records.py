@@ -134,6 +134,10 @@ class LetterService:
 
 ATTESTER_KINDS = ("design_professional", "certified_inspector")
 
+# The register's own tables: a change to them is not a change to the records a letter or
+# an attestation is made from (serving a letter leaves its report attested, for one).
+REGISTER_TABLES = ("letters", "letter_service", "attestations")
+
 
 # Chapter 202, Article III: the report of findings is "attested to by a design professional
 # or an on-site training network certified inspector". Recorded at the office, never changed.

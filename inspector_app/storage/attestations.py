@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import sqlite3
 
+from .letters import REGISTER_SQL as _NOT_FINDINGS
 from .rows import Row, one, rows
 
 _COLUMNS = ("a.id, a.inspection_id, a.attester_name, a.attester_kind, a.attester_number, "
             "a.attested_on, a.signature_sha256, a.signature_source, a.signature_filename, "
             "a.signature_media_type, a.case_version, a.created_at")
-# Changes that are not to the records a person attests: letters and attestations.
-_NOT_FINDINGS = "('letters', 'attestations')"
 
 
 def of_parcel(conn: sqlite3.Connection, parcel_id: str) -> list[Row]:
