@@ -6,13 +6,15 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from inspector_app.services import exchange as sync
 from inspector_app.services.exchange.assignment import assign
 from inspector_app.services.letters import register as letters
 from inspector_app.services.letters import service
 from inspector_app.services.letters.attestation import attestations, missing_attestation
+from inspector_app.services.workspace import Workspace
 from tests.attesting import attest_report
 from tests.suggestions import decide_pending
-from tests.sync.conftest import TODAY, Pair
+from tests.sync.conftest import KIT_PASSPHRASE, TODAY, Pair
 
 SERVED_ON = date(2026, 11, 26)
 
@@ -75,3 +77,17 @@ def test_a_laptop_drafts_the_report_but_cannot_use_the_offices_attestation(
                               pair.field.load_case(sbl), TODAY)
     assert why is not None and "was recorded at the office, which issues the report" in why
     assert letters.draft_pdf(pair.field, sbl, "report_of_findings", as_of=TODAY)[:4] == b"%PDF"
+
+
+def test_a_laptop_set_up_from_a_kit_holds_the_register_of_its_parcels(pair: Pair) -> None:
+    sbl = next(p["sbl"] for p in pair.office.parcels() if p["sbl"] not in pair.sbls)
+    letter_id = issue_and_serve(pair, sbl)
+    sync.enroll(pair.office, "laptop-2", pair.tmp / "kit-2.zip", [sbl],
+                passphrase=KIT_PASSPHRASE)
+    sync.join(pair.tmp / "field-2", pair.tmp / "kit-2.zip", user="a.reyes",
+              passphrase=KIT_PASSPHRASE)
+    with Workspace(pair.tmp / "field-2", user="a.reyes") as laptop:
+        (row,) = letters.register(laptop, sbl)
+        assert row["id"] == letter_id and row["service"]["state"] == "delivered"
+        assert row["service"]["delivered"]["signed_by"] == "R. Owner"
+        assert [a["in_force"] for a in attestations(laptop, sbl)] == [False]
