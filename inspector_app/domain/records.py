@@ -137,10 +137,15 @@ class LetterService:
 
 ATTESTER_KINDS = ("design_professional", "certified_inspector")
 
+# The register's own tables: a change to them is not a change to the records a letter or
+# an attestation is made from (serving a letter leaves its report attested, for one).
+REGISTER_TABLES = ("letters", "letter_service", "attestations")
+
 
 # Chapter 202, Article III: the report of findings is "attested to by a design professional
-# or an on-site training network certified inspector". Recorded at the office, never changed.
-@record("Attestation", table="attestations", writers=Writer.OFFICE, synced=False)
+# or an on-site training network certified inspector". Recorded at the office, never changed;
+# it travels with the letters that name it (judged in force only where it was recorded).
+@record("Attestation", table="attestations", writers=Writer.OFFICE)
 @dataclass(frozen=True, kw_only=True)
 class Attestation:
     inspection_id: str = declare("Inspection attested", reference_to="inspections")

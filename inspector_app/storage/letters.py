@@ -7,7 +7,12 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import date
 
+from ..domain.records import REGISTER_TABLES
 from .rows import Row, one, rows
+
+# The register's tables, as SQL: changes to them are not changes to the records a letter or
+# an attestation is made from.
+REGISTER_SQL = "(" + ", ".join(f"'{t}'" for t in REGISTER_TABLES) + ")"
 
 
 def register(conn: sqlite3.Connection, parcel_id: str | None = None) -> list[Row]:
@@ -64,12 +69,13 @@ def replacement_of(conn: sqlite3.Connection, letter_id: str) -> tuple[str, str] 
 def issued_from_same_records(conn: sqlite3.Connection, parcel_id: str, kind: str
                              ) -> list[Row]:
     """The parcel's issued letters of this kind made from the records as they stand (no
-    change but to letters logged since their case version), newest first: id and date."""
+    change but to the register logged since their case version), newest first: id and
+    date."""
     return rows(conn,
                 "SELECT l.id, l.letter_date FROM letters l WHERE l.parcel_id = ? AND "
                 "l.kind = ? AND l.status = 'issued' AND NOT EXISTS (SELECT 1 FROM change_log "
                 "c WHERE c.parcel_id = l.parcel_id AND c.seq > l.case_version AND "
-                "c.table_name NOT IN ('letters', 'attestations')) ORDER BY l.issued_at DESC",
+                f"c.table_name NOT IN {REGISTER_SQL}) ORDER BY l.issued_at DESC",
                 (parcel_id, kind))
 
 

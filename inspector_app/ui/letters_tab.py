@@ -29,6 +29,7 @@ from ..errors import InspectorError
 from ..services.letters import register as letter_service
 from ..services.letters import stored as letter_store
 from .context import AppContext
+from .letter_service_dialog import LetterServiceDialog, service_words
 from .ops import Op
 from .page_view import PageView, to_images
 
@@ -135,8 +136,15 @@ class LettersTab(QWidget):
         self.fit_width.setChecked(True)
         self.zoom.buttonToggled.connect(
             lambda *_: self.scroll.set_paper_size(self.actual_size.isChecked()))
+        self.service_button = QPushButton("Record service...")
+        self.service_button.setToolTip("Record how the issued letter shown was served, that "
+                                       "its delivery was confirmed, or that it came back")
+        self.service_button.setEnabled(False)
+        self.service_button.clicked.connect(self.record_service)
+        self.service_dialog: LetterServiceDialog | None = None
         view = QHBoxLayout()
         view.addWidget(self.register_toggle)
+        view.addWidget(self.service_button)
         view.addStretch()
         view.addWidget(QLabel("Zoom:"))
         for w in (self.fit_width, self.actual_size):
@@ -212,6 +220,7 @@ class LettersTab(QWidget):
         self.current_pdf = pdf
         self.current_letter_id = letter_id
         self.current_kind = kind
+        self.service_button.setEnabled(letter_id is not None)
         self.scroll.show_images(images)
         self.base_caption = caption
         self.caption.setText(caption)
@@ -349,6 +358,29 @@ class LettersTab(QWidget):
                        f"{len(result[1])} page(s), as issued", letter_id=letter_id, kind=kind)
 
         self._run(work, done)
+
+    # --- service ----------------------------------------------------------------------
+
+    def record_service(self) -> None:
+        """The dialog recording what became of the issued letter shown; the register shows
+        it once recorded."""
+        letter_id, kind, sbl = self.current_letter_id, self.current_kind, self.sbl
+        if letter_id is None or kind is None or sbl is None:
+            self.ctx.status.emit("Pick an issued letter in the register; then record its "
+                                 "service.")
+            return
+        dialog = LetterServiceDialog(
+            self.ctx, letter_id, f"Issued {words(kind)} {letter_id[:8]} for parcel {sbl}.",
+            self)
+
+        def recorded() -> None:
+            if self.sbl == sbl:
+                self.refresh_register(select=letter_id)
+            self.ctx.changed.emit(sbl)
+
+        dialog.accepted.connect(recorded)
+        self.service_dialog = dialog
+        dialog.open()
 
     # --- issuing ----------------------------------------------------------------------
 
@@ -546,10 +578,12 @@ class LettersTab(QWidget):
 
 
 def _served(row: dict[str, Any]) -> str:
-    """The dates a letter set, as served, and whether a correction replaced it."""
+    """The dates a letter set, as served, whether a correction replaced it, and what became
+    of it (served how and when, delivered, came back, or not served yet)."""
     dates = [f"{label} {row[key]}" for key, label in (
         ("permit_by", "permit by"), ("complete_by", "complete by"))
         if row.get(key)]
     if row.get("replaced_by"):
         dates.append(f"replaced by {row['replaced_by'][:8]}")
+    dates.append(service_words(row["service"]))
     return "".join(f"; {d}" for d in dates)

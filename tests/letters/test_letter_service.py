@@ -171,3 +171,19 @@ def test_the_unconfirmed_list_follows_service_and_the_days_setting(
                              "returned": 0, "not_served": 0}
     counts = served_between(ws, {ws.parcel_id(SBL)}, TODAY, date(2026, 11, 29), total=TOTAL)
     assert counts[TOTAL]["not_served"] == 1
+
+
+def test_serving_a_letter_changes_none_of_the_records_it_was_made_from(
+        issued: tuple[Workspace, str]) -> None:
+    """The service is the register's, not the parcel's findings: the report stays attested
+    and the same letter is not issued again as if the records had changed."""
+    from inspector_app.services.letters.attestation import attestations
+    from tests.attesting import attest_report
+
+    ws, _ = issued
+    attest_report(ws, SBL, on=TODAY)
+    (report,) = letters.issue(ws, SBL, ["report_of_findings"], as_of=TODAY)
+    service.serve(ws, report.id, method="hand_delivery", to="R. Whitaker", on=TODAY)
+    assert [a["in_force"] for a in attestations(ws, SBL)] == [True]
+    with pytest.raises(InputError, match="--replaces"):
+        letters.issue(ws, SBL, ["report_of_findings"], as_of=TODAY)

@@ -124,3 +124,38 @@ def test_site_geometry_outside_the_projection_is_refused_clearly(workspace: Work
                                          "outside the area of use"):
         _save(workspace, doc)
     assert workspace.parcels() == []
+
+
+def test_the_distance_work_list_says_whether_the_capture_or_the_layer_leaves_it_open(
+        workspace: Workspace, tmp_path: Path) -> None:
+    """An absorption area 215 ft from a ±5 ft line, captured by GPS to ±30 ft, is placed
+    180-250 ft away: the capture, not the layer, leaves the zone open, and the list says so."""
+    from inspector_app.services.lists.worklists import worklists, worklists_one_by_one
+
+    lake = write_wgs84(tmp_path / "lake.geojson", [lake_with_island()])
+    import_layer(workspace, lake, name="Survey", accuracy_ft=5)
+    _save(workspace, _case(box(10_215, 3000, 40, 60),
+                           absorption_area_capture={"method": "gps", "accuracy_ft": 30}))
+
+    def needed() -> dict[str, Any]:
+        (item,) = worklists(workspace, as_of=TODAY, names=("lake-distance-needed",))[
+            "lake-distance-needed"]
+        assert worklists_one_by_one(workspace, as_of=TODAY, names=(
+            "lake-distance-needed",))["lake-distance-needed"] == [item]
+        return item
+
+    item = needed()
+    assert (item["distance_ft"], item["layer"], item["layer_accuracy_ft"],
+            item["capture_accuracy_ft"], item["measured_from"]) == (
+        pytest.approx(215, abs=0.01), "Survey v1", 5, 30, "absorption_area")
+    assert item["detail"] == (
+        "the map's 215.0 ft cannot settle the 200 ft question: the absorption area was "
+        "captured to ±30 ft (the layer, ±5 ft, would settle it): capture the absorption area "
+        "more precisely, or measure the distance in the field")
+    import_layer(workspace, lake, name="Rough", accuracy_ft=100)
+    assert needed()["detail"] == (
+        "the map's 215.0 ft cannot settle the 200 ft question: the layer Rough v1 is ±100 ft "
+        "and the absorption area was captured to ±30 ft; measure it in the field")
+    _save(workspace, _case(box(10_215, 3000, 40, 60)))  # no capture accuracy recorded
+    assert needed()["detail"] == ("the map's 215.0 ft cannot settle the 200 ft question: the "
+                                  "layer Rough v1 is ±100 ft; measure it in the field")

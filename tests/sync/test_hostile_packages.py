@@ -26,6 +26,7 @@ import pytest
 from inspector_app.paths import DATABASE_NAME
 from inspector_app.services import exchange as sync
 from inspector_app.services.letters import register as letters
+from inspector_app.services.letters import service
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.records import new_id
 from inspector_app.sync import package
@@ -191,6 +192,39 @@ def insert_letter_with_malformed_recipient(pair: Pair, p: Contents) -> None:
         "recipient": "{not json", "case_version": 1})
 
 
+def served_letter(pair: Pair) -> dict[str, Any]:
+    letter = issued_letter(pair)
+    service.serve(pair.office, letter["id"], method="first_class_mail", on=TODAY)
+    return office_row(pair, "letter_service", "letter_id = ?", (letter["id"],))
+
+
+def insert_letter_service(pair: Pair, p: Contents) -> None:
+    letter = issued_letter(pair)
+    insert(p.changes[0], "letter_service", letter["parcel_id"], {
+        "letter_id": letter["id"], "event": "delivered", "signed_by": "R. Owner",
+        "event_date": "2026-11-25", "recorded_by": "k.olmsted"})
+
+
+def change_letter_service_date(pair: Pair, p: Contents) -> None:
+    update(p.changes[0], "letter_service", served_letter(pair), "event_date", "2026-11-20")
+
+
+def delete_letter_service(pair: Pair, p: Contents) -> None:
+    row = served_letter(pair)
+    retarget(p.changes[0], table="letter_service", record_id=row["id"],
+             parcel_id=row["parcel_id"], op="delete", field=None, old=None, new=None,
+             record_version=int(row["version"]) + 1)
+
+
+def insert_attestation(pair: Pair, p: Contents) -> None:
+    issued_letter(pair)
+    attestation = office_row(pair, "attestations", "1", ())
+    new = {k: v for k, v in attestation.items() if k not in (
+        "id", "parcel_id", "created_at", "updated_at", "device_id", "version", "deleted_at")}
+    insert(p.changes[0], "attestations", attestation["parcel_id"],
+           {**new, "attester_name": "Someone Else"})
+
+
 def runaway_sequence_number(pair: Pair, p: Contents) -> None:
     p.changes[0]["device_seq"] = 10**12
 
@@ -298,6 +332,10 @@ ATTACKS = [
     (stamp_issued_letter_printed, "changes letters, which only the office changes"),
     (insert_issued_letter, "changes letters, which only the office changes"),
     (insert_letter_with_malformed_recipient, "changes letters, which only the office"),
+    (insert_letter_service, "changes letter_service, which only the office changes"),
+    (change_letter_service_date, "changes letter_service, which only the office changes"),
+    (delete_letter_service, "changes letter_service, which only the office changes"),
+    (insert_attestation, "changes attestations, which only the office changes"),
     (runaway_sequence_number, "sequence number 1000000000000, .* no higher than"),
     (sequence_number_past_the_bound, "sequence number 2147483653"),
     (acknowledge_more_than_sent, "acknowledges changes through 1000000000, but the office"),

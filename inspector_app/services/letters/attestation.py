@@ -146,13 +146,14 @@ def attestations(ws: Session, sbl: str) -> list[dict[str, Any]]:
     case = ws.load_case(sbl)
     current = case.inspection.id if case.inspection else None
     out = []
-    for r in attestation_rows.of_parcel(ws.store.conn, parcel_id):
+    for r in attestation_rows.of_parcel(ws.store.conn, parcel_id, ws.store.device_id):
         out.append({
             "id": r["id"], "name": r["attester_name"], "kind": r["attester_kind"],
             "number": r["attester_number"], "attested_on": r["attested_on"],
             "signature_sha256": r["signature_sha256"], "signature_source":
             r["signature_source"], "signature_file": r["signature_filename"],
             "recorded_by": r["recorded_by"], "recorded_at": r["created_at"],
+            "recorded_here": bool(r["recorded_here"]),
             "in_force": r["inspection_id"] == current and not r["records_changed"]})
     # only the latest of those in force counts
     latest = [a for a in out if a["in_force"]][-1:]
@@ -167,7 +168,7 @@ def missing_attestation(ws: Session, parcel_id: str, case: Case, day: date) -> s
     insp = case.inspection
     if insp is None or insp.id is None:
         return "no inspection is recorded"
-    found = attestation_rows.in_force(ws.store.conn, parcel_id, insp.id)
+    found = attestation_rows.in_force(ws.store.conn, parcel_id, insp.id, ws.store.device_id)
     if found is not None and found["attested_on"] > day.isoformat():
         return (f"its attestation by {found['attester_name']} is dated "
                 f"{found['attested_on']}, after the report's date {day.isoformat()}")
@@ -175,6 +176,9 @@ def missing_attestation(ws: Session, parcel_id: str, case: Case, day: date) -> s
         return None
     stale = attestation_rows.latest_of(ws.store.conn, parcel_id, insp.id)
     inspected = f"{insp.date:%B} {insp.date.day}, {insp.date.year}"
+    if stale is not None and stale["device_id"] != ws.store.device_id:
+        return (f"{stale['attester_name']}'s attestation of the inspection of {inspected} (on "
+                f"{stale['attested_on']}) was recorded at the office, which issues the report")
     if stale is not None:
         return (f"the records changed after {stale['attester_name']} attested the inspection "
                 f"of {inspected} (on {stale['attested_on']}), so it must be attested again")
@@ -188,7 +192,7 @@ def attestation_block(ws: Session, parcel_id: str, case: Case) -> AttestationBlo
     insp = case.inspection
     if insp is None or insp.id is None:
         return None
-    row = attestation_rows.in_force(ws.store.conn, parcel_id, insp.id)
+    row = attestation_rows.in_force(ws.store.conn, parcel_id, insp.id, ws.store.device_id)
     if row is None:
         return None
     path = ws.attachment_path(row["signature_sha256"])

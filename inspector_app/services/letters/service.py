@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 MAILED = frozenset({"first_class_mail", "certified_mail"})
 _SHORT_ID = re.compile(r"\A[0-9a-f][0-9a-f-]{3,35}\Z")
 _ARTICLE = re.compile(r"\A[0-9A-Z]{10,30}\Z")
+_GIVEN = {"article": "An article number", "to": "A person handed to",
+          "where": "A place of posting"}
 
 
 def letter_id_for(ws: Session, text: str) -> str:
@@ -79,15 +81,19 @@ def check_serve(ws: Session, letter_ref: str, *, method: str, on: date,
                          f"{', '.join(SERVICE_METHODS)}.")
     article = None if article is None else re.sub(r"[\s-]", "", article).upper() or None
     to, where = _text(to), _text(where)
-    needs = {"certified_mail": ("article", article, "its article number (--article)"),
-             "hand_delivery": ("to", to, "to whom it was handed (--to)"),
-             "posting": ("where", where, "where it was posted (--where)")}
+    needs = {"certified_mail": ("article", article, "its article number"),
+             "hand_delivery": ("to", to, "to whom it was handed"),
+             "posting": ("where", where, "where it was posted")}
     given = {"article": article, "to": to, "where": where}
     if method in needs and needs[method][1] is None:
-        raise InputError(f"Serving by {words(method)} needs {needs[method][2]}.")
+        what = needs[method][2]
+        raise InputError(f"Serving by {words(method)} needs {what} (--{needs[method][0]}).",
+                         in_app=f"Serving by {words(method)} needs {what}.")
     for name, value in given.items():
         if value is not None and (method not in needs or needs[method][0] != name):
-            raise InputError(f"--{name} does not go with serving by {words(method)}.")
+            raise InputError(f"--{name} does not go with serving by {words(method)}.",
+                             in_app=f"{_GIVEN[name]} does not go with serving by "
+                                    f"{words(method)}.")
     if article is not None and not _ARTICLE.match(article):
         raise InputError(f"The certified mail article number {article!r} is not one: it is "
                          "10 to 30 letters and digits (e.g. 7019 0700 0000 1234 5678).")
@@ -126,8 +132,9 @@ def check_delivered(ws: Session, letter_ref: str, *, on: date,
     _day(ws, on, letter, letter_id, "of delivery")
     now = service_from(letter_rows.service_of(ws.store.conn, [letter_id]).get(letter_id, []))
     if not now.served:
-        raise InputError(f"Letter {letter_id[:8]} has no service recorded; record how it was "
-                         "served first (`inspector-app register serve`).")
+        need = f"Letter {letter_id[:8]} has no service recorded; record how it was served first"
+        raise InputError(f"{need} (`inspector-app register serve`).",
+                         in_app=f"{need} (Record service..., Served).")
     if now.delivered is not None:
         raise InputError(f"Letter {letter_id[:8]}'s delivery is already confirmed "
                          f"({now.delivered['event_date']}); nothing was recorded.")
@@ -151,7 +158,8 @@ def check_returned(ws: Session, letter_ref: str, *, on: date, reason: str) -> di
     why = _text(reason)
     if why is None:
         raise InputError("Say why the letter came back (--reason), as the post office "
-                         "marked it.")
+                         "marked it.", in_app="Say why the letter came back, as the post "
+                                              "office marked it.")
     _day(ws, on, letter, letter_id, "it came back")
     now = service_from(letter_rows.service_of(ws.store.conn, [letter_id]).get(letter_id, []))
     mailed = [e for e in now.served if e["method"] in MAILED]

@@ -49,7 +49,7 @@ from ..session.laws import NoLawFacts
 if TYPE_CHECKING:
     from ..session.session import Session
 
-SUMMARY_FORMAT = 3
+SUMMARY_FORMAT = 4
 # Parcels worked out (read, evaluated and stored) in one transaction.
 CHUNK = 500
 
@@ -73,6 +73,12 @@ class CaseSummary:
     lot_distance_ft: float | None = None
     lot_accuracy_ft: float | None = None
     lot_layer: str | None = None
+    # What the lake distance was judged with (`evaluate`'s `lake`): the layer, its declared
+    # accuracy, the capture accuracy of what was measured and what that is.
+    layer: str | None = None
+    layer_accuracy_ft: float | None = None
+    capture_accuracy_ft: float | None = None
+    measured_from: str | None = None
 
     def violations(self, as_of: date) -> tuple[Finding, ...]:
         return standing_findings(self.findings, as_of)
@@ -99,7 +105,10 @@ def summary_of(assessed: Evaluation | NoLawFacts, *, greatest_extent: bool) -> C
     e = assessed
     return CaseSummary(law=True, distance_ft=e.lake.distance_ft,
                        zone=e.lake.zone, outcome=e.outcome, inspected=e.inspected,
-                       greatest_extent=greatest_extent, findings=e.dated_violations)
+                       greatest_extent=greatest_extent, findings=e.dated_violations,
+                       layer=e.lake.layer, layer_accuracy_ft=e.lake.layer_accuracy_ft,
+                       capture_accuracy_ft=e.lake.capture_accuracy_ft,
+                       measured_from=e.lake.component.value)
 
 
 # --- stored form -----------------------------------------------------------------------
@@ -116,6 +125,7 @@ def to_json(s: CaseSummary) -> str:
         "greatest_extent": s.greatest_extent, "sentence": s.sentence,
         "lot": None if s.lot_distance_ft is None else [s.lot_distance_ft, s.lot_accuracy_ft,
                                                        s.lot_layer],
+        "lake": [s.layer, s.layer_accuracy_ft, s.capture_accuracy_ft, s.measured_from],
         "findings": [[d.finding.code, d.finding.citation, d.finding.detail,
                       _text(d.finding.since), _text(d.after), _text(d.finding.cured),
                       d.finding.calls_for_notice] for d in s.findings]},
@@ -136,6 +146,8 @@ def from_json(text: str) -> CaseSummary | None:
         lot_distance_ft=None if d["lot"] is None else d["lot"][0],
         lot_accuracy_ft=None if d["lot"] is None else d["lot"][1],
         lot_layer=None if d["lot"] is None else d["lot"][2],
+        layer=d["lake"][0], layer_accuracy_ft=d["lake"][1], capture_accuracy_ft=d["lake"][2],
+        measured_from=d["lake"][3],
         findings=tuple(DatedFinding(finding=Finding(code=code, citation=cite, detail=detail,
                                                     since=stored_date(since),
                                                     cured=stored_date(cured),

@@ -50,6 +50,17 @@ class _Parcel:
     distance_ft: float | None = None
     # with no lake distance: the lot's distance to the lake line, its accuracy, the layer
     lot: tuple[float, float, str] | None = None
+    # what the lake distance was judged with: the layer, its accuracy, the capture accuracy
+    # of what was measured, and what that is (evaluate's `lake`)
+    lake: LakeBasis | None = None
+
+
+@dataclass(frozen=True)
+class LakeBasis:
+    layer: str | None
+    layer_accuracy_ft: float | None
+    capture_accuracy_ft: float | None
+    measured_from: str
 
 
 def lot_estimate(law: Jurisdiction, lot: tuple[float, float, str] | None
@@ -151,13 +162,34 @@ def _distance_needed(p: _Parcel, as_of: date) -> dict[str, Any] | None:
     j = p.law
     if j is None or p.no_law is not None or p.zone is not Zone.UNDETERMINED:
         return None
-    setback = f"{j.lake_setback_ft:g} ft"
-    detail = ("no distance to the lake line on record: measure it in the field"
-              if p.distance_ft is None else
-              f"the map's {p.distance_ft:,.1f} ft cannot settle the {setback} question: "
-              "measure it in the field")
+    if p.distance_ft is None:
+        detail = "no distance to the lake line on record: measure it in the field"
+    else:
+        detail = _unsettled(p.distance_ft, p.lake, j.lake_setback_ft)
+    lake = p.lake or LakeBasis(None, None, None, "absorption_area")
     return _item(p, distance_ft=p.distance_ft, citation=j.cite("within_200ft"), detail=detail,
-                 lot_estimate=lot_estimate(j, p.lot) if p.distance_ft is None else None)
+                 lot_estimate=lot_estimate(j, p.lot) if p.distance_ft is None else None,
+                 layer=lake.layer, layer_accuracy_ft=lake.layer_accuracy_ft,
+                 capture_accuracy_ft=lake.capture_accuracy_ft,
+                 measured_from=lake.measured_from)
+
+
+def _unsettled(distance_ft: float, lake: LakeBasis | None, setback_ft: float) -> str:
+    """Why a map distance leaves the zone undetermined: the layer's accuracy, the capture
+    accuracy of what was measured, or both; and what to do about it."""
+    head = f"the map's {distance_ft:,.1f} ft cannot settle the {setback_ft:g} ft question"
+    if lake is None or lake.layer_accuracy_ft is None:
+        return f"{head}: measure it in the field"
+    layer = f"{lake.layer} is ±{lake.layer_accuracy_ft:,g} ft"
+    if not lake.capture_accuracy_ft:
+        return f"{head}: the layer {layer}; measure it in the field"
+    what = lake.measured_from.replace("_", " ")
+    captured = f"the {what} was captured to ±{lake.capture_accuracy_ft:,g} ft"
+    if zone_for(distance_ft, lake.layer_accuracy_ft, setback_ft) is not Zone.UNDETERMINED:
+        return (f"{head}: {captured} (the layer, ±{lake.layer_accuracy_ft:,g} ft, would "
+                f"settle it): capture the {what} more precisely, or measure the distance in "
+                "the field")
+    return f"{head}: the layer {layer} and {captured}; measure it in the field"
 
 
 _ESTIMATE_ORDER = {"lot within": 0, "lot may be": 1, "lot beyond": 3}
@@ -188,14 +220,15 @@ _ORDER = {"lake-distance-needed": _estimate_rank}
 def _parcel(r: dict[str, Any], law: Jurisdiction | None, *, zone: Zone | None,
             outcome: Outcome | None, violations: tuple[Finding, ...], no_law: str | None,
             notices: tuple[Served, ...], distance_ft: float | None = None,
-            lot: tuple[float, float, str] | None = None) -> _Parcel:
+            lot: tuple[float, float, str] | None = None,
+            lake: LakeBasis | None = None) -> _Parcel:
     return _Parcel(
         sbl=r["sbl"], site_address=r["site_address"], owner_name=r["owner_name"],
         municipality=r["municipality"], law=law, zone=zone, outcome=outcome,
         violations=violations, no_law=no_law,
         last_inspection=stored_date(r["last_inspection"]),
         stamped_as_built=bool(r["stamped_as_built"]), notices=notices,
-        distance_ft=distance_ft, lot=lot)
+        distance_ft=distance_ft, lot=lot, lake=lake)
 
 
 def _rows(ws: Session) -> list[dict[str, Any]]:
@@ -218,7 +251,10 @@ def _parcels(ws: Session, as_of: date) -> list[_Parcel]:
                            notices=tuple(served.get(r["id"], ())), distance_ft=s.distance_ft,
                            lot=None if s.lot_distance_ft is None or s.lot_accuracy_ft is None
                            or s.lot_layer is None else
-                           (s.lot_distance_ft, s.lot_accuracy_ft, s.lot_layer)))
+                           (s.lot_distance_ft, s.lot_accuracy_ft, s.lot_layer),
+                           lake=None if s.measured_from is None else LakeBasis(
+                               s.layer, s.layer_accuracy_ft, s.capture_accuracy_ft,
+                               s.measured_from)))
     return out
 
 
@@ -241,7 +277,10 @@ def _parcels_one_by_one(ws: Session, as_of: date) -> list[_Parcel]:
                                violations=e.violations, no_law=None, notices=notices,
                                distance_ft=e.lake.distance_ft,
                                lot=None if e.lake.distance_ft is not None
-                               else lot_estimate_alone(ws, r["id"])))
+                               else lot_estimate_alone(ws, r["id"]),
+                               lake=LakeBasis(e.lake.layer, e.lake.layer_accuracy_ft,
+                                              e.lake.capture_accuracy_ft,
+                                              e.lake.component.value)))
     return out
 
 
