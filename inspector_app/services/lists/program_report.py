@@ -26,7 +26,7 @@ from ...storage import letters as letter_rows
 from ...storage import parcels as parcel_rows
 from ..parcel.evaluation import assess_case
 from ..parcel.inspection_history import InspectionResult, dated_to, inspection_results
-from ..parcel.served import Served, notices_in_force_or_replaced
+from ..parcel.served import DATE_NAMES, DATE_WORDS, Served, notices_in_force_or_replaced
 from ..session.laws import NoLawFacts
 from .served import no_service, served_between
 
@@ -284,24 +284,37 @@ def _open_matters(ws: Session, parcels: list[dict[str, Any]],
                   results: list[InspectionResult], end: date) -> list[dict[str, Any]]:
     """At the period's end: systems whose latest inspection found a failure (no later
     inspection found it corrected), and notices of violation in force at the period's end
-    (issued by then, not replaced by then) whose deadline has passed while a failure or
-    violation stands."""
+    (issued by then, not replaced by then) one of whose dates (permit, completion, reply)
+    has passed while a failure or violation stands: the latest inspection's, or one the
+    office's records make as of the end (an ETU report or pump-out record missing). A
+    notice whose service is not shown by the end (none recorded, or it came back
+    undelivered) is listed apart: "deadline passed; service not shown"."""
+    from ...documents.content import ON_SITE
+    from .served import SERVICE_SHOWN, SERVICE_WORDS, service_of
+    from .summaries import summaries
+
     by_parcel: dict[str, list[InspectionResult]] = {}
     for r in results:
         if r.date <= end:
             by_parcel.setdefault(r.parcel_id, []).append(r)
     notices = _in_force_at(ws, end)
+    service = {i: s.state for i, s in service_of(
+        ws, [n.letter_id for found in notices.values() for n in found], end).items()}
+    noticed = [p for p in parcels if p["id"] in notices]
+    records = {i: [v for v in s.violations(end) if v.code not in ON_SITE]
+               for i, s in summaries(ws, {p["id"]: p["municipality"] for p in noticed}).items()
+               if s.law}
     out = []
     for p in parcels:
         history = by_parcel.get(p["id"])
-        if not history or history[-1].outcome is None:
-            continue
-        last = history[-1]
+        last = history[-1] if history and history[-1].outcome is not None else None
         base = {"sbl": p["sbl"], "municipality": p["municipality"],
                 "site_address": p["site_address"]}
-        failure_section = next((c for code, c in last.violations if code == "system_in_failure"),
-                               last.outcome_citation)
-        if last.outcome == Outcome.FAILURE:
+        failure_section = None if last is None else next(
+            (c for code, c in last.violations if code == "system_in_failure"),
+            last.outcome_citation)
+        if last is not None and last.outcome == Outcome.FAILURE:
+            assert history is not None
             since = last.date
             for r in reversed(history):
                 if r.outcome != Outcome.FAILURE:
@@ -311,20 +324,25 @@ def _open_matters(ws: Session, parcels: list[dict[str, Any]],
                                           "corrected",
                         "since": since.isoformat(), "section": failure_section,
                         "inspection": last.date.isoformat()})
-        standing = last.outcome == Outcome.FAILURE or bool(last.violations)
-        if not standing:
+        sections = ([failure_section] if last is not None and last.outcome == Outcome.FAILURE
+                    else [] if last is None else [c for _, c in last.violations])
+        sections += [v.citation for v in records.get(p["id"], ())]
+        if not sections:
             continue
-        for words, day in ((words, n.dates[field]) for n in notices.get(p["id"], ())
-                           for field, words in (("permit_by", "permit application"),
-                                                ("complete_by", "work complete"))
-                           if field in n.dates):
-            if end > day:
-                out.append({**base, "matter": f"notice past its deadline ({words} by "
-                                              f"{day.isoformat()})",
-                            "since": day.isoformat(),
-                            "section": failure_section if last.outcome == Outcome.FAILURE
-                            else last.violations[0][1],
-                            "inspection": last.date.isoformat()})
+        for n in notices.get(p["id"], ()):
+            for field in DATE_NAMES:
+                day = n.dates.get(field)
+                if day is None or not end > day:
+                    continue
+                state = service[n.letter_id]
+                what = f"{DATE_WORDS[field]} by {day.isoformat()}"
+                out.append({**base, "matter": f"notice past its deadline ({what})"
+                            if state in SERVICE_SHOWN else
+                            f"deadline passed; service not shown ({what}; the notice of "
+                            f"{n.letter_date.isoformat()}: {SERVICE_WORDS[state]})",
+                            "since": day.isoformat(), "section": sections[0],
+                            "inspection": None if last is None else last.date.isoformat(),
+                            "service": state})
     out.sort(key=lambda m: (sbl_sort_key(m["sbl"]), m["since"]))
     return out
 
@@ -473,9 +491,11 @@ def _notes(ws: Session, names: Sequence[str]) -> list[str]:
         "late: after it, by the period's end. Overdue at the end: more than one cycle since "
         "the last inspection. Never inspected: no inspection on record up to the end.",
         "Open matters: a failure that no later inspection has found corrected (since the "
-        "first of the failing inspections in a row), and a notice of violation served and "
-        "in force whose deadline passed while a failure or violation stands (since the "
-        "deadline), at the period's end.",
+        "first of the failing inspections in a row), and a notice of violation in force "
+        "one of whose dates (permit, completion, reply) passed while a failure or "
+        "violation stands (since the date), at the period's end; \"deadline passed; "
+        "service not shown\" where no service of the notice is recorded by then or it "
+        "came back undelivered.",
     ]
     laws: dict[str, tuple[Any, list[str]]] = {}
     lawless = []

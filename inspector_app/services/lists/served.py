@@ -23,6 +23,21 @@ if TYPE_CHECKING:
 CONFIRMED_BY_ITSELF = frozenset({"hand_delivery"})
 # The letters whose service the office follows up: those that set the owner a deadline.
 NOTICE_KINDS = ("notice_of_violation", "substandard_notice")
+# The states in which a notice's service is shown (served, its delivery confirmed or not):
+# only such a notice's passed deadline is past due. One that came back undelivered or was
+# never served is listed apart, "deadline passed; service not shown".
+SERVICE_SHOWN = ("delivered", "served")
+# How each state reads where a passed deadline is listed.
+SERVICE_WORDS = {"delivered": "served, delivery confirmed",
+                 "served": "served, delivery not confirmed",
+                 "returned": "came back undelivered", "not_served": "no service recorded"}
+
+
+def shown_first(states: list[str]) -> str:
+    """Of the service states of several notices, the one that shows service best
+    (confirmed, served, returned, not served)."""
+    order = (*SERVICE_SHOWN, "returned", "not_served")
+    return min(states, key=order.index)
 
 
 @dataclass(frozen=True)
