@@ -238,3 +238,29 @@ def test_the_register_keeps_only_the_dates_a_letter_prints(demo: Workspace) -> N
     assert (row["permit_by"], row["complete_by"], row["reply_by"]) == (None, "2027-04-05", None)
     text = text_of(letters.stored_pdf(demo, nov.id))
     assert "January 4, 2027" not in text and "April 5, 2027" in text
+
+
+def test_the_program_report_counts_a_corrected_notice_once(demo: Workspace) -> None:
+    decide_pending(demo, ENCROACHED, as_of=DEMO_DAY)
+    (first,) = letters.issue(demo, ENCROACHED, as_of=DEMO_DAY)
+    _set_notice(demo, ENCROACHED, NoticeDeadlines(permit_by=None,
+                                                  complete_by=date(2027, 4, 19)))
+    letters.issue(demo, ENCROACHED, as_of=date(2026, 12, 20), replaces=first.id)
+
+    def counted(end: date) -> tuple[dict[str, int], dict[str, int]]:
+        totals = program_report(demo, date(2026, 12, 1), end,
+                                as_of=date(2027, 1, 2)).figures["totals"]
+        nov = {k: totals["letters_issued"][k]
+               for k in ("notice_of_violation", "corrections", "replaced")}
+        return nov, totals["notices_served"]
+
+    # both in December: the correction is the notice in force, counted once; the original
+    # is counted as replaced; one notice, not served
+    assert counted(date(2026, 12, 31)) == (
+        {"notice_of_violation": 1, "corrections": 1, "replaced": 1},
+        {"notices": 1, "served": 0, "confirmed": 0, "unconfirmed": 0, "returned": 0,
+         "not_served": 1})
+    # to December 19 the original was in force: counted, nothing replaced yet
+    nov, served = counted(date(2026, 12, 19))
+    assert (nov, served["notices"]) == (
+        {"notice_of_violation": 1, "corrections": 0, "replaced": 0}, 1)

@@ -144,12 +144,17 @@ def _tally(results: list[InspectionResult], start: date, end: date) -> dict[str,
 
 
 def _no_letters() -> dict[str, int]:
-    """Issued letters by kind, and how many of them correct an earlier letter."""
-    return {**{k: 0 for k in LETTER_KINDS}, "corrections": 0}
+    """Issued letters in force at the period's end by kind, how many of them correct an
+    earlier letter, and how many letters of the period a correction replaced by its end."""
+    return {**{k: 0 for k in LETTER_KINDS}, "corrections": 0, "replaced": 0}
 
 
 def _letters(ws: Session, parcel_ids: set[str], start: date, end: date
              ) -> dict[str, dict[str, int]]:
+    """The letters dated in the period, each counted once: by kind the letter in force at
+    the period's end (a correction counts in its kind in place of the letter it replaces,
+    and in `corrections`); a letter a correction dated by the end replaced counts in
+    `replaced` only. Issued in the period: the kinds and `replaced` added up."""
     rows = letter_rows.issued_between(ws.store.conn, start, end)
     out: dict[str, dict[str, int]] = {}
     for r in rows:
@@ -157,6 +162,9 @@ def _letters(ws: Session, parcel_ids: set[str], start: date, end: date
             continue
         for key in (r["municipality"], TOTAL):
             counts = out.setdefault(key, _no_letters())
+            if r["replaced"]:
+                counts["replaced"] += 1
+                continue
             counts[r["kind"]] = counts.get(r["kind"], 0) + 1
             counts["corrections"] += r["replaces_letter_id"] is not None
     return out
@@ -469,11 +477,14 @@ def _notes(ws: Session, names: Sequence[str]) -> list[str]:
         "Failure rate (page 2): failures found over all inspections in the period in the "
         "zone, within and beyond 200 ft; inspections whose zone is undetermined or not "
         "judged are left out.",
-        "Letters issued: issued letters (not drafts) dated in the period, by kind; "
-        "corrections: those issued as a correction of an earlier letter (counted in their "
-        "kind too).",
+        "Letters issued: issued letters (not drafts) dated in the period, each counted "
+        "once, by kind the letter in force at the period's end: a correction counts in its "
+        "kind in place of the letter it replaces; corrections: those of them issued as a "
+        "correction of an earlier letter; replaced by a correction: letters of the period "
+        "a correction dated by its end replaced, counted in no kind.",
         "Notices served: notices of violation and substandard notices dated in the period "
-        "and not since corrected; served: a service recorded by the period's end (mail, "
+        "and in force at its end (the same letters the kinds count); served: a service "
+        "recorded by the period's end (mail, "
         "certified mail, hand delivery or posting); confirmed: a delivery confirmed (a "
         "return receipt, or handed over); unconfirmed: served with no delivery confirmed, "
         "those that came back undelivered included.",
