@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from inspector_app.documents.content import LetterRefused
 from inspector_app.domain.case import NoticeDeadlines
 from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.letters import register as letters
@@ -185,7 +186,7 @@ def test_a_notice_whose_only_date_is_a_reply_date_is_followed_up(demo: Workspace
     from inspector_app.services.letters import service
 
     (nov,) = letters.issue(demo, HOLDING, as_of=DEMO_DAY)
-    # 31 days from December 4, 2026: Sunday January 3, 2027, so Monday January 4
+    # 30 days from December 4, 2026: Sunday January 3, 2027, so Monday January 4
     (row,) = letters.register(demo, HOLDING)
     assert (row["permit_by"], row["complete_by"], row["reply_by"]) == (None, None, "2027-01-04")
     assert "by January 4, 2027" in text_of(letters.stored_pdf(demo, nov.id))
@@ -264,3 +265,52 @@ def test_the_program_report_counts_a_corrected_notice_once(demo: Workspace) -> N
     nov, served = counted(date(2026, 12, 19))
     assert (nov, served["notices"]) == (
         {"notice_of_violation": 1, "corrections": 0, "replaced": 0}, 1)
+
+
+def test_a_second_notice_beside_the_one_in_force_is_refused_on_the_command_line(
+        demo: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    from inspector_app.__main__ import main
+
+    def cli(*args: str) -> tuple[int, str]:
+        status = main(["--user", "clerk", "--data-dir", str(demo.folder.root), *args])
+        out, err = capsys.readouterr()
+        return status, out if status == 0 else err.strip()
+
+    decide_pending(demo, FAILED, as_of=DEMO_DAY)
+    assert cli("register", "issue", FAILED, "--kind", "notice_of_violation",
+               "--as-of", "2026-12-04")[0] == 0
+    (nov,) = letters.register(demo, FAILED)
+    case = demo.load_case(FAILED)  # the records change after the notice
+    demo.save_case(replace(case, parcel=replace(case.parcel, owner_name="Ruth Mercer")),
+                   today=DEMO_DAY)
+    assert cli("register", "issue", FAILED, "--kind", "notice_of_violation",
+               "--as-of", "2026-12-04") == (
+        2, f"Parcel {FAILED}: notice_of_violation {nov['id'][:8]} of 2026-12-04 is already in "
+           "force for this inspection, so nothing was issued; to change it, issue a "
+           f"correction with --replaces {nov['id']}.")
+    assert [r["id"] for r in letters.register(demo, FAILED)] == [nov["id"]]
+    # the correction it names is issued, and replaces it
+    status, _ = cli("register", "issue", FAILED, "--kind", "notice_of_violation",
+                    "--as-of", "2026-12-04", "--replaces", nov["id"])
+    assert status == 0
+    assert [(r["in_force"], r["replaces"]) for r in letters.register(demo, FAILED)] == [
+        (False, None), (True, nov["id"])]
+
+
+def test_a_reminder_follows_up_only_once_the_date_it_asked_by_has_passed(
+        demo: Workspace) -> None:
+    (first,) = letters.issue(demo, HOLDING, ["pump_out_request"], as_of=DEMO_DAY)
+    (row,) = letters.register(demo, HOLDING)
+    assert row["reply_by"] == "2027-01-04"
+    refused = (f"pump_out_request {first.id[:8]} of 2026-12-04 is in force and asks the owner "
+               "to act by 2027-01-04, after which a reminder may follow it up, so nothing "
+               f"was issued; to change it, issue a correction with --replaces {first.id}.")
+    for day in (DEMO_DAY, date(2027, 1, 4)):
+        with pytest.raises(LetterRefused) as caught:
+            letters.issue(demo, HOLDING, ["pump_out_request"], as_of=day)
+        assert str(caught.value) == f"Parcel {HOLDING}: {refused}"
+    # no answer by January 4: the follow-up goes out (30 days from January 5: Thursday
+    # February 4), and both stay in force
+    (second,) = letters.issue(demo, HOLDING, ["pump_out_request"], as_of=date(2027, 1, 5))
+    assert [(r["id"], r["in_force"], r["reply_by"]) for r in letters.register(demo, HOLDING)
+            ] == [(first.id, True, "2027-01-04"), (second.id, True, "2027-02-04")]

@@ -329,6 +329,8 @@ def check_issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
     for kind in wanted:
         if replaced is not None and kind == replaced[1]:
             continue
+        if _refuse_repeat(ws, sbl, kind, day):
+            continue  # a reminder following up one whose date has passed
         # the same kind from the same records: nothing but letters changed since it
         same = letter_rows.issued_from_same_records(ws.store.conn, parcel_id, kind)
         if same:
@@ -361,6 +363,46 @@ def check_issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
                          (*unconfirmed_citations(letter, final), *values),
                          letter_dates(kind, inputs)))
     return IssuePlan(sbl, parcel_id, day, version, replaces, tuple(rendered), changed)
+
+
+def _asked_by(ws: Session, sbl: str, earlier: dict[str, Any]) -> date | None:
+    """The date a reminder asked the owner to act by: the reply date it printed, else (a
+    five-year reminder sent before the inspection fell due) the due date it printed."""
+    if earlier["reply_by"] is not None:
+        return date.fromisoformat(earlier["reply_by"])
+    last = _last_inspection(ws, ws.parcel_id(sbl))
+    if earlier["kind"] == "five_year_reminder" and last is not None:
+        return next_inspection_due(last, law_for_letters(ws, ws.load_case(sbl)))
+    return None
+
+
+def _refuse_repeat(ws: Session, sbl: str, kind: str, day: date) -> bool:
+    """A letter of a kind already in force for the parcel's inspection (issued on or after
+    it, not replaced) is refused, naming it: to change it, it is corrected. A reminder may
+    follow one up once the date that one asked the owner to act by has passed (True: this
+    is such a follow-up); before, it is refused naming that date."""
+    earlier = in_force_since_inspection(ws, sbl, kind)
+    if earlier is None:
+        return False
+    short, when, full = earlier["id"][:8], earlier["letter_date"], earlier["id"]
+    if kind in REMINDERS:
+        by = _asked_by(ws, sbl, earlier)
+        if by is not None and day > by:
+            return True
+        until = ("" if by is None else
+                 f" and asks the owner to act by {by.isoformat()}, after which a reminder may "
+                 "follow it up")
+        raise LetterRefused(
+            f"Parcel {sbl}: {kind} {short} of {when} is in force{until}, so nothing was "
+            f"issued; to change it, issue a correction with --replaces {full}.",
+            in_app=f"Parcel {sbl}: the {kind.replace('_', ' ')} {short} of {when} is in "
+                   f"force{until}, so nothing was issued; to change it, issue its correction.")
+    raise LetterRefused(
+        f"Parcel {sbl}: {kind} {short} of {when} is already in force for this inspection, so "
+        f"nothing was issued; to change it, issue a correction with --replaces {full}.",
+        in_app=f"Parcel {sbl}: the {kind.replace('_', ' ')} {short} of {when} is already in "
+               "force for this inspection, so nothing was issued; to change it, issue its "
+               "correction.")
 
 
 def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
