@@ -78,13 +78,13 @@ def _lines(pdf: bytes) -> list[_Line]:
 
 
 def _in_body(line: _Line) -> bool:
-    top = PAGE_H - FIRST_BODY_TOP if line.page == 0 else LATER_BODY_TOP
-    return BODY_BOTTOM - 8 <= line.y <= top + 2
+    top = float(PAGE_H - FIRST_BODY_TOP if line.page == 0 else LATER_BODY_TOP)
+    return bool(BODY_BOTTOM - 8 <= line.y <= top + 2)
 
 
 def _is_address(line: _Line) -> bool:
-    return (line.page == 0 and PAGE_H - FIRST_BODY_TOP + 2 < line.y <= PAGE_H - WINDOW_TOP
-            and line.x < PAGE_W / 2)
+    return bool(line.page == 0 and PAGE_H - FIRST_BODY_TOP + 2 < line.y <= PAGE_H - WINDOW_TOP
+                and line.x < PAGE_W / 2)
 
 
 def _paragraphs(lines: list[_Line]) -> list[str]:
