@@ -163,6 +163,8 @@ class LetterInputs:
     # the case) and that letter's date; each is worded as that letter worded it.
     carried: frozenset[str] = frozenset()
     carried_on: date | None = None
+    # Each date a letter may set printed as a mark naming it (`letter_dates` reads them).
+    date_marks: bool = False
 
 
 def recipient(case: Case) -> tuple[str, ...]:
@@ -216,6 +218,12 @@ def reply_by(i: LetterInputs) -> date:
     return days_after(i.letter_date, i.wording.reply_within_days,
                       i.jurisdiction.holiday_calendar)
 
+
+# The dates a letter may set and state, by name, in the order a clerk reads them: the
+# register keeps with an issued letter those it prints (`letter_dates`), and follow-up
+# reads each of them.
+LETTER_DATES = ("permit_by", "complete_by", "reply_by", "pump_out_by")
+_DATE_MARK = "\u27e6{}\u27e7"
 
 CONSTRUCTION = frozenset({"system_in_failure"})  # corrected only under a building permit
 ON_SITE = frozenset({"system_in_failure", "absorption_area_encroachment",
@@ -338,7 +346,7 @@ def _values(i: LetterInputs) -> dict[str, Any]:
     unconfirmed = _value_use(i)
     law = deadlines_law(i)
     replaced = i.replaced
-    return {
+    values = {
         "reply_by": _date(reply_by(i)),
         "reply_within_days": i.wording.reply_within_days,
         "unconfirmed": {**{k: UNCONFIRMED if mark and used and k in j.unconfirmed_values
@@ -373,6 +381,9 @@ def _values(i: LetterInputs) -> dict[str, Any]:
         "limitations": _and([_limitation(x, i.wording) for x in c.components
                              if x.condition is Condition.SUBSTANDARD]) or "[not recorded]",
     }
+    if i.date_marks:
+        values.update({name: _DATE_MARK.format(name) for name in LETTER_DATES})
+    return values
 
 
 def _limitation(c: Component, wording: Wording) -> str:
@@ -572,26 +583,33 @@ def _notice_blocks(i: LetterInputs, t: LetterTemplate, v: dict[str, Any]) -> lis
     return out
 
 
+def printed_text(letter: Letter) -> str:
+    """The words a letter prints from its content (title, subject, salutation, each
+    block's text, closing, cc), in order, as markup."""
+    texts = [letter.title, letter.subject, letter.salutation]
+    for block in letter.blocks:
+        if isinstance(block, Paragraph | Heading):
+            texts.append(block.text)
+        elif isinstance(block, Bullets):
+            texts += block.items
+        elif isinstance(block, Table):
+            texts += [*block.header, *(cell for row in block.rows for cell in row)]
+    return "\n".join([*texts, *letter.closing, *letter.cc])
+
+
 def letter_dates(kind: str, i: LetterInputs) -> dict[str, date]:
-    """The dates a letter of this kind sets and states, by name (`permit_by`,
-    `complete_by`, `reply_by`), as its text gives them: what the register keeps with an
-    issued letter and follow-up reads."""
-    out: dict[str, date] = {}
-    if kind == "notice_of_violation":
-        codes = {f.code for f in i.evaluation.violations}
-        permit_by, complete_by, _, _ = deadlines(i.case, i.jurisdiction, i.letter_date)
-        if codes & CONSTRUCTION:
-            out["permit_by"] = permit_by
-        if codes & (CONSTRUCTION | WORKS):
-            out["complete_by"] = complete_by
-        pumped_by = pump_out_by(i.case, i.jurisdiction, i.letter_date)
-        if codes & IMMEDIATE and pumped_by is not None:
-            out["pump_out_by"] = pumped_by
-    t = i.wording.templates.get(kind)
-    if t is not None and any("{reply_by}" in text for text in (
-            *t.texts.values(), *t.paragraphs, *t.closing)):
-        out["reply_by"] = reply_by(i)
-    return out
+    """The dates a letter of this kind sets and states, by name (`LETTER_DATES`): those
+    its text prints, and no other. The letter is composed once more with each date printed
+    as a mark naming it; the marks found in its text are the dates it states. What the
+    register keeps with an issued letter and follow-up reads."""
+    from dataclasses import replace
+
+    text = printed_text(build(kind, replace(i, date_marks=True)))
+    permit_by, complete_by, _, _ = deadlines(i.case, i.jurisdiction, i.letter_date)
+    day = {"permit_by": permit_by, "complete_by": complete_by, "reply_by": reply_by(i),
+           "pump_out_by": pump_out_by(i.case, i.jurisdiction, i.letter_date)}
+    return {name: when for name in LETTER_DATES
+            if (when := day[name]) is not None and _DATE_MARK.format(name) in text}
 
 
 def _values_used(kind: str, i: LetterInputs) -> list[str]:

@@ -320,12 +320,14 @@ def _tally_rows(f: dict[str, Any]) -> list[tuple[str, list[Any], bool]]:
                  ["failures", "corrected"], False))
     rows.append(("Systems in failure at the period's end (parcels)",
                  ["failures", "systems_in_failure_at_end"], False))
-    rows.append(("Letters issued (dated in the period)", [], True))
+    rows.append(("Letters issued (dated in the period, each once: the letter in force "
+                 "at its end)", [], True))
     for kind in f["totals"]["letters_issued"]:
-        label = ("Of these, corrections of an earlier letter" if kind == "corrections"
-                 else kind_words(kind))
+        label = {"corrections": "Of these, corrections of an earlier letter",
+                 "replaced": "Replaced by a correction (not counted above)"}.get(
+                     kind) or kind_words(kind)
         rows.append((label, ["letters_issued", kind], False))
-    rows.append(("Notices served (dated in the period, not corrected)",
+    rows.append(("Notices served (dated in the period, in force at its end)",
                  ["notices_served", "notices"], True))
     for key, label in (("served", "Served by the period's end"),
                        ("confirmed", "Of these, delivery confirmed"),

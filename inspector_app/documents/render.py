@@ -70,6 +70,11 @@ WINDOW_LEFT = 0.875 * inch
 WINDOW_TOP = 2.125 * inch
 WINDOW_W, WINDOW_H = 3.75 * inch, 1.0 * inch
 FIRST_BODY_TOP = 3.45 * inch
+# The body's frame: from BODY_BOTTOM up to FIRST_BODY_TOP below the top of the first page,
+# to LATER_BODY_TOP on the others (heights from the bottom of the page), clear of the
+# letterhead, the running header and the footer.
+BODY_BOTTOM = 0.85 * inch
+LATER_BODY_TOP = PAGE_H - 1.0 * inch
 FONT = "Vera"
 # Below the page's footer line: from the first line's baseline to the last one's.
 DRAFT_NOTE_HEIGHT = 0.36 * inch - 6
@@ -428,9 +433,9 @@ def render_letter(letter: Letter, office: Office, *, draft: bool,
                           subject=f"{letter.kind} {letter.letter_date.isoformat()}",
                           creator="Watershed Inspector")
     width = PAGE_W - 2 * MARGIN
-    first = Frame(MARGIN, 0.85 * inch, width, PAGE_H - FIRST_BODY_TOP - 0.85 * inch,
+    first = Frame(MARGIN, BODY_BOTTOM, width, PAGE_H - FIRST_BODY_TOP - BODY_BOTTOM,
                   id="first", leftPadding=0, rightPadding=0)
-    later = Frame(MARGIN, 0.85 * inch, width, PAGE_H - 1.85 * inch, id="later",
+    later = Frame(MARGIN, BODY_BOTTOM, width, LATER_BODY_TOP - BODY_BOTTOM, id="later",
                   leftPadding=0, rightPadding=0)
     doc.addPageTemplates([
         PageTemplate(id="First", frames=[first], onPage=_first_page(letter, office),

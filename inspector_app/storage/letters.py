@@ -95,12 +95,16 @@ def latest_issued(conn: sqlite3.Connection, parcel_ids: Sequence[str] | None = N
 
 
 def issued_between(conn: sqlite3.Connection, start: date, end: date) -> list[Row]:
-    """The letters issued (not deleted) dated from `start` to `end`: kind, the parcel and
-    its municipality, and the letter it replaces."""
+    """The letters issued (not deleted) dated from `start` to `end`: id, kind, date, the
+    parcel and its municipality, the letter it replaces, and whether an issued correction
+    dated by `end` replaces it (`replaced`, 1 or 0)."""
     return rows(conn,
-                "SELECT l.kind, p.municipality, l.parcel_id, l.replaces_letter_id FROM "
-                "letters l JOIN parcels p ON p.id = l.parcel_id WHERE l.status = 'issued' AND "
-                "l.deleted_at IS NULL AND l.letter_date BETWEEN ? AND ?",
+                "SELECT l.id, l.kind, l.letter_date, p.municipality, l.parcel_id, "
+                "l.replaces_letter_id, EXISTS (SELECT 1 FROM letters r WHERE "
+                "r.replaces_letter_id = l.id AND r.status = 'issued' AND r.deleted_at IS NULL "
+                "AND r.letter_date <= ?2) AS replaced FROM letters l JOIN parcels p ON p.id = "
+                "l.parcel_id WHERE l.status = 'issued' AND l.deleted_at IS NULL AND "
+                "l.letter_date BETWEEN ?1 AND ?2 ORDER BY l.letter_date, l.issued_at, l.id",
                 (start.isoformat(), end.isoformat()))
 
 

@@ -21,6 +21,7 @@ from inspector_app.domain.jurisdiction import JurisdictionError, parse_jurisdict
 from inspector_app.domain.vocabulary import Condition
 from inspector_app.paths import resource
 from inspector_app.services.letters import register as letters
+from inspector_app.services.letters.service import serve
 from inspector_app.services.lists.program_report import program_report
 from inspector_app.services.lists.worklists import worklists
 from inspector_app.services.workspace import Workspace
@@ -131,10 +132,11 @@ def test_a_failed_tank_that_discharges_gets_the_repair_dates_too(demo: Workspace
 def test_follow_up_reads_the_pump_out_date_served(demo: Workspace) -> None:
     _edit(demo, TANK, _discharging)
     (nov,) = letters.issue(demo, TANK, ["notice_of_violation"], as_of=DEMO_DAY)
+    serve(demo, nov.id, method="hand_delivery", on=DEMO_DAY, to="Daniel Okafor")
     assert TANK not in _past(demo, date(2026, 12, 7))  # past the day after it
     assert _past(demo, date(2026, 12, 8))[TANK] == [
         {"deadline": "pump_out_by", "date": "2026-12-07", "letter_id": nov.id,
-         "letter_date": "2026-12-04"}]
+         "letter_date": "2026-12-04", "service": "delivered"}]
     report = program_report(demo, date(2026, 12, 1), date(2026, 12, 31),
                             as_of=date(2027, 1, 2)).figures
     assert [(m["matter"], m["section"]) for m in report["open_matters"]

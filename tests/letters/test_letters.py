@@ -198,9 +198,16 @@ def test_a_correction_points_to_the_letter_it_replaces(failed: Workspace) -> Non
     failed.save_case(replace(case, parcel=replace(case.parcel, owner_name="Ruth Whitaker")),
                      today=TODAY)
     (second,) = letters.issue(failed, "98.00-1-23.100", as_of=TODAY, replaces=first.id[:8])
-    assert second.changes[0].endswith("Ruth\u201d (was \u201cNY 14424 (585) 394-1120 Robert\u201d)")
+    # the owner's name is in the address and the salutation, and nowhere else
+    assert second.changes == (
+        "\u201cAddress: Robert Whitaker, PO Box 442, Sarasota, FL 34236\u201d became "
+        "\u201cAddress: Ruth Whitaker, PO Box 442, Sarasota, FL 34236\u201d",
+        "\u201cDear Robert Whitaker:\u201d became \u201cDear Ruth Whitaker:\u201d")
     text = " ".join(text_of(letters.stored_pdf(failed, second.id)).split())
-    assert "This letter corrects the letter of November 25, 2026: " in text
+    assert ("This letter corrects the letter of November 25, 2026: \u201cAddress: Robert "
+            "Whitaker, PO Box 442, Sarasota, FL 34236\u201d became \u201cAddress: Ruth "
+            "Whitaker, PO Box 442, Sarasota, FL 34236\u201d; \u201cDear Robert Whitaker:\u201d "
+            "became \u201cDear Ruth Whitaker:\u201d.") in text
     assert second.replaces == first.id and second.id != first.id
     assert [r["replaces"] for r in letters.register(failed, "98.00-1-23.100")] == [
         None, first.id]

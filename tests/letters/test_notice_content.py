@@ -195,11 +195,20 @@ def test_issuing_twice_is_refused_and_a_correction_says_so(workspace: Workspace,
         "absorption_area_encroachments": ["shrubs"], "clear_water_connections": []}))
     (first,) = letters.issue(workspace, SBL, as_of=TODAY)
     assert "CORRECTED" not in text_of(letters.stored_pdf(workspace, first.id))
-    with pytest.raises(InputError, match=f"already issued from these records .*{first.id[:8]}"):
+    in_force = (f"notice_of_violation {first.id[:8]} of 2026-11-25 is already in force for "
+                f"this inspection, so nothing was issued; to change it, issue a correction "
+                f"with --replaces {first.id}.")
+    with pytest.raises(InputError, match=re.escape(in_force)):
         letters.issue(workspace, SBL, as_of=TODAY)
     case = workspace.load_case(SBL)  # the owner's name was misspelt
     workspace.save_case(replace(case, parcel=replace(case.parcel, owner_name="Ruth Whitaker")),
                         today=TODAY)
+    # the records changed, but the notice in force is still the one to correct: a second
+    # notice beside it is refused, and nothing is written
+    before = letters.register(workspace, SBL)
+    with pytest.raises(InputError, match=re.escape(in_force)):
+        letters.issue(workspace, SBL, as_of=date(2026, 11, 30))
+    assert letters.register(workspace, SBL) == before
     (second,) = letters.issue(workspace, SBL, as_of=date(2026, 11, 30), replaces=first.id)
     text = text_of(letters.stored_pdf(workspace, second.id))
     assert "NOTICE OF VIOLATION - CORRECTED" in text and "Ruth Whitaker" in text

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from inspector_app.documents.content import LetterRefused
 from inspector_app.domain.case import NoticeDeadlines
 from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.letters import register as letters
@@ -60,7 +61,7 @@ def test_nothing_is_past_due_that_was_never_served(demo: Workspace) -> None:
     report = program_report(demo, date(2027, 1, 1), date(2027, 6, 1),
                             as_of=date(2027, 6, 2)).figures
     assert not [m for m in report["open_matters"]
-                if m["sbl"] == UNSERVED and m["matter"].startswith("notice")]
+                if m["sbl"] == UNSERVED and "service" in m]
 
 
 def test_a_notice_issued_then_corrected_to_a_later_date_is_followed(demo: Workspace) -> None:
@@ -73,7 +74,7 @@ def test_a_notice_issued_then_corrected_to_a_later_date_is_followed(demo: Worksp
     assert ENCROACHED not in _past(demo, date(2027, 4, 5))
     assert _past(demo, date(2027, 4, 6))[ENCROACHED] == [
         {"deadline": "complete_by", "date": "2027-04-05", "letter_id": first.id,
-         "letter_date": "2026-12-04"}]
+         "letter_date": "2026-12-04", "service": "not_served"}]
     # the office gives until April 19 and corrects the notice
     _set_notice(demo, ENCROACHED, NoticeDeadlines(permit_by=None,
                                                   complete_by=date(2027, 4, 19)))
@@ -84,17 +85,19 @@ def test_a_notice_issued_then_corrected_to_a_later_date_is_followed(demo: Worksp
     assert ENCROACHED not in _past(demo, date(2027, 4, 19))  # the replaced April 5 is gone
     assert _past(demo, date(2027, 6, 1))[ENCROACHED] == [
         {"deadline": "complete_by", "date": "2027-04-19", "letter_id": fix.id,
-         "letter_date": "2026-12-20"}]
+         "letter_date": "2026-12-20", "service": "not_served"}]
     report = program_report(demo, date(2027, 1, 1), date(2027, 6, 1),
                             as_of=date(2027, 6, 2)).figures
-    assert [m["since"] for m in report["open_matters"] if m["sbl"] == ENCROACHED
-            and m["matter"].startswith("notice")] == ["2027-04-19"]
+    assert [(m["since"], m["matter"], m["service"]) for m in report["open_matters"]
+            if m["sbl"] == ENCROACHED and "service" in m] == [
+        ("2027-04-19", "deadline passed; service not shown (work complete by 2027-04-19; the "
+         "notice of 2026-12-20: no service recorded)", "not_served")]
     # at the end of March the first notice was the one in force (the correction is dated
     # December 20 too: both were issued by then, so only the correction counts)
     march = program_report(demo, date(2027, 1, 1), date(2027, 3, 31),
                            as_of=date(2027, 6, 2)).figures
     assert not [m for m in march["open_matters"] if m["sbl"] == ENCROACHED
-                and m["matter"].startswith("notice")]
+                and "service" in m]
 
 
 def test_a_correction_keeps_the_corrected_letter_s_default_deadlines(demo: Workspace) -> None:
@@ -127,7 +130,7 @@ def test_recorded_deadlines_move_off_a_holiday_and_are_kept(demo: Workspace) -> 
                                               complete_by=date(2027, 12, 1)))
     assert _past(demo, date(2027, 1, 20))[FAILED] == [
         {"deadline": "permit_by", "date": "2027-01-19", "letter_id": nov.id,
-         "letter_date": "2026-12-04"}]
+         "letter_date": "2026-12-04", "service": "not_served"}]
     assert FAILED not in _past(demo, date(2027, 1, 19))
 
 
@@ -174,3 +177,140 @@ def test_letters_issued_before_their_dates_were_kept_read_them_from_their_record
         assert "900.01-1-20" not in _past(ws, date(2025, 12, 1))
     finally:
         ws.close()
+
+
+HOLDING = "900.01-1-22"  # a holding tank whose pump-out record is missing: § 202-8 B
+
+
+def test_a_notice_whose_only_date_is_a_reply_date_is_followed_up(demo: Workspace) -> None:
+    from inspector_app.services.letters import service
+
+    (nov,) = letters.issue(demo, HOLDING, as_of=DEMO_DAY)
+    # 30 days from December 4, 2026: Sunday January 3, 2027, so Monday January 4
+    (row,) = letters.register(demo, HOLDING)
+    assert (row["permit_by"], row["complete_by"], row["reply_by"]) == (None, None, "2027-01-04")
+    assert "by January 4, 2027" in text_of(letters.stored_pdf(demo, nov.id))
+    assert HOLDING not in _past(demo, date(2027, 1, 4))
+    entry = {"deadline": "reply_by", "date": "2027-01-04", "letter_id": nov.id,
+             "letter_date": "2026-12-04"}
+    # issued, never served: listed apart, never as past due
+    items = {i["sbl"]: i for i in worklists(demo, as_of=date(2027, 2, 1),
+                                            names=("notices-past-deadline",))
+             ["notices-past-deadline"]}
+    assert (items[HOLDING]["status"], items[HOLDING]["service"]) == (
+        "service_not_shown", "not_served")
+    assert items[HOLDING]["deadlines_passed"] == [{**entry, "service": "not_served"}]
+    assert items[HOLDING]["detail"] == ("deadline passed; service not shown: reply by "
+                                        "2027-01-04 (notice of 2026-12-04: no service "
+                                        "recorded)")
+    # served by certified mail, no return receipt yet: past due
+    service.serve(demo, nov.id, method="certified_mail", on=DEMO_DAY,
+                  article="9407 1118 9956 0000 0000 01")
+    items = {i["sbl"]: i for i in worklists(demo, as_of=date(2027, 2, 1),
+                                            names=("notices-past-deadline",))
+             ["notices-past-deadline"]}
+    assert (items[HOLDING]["status"], items[HOLDING]["service"]) == ("past_due", "served")
+    report = program_report(demo, date(2026, 12, 1), date(2027, 2, 1),
+                            as_of=date(2027, 2, 2)).figures
+    assert [(m["matter"], m["since"], m["section"], m["service"])
+            for m in report["open_matters"] if m["sbl"] == HOLDING] == [
+        ("notice past its deadline (reply by 2027-01-04)", "2027-01-04", "§ 202-8 B (unconfirmed)",
+         "served")]
+    # it came back unclaimed: service is no longer shown
+    service.returned(demo, nov.id, on=DEMO_DAY, reason="unclaimed")
+    items = {i["sbl"]: i for i in worklists(demo, as_of=date(2027, 2, 1),
+                                            names=("notices-past-deadline",))
+             ["notices-past-deadline"]}
+    assert (items[HOLDING]["status"], items[HOLDING]["deadlines_passed"]) == (
+        "service_not_shown", [{**entry, "service": "returned"}])
+    report = program_report(demo, date(2026, 12, 1), date(2027, 2, 1),
+                            as_of=date(2027, 2, 2)).figures
+    assert [(m["matter"], m["service"]) for m in report["open_matters"]
+            if m["sbl"] == HOLDING] == [
+        ("deadline passed; service not shown (reply by 2027-01-04; the notice of 2026-12-04: "
+         "came back undelivered)", "returned")]
+
+
+def test_the_register_keeps_only_the_dates_a_letter_prints(demo: Workspace) -> None:
+    decide_pending(demo, ENCROACHED, as_of=DEMO_DAY)
+    (nov,) = letters.issue(demo, ENCROACHED, as_of=DEMO_DAY)
+    (row,) = letters.register(demo, ENCROACHED)
+    # the notice asks the work done by April 5, 2027 and sets no reply date
+    assert (row["permit_by"], row["complete_by"], row["reply_by"]) == (None, "2027-04-05", None)
+    text = text_of(letters.stored_pdf(demo, nov.id))
+    assert "January 4, 2027" not in text and "April 5, 2027" in text
+
+
+def test_the_program_report_counts_a_corrected_notice_once(demo: Workspace) -> None:
+    decide_pending(demo, ENCROACHED, as_of=DEMO_DAY)
+    (first,) = letters.issue(demo, ENCROACHED, as_of=DEMO_DAY)
+    _set_notice(demo, ENCROACHED, NoticeDeadlines(permit_by=None,
+                                                  complete_by=date(2027, 4, 19)))
+    letters.issue(demo, ENCROACHED, as_of=date(2026, 12, 20), replaces=first.id)
+
+    def counted(end: date) -> tuple[dict[str, int], dict[str, int]]:
+        totals = program_report(demo, date(2026, 12, 1), end,
+                                as_of=date(2027, 1, 2)).figures["totals"]
+        nov = {k: totals["letters_issued"][k]
+               for k in ("notice_of_violation", "corrections", "replaced")}
+        return nov, totals["notices_served"]
+
+    # both in December: the correction is the notice in force, counted once; the original
+    # is counted as replaced; one notice, not served
+    assert counted(date(2026, 12, 31)) == (
+        {"notice_of_violation": 1, "corrections": 1, "replaced": 1},
+        {"notices": 1, "served": 0, "confirmed": 0, "unconfirmed": 0, "returned": 0,
+         "not_served": 1})
+    # to December 19 the original was in force: counted, nothing replaced yet
+    nov, served = counted(date(2026, 12, 19))
+    assert (nov, served["notices"]) == (
+        {"notice_of_violation": 1, "corrections": 0, "replaced": 0}, 1)
+
+
+def test_a_second_notice_beside_the_one_in_force_is_refused_on_the_command_line(
+        demo: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    from inspector_app.__main__ import main
+
+    def cli(*args: str) -> tuple[int, str]:
+        status = main(["--user", "clerk", "--data-dir", str(demo.folder.root), *args])
+        out, err = capsys.readouterr()
+        return status, out if status == 0 else err.strip()
+
+    decide_pending(demo, FAILED, as_of=DEMO_DAY)
+    assert cli("register", "issue", FAILED, "--kind", "notice_of_violation",
+               "--as-of", "2026-12-04")[0] == 0
+    (nov,) = letters.register(demo, FAILED)
+    case = demo.load_case(FAILED)  # the records change after the notice
+    demo.save_case(replace(case, parcel=replace(case.parcel, owner_name="Ruth Mercer")),
+                   today=DEMO_DAY)
+    assert cli("register", "issue", FAILED, "--kind", "notice_of_violation",
+               "--as-of", "2026-12-04") == (
+        2, f"Parcel {FAILED}: notice_of_violation {nov['id'][:8]} of 2026-12-04 is already in "
+           "force for this inspection, so nothing was issued; to change it, issue a "
+           f"correction with --replaces {nov['id']}.")
+    assert [r["id"] for r in letters.register(demo, FAILED)] == [nov["id"]]
+    # the correction it names is issued, and replaces it
+    status, _ = cli("register", "issue", FAILED, "--kind", "notice_of_violation",
+                    "--as-of", "2026-12-04", "--replaces", nov["id"])
+    assert status == 0
+    assert [(r["in_force"], r["replaces"]) for r in letters.register(demo, FAILED)] == [
+        (False, None), (True, nov["id"])]
+
+
+def test_a_reminder_follows_up_only_once_the_date_it_asked_by_has_passed(
+        demo: Workspace) -> None:
+    (first,) = letters.issue(demo, HOLDING, ["pump_out_request"], as_of=DEMO_DAY)
+    (row,) = letters.register(demo, HOLDING)
+    assert row["reply_by"] == "2027-01-04"
+    refused = (f"pump_out_request {first.id[:8]} of 2026-12-04 is in force and asks the owner "
+               "to act by 2027-01-04, after which a reminder may follow it up, so nothing "
+               f"was issued; to change it, issue a correction with --replaces {first.id}.")
+    for day in (DEMO_DAY, date(2027, 1, 4)):
+        with pytest.raises(LetterRefused) as caught:
+            letters.issue(demo, HOLDING, ["pump_out_request"], as_of=day)
+        assert str(caught.value) == f"Parcel {HOLDING}: {refused}"
+    # no answer by January 4: the follow-up goes out (30 days from January 5: Thursday
+    # February 4), and both stay in force
+    (second,) = letters.issue(demo, HOLDING, ["pump_out_request"], as_of=date(2027, 1, 5))
+    assert [(r["id"], r["in_force"], r["reply_by"]) for r in letters.register(demo, HOLDING)
+            ] == [(first.id, True, "2027-01-04"), (second.id, True, "2027-02-04")]

@@ -72,7 +72,7 @@ def _group(*, law: bool, inspections: int, reasons: dict[str, int], outcomes: di
         "systems_inspected": {"parcels": sum(systems.values()), **_zeros(zones, **systems)},
         "failures": dict(zip(("found", "corrected", "systems_in_failure_at_end"), failures,
                              strict=True)),
-        "letters_issued": _zeros((*LETTER_KINDS, "corrections"), **letters),
+        "letters_issued": _zeros((*LETTER_KINDS, "corrections", "replaced"), **letters),
         # no service is recorded: every notice in force is counted as not served
         "notices_served": {"notices": notices, "served": 0, "confirmed": 0,
                            "unconfirmed": 0, "returned": 0, "not_served": notices},
@@ -132,9 +132,10 @@ CANANDAIGUA_FIGURES = _group(
               1,  # 10-1-2 acceptable on 2024-09-12 after its 2021-03-01 failure (not
               #     10-1-4, acceptable after an acceptable one)
               0),  # none in failure on 2026-06-30 (10-1-5 failed the day after)
-    letters={"pump_out_request": 2,  # 10-1-4 on 2025-06-15, and its correction on
-             #                          2025-06-20 (the 2021-03-05 and 2026-07-02 not)
-             "corrections": 1},  # that correction
+    letters={"pump_out_request": 1,  # 10-1-4's correction of 2025-06-20, in force at the
+             #                          end (the 2021-03-05 and 2026-07-02 not)
+             "corrections": 1,  # that correction
+             "replaced": 1},  # the 2025-06-15 letter it replaced: counted once, not twice
     etu=(1,  # 10-1-3
          0,  # its 2025-07-01 report came late, and the next ETU inspection fell due
              # 2026-01-01 (six months, the maker's interval)
@@ -188,7 +189,7 @@ TOTAL_FIGURES = _group(
     outcomes={"acceptable": 4, "substandard": 2, "failure": 3, "incomplete": 1,
               "not_judged": 1},
     systems={"within_200ft": 3, "beyond_200ft": 3, "undetermined": 1, "not_judged": 1},
-    failures=(3, 1, 2), letters={"pump_out_request": 2, "corrections": 1},
+    failures=(3, 1, 2), letters={"pump_out_request": 1, "corrections": 1, "replaced": 1},
     etu=(2, 1, 0), tanks=(2, 0, 1), five=FIVE_YEAR_CANANDAIGUA,
     on_record={"within_200ft": 5, "beyond_200ft": 3, "undetermined": 1, "not_judged": 1},
     never={"within_200ft": 1})
@@ -332,7 +333,9 @@ def test_a_shorter_period_counts_its_own_days(program: Program) -> None:
     # 10-1-4's of 2025-06-15 (not 10-1-5's of 2026-07-02)
     letters = program_report(program.ws, date(2021, 3, 5), date(2025, 6, 15)).figures[
         "totals"]["letters_issued"]
-    assert letters == _zeros((*LETTER_KINDS, "corrections"), report_of_findings=1,
+    # (10-1-4's 2025-06-15 letter is in force at the period's end: its correction is dated
+    # 2025-06-20)
+    assert letters == _zeros((*LETTER_KINDS, "corrections", "replaced"), report_of_findings=1,
                              pump_out_request=1)
 
 
@@ -433,12 +436,20 @@ def test_the_counts_equal_plain_sql_and_the_case_files_written(
     by_reason = {t: Counter({r["reason"]: r["n"] for r in rows if r["municipality"] == t})
                  for t in towns}
     by_reason[TOTAL] = sum(by_reason.values(), Counter())
+    # by kind, each letter of the period not replaced by a correction dated by its end
+    replaced_by_end = ("EXISTS (SELECT 1 FROM letters c WHERE c.replaces_letter_id = l.id AND "
+                       "c.status = 'issued' AND c.letter_date <= ?2)")
     letters = {r["kind"]: r["n"] for r in program.ws.store.query(
-        "SELECT kind, count(*) AS n FROM letters WHERE status = 'issued' AND deleted_at IS "
-        "NULL AND letter_date BETWEEN ? AND ? GROUP BY kind", period)}
+        "SELECT kind, count(*) AS n FROM letters l WHERE status = 'issued' AND deleted_at IS "
+        f"NULL AND letter_date BETWEEN ?1 AND ?2 AND NOT {replaced_by_end} GROUP BY kind",
+        period)}
     corrections = program.ws.store.query(
-        "SELECT count(*) AS n FROM letters WHERE status = 'issued' AND deleted_at IS NULL AND "
-        "replaces_letter_id IS NOT NULL AND letter_date BETWEEN ? AND ?", period)[0]["n"]
+        "SELECT count(*) AS n FROM letters l WHERE status = 'issued' AND deleted_at IS NULL "
+        "AND replaces_letter_id IS NOT NULL AND letter_date BETWEEN ?1 AND ?2 AND NOT "
+        f"{replaced_by_end}", period)[0]["n"]
+    replaced = program.ws.store.query(
+        "SELECT count(*) AS n FROM letters l WHERE status = 'issued' AND deleted_at IS NULL "
+        f"AND letter_date BETWEEN ?1 AND ?2 AND {replaced_by_end}", period)[0]["n"]
     # each inspection found what the last file imported for it says (a file for the same
     # parcel and day edits that inspection's record)
     last_file: dict[tuple[str, str], dict[str, Any]] = {}
@@ -455,8 +466,9 @@ def test_the_counts_equal_plain_sql_and_the_case_files_written(
         assert group["inspections"] == sum(by_reason[name].values()), name
         assert group["by_outcome"] == {k: outcomes[name][k] for k in OUTCOMES}, name
     assert figures["totals"]["letters_issued"] == {
-        **{k: letters.get(k, 0) for k in LETTER_KINDS}, "corrections": corrections}
-    assert (sum(letters.values()), corrections, len(program.letters)) == (2, 1, 4)
+        **{k: letters.get(k, 0) for k in LETTER_KINDS}, "corrections": corrections,
+        "replaced": replaced}
+    assert (sum(letters.values()), corrections, replaced, len(program.letters)) == (1, 1, 1, 4)
 
 
 # --- bad input --------------------------------------------------------------------------------

@@ -17,20 +17,21 @@ if TYPE_CHECKING:
 
 
 # The line a correction adds below the one naming the letter it replaces.
-CORRECTS_LINE = "This letter corrects the letter of {date}: {changes}."
+CORRECTS_LINE = "This letter corrects the letter of {date}: {changes}"
 
 
 def what_changed(ws: Session, sbl: str, replaced: tuple[str, str, date], pdf: bytes,
                   day: date) -> tuple[str, ...]:
-    """What a correction changes in the letter it corrects, comparing the words each
-    prints (the correction made as an original letter, its date read as the corrected
-    letter's); a correction that changes nothing is refused."""
-    from ...documents.compare import changes, pdf_text
+    """What a correction changes in the letter it corrects, comparing what each says
+    sentence by sentence (the correction made as an original letter, its date read as the
+    corrected letter's); a correction that changes nothing is refused."""
+    from ...documents.compare import changes, letter_sentences
     from ...documents.content import _date as date_words
 
-    before = pdf_text(stored_pdf(ws, replaced[0]))
-    after = (pdf_text(pdf).replace(date_words(day), date_words(replaced[2]))
-             .replace(day.isoformat(), replaced[2].isoformat()))
+    before = letter_sentences(stored_pdf(ws, replaced[0]))
+    after = [s.replace(date_words(day), date_words(replaced[2]))
+             .replace(day.isoformat(), replaced[2].isoformat())
+             for s in letter_sentences(pdf)]
     found = tuple(changes(before, after))
     if not found:
         raise LetterRefused(
@@ -46,9 +47,13 @@ def with_changes(letter: Letter, replaced: tuple[str, str, date],
 
     from ...documents.content import Paragraph
     from ...documents.content import _date as date_words
+    from ...documents.templates import escape
 
-    line = Paragraph(CORRECTS_LINE.format(date=date_words(replaced[2]),
-                                          changes="; ".join(found)))
+    told = "; ".join(found)
+    # a quoted sentence closes with its own full stop
+    told += "" if told.endswith((".\u201d", "?\u201d", "!\u201d")) else "."
+    line = Paragraph(escape(CORRECTS_LINE.format(date=date_words(replaced[2]),
+                                                 changes=told)))
     return replace(letter, blocks=(*letter.blocks[:1], line, *letter.blocks[1:]))
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
@@ -42,6 +41,7 @@ from ...storage.cases import case_version
 from ..parcel.cases import save_edit
 from ..parcel.evaluation import evaluate_case, evaluate_parcel
 from ..session.letterhead import office_for, wording_for
+from .citations import citation_warnings
 from .corrections import (
     keeping_served_dates,
     refuse_replaced_again,
@@ -331,6 +331,8 @@ def check_issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
     for kind in wanted:
         if replaced is not None and kind == replaced[1]:
             continue
+        if _refuse_repeat(ws, sbl, kind, day):
+            continue  # a reminder following up one whose date has passed
         # the same kind from the same records: nothing but letters changed since it
         same = letter_rows.issued_from_same_records(ws.store.conn, parcel_id, kind)
         if same:
@@ -365,6 +367,46 @@ def check_issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
                          (*citation_warnings(letter, final, law), *values),
                          letter_dates(kind, inputs)))
     return IssuePlan(sbl, parcel_id, day, version, replaces, tuple(rendered), changed)
+
+
+def _asked_by(ws: Session, sbl: str, earlier: dict[str, Any]) -> date | None:
+    """The date a reminder asked the owner to act by: the reply date it printed, else (a
+    five-year reminder sent before the inspection fell due) the due date it printed."""
+    if earlier["reply_by"] is not None:
+        return date.fromisoformat(earlier["reply_by"])
+    last = _last_inspection(ws, ws.parcel_id(sbl))
+    if earlier["kind"] == "five_year_reminder" and last is not None:
+        return next_inspection_due(last, law_for_letters(ws, ws.load_case(sbl)))
+    return None
+
+
+def _refuse_repeat(ws: Session, sbl: str, kind: str, day: date) -> bool:
+    """A letter of a kind already in force for the parcel's inspection (issued on or after
+    it, not replaced) is refused, naming it: to change it, it is corrected. A reminder may
+    follow one up once the date that one asked the owner to act by has passed (True: this
+    is such a follow-up); before, it is refused naming that date."""
+    earlier = in_force_since_inspection(ws, sbl, kind)
+    if earlier is None:
+        return False
+    short, when, full = earlier["id"][:8], earlier["letter_date"], earlier["id"]
+    if kind in REMINDERS:
+        by = _asked_by(ws, sbl, earlier)
+        if by is not None and day > by:
+            return True
+        until = ("" if by is None else
+                 f" and asks the owner to act by {by.isoformat()}, after which a reminder may "
+                 "follow it up")
+        raise LetterRefused(
+            f"Parcel {sbl}: {kind} {short} of {when} is in force{until}, so nothing was "
+            f"issued; to change it, issue a correction with --replaces {full}.",
+            in_app=f"Parcel {sbl}: the {kind.replace('_', ' ')} {short} of {when} is in "
+                   f"force{until}, so nothing was issued; to change it, issue its correction.")
+    raise LetterRefused(
+        f"Parcel {sbl}: {kind} {short} of {when} is already in force for this inspection, so "
+        f"nothing was issued; to change it, issue a correction with --replaces {full}.",
+        in_app=f"Parcel {sbl}: the {kind.replace('_', ' ')} {short} of {when} is already in "
+               "force for this inspection, so nothing was issued; to change it, issue its "
+               "correction.")
 
 
 def issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
@@ -419,45 +461,6 @@ def _attested(letter: Letter) -> dict[str, str]:
         if isinstance(block, AttestationBlock):
             return {"attestation_id": block.id, "signature_sha256": block.signature_sha256}
     return {}
-
-
-_UNCONFIRMED = re.compile(r"((?:§|10 NYCRR|Chapter)[^<>()]*?(?:\([^<>()]*\)[^<>()]*?)*) "
-                          r"\(unconfirmed\)")
-
-
-def _texts(letter: Letter) -> list[str]:
-    texts = [letter.subject, *letter.closing]
-    for block in letter.blocks:
-        texts += [*getattr(block, "items", ()), getattr(block, "text", "")]
-    return texts
-
-
-def citation_warnings(draft: Letter, final: Letter, law: Jurisdiction) -> tuple[str, ...]:
-    """What the person issuing is told of the citations the draft marks unconfirmed: each
-    one the issued letter cites without its inferred section number, and how."""
-    out = []
-    for citation in unconfirmed_citations(draft):
-        issued = law.letter_citation(citation)
-        if issued == citation:
-            continue
-        if issued in " ".join(_texts(final)):
-            out.append(f"cites {citation} as \u201c{issued}\u201d: the jurisdiction file "
-                       "does not confirm its section number")
-    return tuple(out)
-
-
-def unconfirmed_citations(letter: Letter, final: Letter | None = None) -> tuple[str, ...]:
-    """The unconfirmed citations a letter's draft shows, in order, once each (only those
-    the issued letter `final` still cites, where given)."""
-    texts = _texts(letter)
-    kept = None if final is None else " ".join(_texts(final))
-    found: dict[str, None] = {}
-    for text in texts:
-        for match in _UNCONFIRMED.finditer(text.replace("<b>", "").replace("</b>", "")):
-            citation = match.group(1).strip()
-            if kept is None or citation in kept:
-                found[citation] = None
-    return tuple(found)
 
 
 def register(ws: Session, sbl: str | None = None) -> list[dict[str, Any]]:

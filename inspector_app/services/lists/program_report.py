@@ -16,7 +16,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...documents.content import IMMEDIATE, LETTER_KINDS
+from ...documents.content import LETTER_KINDS
 from ...domain.rules import Outcome, Zone, next_inspection_due
 from ...domain.sbl import sbl_sort_key
 from ...domain.vocabulary import ComponentKind, InspectionReason
@@ -26,8 +26,8 @@ from ...storage import letters as letter_rows
 from ...storage import parcels as parcel_rows
 from ..parcel.evaluation import assess_case
 from ..parcel.inspection_history import InspectionResult, dated_to, inspection_results
-from ..parcel.served import Served, notices_in_force_or_replaced
 from ..session.laws import NoLawFacts
+from .open_matters import open_matters
 from .served import no_service, served_between
 
 if TYPE_CHECKING:
@@ -144,12 +144,17 @@ def _tally(results: list[InspectionResult], start: date, end: date) -> dict[str,
 
 
 def _no_letters() -> dict[str, int]:
-    """Issued letters by kind, and how many of them correct an earlier letter."""
-    return {**{k: 0 for k in LETTER_KINDS}, "corrections": 0}
+    """Issued letters in force at the period's end by kind, how many of them correct an
+    earlier letter, and how many letters of the period a correction replaced by its end."""
+    return {**{k: 0 for k in LETTER_KINDS}, "corrections": 0, "replaced": 0}
 
 
 def _letters(ws: Session, parcel_ids: set[str], start: date, end: date
              ) -> dict[str, dict[str, int]]:
+    """The letters dated in the period, each counted once: by kind the letter in force at
+    the period's end (a correction counts in its kind in place of the letter it replaces,
+    and in `corrections`); a letter a correction dated by the end replaced counts in
+    `replaced` only. Issued in the period: the kinds and `replaced` added up."""
     rows = letter_rows.issued_between(ws.store.conn, start, end)
     out: dict[str, dict[str, int]] = {}
     for r in rows:
@@ -157,6 +162,9 @@ def _letters(ws: Session, parcel_ids: set[str], start: date, end: date
             continue
         for key in (r["municipality"], TOTAL):
             counts = out.setdefault(key, _no_letters())
+            if r["replaced"]:
+                counts["replaced"] += 1
+                continue
             counts[r["kind"]] = counts.get(r["kind"], 0) + 1
             counts["corrections"] += r["replaces_letter_id"] is not None
     return out
@@ -284,71 +292,6 @@ def _no_systems() -> dict[str, Any]:
             "never_inspected_at_end": {"parcels": 0, **dict.fromkeys(ZONES, 0)}}
 
 
-def _open_matters(ws: Session, parcels: list[dict[str, Any]],
-                  results: list[InspectionResult], end: date) -> list[dict[str, Any]]:
-    """At the period's end: systems whose latest inspection found a failure (no later
-    inspection found it corrected), and notices of violation in force at the period's end
-    (issued by then, not replaced by then) whose deadline has passed while a failure or
-    violation stands."""
-    by_parcel: dict[str, list[InspectionResult]] = {}
-    for r in results:
-        if r.date <= end:
-            by_parcel.setdefault(r.parcel_id, []).append(r)
-    notices = _in_force_at(ws, end)
-    out = []
-    for p in parcels:
-        history = by_parcel.get(p["id"])
-        if not history or history[-1].outcome is None:
-            continue
-        last = history[-1]
-        base = {"sbl": p["sbl"], "municipality": p["municipality"],
-                "site_address": p["site_address"]}
-        failure_section = next((c for code, c in last.violations if code == "system_in_failure"),
-                               last.outcome_citation)
-        if last.outcome == Outcome.FAILURE:
-            since = last.date
-            for r in reversed(history):
-                if r.outcome != Outcome.FAILURE:
-                    break
-                since = r.date
-            out.append({**base, "matter": "failure found; no later inspection has found it "
-                                          "corrected",
-                        "since": since.isoformat(), "section": failure_section,
-                        "inspection": last.date.isoformat()})
-        standing = last.outcome == Outcome.FAILURE or bool(last.violations)
-        # a discharging holding tank's pump-out record: past while the discharge stands
-        discharge = next((c for code, c in last.violations if code in IMMEDIATE), None)
-        for n in notices.get(p["id"], ()):
-            for field, words in (("permit_by", "permit application"),
-                                 ("complete_by", "work complete"),
-                                 ("pump_out_by", "pump-out record")):
-                still = discharge is not None if field == "pump_out_by" else standing
-                day = n.dates.get(field)
-                if day is not None and still and end > day:
-                    out.append({**base, "matter": f"notice past its deadline ({words} by "
-                                                  f"{day.isoformat()})",
-                                "since": day.isoformat(),
-                                "section": discharge if field == "pump_out_by" else
-                                failure_section if last.outcome == Outcome.FAILURE
-                                else last.violations[0][1],
-                                "inspection": last.date.isoformat()})
-    out.sort(key=lambda m: (sbl_sort_key(m["sbl"]), m["since"]))
-    return out
-
-
-def _in_force_at(ws: Session, end: date) -> dict[str, list[Served]]:
-    """The notices of violation in force at the end of `end`: dated by then, and not
-    replaced by a correction dated by then."""
-    out: dict[str, list[Served]] = {}
-    for parcel_id, issued in notices_in_force_or_replaced(ws).items():
-        dated = [n for n in issued if n.letter_date <= end]
-        replaced = {n.replaces for n in dated if n.replaces is not None}
-        kept = [n for n in dated if n.letter_id not in replaced]
-        if kept:
-            out[parcel_id] = kept
-    return out
-
-
 def _results(ws: Session, ids: set[str], progress: Progress | None,
              cancelled: Callable[[], bool]) -> list[InspectionResult]:
     """Every inspection of the parcels `ids` that have one, judged as the record stood."""
@@ -427,7 +370,7 @@ def program_report(ws: Session, start: date, end: date, *,
                 if r.location is not None],
         "map_without_location": sorted((r.sbl for r in latest.values() if r.location is None),
                                        key=sbl_sort_key),
-        "open_matters": _open_matters(ws, parcels, results, end),
+        "open_matters": open_matters(ws, parcels, results, end),
     }
     return ProgramReport(figures=figures, inspections=tuple(in_period))
 
@@ -460,11 +403,14 @@ def _notes(ws: Session, names: Sequence[str]) -> list[str]:
         "Failure rate (page 2): failures found over all inspections in the period in the "
         "zone, within and beyond 200 ft; inspections whose zone is undetermined or not "
         "judged are left out.",
-        "Letters issued: issued letters (not drafts) dated in the period, by kind; "
-        "corrections: those issued as a correction of an earlier letter (counted in their "
-        "kind too).",
+        "Letters issued: issued letters (not drafts) dated in the period, each counted "
+        "once, by kind the letter in force at the period's end: a correction counts in its "
+        "kind in place of the letter it replaces; corrections: those of them issued as a "
+        "correction of an earlier letter; replaced by a correction: letters of the period "
+        "a correction dated by its end replaced, counted in no kind.",
         "Notices served: notices of violation and substandard notices dated in the period "
-        "and not since corrected; served: a service recorded by the period's end (mail, "
+        "and in force at its end (the same letters the kinds count); served: a service "
+        "recorded by the period's end (mail, "
         "certified mail, hand delivery or posting); confirmed: a delivery confirmed (a "
         "return receipt, or handed over); unconfirmed: served with no delivery confirmed, "
         "those that came back undelivered included.",
@@ -484,9 +430,11 @@ def _notes(ws: Session, names: Sequence[str]) -> list[str]:
         "same count as under systems on record (its within-200-ft line); systems whose "
         "zone is undetermined are outside the cycle's counts and named beside them.",
         "Open matters: a failure that no later inspection has found corrected (since the "
-        "first of the failing inspections in a row), and a notice of violation served and "
-        "in force whose deadline passed while a failure or violation stands (since the "
-        "deadline), at the period's end.",
+        "first of the failing inspections in a row), and a notice of violation in force "
+        "one of whose dates (permit, completion, reply) passed while a failure or "
+        "violation stands (since the date), at the period's end; \"deadline passed; "
+        "service not shown\" where no service of the notice is recorded by then or it "
+        "came back undelivered.",
     ]
     laws: dict[str, tuple[Any, list[str]]] = {}
     lawless = []

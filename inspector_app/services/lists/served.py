@@ -23,6 +23,21 @@ if TYPE_CHECKING:
 CONFIRMED_BY_ITSELF = frozenset({"hand_delivery"})
 # The letters whose service the office follows up: those that set the owner a deadline.
 NOTICE_KINDS = ("notice_of_violation", "substandard_notice")
+# The states in which a notice's service is shown (served, its delivery confirmed or not):
+# only such a notice's passed deadline is past due. One that came back undelivered or was
+# never served is listed apart, "deadline passed; service not shown".
+SERVICE_SHOWN = ("delivered", "served")
+# How each state reads where a passed deadline is listed.
+SERVICE_WORDS = {"delivered": "served, delivery confirmed",
+                 "served": "served, delivery not confirmed",
+                 "returned": "came back undelivered", "not_served": "no service recorded"}
+
+
+def shown_first(states: list[str]) -> str:
+    """Of the service states of several notices, the one that shows service best
+    (confirmed, served, returned, not served)."""
+    order = (*SERVICE_SHOWN, "returned", "not_served")
+    return min(states, key=order.index)
 
 
 @dataclass(frozen=True)
@@ -116,12 +131,13 @@ def unconfirmed(ws: Session, *, as_of: date) -> list[dict[str, Any]]:
 
 def served_between(ws: Session, parcel_ids: set[str], start: date, end: date, *,
                    total: str) -> dict[str, dict[str, int]]:
-    """Of the notices in force issued from `start` to `end` (of the parcels named), by
-    municipality and in all (under the key `total`): how many were served by `end`, of
-    those how many have their delivery confirmed and how many not, how many came back
-    undelivered, and how many were not served."""
-    letters = [r for r in letter_rows.issued_in_force(ws.store.conn, NOTICE_KINDS)
-               if start.isoformat() <= r["letter_date"] <= end.isoformat()
+    """Of the notices dated from `start` to `end` and in force at `end` (no correction
+    dated by then replaces them) of the parcels named, by municipality and in all (under
+    the key `total`): how many were served by `end`, of those how many have their delivery
+    confirmed and how many not, how many came back undelivered, and how many were not
+    served."""
+    letters = [r for r in letter_rows.issued_between(ws.store.conn, start, end)
+               if r["kind"] in NOTICE_KINDS and not r["replaced"]
                and r["parcel_id"] in parcel_ids]
     states = service_of(ws, [r["id"] for r in letters], end)
     out: dict[str, dict[str, int]] = {}

@@ -14,7 +14,7 @@ from ...domain.sbl import sbl_sort_key
 from ...storage import parcels as parcel_rows
 from ...storage.cases import stored_date
 from ..parcel.evaluation import assess_case
-from ..parcel.served import Served, notices_in_force
+from ..parcel.served import DATE_NAMES, Served, notices_in_force
 from ..session.laws import NO_LAW_ON_FILE, NoLawFacts
 
 if TYPE_CHECKING:
@@ -47,6 +47,8 @@ class _Parcel:
     stamped_as_built: bool
     # the notices of violation in force (issued, not replaced), with the dates they set
     notices: tuple[Served, ...]
+    # each notice's service as of the list's date, by letter id (not_served where none)
+    service: dict[str, str]
     distance_ft: float | None = None
     # with no lake distance: the lot's distance to the lake line, its accuracy, the layer
     lot: tuple[float, float, str] | None = None
@@ -121,29 +123,44 @@ def _violations(codes: set[str]) -> Callable[[_Parcel, date], dict[str, Any] | N
 
 
 def _notices(p: _Parcel, as_of: date) -> dict[str, Any] | None:
-    """Parcels with a notice of violation in force whose deadline has passed while a
-    failure or violation stands; nothing that was never served."""
+    """Parcels with a notice of violation in force one of whose dates (each a letter sets:
+    permit, completion, reply) has passed while a failure or violation stands; nothing
+    that was never issued. `status` "past_due" where a notice whose date passed shows
+    service (served, its delivery confirmed or not); "service_not_shown" where every such
+    notice came back undelivered or has no service recorded: no one enforces a deadline
+    the owner is not shown to have been served. `service` is the best shown."""
+    from .served import SERVICE_SHOWN, SERVICE_WORDS, shown_first
+
     if p.no_law is not None or p.law is None:
         return None
     open_matter = p.outcome is Outcome.FAILURE or bool(p.violations)
     # a discharging holding tank's pump-out record: past while the discharge stands
     discharging = any(v.code in IMMEDIATE for v in p.violations)
     passed = [(n, name, n.dates[name]) for n in p.notices
-              for name, still in (("permit_by", open_matter), ("complete_by", open_matter),
-                                  ("pump_out_by", discharging))
-              if still and name in n.dates and as_of > n.dates[name]]
+              for name in DATE_NAMES
+              if (discharging if name == "pump_out_by" else open_matter)
+              and name in n.dates and as_of > n.dates[name]]
     if not passed:
         return None
-    return _item(p, deadlines_passed=[{"deadline": name, "date": day.isoformat(),
-                                       "letter_id": n.letter_id,
-                                       "letter_date": n.letter_date.isoformat()}
-                                      for n, name, day in passed],
+    service = shown_first([p.service[n.letter_id] for n, _, _ in passed])
+    shown = service in SERVICE_SHOWN
+    words = "; ".join(f"{name.replace('_', ' ')} {day.isoformat()} (notice of "
+                      f"{n.letter_date.isoformat()}: {SERVICE_WORDS[p.service[n.letter_id]]})"
+                      for n, name, day in passed)
+    return _item(p, status="past_due" if shown else "service_not_shown", service=service,
+                 deadlines_passed=[{"deadline": name, "date": day.isoformat(),
+                                    "letter_id": n.letter_id,
+                                    "letter_date": n.letter_date.isoformat(),
+                                    "service": p.service[n.letter_id]}
+                                   for n, name, day in passed],
                  outcome=None if p.outcome is None else p.outcome.value,
                  citation=p.law.cite("system_in_failure")
                  if p.outcome is Outcome.FAILURE else next(
                      (v.citation for v in p.violations if v.code in IMMEDIATE
                       and all(name == "pump_out_by" for _, name, _ in passed)),
-                     p.violations[0].citation))
+                     p.violations[0].citation),
+                 detail=("past due: " if shown else "deadline passed; service not shown: ")
+                 + words)
 
 
 def _no_law(p: _Parcel, as_of: date) -> dict[str, Any] | None:
@@ -219,7 +236,8 @@ _ORDER = {"lake-distance-needed": _estimate_rank}
 
 def _parcel(r: dict[str, Any], law: Jurisdiction | None, *, zone: Zone | None,
             outcome: Outcome | None, violations: tuple[Finding, ...], no_law: str | None,
-            notices: tuple[Served, ...], distance_ft: float | None = None,
+            notices: tuple[Served, ...], service: dict[str, str],
+            distance_ft: float | None = None,
             lot: tuple[float, float, str] | None = None,
             lake: LakeBasis | None = None) -> _Parcel:
     return _Parcel(
@@ -228,7 +246,16 @@ def _parcel(r: dict[str, Any], law: Jurisdiction | None, *, zone: Zone | None,
         violations=violations, no_law=no_law,
         last_inspection=stored_date(r["last_inspection"]),
         stamped_as_built=bool(r["stamped_as_built"]), notices=notices,
+        service={n.letter_id: service.get(n.letter_id, "not_served") for n in notices},
         distance_ft=distance_ft, lot=lot, lake=lake)
+
+
+def _service(ws: Session, notices: dict[str, list[Served]], as_of: date) -> dict[str, str]:
+    """The service state of each notice named, as of the date, by letter id."""
+    from .served import service_of
+
+    ids = [n.letter_id for found in notices.values() for n in found]
+    return {i: s.state for i, s in service_of(ws, ids, as_of).items()}
 
 
 def _rows(ws: Session) -> list[dict[str, Any]]:
@@ -242,13 +269,15 @@ def _parcels(ws: Session, as_of: date) -> list[_Parcel]:
     rows = _rows(ws)
     found = summaries(ws, {r["id"]: r["municipality"] for r in rows})
     served = notices_in_force(ws)
+    service = _service(ws, served, as_of)
     out = []
     for r in rows:
         s = found[r["id"]]
         out.append(_parcel(r, ws.laws.for_municipality(r["municipality"]), zone=s.zone,
                            outcome=s.outcome, violations=s.violations(as_of) if s.law else (),
                            no_law=None if s.law else s.sentence,
-                           notices=tuple(served.get(r["id"], ())), distance_ft=s.distance_ft,
+                           notices=tuple(served.get(r["id"], ())), service=service,
+                           distance_ft=s.distance_ft,
                            lot=None if s.lot_distance_ft is None or s.lot_accuracy_ft is None
                            or s.lot_layer is None else
                            (s.lot_distance_ft, s.lot_accuracy_ft, s.lot_layer),
@@ -267,14 +296,17 @@ def _parcels_one_by_one(ws: Session, as_of: date) -> list[_Parcel]:
     for r in _rows(ws):
         case = ws.load_case(r["sbl"])
         e = assess_case(ws, case, as_of=as_of)
-        notices = tuple(notices_in_force(ws, [r["id"]]).get(r["id"], ()))
+        found = notices_in_force(ws, [r["id"]])
+        notices = tuple(found.get(r["id"], ()))
+        service = _service(ws, found, as_of)
         law = ws.laws.for_municipality(case.parcel.municipality)
         if isinstance(e, NoLawFacts):
             out.append(_parcel(r, law, zone=None, outcome=None, violations=(),
-                               no_law=e.sentence, notices=notices))
+                               no_law=e.sentence, notices=notices, service=service))
         else:
             out.append(_parcel(r, law, zone=e.lake.zone, outcome=e.outcome,
                                violations=e.violations, no_law=None, notices=notices,
+                               service=service,
                                distance_ft=e.lake.distance_ft,
                                lot=None if e.lake.distance_ft is not None
                                else lot_estimate_alone(ws, r["id"]),

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from ...documents.content import LETTER_DATES
 from ...storage import letters as letter_rows
 from ...storage.cases import stored_date
 from ...storage.rows import Row
@@ -27,8 +28,11 @@ if TYPE_CHECKING:
     from ..session.session import Session
 
 NOTICE = "notice_of_violation"
-# The dates a letter may set, in the order a clerk reads them.
-DATE_NAMES = ("permit_by", "complete_by", "reply_by", "pump_out_by")
+# The dates a letter may set, in the order a clerk reads them; follow-up reads each one.
+DATE_NAMES = LETTER_DATES
+# Each date in the words the program report's open matters use.
+DATE_WORDS = {"permit_by": "permit application", "complete_by": "work complete",
+              "reply_by": "reply", "pump_out_by": "pump-out record"}
 
 
 @dataclass(frozen=True)
