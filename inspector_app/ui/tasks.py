@@ -109,6 +109,11 @@ class TaskRunner(QObject):
         outside any transaction."""
         job = Job(fn, on_done, on_error, on_progress, wants_progress=on_progress is not None,
                   lets_others_through=lets_others_through)
+        if self._stopped:
+            # The window is closing (a field left as it closes saves, and its refreshes
+            # follow): no worker would run the job, so it is not queued nor counted.
+            job.cancel.set()
+            return job
         self._jobs_by_id[id(job)] = job
         self.pending += 1
         self.busy_changed.emit(True)
