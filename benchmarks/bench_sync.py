@@ -17,10 +17,10 @@ import time
 from datetime import date
 from pathlib import Path
 
-from inspector_app.services.demo.parcels import install_demo
-
 from benchmarks.common import Goal, report
 from inspector_app.services import exchange as sync
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.exchange.incoming import _key_lookup
 from inspector_app.services.workspace import Workspace
 from inspector_app.sync.package import read_package
 
@@ -55,7 +55,7 @@ def main() -> list[Goal]:
         start = time.perf_counter()
         again = sync.import_package(office, root / "big.zip")
         t_again = time.perf_counter() - start
-        package = read_package(root / "big.zip", sync._key_lookup(office))
+        package = read_package(root / "big.zip", _key_lookup(office))
         office.close()
 
         rows = [(c["change_id"], c["at"], c["user"], c["device_id"], c["table"], c["record_id"],
