@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from ..casefile.values import after_today_problem, list_limit, value_problem
+from ..casefile.values import after_today_problem, declared_problem, list_limit
 from ..domain import authority, registry
 from ..domain.authority import FIXED_FIELDS, LAPTOP_PARCEL_FIELDS, LAPTOP_TABLES
 from ..domain.records import MAX_GEOMETRY_TEXT
@@ -548,6 +548,6 @@ def _value(conn: sqlite3.Connection, table: str, column: str, value: Any, kind: 
         if len(value) > bound:
             raise _Refusal(f"{words} is {len(value):,} characters long; at most {bound:,} "
                            "allowed")
-    problem = value_problem(table, column, value, words)
+    problem = declared_problem(table, column, value, words)
     if problem is not None:
         raise _Refusal(problem)
