@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..domain import registry
-from .records import BOOKKEEPING, CHANGE_LOG_INSERT, RecordWriter, _same, new_id
+from .records import BOOKKEEPING, CHANGE_LOG_INSERT, RecordWriter, _json, _same, new_id
 
 # the records that travel (`domain.registry`, declared with each kind of record)
 SYNCED_TABLES = registry.SYNCED_TABLES
@@ -43,6 +43,37 @@ class ApplyCounts:
 
 def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
     return {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+
+
+def _affinity(declared: str) -> str:
+    """A column's type affinity, by SQLite's rules for its declared type."""
+    declared = declared.upper()
+    if "INT" in declared:
+        return "INTEGER"
+    if any(word in declared for word in ("CHAR", "CLOB", "TEXT")):
+        return "TEXT"
+    if "BLOB" in declared or not declared:
+        return "BLOB"
+    if any(word in declared for word in ("REAL", "FLOA", "DOUB")):
+        return "REAL"
+    return "NUMERIC"
+
+
+def _kept_as_is(value: Any, affinity: str) -> bool:
+    """Whether SQLite gives back exactly this value, of this type, once it is stored in a
+    column of this affinity (text stays text in a TEXT column, a whole number in an
+    INTEGER one; a number in a TEXT column becomes text, 3.0 in an INTEGER one becomes 3)."""
+    kind = type(value)
+    if value is None or kind is bytes or affinity == "BLOB":
+        return value is None or kind in (bytes, str, int) or (
+            kind is float and value == value)
+    if kind is str:
+        return affinity == "TEXT"
+    if kind is int:
+        return affinity in ("INTEGER", "NUMERIC")
+    if kind is float:
+        return affinity == "REAL" and value == value
+    return False
 
 
 def _row(conn: sqlite3.Connection, table: str, record_id: str) -> dict[str, Any] | None:
@@ -72,15 +103,23 @@ class ChangeApplier:
         self.blobs = blobs
         self.counts = ApplyCounts()
         self._columns: dict[str, set[str]] = {}
+        self._affinities: dict[str, dict[str, str]] = {}
         self._known: set[str] = set()
+        # the records the changes name, as stored (None: no such record), read in bulk by
+        # `prepare` and kept as this applier writes them
+        self._rows: dict[tuple[str, str], dict[str, Any] | None] = {}
+        # record updates not yet written, in order: (statement, values)
+        self._writes: list[tuple[str, tuple[Any, ...]]] = []
         self._log_rows: list[tuple[Any, ...]] = []
         self._received_rows: list[tuple[Any, ...]] = []
         self._open = {(r[0], r[1], r[2]) for r in conn.execute(
             "SELECT table_name, record_id, field FROM sync_conflicts WHERE resolved_at IS NULL")}
         self._raised: list[tuple[str, str, str]] = []
 
-    def prepare(self, change_ids: list[str]) -> None:
-        """Look up in bulk which of these changes this data folder already has."""
+    def prepare(self, changes: Sequence[Mapping[str, Any]]) -> None:
+        """Look up in bulk which of these changes this data folder already has, and read
+        the records they name, one query per table for each 500 of them."""
+        change_ids = [c["change_id"] for c in changes]
         for start in range(0, len(change_ids), 500):
             chunk = change_ids[start:start + 500]
             marks = ",".join("?" * len(chunk))
@@ -88,9 +127,27 @@ class ChangeApplier:
                 f"SELECT change_id FROM change_log WHERE change_id IN ({marks}) UNION "
                 f"SELECT change_id FROM sync_received WHERE change_id IN ({marks})",
                 [*chunk, *chunk]))
+        named: dict[str, set[str]] = {}
+        for c in changes:
+            if c["table"] in SYNCED_TABLES and (c["table"], c["record_id"]) not in self._rows:
+                named.setdefault(c["table"], set()).add(c["record_id"])
+        self._write_pending()
+        for table, ids in named.items():
+            wanted = sorted(ids)
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start:start + 500]
+                cur = self.conn.execute(f"SELECT * FROM {table} WHERE id IN "
+                                        f"({','.join('?' * len(chunk))})", chunk)
+                names = [d[0] for d in cur.description]
+                found = {row["id"]: row for row in (dict(zip(names, r, strict=True))
+                                                    for r in cur.fetchall())}
+                for record_id in chunk:
+                    self._rows[(table, record_id)] = found.get(record_id)
 
     def finish(self) -> None:
-        """Write the buffered log rows, in the order the changes were applied."""
+        """Write the buffered record updates and log rows, in the order the changes were
+        applied."""
+        self._write_pending()
         self.conn.executemany(CHANGE_LOG_INSERT, self._log_rows)
         self.conn.executemany(
             "INSERT INTO sync_received (change_id, device_id, device_seq, package_id, outcome)"
@@ -98,6 +155,40 @@ class ChangeApplier:
         self._log_rows.clear()
         self._received_rows.clear()
         self.counts.open_conflicts = sum(key in self._open for key in self._raised)
+
+    def _write_pending(self) -> None:
+        """Write the record updates held back, in their order, each run of the same
+        statement at once."""
+        writes, self._writes = self._writes, []
+        start = 0
+        while start < len(writes):
+            end = start + 1
+            while end < len(writes) and writes[end][0] == writes[start][0]:
+                end += 1
+            self.conn.executemany(writes[start][0], [w[1] for w in writes[start:end]])
+            start = end
+
+    def _row(self, table: str, record_id: str) -> dict[str, Any] | None:
+        """A record as stored now (None if there is none)."""
+        key = (table, record_id)
+        if key not in self._rows:
+            self._write_pending()
+            self._rows[key] = _row(self.conn, table, record_id)
+        return self._rows[key]
+
+    def _write(self, table: str, row: dict[str, Any], sql: str,
+               values: dict[str, Any]) -> None:
+        """Update a record: held back to be written with the next ones, the row kept as
+        SQLite will give it back (read again if SQLite would store a value otherwise)."""
+        self._writes.append((sql, (*values.values(), row["id"])))
+        affinity = self._affinities.get(table)
+        if affinity is None:
+            affinity = self._affinities[table] = {r[1]: _affinity(r[2]) for r in self.conn.execute(
+                f"PRAGMA table_info({table})")}
+        if all(_kept_as_is(v, affinity[k]) for k, v in values.items()):
+            row.update(values)
+        else:
+            del self._rows[(table, row["id"])]
 
     def columns(self, table: str) -> set[str]:
         if table not in self._columns:
@@ -117,10 +208,8 @@ class ChangeApplier:
         self._log_rows.append(
             (c["change_id"], c["at"], c["user"], c["device_id"], c["table"], c["record_id"],
              c["parcel_id"], c["op"], c["field"],
-             None if c["old"] is None else json.dumps(c["old"], ensure_ascii=False,
-                                                      separators=(",", ":")),
-             None if new is None else json.dumps(new, ensure_ascii=False,
-                                                 separators=(",", ":")),
+             None if c["old"] is None else _json(c["old"]),
+             None if new is None else _json(new),
              version, c["device_seq"]))
 
     def _conflict(self, c: Mapping[str, Any], local: Any, field: str, *,
@@ -146,18 +235,24 @@ class ChangeApplier:
         if table not in SYNCED_TABLES:
             raise ValueError(f"change {c['change_id']} names the table {table!r}, which is "
                              "not synchronised")
-        row = _row(self.conn, table, c["record_id"])
+        row = self._row(table, c["record_id"])
         op = c["op"]
-        if op == "insert":
-            self._insert(c, row)
-        elif row is None:
-            self._remember(c, "skipped")  # a record this device never had
-        elif c["parcel_id"] in self.held:
-            self._hold(c, row)
-        elif op == "update":
-            self._update(c, row)
-        else:
-            self._delete(c, row)
+        try:
+            if op == "insert":
+                self._insert(c, row)
+            elif row is None:
+                self._remember(c, "skipped")  # a record this device never had
+            elif c["parcel_id"] in self.held:
+                self._hold(c, row)
+            elif op == "update":
+                self._update(c, row)
+            else:
+                self._delete(c, row)
+        except ValueError:
+            # an update held back that does not fit is what refuses the package, as it
+            # would have been had it been written at once
+            self._write_pending()
+            raise
 
     def _hold(self, c: Mapping[str, Any], row: dict[str, Any]) -> None:
         """A change to a record of a parcel taken from the sender: kept for a person."""
@@ -194,6 +289,7 @@ class ChangeApplier:
         if table != "parcels" and "parcel_id" in self.columns(table):
             values["parcel_id"] = c["parcel_id"]
         names = list(values)
+        self._write_pending()
         self.conn.execute("SAVEPOINT sync_insert")
         try:
             self.conn.execute(f"INSERT INTO {table} ({', '.join(names)}) VALUES "
@@ -205,6 +301,7 @@ class ChangeApplier:
             self._conflict(c, None, "(record)")
             return
         self.conn.execute("RELEASE sync_insert")
+        self._rows.pop((table, c["record_id"]), None)  # read again, with its columns' defaults
         self._log(c, 1)
         self._remember(c, "applied")
 
@@ -229,9 +326,10 @@ class ChangeApplier:
             self._conflict(c, local, field)
             return
         version = int(row["version"]) + 1
-        self.conn.execute(f"UPDATE {table} SET {field} = ?, updated_at = ?, device_id = ?, "
-                          "version = ? WHERE id = ?",
-                          (incoming, c["at"], c["device_id"], version, c["record_id"]))
+        self._write(table, row, f"UPDATE {table} SET {field} = ?, updated_at = ?, "
+                    "device_id = ?, version = ? WHERE id = ?",
+                    {field: incoming, "updated_at": c["at"], "device_id": c["device_id"],
+                     "version": version})
         self._log(c, version)
         self._remember(c, "applied")
         self._settle(c, field, incoming)  # made against our value: the other side decided
@@ -259,9 +357,10 @@ class ChangeApplier:
             self._conflict(c, "kept", "(deleted)")
             return
         version = int(row["version"]) + 1
-        self.conn.execute(f"UPDATE {c['table']} SET deleted_at = ?, updated_at = ?, "
-                          "device_id = ?, version = ? WHERE id = ?",
-                          (c["at"], c["at"], c["device_id"], version, c["record_id"]))
+        self._write(c["table"], row, f"UPDATE {c['table']} SET deleted_at = ?, "
+                    "updated_at = ?, device_id = ?, version = ? WHERE id = ?",
+                    {"deleted_at": c["at"], "updated_at": c["at"],
+                     "device_id": c["device_id"], "version": version})
         self._log(c, version)
         self._remember(c, "applied")
 

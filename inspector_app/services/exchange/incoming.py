@@ -245,7 +245,7 @@ def _apply(ws: Session, package: Package, path: Path, received_at: str,
         judged_on = ws.today()
         before = _cases_before(w.conn, touched, path, judged_on)
         try:
-            applier.prepare([c["change_id"] for c in mine])
+            applier.prepare(mine)
             for change in mine:
                 applier.apply(change)
             applier.finish()
