@@ -65,8 +65,26 @@ def find_non_finite(value: Any, path: Path = ()) -> NonFiniteNumber | None:
     return None
 
 
+def _all_finite(value: Any) -> bool:
+    """Whether `find_non_finite` finds nothing in `value`, without making the path to
+    each value it passes."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        for item in value.values():
+            if not _all_finite(item):
+                return False
+    elif isinstance(value, list | tuple):
+        for item in value:
+            if not _all_finite(item):
+                return False
+    return not isinstance(value, _Refused)
+
+
 def check_finite(value: Any) -> None:
     """Raise NonFiniteNumber for the first number in `value` that is not finite."""
+    if _all_finite(value):
+        return
     found = find_non_finite(value)
     if found is not None:
         raise found
