@@ -1,4 +1,5 @@
-"""The finite check finds what `find_non_finite` finds."""
+"""A schema check compiled without its problems' details passes and refuses what the
+detailed one does."""
 
 from __future__ import annotations
 
@@ -7,7 +8,39 @@ from typing import Any
 
 import pytest
 
-from inspector_app.json_input import check_finite, find_non_finite
+from inspector_app.json_input import _const_as_enum, check_finite, find_non_finite, schema_check
+
+SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "required": ["format", "const"],
+    "properties": {
+        "format": {"const": "case/1"},
+        "const": {"type": "array", "items": {"anyOf": [{"const": None}, {"enum": ["const"]}]}},
+        "n": {"type": "integer", "minimum": 1, "examples": [{"const": 2}]},
+    },
+}
+
+
+def test_a_const_is_written_as_a_one_word_enum_and_nothing_else_changes() -> None:
+    plain = _const_as_enum(SCHEMA)
+    assert plain["properties"]["format"] == {"enum": ["case/1"]}
+    assert plain["properties"]["const"]["items"]["anyOf"] == [{"enum": [None]},
+                                                              {"enum": ["const"]}]
+    assert plain["properties"]["n"] == SCHEMA["properties"]["n"]
+    assert plain["required"] == ["format", "const"]
+    with pytest.raises(ValueError):
+        _const_as_enum({"anyOf": [{"const": 1, "enum": [1, 2]}]})
+
+
+@pytest.mark.parametrize("doc", [
+    {"format": "case/1", "const": []}, {"format": "case/1", "const": [None, "const"], "n": 3},
+    {"format": "case/2", "const": []}, {"format": "case/1", "const": ["x"]},
+    {"format": "case/1", "const": [], "n": 0}, {"format": "case/1"}, {"format": "case/1",
+                                                                       "const": [], "x": 1},
+    [], "case/1", None,
+])
+def test_the_check_without_details_gives_the_same_answers(doc: Any) -> None:
+    detailed, plain = schema_check(SCHEMA), schema_check(SCHEMA, detailed=False)
+    assert (detailed(doc) is None) == (plain(doc) is None)
 
 
 @pytest.mark.parametrize("value", [
