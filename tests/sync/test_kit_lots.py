@@ -126,7 +126,7 @@ def test_a_tampered_lots_member_is_refused(office: Workspace, tmp_path: Path,
 def test_an_oversized_lots_member_is_refused(office: Workspace, tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     _tampered(office, tmp_path, monkeypatch, lambda ls: ls)
-    monkeypatch.setattr(lots, "MAX_KIT_LOTS", 2)
+    monkeypatch.setattr(lot_kits, "MAX_KIT_LOTS", 2)
     with pytest.raises(InputError, match="one lot too many"):
         sync.join(tmp_path / "field", tmp_path / "kit.zip", user="k.olmsted",
                   passphrase=KIT_PASSPHRASE)
