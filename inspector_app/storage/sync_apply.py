@@ -10,6 +10,7 @@ remembered, so a change is applied at most once however often it arrives.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -43,6 +44,42 @@ class ApplyCounts:
 
 def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
     return {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+
+
+# A trigger that only drops the kept summary of a record's parcel (`0011_case_summaries.sql`):
+# whether it runs once or many times for a record, the summary is gone.
+_SUMMARY_TRIGGER = re.compile(
+    r"CREATE TRIGGER \w+ AFTER (INSERT|UPDATE|DELETE) ON \w+ BEGIN DELETE FROM case_summaries "
+    r"WHERE parcel_id (= (OLD|NEW)\.\w+|IN \((OLD|NEW)\.\w+, (OLD|NEW)\.\w+\)); END")
+
+
+def _merged_columns(conn: sqlite3.Connection, table: str) -> frozenset[str]:
+    """The columns of a table whose updates of one record may be written as one update
+    with their last values: SQLite would check nothing statement by statement that the
+    last values do not pass. That is, the table has no CHECK constraint and no trigger but
+    those that drop a parcel's kept summary, and the column is in no unique index, no
+    partial index's condition and no foreign key. (A NOT NULL column is merged only while
+    its values are not null.)"""
+    found = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
+                         (table,)).fetchone()
+    if found is None or "CHECK" in str(found[0]).upper():
+        return frozenset()
+    for (sql,) in conn.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND "
+                               "tbl_name = ?", (table,)):
+        if not _SUMMARY_TRIGGER.fullmatch(" ".join(str(sql).split())):
+            return frozenset()
+    columns = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+    fixed = {r[3] for r in conn.execute(f"PRAGMA foreign_key_list({table})")}
+    for _, name, unique, _, partial in conn.execute(f"PRAGMA index_list({table})"):
+        named = [r[2] for r in conn.execute(f"PRAGMA index_info({name})")]
+        if unique:
+            fixed.update(named)
+        if partial or None in named:
+            (sql,) = conn.execute("SELECT sql FROM sqlite_master WHERE name = ?",
+                                  (name,)).fetchone()
+            words = set(re.findall(r"\w+", str(sql)))
+            fixed.update(c for c in columns if c in words)
+    return frozenset(columns - fixed)
 
 
 def _affinity(declared: str) -> str:
@@ -108,8 +145,11 @@ class ChangeApplier:
         # the records the changes name, as stored (None: no such record), read in bulk by
         # `prepare` and kept as this applier writes them
         self._rows: dict[tuple[str, str], dict[str, Any] | None] = {}
-        # record updates not yet written, in order: (statement, values)
+        # record updates not yet written, in order: (statement, values); and those that
+        # may be written as one update of their record with its last values
         self._writes: list[tuple[str, tuple[Any, ...]]] = []
+        self._merged: dict[tuple[str, str], dict[str, Any]] = {}
+        self._mergeable: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
         self._log_rows: list[tuple[Any, ...]] = []
         self._received_rows: list[tuple[Any, ...]] = []
         self._open = {(r[0], r[1], r[2]) for r in conn.execute(
@@ -156,10 +196,19 @@ class ChangeApplier:
         self._received_rows.clear()
         self.counts.open_conflicts = sum(key in self._open for key in self._raised)
 
+    # Whether updates of one record may be written as one (`_merged_columns`); off, each
+    # is written as it was made (a test holds the two ways to the same records).
+    merge_updates = True
+
     def _write_pending(self) -> None:
-        """Write the record updates held back, in their order, each run of the same
-        statement at once."""
+        """Write the record updates held back: those in order, each run of the same
+        statement at once; then each record's merged updates, as one update."""
         writes, self._writes = self._writes, []
+        merged: dict[str, list[tuple[Any, ...]]] = {}
+        for (table, record_id), values in self._merged.items():
+            sql, params = self._merged_update(table, record_id, values)
+            merged.setdefault(sql, []).append(params)
+        self._merged.clear()
         start = 0
         while start < len(writes):
             end = start + 1
@@ -167,6 +216,26 @@ class ChangeApplier:
                 end += 1
             self.conn.executemany(writes[start][0], [w[1] for w in writes[start:end]])
             start = end
+        for sql, rows in merged.items():
+            self.conn.executemany(sql, rows)
+
+    @staticmethod
+    def _merged_update(table: str, record_id: str,
+                       values: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
+        return (f"UPDATE {table} SET {', '.join(f'{k} = ?' for k in values)} WHERE id = ?",
+                (*values.values(), record_id))
+
+    def _may_merge(self, table: str, values: dict[str, Any]) -> bool:
+        found = self._mergeable.get(table)
+        if found is None:
+            columns = _merged_columns(self.conn, table)
+            required = frozenset(r[1] for r in self.conn.execute(
+                f"PRAGMA table_info({table})") if r[3])
+            found = self._mergeable[table] = (columns, required)
+        columns, required = found
+        return self.merge_updates and all(
+            k in columns and not (k in required and (v is None or v != v))
+            for k, v in values.items())
 
     def _row(self, table: str, record_id: str) -> dict[str, Any] | None:
         """A record as stored now (None if there is none)."""
@@ -180,7 +249,14 @@ class ChangeApplier:
                values: dict[str, Any]) -> None:
         """Update a record: held back to be written with the next ones, the row kept as
         SQLite will give it back (read again if SQLite would store a value otherwise)."""
-        self._writes.append((sql, (*values.values(), row["id"])))
+        key = (table, row["id"])
+        if self._may_merge(table, values):
+            self._merged.setdefault(key, {}).update(values)
+        else:
+            earlier = self._merged.pop(key, None)
+            if earlier is not None:  # the record's merged updates come before this one
+                self._writes.append(self._merged_update(table, row["id"], earlier))
+            self._writes.append((sql, (*values.values(), row["id"])))
         affinity = self._affinities.get(table)
         if affinity is None:
             affinity = self._affinities[table] = {r[1]: _affinity(r[2]) for r in self.conn.execute(
