@@ -140,7 +140,6 @@ class ChangeApplier:
         self.blobs = blobs
         self.counts = ApplyCounts()
         self._columns: dict[str, set[str]] = {}
-        self._affinities: dict[str, dict[str, str]] = {}
         self._known: set[str] = set()
         # the records the changes name, as stored (None: no such record), read in bulk by
         # `prepare` and kept as this applier writes them
@@ -149,7 +148,8 @@ class ChangeApplier:
         # may be written as one update of their record with its last values
         self._writes: list[tuple[str, tuple[Any, ...]]] = []
         self._merged: dict[tuple[str, str], dict[str, Any]] = {}
-        self._mergeable: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+        # each update statement's `_plan`, made once
+        self._plans: dict[str, tuple[bool, tuple[str, ...], tuple[tuple[str, str], ...]]] = {}
         self._log_rows: list[tuple[Any, ...]] = []
         self._received_rows: list[tuple[Any, ...]] = []
         self._open = {(r[0], r[1], r[2]) for r in conn.execute(
@@ -225,17 +225,22 @@ class ChangeApplier:
         return (f"UPDATE {table} SET {', '.join(f'{k} = ?' for k in values)} WHERE id = ?",
                 (*values.values(), record_id))
 
-    def _may_merge(self, table: str, values: dict[str, Any]) -> bool:
-        found = self._mergeable.get(table)
-        if found is None:
-            columns = _merged_columns(self.conn, table)
-            required = frozenset(r[1] for r in self.conn.execute(
-                f"PRAGMA table_info({table})") if r[3])
-            found = self._mergeable[table] = (columns, required)
-        columns, required = found
-        return self.merge_updates and all(
-            k in columns and not (k in required and (v is None or v != v))
-            for k, v in values.items())
+    def _plan(self, table: str, sql: str, values: dict[str, Any]
+              ) -> tuple[bool, tuple[str, ...], tuple[tuple[str, str], ...]]:
+        """What an update statement of a table needs to know of its columns (`values`'
+        keys, in its order): whether its updates of a record may be merged (every column in
+        `_merged_columns`), those of them that are NOT NULL (merged only while their values
+        are not null), and each one's type affinity."""
+        plan = self._plans.get(sql)
+        if plan is None:
+            info = self.conn.execute(f"PRAGMA table_info({table})").fetchall()
+            required = {r[1] for r in info if r[3]}
+            affinity = {r[1]: _affinity(r[2]) for r in info}
+            merged = _merged_columns(self.conn, table) if self.merge_updates else frozenset()
+            plan = self._plans[sql] = (all(k in merged for k in values),
+                                       tuple(k for k in values if k in required),
+                                       tuple((k, affinity[k]) for k in values))
+        return plan
 
     def _row(self, table: str, record_id: str) -> dict[str, Any] | None:
         """A record as stored now (None if there is none)."""
@@ -249,22 +254,25 @@ class ChangeApplier:
                values: dict[str, Any]) -> None:
         """Update a record: held back to be written with the next ones, the row kept as
         SQLite will give it back (read again if SQLite would store a value otherwise)."""
+        merge, required, affinities = self._plans.get(sql) or self._plan(table, sql, values)
+        for k in required if merge else ():
+            v = values[k]
+            if v is None or v != v:  # NaN: stored as NULL
+                merge = False
+                break
         key = (table, row["id"])
-        if self._may_merge(table, values):
+        if merge:
             self._merged.setdefault(key, {}).update(values)
         else:
             earlier = self._merged.pop(key, None)
             if earlier is not None:  # the record's merged updates come before this one
                 self._writes.append(self._merged_update(table, row["id"], earlier))
             self._writes.append((sql, (*values.values(), row["id"])))
-        affinity = self._affinities.get(table)
-        if affinity is None:
-            affinity = self._affinities[table] = {r[1]: _affinity(r[2]) for r in self.conn.execute(
-                f"PRAGMA table_info({table})")}
-        if all(_kept_as_is(v, affinity[k]) for k, v in values.items()):
-            row.update(values)
-        else:
-            del self._rows[(table, row["id"])]
+        for k, affinity in affinities:
+            if not _kept_as_is(values[k], affinity):
+                del self._rows[key]
+                return
+        row.update(values)
 
     def columns(self, table: str) -> set[str]:
         if table not in self._columns:
