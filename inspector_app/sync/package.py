@@ -24,6 +24,7 @@ import re
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from zlib import error as zlib_error
@@ -149,6 +150,24 @@ _ID, _AT, _TABLE_NAME = _whole(_UUIDISH), _whole(_TIME), _whole(_TABLE)
 _FIELD = _whole(CHANGE_SCHEMA["properties"]["field"]["anyOf"][0])  # type: ignore[index]
 
 
+# The names a package's changes repeat (a device, its parcels and records, tables and
+# fields), each matched once: a text's answer is kept, as long as it is among the last few
+# thousand asked.
+@lru_cache(maxsize=4096)
+def _an_id(text: str) -> bool:
+    return _ID.match(text) is not None
+
+
+@lru_cache(maxsize=256)
+def _a_table(text: str) -> bool:
+    return _TABLE_NAME.match(text) is not None
+
+
+@lru_cache(maxsize=1024)
+def _a_field(text: str) -> bool:
+    return _FIELD.match(text) is not None
+
+
 def _plainly_a_change(c: Any) -> bool:
     """Whether a change passes `CHANGE_SCHEMA`, by direct tests of each of its keys (the
     schema's code raises and catches an exception for each `if` it tries, which costs
@@ -158,13 +177,13 @@ def _plainly_a_change(c: Any) -> bool:
         return False
     op, field = c["op"], c["field"]
     if op == "update":
-        if type(field) is not str or _FIELD.match(field) is None:
+        if type(field) is not str or not _a_field(field):
             return False
     elif op == "insert":
         if field is not None or type(c["new"]) is not dict:
             return False
     elif op != "delete" or (field is not None and (type(field) is not str
-                                                   or _FIELD.match(field) is None)):
+                                                   or not _a_field(field))):
         return False
     seq, parcel, user, version, source = (c["device_seq"], c["parcel_id"], c["user"],
                                           c["record_version"], c["source_seq"])
@@ -172,13 +191,13 @@ def _plainly_a_change(c: Any) -> bool:
                                          c["at"], c["table"])
     return (type(version) is int and version >= 1 and type(source) is int and source >= 1
             and (seq is None or (type(seq) is int and seq >= 1))
-            and (parcel is None or (type(parcel) is str and _ID.match(parcel) is not None))
+            and (parcel is None or (type(parcel) is str and _an_id(parcel)))
             and type(user) is str and len(user) <= 200
             and type(change) is str and _ID.match(change) is not None
-            and type(device) is str and _ID.match(device) is not None
-            and type(record) is str and _ID.match(record) is not None
+            and type(device) is str and _an_id(device)
+            and type(record) is str and _an_id(record)
             and type(at) is str and _AT.match(at) is not None
-            and type(table) is str and _TABLE_NAME.match(table) is not None)
+            and type(table) is str and _a_table(table))
 
 
 def change_problem(change: Any) -> str | None:
