@@ -205,6 +205,28 @@ def change_problem(change: Any) -> str | None:
     return None if _plainly_a_change(change) else _CHANGE_VALIDATOR(change)
 
 
+# `json.loads` of a text without what it does around the reading (guessing the bytes'
+# encoding, skipping white space about the value), which costs a change's line almost a
+# quarter as much again as the reading
+_DECODE = json.JSONDecoder().raw_decode
+
+
+def _json_line(line: bytes) -> Any:
+    """`json.loads(line)`: read directly where the line is plainly one JSON object in
+    UTF-8 (from `{` to `}`, as `json.loads` reads such bytes), by `json.loads` itself, for
+    its value or its error, where it is anything else."""
+    if line[:1] == b"{" and line[-1:] == b"}" and line[1:2] != b"\x00":
+        try:
+            text = line.decode("utf-8", "surrogatepass")
+            value, end = _DECODE(text)
+        except ValueError:
+            pass
+        else:
+            if end == len(text):
+                return value
+    return json.loads(line)
+
+
 # What zipfile raises for damaged archives: a bad header, a bad deflate stream, a
 # compression method damaged into one it does not know, a truncated member...
 _UNREADABLE = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib_error, OSError, ValueError,
@@ -448,7 +470,7 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
             continue
         try:
             # NaN and infinities are left to the policy, which names the change and field
-            change = json.loads(line)
+            change = _json_line(line)
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise refuse(f"changes.jsonl line {n} is not valid JSON") from None
         problem = change_problem(change)
