@@ -12,6 +12,7 @@ from ...domain.case import Case
 from ...paths import write_atomically
 from ...storage import devices, held, proposals, sync_log
 from ...storage import parcels as parcel_rows
+from ...storage.database import page_cache
 from ...storage.sync_apply import (
     ApplyCounts,
     ChangeApplier,
@@ -221,8 +222,9 @@ def _apply(ws: Session, package: Package, path: Path, received_at: str,
            this: dict[str, Any], verdict: policy.Verdict) -> ApplyCounts:
     manifest = package.manifest
     sender = manifest["source_device"]
-    with contextlib.ExitStack() as stack, ws.store.transaction() as w, \
-            ws.store.foreign_keys_at_commit():
+    # a package's thousands of log rows and their indexes: a page cache of its own
+    with page_cache(ws.store.conn, mib=64), contextlib.ExitStack() as stack, \
+            ws.store.transaction() as w, ws.store.foreign_keys_at_commit():
         held: frozenset[str] = frozenset()
         outside: frozenset[str] = frozenset()
         if ws.role == OFFICE:
