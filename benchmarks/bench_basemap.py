@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -109,10 +110,11 @@ def time_renders(path: Path, wins: list[tuple[float, tuple]]
 
 
 def main(argv: list[str] | None = None) -> list[Goal]:
+    """The figures against their goals; `argv` the options (none: the defaults)."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--side", type=int, default=SIDE)
     parser.add_argument("--windows", type=int, default=50)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv or [])
     large = LARGE_TIFF if args.side == SIDE else (
         Path(tempfile.gettempdir()) / f"inspector-bench-basemap-{args.side}.tif")
     start = time.perf_counter()
@@ -149,6 +151,6 @@ def main(argv: list[str] | None = None) -> list[Goal]:
 
 
 if __name__ == "__main__":
-    for goal in main():
+    for goal in main(sys.argv[1:]):
         print(f"  {'met' if goal.met else 'NOT MET'}: {goal.measure} {goal.value} "
               f"(goal {goal.goal})")

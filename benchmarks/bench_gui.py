@@ -68,8 +68,13 @@ while w.lists_state.text() != "Work lists up to date":
     time.sleep(0.005)
 lists = time.perf_counter() - t0 - shown
 w.runner.stop()
-import resource
-peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+# the most this process held (VmHWM): not ru_maxrss, which Linux carries over from the
+# process that started it (a benchmark run after others in one process holds hundreds of MB)
+import os, resource
+hwm = ([line.split() for line in open("/proc/self/status") if line.startswith("VmHWM:")]
+       if os.path.exists("/proc/self/status") else [])
+peak_kb = int(hwm[0][1]) if hwm else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+peak_mb = peak_kb / 1024
 print(shown, rows, max(times), listed, lists, max(opened or [0.0]), len(opened), peak_mb)
 """
 

@@ -17,8 +17,6 @@ import time
 from datetime import date
 from pathlib import Path
 
-from inspector_app.services.demo.parcels import install_demo
-from inspector_app.services.letters.register import compose, office_for
 from reportlab.lib.pagesizes import LETTER
 from reportlab.platypus import Paragraph as RLParagraph
 from reportlab.platypus import SimpleDocTemplate
@@ -26,6 +24,8 @@ from reportlab.platypus import SimpleDocTemplate
 from benchmarks.common import Goal, report
 from inspector_app.documents.content import Bullets, Letter, Paragraph
 from inspector_app.documents.render import _styles, merge, render_letter
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.letters.register import compose, office_for
 from inspector_app.services.workspace import Workspace
 
 LETTERS = 500

@@ -8,6 +8,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -72,8 +73,8 @@ class _Reader:
             items = value if value is not None else ()
             if kind is Kind.LIST:
                 return tuple(i.strip() for i in items) if spec.strip else tuple(items)
-            return tuple(self.build(_inner(field, listed=True), item, [*path, i])
-                         for i, item in enumerate(items))
+            inner = _inner(field, listed=True)
+            return tuple(self.build(inner, item, [*path, i]) for i, item in enumerate(items))
         if value is None:
             return None
         if kind is Kind.OBJECT:
@@ -93,7 +94,7 @@ class _Reader:
         the rules between its fields."""
         assert section.cls is not None
         values = {f.key: self.value(f, doc.get(f.key), [*path, f.key])
-                  for f in section.fields if f.in_case and f.kinds is None}
+                  for f in _read(section)}
         if section.cls is Component:
             values["details"] = self._details(section, doc, path)
         built = section.cls(**{k: v for k, v in values.items() if v is not None})
@@ -118,6 +119,13 @@ class _Reader:
 def _inner(field: Field, *, listed: bool = False) -> Section:
     path = f"{field.path}.{field.key}" if field.path else field.key
     return registry.BY_PATH[path + ("[]" if listed else "")]
+
+
+@cache
+def _read(section: Section) -> tuple[Field, ...]:
+    """The fields of a part read from its own keys of the file (not a component's
+    details), in order."""
+    return tuple(f for f in section.fields if f.in_case and f.kinds is None)
 
 
 # --- the rules between fields, by part of the case ----------------------------------------

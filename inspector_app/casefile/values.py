@@ -268,9 +268,8 @@ _PY_TYPES: dict[str, tuple[type, ...]] = {"string": (str,), "integer": (int,),
 
 
 def _compiled(table: str, column: str) -> Callable[[Any], bool]:
-    """Whether a stored value of a column passes its declaration, as a small function of
-    the field's schema (type, bounds, lengths, pattern, vocabulary); a field whose schema
-    says more (a list, a geometry) is checked by `value_problem` itself."""
+    """Whether a stored value of a column passes its declaration: `_plain_check` where the
+    field has one; a geometry by its shape; any other field by `value_problem` itself."""
     field = registry.column(table, column)
     if field is None or field.spec.identity:
         return lambda value: True
@@ -279,19 +278,82 @@ def _compiled(table: str, column: str) -> Callable[[Any], bool]:
         return lambda value: value is None or (
             geometry_fault(value if isinstance(value, dict) else case_value(field, value),
                            allowed) is None)
-    if field.kind in (Kind.LIST, Kind.OBJECTS, Kind.GEOMETRY, Kind.BYTES):
-        return lambda value: value_problem(table, column, value, "") is None
-    node = field_schema(table, column)
-    assert node is not None
+    plain = _plain_check(table, column)
+    if plain is not None:
+        return plain
+    return lambda value: value_problem(table, column, value, "") is None
+
+
+def declared_problem(table: str, column: str, value: Any, words: str) -> str | None:
+    """`value_problem` of a stored (or change-log) value, asked first of the column's
+    compiled check (`_plain_check`), so that the schema validator reads only a value that
+    check does not pass: what it says of that value is the answer."""
+    passes = _plain_check(table, column)
+    if passes is not None and passes(value):
+        return None
+    return value_problem(table, column, value, words)
+
+
+_PLAIN_CHECKS: dict[tuple[str, str], Callable[[Any], bool] | None] = {}
+
+
+def _plain_check(table: str, column: str) -> Callable[[Any], bool] | None:
+    """For a field of one plain value (text, a number, yes or no, a date, a word of a
+    vocabulary) or a list of them, a small function of its schema (type, bounds, lengths,
+    pattern, vocabulary, items) made once, that passes a stored value only if
+    `value_problem` passes it; None for any other field (geometry, a list of records,
+    bytes) and a column nothing declares."""
+    key = (table, column)
+    if key not in _PLAIN_CHECKS:
+        field = registry.column(table, column)
+        node = field_schema(table, column)
+        _PLAIN_CHECKS[key] = None if (
+            field is None or node is None or field.spec.identity
+            or field.kind in (Kind.GEOMETRY, Kind.OBJECTS, Kind.BYTES)) else (
+            _list_check(node) if field.kind is Kind.LIST
+            else _node_check(node, boolean=field.kind is Kind.BOOLEAN))
+    return _PLAIN_CHECKS[key]
+
+
+def _list_check(node: Mapping[str, Any]) -> Callable[[Any], bool] | None:
+    """A list of plain values, as the records hold it (JSON text) or as written (a list)."""
+    if node.get("type") != "array" or not isinstance(node.get("items"), dict):
+        return None
+    item = _node_check(node["items"], boolean=False)
+    if item is None:
+        return None
+    fewest, most = node.get("minItems"), node.get("maxItems")
+
+    def passes(value: Any) -> bool:
+        if isinstance(value, str):
+            value = _parsed_json(value, list)
+        if type(value) is not list:
+            return False
+        if (fewest is not None and len(value) < fewest) or (
+                most is not None and len(value) > most):
+            return False
+        return all(item(v) for v in value)
+
+    return passes
+
+
+_KNOWN = frozenset({"type", "enum", "minimum", "maximum", "minLength", "maxLength", "pattern"})
+
+
+def _node_check(node: Mapping[str, Any], *, boolean: bool) -> Callable[[Any], bool] | None:
+    """One plain value against a part of the schema that says no more than its type,
+    bounds, lengths, pattern and vocabulary; None for any other part."""
     declared = node.get("type")
     types = [declared] if isinstance(declared, str) else list(declared or ())
+    if not set(node) <= _KNOWN or not set(types) <= {*_PY_TYPES, "null"} or (
+            not types and "enum" not in node):
+        return None
     nullable = "null" in types or None in node.get("enum", ())
     accepted = tuple(t for name in types for t in _PY_TYPES.get(name, ()))
     enum = frozenset(v for v in node.get("enum", ()) if v is not None) or None
     lo, hi = node.get("minimum"), node.get("maximum")
     shortest, longest = node.get("minLength"), node.get("maxLength")
     pattern = re.compile(node["pattern"]) if "pattern" in node else None
-    boolean = field.kind is Kind.BOOLEAN
     dated = node.get("pattern") == DATE_PATTERN
 
     def passes(value: Any) -> bool:
@@ -300,7 +362,7 @@ def _compiled(table: str, column: str) -> Callable[[Any], bool]:
         if boolean:
             return value in (0, 1) and not isinstance(value, float)
         if enum is not None:
-            return value in enum
+            return type(value) is str and value in enum
         if isinstance(value, bool) or (accepted and not isinstance(value, accepted)):
             return False
         if isinstance(value, str):
@@ -316,7 +378,8 @@ def _compiled(table: str, column: str) -> Callable[[Any], bool]:
                 except ValueError:
                     return False
             return True
-        if isinstance(value, float) and (value != value or value in (_INF, -_INF)):
+        if not isinstance(value, int | float) or (
+                isinstance(value, float) and (value != value or value in (_INF, -_INF))):
             return False
         if lo is not None and value < lo:
             return False

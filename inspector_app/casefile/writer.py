@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from datetime import date
 from enum import Enum
+from functools import cache
 from typing import Any
 
 from ..domain import registry
@@ -33,11 +34,22 @@ def _inner(field: Field, *, listed: bool = False) -> Section:
     return registry.BY_PATH[path + ("[]" if listed else "")]
 
 
-def _field(field: Field, value: Any) -> Any:
+@cache
+def _written(section: Section) -> tuple[tuple[Field, Section | None], ...]:
+    """The fields of a part that its case file holds, in order, each with the part it
+    holds (an object or a list of them)."""
+    return tuple((f, _inner(f, listed=f.kind is Kind.OBJECTS)
+                  if f.kind in (Kind.OBJECT, Kind.OBJECTS) else None)
+                 for f in section.fields if f.in_case)
+
+
+def _field(field: Field, inner: Section | None, value: Any) -> Any:
     if field.kind is Kind.OBJECT:
-        return None if value is None else _part(_inner(field), value)
+        assert inner is not None
+        return None if value is None else _part(inner, value)
     if field.kind is Kind.OBJECTS:
-        items = [_part(_inner(field, listed=True), item) for item in value]
+        assert inner is not None
+        items = [_part(inner, item) for item in value]
         return None if field.spec.omit_empty and not items else items
     if field.kind is Kind.LIST:
         return None if field.spec.omit_empty and not value else list(value)
@@ -47,11 +59,9 @@ def _field(field: Field, value: Any) -> Any:
 def _part(section: Section, obj: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     details = obj.details if isinstance(obj, Component) else {}
-    for f in section.fields:
-        if not f.in_case:
-            continue
+    for f, inner in _written(section):
         value = details.get(f.key) if f.kinds is not None else getattr(obj, f.key)
-        written = _field(f, value)
+        written = _field(f, inner, value)
         if written is not None:
             out[f.key] = written
     return out

@@ -10,13 +10,14 @@ remembered, so a change is applied at most once however often it arrives.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..domain import registry
-from .records import BOOKKEEPING, CHANGE_LOG_INSERT, RecordWriter, _same, new_id
+from .records import BOOKKEEPING, CHANGE_LOG_INSERT, RecordWriter, _json, _same, new_id
 
 # the records that travel (`domain.registry`, declared with each kind of record)
 SYNCED_TABLES = registry.SYNCED_TABLES
@@ -43,6 +44,73 @@ class ApplyCounts:
 
 def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
     return {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+
+
+# A trigger that only drops the kept summary of a record's parcel (`0011_case_summaries.sql`):
+# whether it runs once or many times for a record, the summary is gone.
+_SUMMARY_TRIGGER = re.compile(
+    r"CREATE TRIGGER \w+ AFTER (INSERT|UPDATE|DELETE) ON \w+ BEGIN DELETE FROM case_summaries "
+    r"WHERE parcel_id (= (OLD|NEW)\.\w+|IN \((OLD|NEW)\.\w+, (OLD|NEW)\.\w+\)); END")
+
+
+def _merged_columns(conn: sqlite3.Connection, table: str) -> frozenset[str]:
+    """The columns of a table whose updates of one record may be written as one update
+    with their last values: SQLite would check nothing statement by statement that the
+    last values do not pass. That is, the table has no CHECK constraint and no trigger but
+    those that drop a parcel's kept summary, and the column is in no unique index, no
+    partial index's condition and no foreign key. (A NOT NULL column is merged only while
+    its values are not null.)"""
+    found = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
+                         (table,)).fetchone()
+    if found is None or "CHECK" in str(found[0]).upper():
+        return frozenset()
+    for (sql,) in conn.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND "
+                               "tbl_name = ?", (table,)):
+        if not _SUMMARY_TRIGGER.fullmatch(" ".join(str(sql).split())):
+            return frozenset()
+    columns = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+    fixed = {r[3] for r in conn.execute(f"PRAGMA foreign_key_list({table})")}
+    for _, name, unique, _, partial in conn.execute(f"PRAGMA index_list({table})"):
+        named = [r[2] for r in conn.execute(f"PRAGMA index_info({name})")]
+        if unique:
+            fixed.update(named)
+        if partial or None in named:
+            (sql,) = conn.execute("SELECT sql FROM sqlite_master WHERE name = ?",
+                                  (name,)).fetchone()
+            words = set(re.findall(r"\w+", str(sql)))
+            fixed.update(c for c in columns if c in words)
+    return frozenset(columns - fixed)
+
+
+def _affinity(declared: str) -> str:
+    """A column's type affinity, by SQLite's rules for its declared type."""
+    declared = declared.upper()
+    if "INT" in declared:
+        return "INTEGER"
+    if any(word in declared for word in ("CHAR", "CLOB", "TEXT")):
+        return "TEXT"
+    if "BLOB" in declared or not declared:
+        return "BLOB"
+    if any(word in declared for word in ("REAL", "FLOA", "DOUB")):
+        return "REAL"
+    return "NUMERIC"
+
+
+def _kept_as_is(value: Any, affinity: str) -> bool:
+    """Whether SQLite gives back exactly this value, of this type, once it is stored in a
+    column of this affinity (text stays text in a TEXT column, a whole number in an
+    INTEGER one; a number in a TEXT column becomes text, 3.0 in an INTEGER one becomes 3)."""
+    kind = type(value)
+    if value is None or kind is bytes or affinity == "BLOB":
+        return value is None or kind in (bytes, str, int) or (
+            kind is float and value == value)
+    if kind is str:
+        return affinity == "TEXT"
+    if kind is int:
+        return affinity in ("INTEGER", "NUMERIC")
+    if kind is float:
+        return affinity == "REAL" and value == value
+    return False
 
 
 def _row(conn: sqlite3.Connection, table: str, record_id: str) -> dict[str, Any] | None:
@@ -73,14 +141,25 @@ class ChangeApplier:
         self.counts = ApplyCounts()
         self._columns: dict[str, set[str]] = {}
         self._known: set[str] = set()
+        # the records the changes name, as stored (None: no such record), read in bulk by
+        # `prepare` and kept as this applier writes them
+        self._rows: dict[tuple[str, str], dict[str, Any] | None] = {}
+        # record updates not yet written, in order: (statement, values); and those that
+        # may be written as one update of their record with its last values
+        self._writes: list[tuple[str, tuple[Any, ...]]] = []
+        self._merged: dict[tuple[str, str], dict[str, Any]] = {}
+        # each update statement's `_plan`, made once
+        self._plans: dict[str, tuple[bool, tuple[str, ...], tuple[tuple[str, str], ...]]] = {}
         self._log_rows: list[tuple[Any, ...]] = []
         self._received_rows: list[tuple[Any, ...]] = []
         self._open = {(r[0], r[1], r[2]) for r in conn.execute(
             "SELECT table_name, record_id, field FROM sync_conflicts WHERE resolved_at IS NULL")}
         self._raised: list[tuple[str, str, str]] = []
 
-    def prepare(self, change_ids: list[str]) -> None:
-        """Look up in bulk which of these changes this data folder already has."""
+    def prepare(self, changes: Sequence[Mapping[str, Any]]) -> None:
+        """Look up in bulk which of these changes this data folder already has, and read
+        the records they name, one query per table for each 500 of them."""
+        change_ids = [c["change_id"] for c in changes]
         for start in range(0, len(change_ids), 500):
             chunk = change_ids[start:start + 500]
             marks = ",".join("?" * len(chunk))
@@ -88,9 +167,27 @@ class ChangeApplier:
                 f"SELECT change_id FROM change_log WHERE change_id IN ({marks}) UNION "
                 f"SELECT change_id FROM sync_received WHERE change_id IN ({marks})",
                 [*chunk, *chunk]))
+        named: dict[str, set[str]] = {}
+        for c in changes:
+            if c["table"] in SYNCED_TABLES and (c["table"], c["record_id"]) not in self._rows:
+                named.setdefault(c["table"], set()).add(c["record_id"])
+        self._write_pending()
+        for table, ids in named.items():
+            wanted = sorted(ids)
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start:start + 500]
+                cur = self.conn.execute(f"SELECT * FROM {table} WHERE id IN "
+                                        f"({','.join('?' * len(chunk))})", chunk)
+                names = [d[0] for d in cur.description]
+                found = {row["id"]: row for row in (dict(zip(names, r, strict=True))
+                                                    for r in cur.fetchall())}
+                for record_id in chunk:
+                    self._rows[(table, record_id)] = found.get(record_id)
 
     def finish(self) -> None:
-        """Write the buffered log rows, in the order the changes were applied."""
+        """Write the buffered record updates and log rows, in the order the changes were
+        applied."""
+        self._write_pending()
         self.conn.executemany(CHANGE_LOG_INSERT, self._log_rows)
         self.conn.executemany(
             "INSERT INTO sync_received (change_id, device_id, device_seq, package_id, outcome)"
@@ -98,6 +195,84 @@ class ChangeApplier:
         self._log_rows.clear()
         self._received_rows.clear()
         self.counts.open_conflicts = sum(key in self._open for key in self._raised)
+
+    # Whether updates of one record may be written as one (`_merged_columns`); off, each
+    # is written as it was made (a test holds the two ways to the same records).
+    merge_updates = True
+
+    def _write_pending(self) -> None:
+        """Write the record updates held back: those in order, each run of the same
+        statement at once; then each record's merged updates, as one update."""
+        writes, self._writes = self._writes, []
+        merged: dict[str, list[tuple[Any, ...]]] = {}
+        for (table, record_id), values in self._merged.items():
+            sql, params = self._merged_update(table, record_id, values)
+            merged.setdefault(sql, []).append(params)
+        self._merged.clear()
+        start = 0
+        while start < len(writes):
+            end = start + 1
+            while end < len(writes) and writes[end][0] == writes[start][0]:
+                end += 1
+            self.conn.executemany(writes[start][0], [w[1] for w in writes[start:end]])
+            start = end
+        for sql, rows in merged.items():
+            self.conn.executemany(sql, rows)
+
+    @staticmethod
+    def _merged_update(table: str, record_id: str,
+                       values: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
+        return (f"UPDATE {table} SET {', '.join(f'{k} = ?' for k in values)} WHERE id = ?",
+                (*values.values(), record_id))
+
+    def _plan(self, table: str, sql: str, values: dict[str, Any]
+              ) -> tuple[bool, tuple[str, ...], tuple[tuple[str, str], ...]]:
+        """What an update statement of a table needs to know of its columns (`values`'
+        keys, in its order): whether its updates of a record may be merged (every column in
+        `_merged_columns`), those of them that are NOT NULL (merged only while their values
+        are not null), and each one's type affinity."""
+        plan = self._plans.get(sql)
+        if plan is None:
+            info = self.conn.execute(f"PRAGMA table_info({table})").fetchall()
+            required = {r[1] for r in info if r[3]}
+            affinity = {r[1]: _affinity(r[2]) for r in info}
+            merged = _merged_columns(self.conn, table) if self.merge_updates else frozenset()
+            plan = self._plans[sql] = (all(k in merged for k in values),
+                                       tuple(k for k in values if k in required),
+                                       tuple((k, affinity[k]) for k in values))
+        return plan
+
+    def _row(self, table: str, record_id: str) -> dict[str, Any] | None:
+        """A record as stored now (None if there is none)."""
+        key = (table, record_id)
+        if key not in self._rows:
+            self._write_pending()
+            self._rows[key] = _row(self.conn, table, record_id)
+        return self._rows[key]
+
+    def _write(self, table: str, row: dict[str, Any], sql: str,
+               values: dict[str, Any]) -> None:
+        """Update a record: held back to be written with the next ones, the row kept as
+        SQLite will give it back (read again if SQLite would store a value otherwise)."""
+        merge, required, affinities = self._plans.get(sql) or self._plan(table, sql, values)
+        for k in required if merge else ():
+            v = values[k]
+            if v is None or v != v:  # NaN: stored as NULL
+                merge = False
+                break
+        key = (table, row["id"])
+        if merge:
+            self._merged.setdefault(key, {}).update(values)
+        else:
+            earlier = self._merged.pop(key, None)
+            if earlier is not None:  # the record's merged updates come before this one
+                self._writes.append(self._merged_update(table, row["id"], earlier))
+            self._writes.append((sql, (*values.values(), row["id"])))
+        for k, affinity in affinities:
+            if not _kept_as_is(values[k], affinity):
+                del self._rows[key]
+                return
+        row.update(values)
 
     def columns(self, table: str) -> set[str]:
         if table not in self._columns:
@@ -117,10 +292,8 @@ class ChangeApplier:
         self._log_rows.append(
             (c["change_id"], c["at"], c["user"], c["device_id"], c["table"], c["record_id"],
              c["parcel_id"], c["op"], c["field"],
-             None if c["old"] is None else json.dumps(c["old"], ensure_ascii=False,
-                                                      separators=(",", ":")),
-             None if new is None else json.dumps(new, ensure_ascii=False,
-                                                 separators=(",", ":")),
+             None if c["old"] is None else _json(c["old"]),
+             None if new is None else _json(new),
              version, c["device_seq"]))
 
     def _conflict(self, c: Mapping[str, Any], local: Any, field: str, *,
@@ -146,18 +319,24 @@ class ChangeApplier:
         if table not in SYNCED_TABLES:
             raise ValueError(f"change {c['change_id']} names the table {table!r}, which is "
                              "not synchronised")
-        row = _row(self.conn, table, c["record_id"])
+        row = self._row(table, c["record_id"])
         op = c["op"]
-        if op == "insert":
-            self._insert(c, row)
-        elif row is None:
-            self._remember(c, "skipped")  # a record this device never had
-        elif c["parcel_id"] in self.held:
-            self._hold(c, row)
-        elif op == "update":
-            self._update(c, row)
-        else:
-            self._delete(c, row)
+        try:
+            if op == "insert":
+                self._insert(c, row)
+            elif row is None:
+                self._remember(c, "skipped")  # a record this device never had
+            elif c["parcel_id"] in self.held:
+                self._hold(c, row)
+            elif op == "update":
+                self._update(c, row)
+            else:
+                self._delete(c, row)
+        except ValueError:
+            # an update held back that does not fit is what refuses the package, as it
+            # would have been had it been written at once
+            self._write_pending()
+            raise
 
     def _hold(self, c: Mapping[str, Any], row: dict[str, Any]) -> None:
         """A change to a record of a parcel taken from the sender: kept for a person."""
@@ -194,6 +373,7 @@ class ChangeApplier:
         if table != "parcels" and "parcel_id" in self.columns(table):
             values["parcel_id"] = c["parcel_id"]
         names = list(values)
+        self._write_pending()
         self.conn.execute("SAVEPOINT sync_insert")
         try:
             self.conn.execute(f"INSERT INTO {table} ({', '.join(names)}) VALUES "
@@ -205,6 +385,7 @@ class ChangeApplier:
             self._conflict(c, None, "(record)")
             return
         self.conn.execute("RELEASE sync_insert")
+        self._rows.pop((table, c["record_id"]), None)  # read again, with its columns' defaults
         self._log(c, 1)
         self._remember(c, "applied")
 
@@ -229,9 +410,10 @@ class ChangeApplier:
             self._conflict(c, local, field)
             return
         version = int(row["version"]) + 1
-        self.conn.execute(f"UPDATE {table} SET {field} = ?, updated_at = ?, device_id = ?, "
-                          "version = ? WHERE id = ?",
-                          (incoming, c["at"], c["device_id"], version, c["record_id"]))
+        self._write(table, row, f"UPDATE {table} SET {field} = ?, updated_at = ?, "
+                    "device_id = ?, version = ? WHERE id = ?",
+                    {field: incoming, "updated_at": c["at"], "device_id": c["device_id"],
+                     "version": version})
         self._log(c, version)
         self._remember(c, "applied")
         self._settle(c, field, incoming)  # made against our value: the other side decided
@@ -259,9 +441,10 @@ class ChangeApplier:
             self._conflict(c, "kept", "(deleted)")
             return
         version = int(row["version"]) + 1
-        self.conn.execute(f"UPDATE {c['table']} SET deleted_at = ?, updated_at = ?, "
-                          "device_id = ?, version = ? WHERE id = ?",
-                          (c["at"], c["at"], c["device_id"], version, c["record_id"]))
+        self._write(c["table"], row, f"UPDATE {c['table']} SET deleted_at = ?, "
+                    "updated_at = ?, device_id = ?, version = ? WHERE id = ?",
+                    {"deleted_at": c["at"], "updated_at": c["at"],
+                     "device_id": c["device_id"], "version": version})
         self._log(c, version)
         self._remember(c, "applied")
 

@@ -17,7 +17,7 @@ _PRESENT = ("SELECT device_seq AS n FROM sync_received WHERE device_id = :d AND 
             "AND device_seq >= 1 UNION SELECT device_seq FROM held_changes WHERE "
             "device_id = :d AND device_seq >= 1")
 _RUNS = (f"WITH s AS ({_PRESENT}), o AS (SELECT n, lag(n, 1, 0) OVER (ORDER BY n) AS prev "
-         "FROM s) SELECT prev + 1 AS first, n - 1 AS last FROM o WHERE n > prev + 1")
+         "FROM s), r AS (SELECT prev + 1 AS first, n - 1 AS last FROM o WHERE n > prev + 1)")
 
 
 def gaps(conn: sqlite3.Connection, device_id: str, listed: int
@@ -25,16 +25,15 @@ def gaps(conn: sqlite3.Connection, device_id: str, listed: int
     """The highest n such that changes 1..n from a device are all here; the first `listed`
     ranges [first, last] of numbers missing below the highest one here; and how many
     numbers are missing in all. Computed from the numbers present, never by counting up to
-    the highest one."""
-    ranges = [[r["first"], r["last"]] for r in rows(
-        conn, f"{_RUNS} ORDER BY first LIMIT {int(listed)}", {"d": device_id})]
-    missing = conn.execute(f"SELECT coalesce(sum(last - first + 1), 0) FROM ({_RUNS})",
-                           {"d": device_id}).fetchone()[0]
-    if ranges:
-        through = ranges[0][0] - 1
-    else:
-        through = conn.execute(f"SELECT coalesce(max(n), 0) FROM ({_PRESENT})",
-                               {"d": device_id}).fetchone()[0]
+    the highest one, in one statement: its first row the count missing and the highest
+    number present, the ranges after it."""
+    found = conn.execute(
+        f"{_RUNS} SELECT 0, (SELECT coalesce(sum(last - first + 1), 0) FROM r), "
+        "(SELECT coalesce(max(n), 0) FROM s) UNION ALL SELECT 1, * FROM "
+        f"(SELECT first, last FROM r ORDER BY first LIMIT {int(listed)}) ORDER BY 1, 2",
+        {"d": device_id}).fetchall()
+    (_, missing, top), ranges = found[0], [[first, last] for _, first, last in found[1:]]
+    through = ranges[0][0] - 1 if ranges else top
     return int(through), ranges, int(missing)
 
 

@@ -35,9 +35,10 @@ import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
-from ..casefile.values import after_today_problem, list_limit, value_problem
+from ..casefile.values import after_today_problem, declared_problem, list_limit
 from ..domain import authority, registry
 from ..domain.authority import FIXED_FIELDS, LAPTOP_PARCEL_FIELDS, LAPTOP_TABLES
 from ..domain.records import MAX_GEOMETRY_TEXT
@@ -149,7 +150,6 @@ def _check(conn: sqlite3.Connection, package: Package, *, sender: Sender, receiv
                 else sender.enrolled_at - CLOCK_ALLOWANCE)
     refused: dict[str, str] = {}
     for c in package.changes:
-        where = _where(c)
         try:
             _timestamp(c["at"], "its time (at)", now, earliest=earliest,
                        since="this laptop was enrolled")
@@ -162,12 +162,12 @@ def _check(conn: sqlite3.Connection, package: Package, *, sender: Sender, receiv
                                "carries a number that is not a finite number (infinity or "
                                "NaN)")
         except _Refusal as why:
-            raise _Refusal(f"{where} {why}") from None
+            raise _Refusal(f"{_where(c)} {why}") from None
         try:
             _values(conn, c, columns, package.attachments, attachment_exists, now.date())
         except _Refusal as why:
             if from_laptop or c["table"] not in SYNCED_TABLES:
-                raise _Refusal(f"{where} {why}") from None
+                raise _Refusal(f"{_where(c)} {why}") from None
             refused[c["change_id"]] = str(why)
     if from_laptop:
         _references(conn, package.changes)
@@ -520,6 +520,7 @@ def _not_after_today(table: str, column: str, value: Any, today: date) -> None:
         raise _Refusal(problem)
 
 
+@lru_cache(maxsize=4096)
 def _label(table: str, column: str) -> str:
     """The field in words, with its unit: "Bedrooms", "Living area (sq ft)"."""
     field = registry.column(table, column)
@@ -548,6 +549,6 @@ def _value(conn: sqlite3.Connection, table: str, column: str, value: Any, kind: 
         if len(value) > bound:
             raise _Refusal(f"{words} is {len(value):,} characters long; at most {bound:,} "
                            "allowed")
-    problem = value_problem(table, column, value, words)
+    problem = declared_problem(table, column, value, words)
     if problem is not None:
         raise _Refusal(problem)

@@ -314,3 +314,32 @@ def test_a_change_that_breaks_a_rule_of_the_whole_case_is_refused_at_import(pair
                                            "than living_area_sqft"):
         pair.up()
     assert state(pair.office) == before
+
+
+def test_a_problem_a_case_already_had_is_not_laid_at_the_packages_door(pair: Pair) -> None:
+    """A parcel whose records already break a rule of the whole case (its dwelling removed
+    at the office) takes a laptop's change that leaves the problem as it was: the package
+    goes in whole, each change applied and logged once, beside the changes to a parcel
+    that has no problem."""
+    broken, whole = pair.sbls[1], pair.sbls[2]
+    with pair.office.store.transaction() as w:
+        w.delete("dwellings", record_id(pair.office, "dwellings", broken))
+    write(pair.field, "parcels", broken, "owner_name", "Field Name")
+    write(pair.field, "parcels", whole, "owner_name", "Other Name")
+    write(pair.field, "parcels", broken, "site_address", "1 Field Road")
+    result = pair.up()
+    assert (result["applied"], result["conflicts"], result["skipped"]) == (3, 0, 0)
+    assert pair.office.store.query(
+        "SELECT owner_name, site_address FROM parcels WHERE id = ?",
+        (pair.office.parcel_id(broken),)) == [{"owner_name": "Field Name",
+                                               "site_address": "1 Field Road"}]
+    assert pair.office.load_case(whole).parcel.owner_name == "Other Name"
+    sent = [c["change_id"] for c in pair.field.store.query(
+        "SELECT change_id FROM change_log WHERE table_name = 'parcels' AND op = 'update' "
+        "AND field IN ('owner_name', 'site_address')")]
+    assert len(sent) == 3
+    for table in ("change_log", "sync_received"):
+        found = pair.office.store.query(
+            f"SELECT change_id FROM {table} WHERE change_id IN (?, ?, ?)", sent)
+        assert sorted(r["change_id"] for r in found) == sorted(sent), table
+    assert pair.up("again.zip")["applied"] == 0

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
+from ...domain.case import Case
 from ...paths import write_atomically
 from ...storage import devices, held, proposals, sync_log
 from ...storage import parcels as parcel_rows
+from ...storage.database import page_cache
 from ...storage.sync_apply import (
     ApplyCounts,
     ChangeApplier,
@@ -156,15 +158,36 @@ def _import_summary(counts: ApplyCounts) -> str:
     return text + "."
 
 
+# Parcels a package changes whose cases are kept as read before it is applied (a case
+# takes a few kilobytes); beyond this many, each case is judged as it is read.
+CASES_KEPT = 10_000
+
+
+def _cases_before(conn: sqlite3.Connection, parcel_ids: list[str], path: Path,
+                  today: date) -> dict[str, Case | str | None]:
+    """The cases of the parcels a package changes, as stored before it is applied: each
+    is judged by the case-file rules only if the package leaves it reading badly
+    (`_refuse_worse_cases`), so that most are read once and judged once."""
+    before: dict[str, Case | str | None] = {}
+    for start in range(0, len(parcel_ids), 500):
+        cases = resolution.stored_cases(conn, parcel_ids[start:start + 500], str(path))
+        if start >= CASES_KEPT:
+            before.update((parcel_id, resolution.problem_of(case, str(path), today))
+                          for parcel_id, case in cases.items())
+        else:
+            before.update(cases)
+    return before
+
+
 def _refuse_worse_cases(ws: Session, conn: sqlite3.Connection, path: Path,
-                        before: dict[str, str | None]) -> None:
+                        before: dict[str, Case | str | None], judged_on: date) -> None:
     """The rules of a whole case (dates after today, one field against another) for the
     parcels a laptop's package changed: a case that reads worse than before refuses the
     package, as the same change made in the app or by a case file would be refused."""
     after = resolution.case_problems(conn, list(before), str(path), ws.today())
-    for parcel_id, was in before.items():
-        now = after[parcel_id]
-        if now is not None and now != was:
+    for parcel_id, now in after.items():
+        if now is not None and now != resolution.problem_of(before[parcel_id], str(path),
+                                                            judged_on):
             sbl = parcel_rows.sbl_of(conn, parcel_id)
             raise PackageError(f"{path}: its changes to parcel {sbl or parcel_id} "
                                f"break the case-file rules ({now}); the package was refused "
@@ -199,8 +222,9 @@ def _apply(ws: Session, package: Package, path: Path, received_at: str,
            this: dict[str, Any], verdict: policy.Verdict) -> ApplyCounts:
     manifest = package.manifest
     sender = manifest["source_device"]
-    with contextlib.ExitStack() as stack, ws.store.transaction() as w, \
-            ws.store.foreign_keys_at_commit():
+    # a package's thousands of log rows and their indexes: a page cache of its own
+    with page_cache(ws.store.conn, mib=64), contextlib.ExitStack() as stack, \
+            ws.store.transaction() as w, ws.store.foreign_keys_at_commit():
         held: frozenset[str] = frozenset()
         outside: frozenset[str] = frozenset()
         if ws.role == OFFICE:
@@ -220,16 +244,17 @@ def _apply(ws: Session, package: Package, path: Path, received_at: str,
         applier.counts.already += aside[1]
         touched = sorted({c["parcel_id"] for c in mine if c["parcel_id"]}) \
             if ws.role == OFFICE else []
-        before = resolution.case_problems(w.conn, touched, str(path), ws.today())
+        judged_on = ws.today()
+        before = _cases_before(w.conn, touched, path, judged_on)
         try:
-            applier.prepare([c["change_id"] for c in mine])
+            applier.prepare(mine)
             for change in mine:
                 applier.apply(change)
             applier.finish()
         except ValueError as exc:
             raise PackageError(f"{path}: {exc}; the package was refused and nothing was "
                                "changed.") from None
-        _refuse_worse_cases(ws, w.conn, path, before)
+        _refuse_worse_cases(ws, w.conn, path, before, judged_on)
         # every check passed: the package's photos and documents go in with its records
         written = _write_attachments(ws, package)
         stack.push(_removed_on_failure(written))

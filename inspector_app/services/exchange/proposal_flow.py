@@ -78,7 +78,7 @@ def accept(ws: Session, parcel: str) -> dict[str, Any]:
     with ws.store.transaction() as w, ws.store.foreign_keys_at_commit():
         applier = ChangeApplier(w.conn, package_id=waiting[0]["package_id"] if waiting else "",
                                 received_at=at, blobs={})
-        applier.prepare([h["change_id"] for h in waiting])
+        applier.prepare([h["change"] for h in waiting])
         for h in waiting:
             before = _outcomes(applier.counts)
             applier.apply(h["change"])

@@ -64,19 +64,23 @@ def _field_value(conn: sqlite3.Connection, table: str, column: str, value: Any,
 def case_problem(conn: sqlite3.Connection, parcel_id: str, source: str,
                   today: date) -> str | None:
     """What the case-file reader says of the parcel's case as stored now, if anything."""
+    return problem_of(_stored_case(conn, parcel_id, source), source, today)
+
+
+def _stored_case(conn: sqlite3.Connection, parcel_id: str, source: str) -> Case | str:
+    """The parcel's case as stored now, or the words of why its records do not read as one."""
     try:
-        case = load_case(conn, parcel_id)
+        return load_case(conn, parcel_id)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
         return f"{source}: the parcel's records would no longer read as a case ({exc})"
-    return _problem_of(case, source, today)
 
 
-def case_problems(conn: sqlite3.Connection, parcel_ids: Sequence[str], source: str,
-                  today: date) -> dict[str, str | None]:
-    """`case_problem` of many parcels, their cases read with one query per table for each
-    500 of them (a chunk that cannot be read so is read parcel by parcel, for the words of
-    each parcel's own problem)."""
-    found: dict[str, str | None] = {}
+def stored_cases(conn: sqlite3.Connection, parcel_ids: Sequence[str],
+                 source: str) -> dict[str, Case | str]:
+    """The cases of many parcels as stored now, read with one query per table for each 500
+    of them (a chunk that cannot be read so is read parcel by parcel); for a parcel whose
+    records do not read as a case, the words of its problem. `problem_of` judges each."""
+    found: dict[str, Case | str] = {}
     ids = list(parcel_ids)
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
@@ -86,9 +90,24 @@ def case_problems(conn: sqlite3.Connection, parcel_ids: Sequence[str], source: s
             cases = {}
         for parcel_id in chunk:
             case = cases.get(parcel_id)
-            found[parcel_id] = (case_problem(conn, parcel_id, source, today) if case is None
-                                else _problem_of(case, source, today))
+            found[parcel_id] = _stored_case(conn, parcel_id, source) if case is None else case
     return found
+
+
+def problem_of(case: Case | str | None, source: str, today: date) -> str | None:
+    """What the case-file reader says of a case from `stored_cases`, if anything (a case
+    already judged is its problem's words, or None)."""
+    return _problem_of(case, source, today) if isinstance(case, Case) else case
+
+
+def case_problems(conn: sqlite3.Connection, parcel_ids: Sequence[str], source: str,
+                  today: date) -> dict[str, str | None]:
+    """`case_problem` of many parcels, their cases read as `stored_cases` reads them, 500
+    at a time."""
+    ids = list(parcel_ids)
+    return {parcel_id: problem_of(case, source, today)
+            for start in range(0, len(ids), 500)
+            for parcel_id, case in stored_cases(conn, ids[start:start + 500], source).items()}
 
 
 def _problem_of(case: Case, source: str, today: date) -> str | None:
