@@ -17,6 +17,7 @@ from inspector_app.documents.content import LETTER_KINDS, LetterRefused
 from inspector_app.domain.jurisdiction import JurisdictionError, parse_jurisdiction
 from inspector_app.errors import InputError
 from inspector_app.paths import resource
+from inspector_app.services.letters import citations
 from inspector_app.services.letters import register as letters
 from inspector_app.services.session.laws import install_jurisdiction
 from inspector_app.services.workspace import Workspace
@@ -195,7 +196,7 @@ def test_no_issued_demo_letter_prints_an_inferred_section_number(demo: Workspace
             except (LetterRefused, InputError):
                 continue
             (letter, _, _, _), = plan.letters
-            found = inferred.findall(" ".join(letters._texts(letter)))
+            found = inferred.findall(" ".join(citations.letter_texts(letter)))
             assert not found, (sbl, kind, found)
             checked[kind] = checked.get(kind, 0) + 1
     assert checked.get("notice_of_violation", 0) >= 5, checked

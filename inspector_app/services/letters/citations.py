@@ -12,7 +12,8 @@ _UNCONFIRMED = re.compile(r"((?:§|10 NYCRR|Chapter)[^<>()]*?(?:\([^<>()]*\)[^<>
                           r"\(unconfirmed\)")
 
 
-def _texts(letter: Letter) -> list[str]:
+def letter_texts(letter: Letter) -> list[str]:
+    """The words of a letter: its subject, paragraphs, list items and closing."""
     texts = [letter.subject, *letter.closing]
     for block in letter.blocks:
         texts += [*getattr(block, "items", ()), getattr(block, "text", "")]
@@ -27,7 +28,7 @@ def citation_warnings(draft: Letter, final: Letter, law: Jurisdiction) -> tuple[
         issued = law.letter_citation(citation)
         if issued == citation:
             continue
-        if issued in " ".join(_texts(final)):
+        if issued in " ".join(letter_texts(final)):
             out.append(f"cites {citation} as \u201c{issued}\u201d: the jurisdiction file "
                        "does not confirm its section number")
     return tuple(out)
@@ -36,8 +37,8 @@ def citation_warnings(draft: Letter, final: Letter, law: Jurisdiction) -> tuple[
 def unconfirmed_citations(letter: Letter, final: Letter | None = None) -> tuple[str, ...]:
     """The unconfirmed citations a letter's draft shows, in order, once each (only those
     the issued letter `final` still cites, where given)."""
-    texts = _texts(letter)
-    kept = None if final is None else " ".join(_texts(final))
+    texts = letter_texts(letter)
+    kept = None if final is None else " ".join(letter_texts(final))
     found: dict[str, None] = {}
     for text in texts:
         for match in _UNCONFIRMED.finditer(text.replace("<b>", "").replace("</b>", "")):
