@@ -648,7 +648,8 @@ def holding_tank_findings(service: HoldingTankService | None, has_tank: bool,
         due = pump_out.date + timedelta(days=grace)
         detail = f"no record received for the {pump_out.date.isoformat()} pump-out"
         if grace:
-            detail += f" ({grace} days passed {due.isoformat()})"
+            # the office's practice, not the law's: § 202-8 B sets no time
+            detail += f" (the {grace} days this office allows passed {due.isoformat()})"
         out.append(DatedFinding(after=due, finding=Finding(
             code="holding_tank_records_missing", citation=cite,
             since=due + timedelta(days=1), detail=detail)))

@@ -624,7 +624,7 @@ def test_a_pump_out_is_no_violation_until_the_days_allowed_have_passed() -> None
     late = run(c, as_of=date(2026, 10, 2))
     assert _codes(late) == ["holding_tank_records_missing"]
     assert late.violations[0].since == date(2026, 10, 2)
-    assert "30 days passed 2026-10-01" in late.violations[0].detail
+    assert "the 30 days this office allows passed 2026-10-01" in late.violations[0].detail
     assert late.letters == (LetterKind.NOTICE_OF_VIOLATION,)
     assert _codes(run(_pump_out(date(2026, 9, 1), received=True),
                       as_of=date(2027, 1, 1))) == []
