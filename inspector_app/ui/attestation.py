@@ -32,6 +32,7 @@ from ..errors import InspectorError
 from ..services.letters import attestation as attestation_service
 from .context import AppContext
 from .date_field import DateField
+from .red_bar import RedBar
 
 INK = QColor(20, 30, 90)
 
@@ -140,11 +141,7 @@ class AttestDialog(QDialog):
         grid.addWidget(self.choose, 2, 1)
         grid.addWidget(self.chosen, 3, 0, 1, 2)
 
-        self.problem = QLabel()
-        self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("QLabel { background: #b3261e; color: white; "
-                                   "padding: 6px; }")
-        self.problem.hide()
+        self.problem = RedBar()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.record = buttons.addButton("Record attestation",
                                         QDialogButtonBox.ButtonRole.AcceptRole)
@@ -169,8 +166,7 @@ class AttestDialog(QDialog):
 
     def refuse(self, text: str) -> None:
         """A refusal in the dialog's red bar: nothing was recorded."""
-        self.problem.setText(text)
-        self.problem.show()
+        self.problem.say(text)
 
     def submit(self) -> None:
         problem = self.day.typed_problem()

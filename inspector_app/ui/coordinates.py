@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 
 from ..errors import InputError
 from .dialogs import ok_cancel
+from .red_bar import RedBar
 
 
 class CoordinatesDialog(QDialog):
@@ -38,10 +39,7 @@ class CoordinatesDialog(QDialog):
         self.how.setWordWrap(True)
         self.text = QPlainTextEdit()
         self.text.setTabChangesFocus(True)
-        self.problem = QLabel()
-        self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("background: #fde2e2; color: #7a0010; padding: 6px;")
-        self.problem.hide()
+        self.problem = RedBar()
         buttons = ok_cancel(self)
         form = QFormLayout()
         form.addRow("Coordinate &system", self.system)
@@ -74,8 +72,7 @@ class CoordinatesDialog(QDialog):
         try:
             site.typed_points(text, system, self.target)
         except InputError as exc:
-            self.problem.setText(str(exc))
-            self.problem.show()
+            self.problem.say(str(exc))
             return
         self.problem.hide()
         super().accept()

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from ..errors import InspectorError
 from .context import AppContext
+from .red_bar import RedBar
 
 
 def _shown(value: Any) -> str:
@@ -72,10 +73,7 @@ class ConflictsDialog(QDialog):
         self.note = QLabel("Until a conflict is resolved the value here stays, neither value "
                            "is lost, and no letter is issued for the parcel.")
         self.note.setWordWrap(True)
-        self.problem = QLabel()
-        self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("background: #fde2e2; color: #7a0010; padding: 6px;")
-        self.problem.hide()
+        self.problem = RedBar()
         layout = QVBoxLayout(self)
         layout.addWidget(self.note)
         layout.addWidget(self.problem)
@@ -170,8 +168,7 @@ class ConflictsDialog(QDialog):
             self.ctx.error(exc)
             return
         text = exc.in_app
-        self.problem.setText(f"Not resolved: {text}")
-        self.problem.show()
+        self.problem.say(f"Not resolved: {text}")
         self.ctx.status.emit(text.splitlines()[0])
 
 

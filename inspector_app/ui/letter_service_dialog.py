@@ -27,6 +27,7 @@ from ..errors import InspectorError
 from ..services.letters import service as letter_service
 from .context import AppContext
 from .date_field import DateField
+from .red_bar import RedBar
 
 EVENTS = (("served", "Served"),
           ("delivered", "Delivery confirmed (return receipt)"),
@@ -71,11 +72,7 @@ class LetterServiceDialog(QDialog):
         self.form.addRow("Receipt signed by:", self.signed_by)
         self.form.addRow("Why it came back:", self.reason)
         self.form.addRow("On:", self.day)
-        self.problem = QLabel()
-        self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("QLabel { background: #b3261e; color: white; "
-                                   "padding: 6px; }")
-        self.problem.hide()
+        self.problem = RedBar()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.record = buttons.addButton("Record", QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.accepted.connect(self.submit)
@@ -104,8 +101,7 @@ class LetterServiceDialog(QDialog):
 
     def refuse(self, text: str) -> None:
         """A refusal in the dialog's red bar: nothing was recorded."""
-        self.problem.setText(text)
-        self.problem.show()
+        self.problem.say(text)
 
     def submit(self) -> None:
         problem = self.day.typed_problem()
