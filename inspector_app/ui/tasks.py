@@ -32,6 +32,19 @@ class Job:
     lets_others_through: bool = False
 
 
+def _nothing(*_: Any) -> None:
+    return None
+
+
+def _let_go(job: Job) -> None:
+    """Drop a finished job's work and callbacks here, on the GUI thread. They may hold the
+    last reference to a window or dialog; the worker still holds the job until it takes
+    the next one, and a Qt object let go there would be destroyed on the worker thread
+    (a crash: a dialog closed by its job's callback, then any other job)."""
+    job.fn = _nothing
+    job.on_done = job.on_error = job.on_progress = None
+
+
 class _Worker(QObject):
     finished = Signal(object, object)      # job, result
     failed = Signal(object, object)        # job, exception
@@ -156,19 +169,25 @@ class TaskRunner(QObject):
 
     def _finished(self, job: Job, result: Any) -> None:
         if not job.counted:
+            _let_go(job)
             return
         self._forget(job)
         self._settle()
-        if job.on_done is not None:
-            job.on_done(result)
+        on_done = job.on_done
+        _let_go(job)
+        if on_done is not None:
+            on_done(result)
 
     def _failed(self, job: Job, exc: BaseException) -> None:
         if not job.counted:
+            _let_go(job)
             return
         self._forget(job)
         self._settle()
-        if job.on_error is not None:
-            job.on_error(exc)
+        on_error = job.on_error
+        _let_go(job)
+        if on_error is not None:
+            on_error(exc)
         else:
             raise exc
 
