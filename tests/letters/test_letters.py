@@ -370,3 +370,14 @@ def test_register_commands_end_to_end(tmp_path: Path, capsys: Any) -> None:
     status, _, err = cli(capsys, "--data-dir", data, "register", "issue", "98.00-1-23.100",
                          "--kind", "letter_of_acknowledgement")
     assert status == 2 and "no letter_of_acknowledgement can be issued" in err
+
+
+def test_a_kind_not_called_for_is_refused_in_codes_and_in_the_app_in_words(
+        failed: Workspace) -> None:
+    sbl = failed.parcels()[0]["sbl"]
+    with pytest.raises(InputError) as refused:
+        letters.issue(failed, sbl, ["letter_of_acknowledgement"], as_of=date(2026, 11, 25))
+    said = str(refused.value)
+    assert "no letter_of_acknowledgement can be issued" in said  # as --kind names it
+    in_app = refused.value.in_app
+    assert "no letter of acknowledgement can be issued" in in_app and "_" not in in_app

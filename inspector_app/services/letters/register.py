@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
@@ -299,7 +300,11 @@ def check_issue(ws: Session, sbl: str, kinds: list[str] | None = None, *,
                              f"{', '.join(LETTER_KINDS)}.")
         reason = why_not(kind, evaluation, ws, sbl)
         if reason is not None:
-            raise LetterRefused(f"Parcel {sbl}: no {kind} can be issued: {reason}.")
+            said = f"Parcel {sbl}: no {kind} can be issued: {reason}."
+            # in the app, the letters' names in words, not the command line's codes
+            raise LetterRefused(said, in_app=re.sub(
+                "|".join(sorted(LETTER_KINDS, key=len, reverse=True)),
+                lambda m: m.group(0).replace("_", " "), said))
     for kind in wanted:  # before anything else is asked of the user (new deadlines)
         pending = pending_refusal(kind, evaluation, sbl)
         if pending is not None:
