@@ -200,7 +200,9 @@ class LettersTab(QWidget):
         if resize:
             # as many rows as it has, up to a few; the splitter's handle gives it more
             row = max(self.register.sizeHintForRow(0), self.register.fontMetrics().height())
-            frame = 2 * self.register.frameWidth() + 4
+            # long rows scroll sideways: their scroll bar takes its height from the rows
+            frame = (2 * self.register.frameWidth() + 4
+                     + self.register.horizontalScrollBar().sizeHint().height())
             self.register.setMinimumHeight(row + frame)
             height = min(rows, 4) * row + frame
             total = sum(self.split.sizes())
@@ -440,6 +442,11 @@ class LettersTab(QWidget):
                         f"letter {prior['id'][:8]}, dated {prior['letter_date']}.\n\nIssue a "
                         f"correction that replaces it, dated {day.isoformat()}, as {user}? "
                         f"It changes:\n{changes}")
+        notes = [n for _, _, said, _ in plan.letters for n in said]
+        if notes:  # the draft marks these "(unconfirmed)"; the issued letter does not
+            question += ("\n\nUnlike the draft, the issued letter asks what the jurisdiction "
+                         "file does not confirm as this office's request, and:\n"
+                         + "\n".join(f"- {n}" for n in notes))
         answer = QMessageBox.question(
             self, title,
             f"{question}\n\nThis cannot be undone: the letter goes into the register as a "
