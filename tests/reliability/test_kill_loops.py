@@ -30,6 +30,7 @@ ISSUER = r"""
 import sys
 from tests import kill_points
 kill_points.install()
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from inspector_app.errors import InputError
@@ -48,6 +49,10 @@ while True:
             in_force = [r for r in held if r["id"] not in replaced]
             if not in_force:
                 continue
+            # a correction must change something: the owner's name, corrected once more
+            case = ws.load_case(p["sbl"])
+            ws.save_case(replace(case, parcel=replace(
+                case.parcel, owner_name=f"Owner No. {len(held)}")), today=day)
             try:
                 done = letters.issue(ws, p["sbl"], [in_force[-1]["kind"]], as_of=day,
                                      replaces=in_force[-1]["id"])
@@ -99,7 +104,9 @@ def test_sigkill_while_issuing_letters(tmp_path: Path) -> None:
             logged = {r["record_id"] for r in check.store.query(
                 "SELECT record_id FROM change_log WHERE table_name = 'letters'")}
             assert set(rows) <= logged, "a letter in the register without its change log"
-    assert len(reported) > ISSUE_KILLS  # the issuer really issued letters between kills
+    # the issuer really issued letters between kills (some kills fall in the owner's-name
+    # edits that let each correction change something)
+    assert len(reported) > ISSUE_KILLS // 2
 
 
 def _schema(path: Path) -> tuple[int, set[str], set[str], set[str]]:
