@@ -102,10 +102,14 @@ def evaluation_html(e: Evaluation, t: Theme | None = None) -> str:
                            + _link(t, "reject", s.key, "Reject"))
             else:
                 actions = _decision_html(t, s)
-            component = s.component.value.replace("_", " ") if s.component else ""
             colour = t.failure if s.condition.value == "failed" else t.substandard
-            marks = (f" <b style='color:{colour}'>"
-                     f"(accepting marks it {escape(s.condition.value)})</b>"
+            if s.component is not None:
+                component = s.component.value.replace("_", " ")
+                accepting = f"accepting marks it {s.condition.value}"
+            else:  # the office's decision on a lapse cured since: does a notice report it
+                component = "a lapse cured since"
+                accepting = "accepting reports it in the notice as cured"
+            marks = (f" <b style='color:{colour}'>({escape(accepting)})</b>"
                      if s.status is SuggestionStatus.PENDING else "")
             items.append(f"<li>{escape(component)}: {escape(s.defect)}{cite(s.citation)}"
                          f"{marks}{actions}</li>")

@@ -95,3 +95,27 @@ def test_a_breakout_is_offered_as_a_failure_and_accepting_it_fails_the_area(
     assert area.condition is Condition.FAILED
     assert area.defects[0].endswith("(§ 202-5 C)")
     assert "Outcome: FAILURE" in window.evaluation.toPlainText()
+
+
+def test_a_cured_lapse_is_offered_as_the_office_s_decision_in_words(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    from inspector_app.services.demo.parcels import install_demo
+
+    cured = "900.01-1-8"  # an ETU report received late, since: does a notice report it?
+    ws = Workspace(tmp_path / "data", user="k.olmsted")
+    install_demo(ws, today=TODAY)
+    w = threaded_window(ws, tmp_path, TODAY)
+    qtbot.addWidget(w)
+    w.show()
+    try:
+        w.select(cured)
+        qtbot.waitUntil(lambda: w.sbl == cured and w.evaluation.evaluation is not None
+                        and not w.runner.pending, timeout=10_000)
+        lines = w.evaluation.toPlainText().splitlines()
+        (offered,) = [line for line in lines if "report of the" in line and "Accept" in line]
+        assert offered.lstrip().startswith("a lapse cured since: ")
+        assert "(accepting reports it in the notice as cured)" in offered
+        assert not [line for line in lines if line.lstrip().startswith(":")]
+    finally:
+        w.close()
+        ws.close()
