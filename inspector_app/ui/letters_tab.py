@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QEvent, QRectF, QSizeF, Qt, QTimer, QUrl
-from PySide6.QtGui import QDesktopServices, QImage, QPageSize, QPainter
+from PySide6.QtCore import QEvent, QSizeF, Qt, QTimer, QUrl
+from PySide6.QtGui import QDesktopServices, QImage, QPageSize
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -32,6 +32,7 @@ from .context import AppContext
 from .letter_service_dialog import LetterServiceDialog, service_words
 from .ops import Op
 from .page_view import PageView, to_images
+from .printing import print_images, printer_destination
 
 # Pages are drawn sharper than the screen needs, so a page scaled to a wide window stays crisp.
 PREVIEW_DPI = 144
@@ -42,33 +43,6 @@ DETAILS_ROLE = Qt.ItemDataRole.UserRole + 1  # (kind, letter date)
 
 def words(kind: str) -> str:
     return kind.replace("_", " ")
-
-
-def print_images(images: list[QImage], printer: QPrinter) -> bool:
-    """Each image on a page of its own, as large as the page allows without distortion.
-    False when the printer could not be started."""
-    painter = QPainter()
-    if not painter.begin(printer):
-        return False
-    try:
-        for n, image in enumerate(images):
-            if n:
-                printer.newPage()
-            area = (printer.paperRect(QPrinter.Unit.DevicePixel) if printer.fullPage()
-                    else printer.pageRect(QPrinter.Unit.DevicePixel))
-            scale = min(area.width() / image.width(), area.height() / image.height())
-            w, h = image.width() * scale, image.height() * scale
-            painter.drawImage(QRectF((area.width() - w) / 2, (area.height() - h) / 2, w, h),
-                              image)
-    finally:
-        painter.end()
-    return True
-
-
-def printer_destination(printer: QPrinter) -> str:
-    if printer.outputFormat() == QPrinter.OutputFormat.PdfFormat:
-        return printer.outputFileName()
-    return printer.printerName() or "the printer"
 
 
 class LettersTab(QWidget):
@@ -95,6 +69,7 @@ class LettersTab(QWidget):
         self.kind.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         for kind in LETTER_KINDS:
             self.kind.addItem(words(kind), kind)
+        self.kind.currentIndexChanged.connect(self._kind_chosen)
         kind_label = QLabel("Letter:")
         kind_label.setBuddy(self.kind)
         self.preview_button = QPushButton("&Preview draft")
@@ -226,6 +201,17 @@ class LettersTab(QWidget):
         self.scroll.show_images(images)
         self.base_caption = caption
         self.caption.setText(caption)
+
+    def _kind_chosen(self) -> None:
+        """The page shown is always of the letter chosen: a letter of another kind goes,
+        and the caption says how to see the one chosen."""
+        shown = getattr(self, "current_kind", None)
+        chosen = self.kind.currentData()
+        if shown is None or shown == chosen:
+            return
+        self.wanted = None  # a letter still being loaded is not shown either
+        self._show([], None, f"Preview draft shows a draft of the {words(chosen)}; an "
+                             "issued letter opens from the register.")
 
     # --- loading ----------------------------------------------------------------------
 

@@ -259,6 +259,14 @@ def test_issue_confirmed_issues_the_letter_and_shows_the_issued_copy(
         f"Issued notice of violation for {SBL} (letter {row['id'][:8]})")
     assert [i.isSelected() for i in map(tab.register.item, range(tab.register.count()))] == [
         True]
+    # the issue question said where the issued letter words things unlike the draft
+    assert "Unlike the draft, the issued letter asks" in prompts.questions[0]
+    # another letter chosen: the issued notice's pages go, and the caption says how to see
+    # the one chosen
+    tab.kind.setCurrentIndex(tab.kind.findData("report_of_findings"))
+    assert tab.current_pdf is None and not tab.images
+    assert tab.caption.text().startswith("Preview draft shows a draft of the report of "
+                                         "findings")
 
 
 def test_open_in_viewer_says_truthfully_when_no_viewer_opened(
