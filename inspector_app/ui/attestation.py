@@ -165,8 +165,10 @@ class AttestDialog(QDialog):
         self.chosen.setText(str(path))
 
     def refuse(self, text: str) -> None:
-        """A refusal in the dialog's red bar: nothing was recorded."""
+        """A refusal in the dialog's red bar: nothing was recorded. The dialog grows to
+        show it whole, its fields unsqueezed."""
         self.problem.say(text)
+        self.adjustSize()
 
     def submit(self) -> None:
         problem = self.day.typed_problem()

@@ -110,6 +110,10 @@ def test_certified_mail_then_its_return_receipt(window: MainWindow, qtbot: QtBot
     record(dialog, window, qtbot)
     assert dialog.problem.text() == (f"The date of delivery 2026-11-26 is before letter "
                                      f"{letter_id[:8]} was served (2026-11-27).")
+    # the dialog grew to show the refusal whole: no field squeezed under its own height
+    for field in (dialog.signed_by, dialog.day):
+        assert field.height() >= field.minimumSizeHint().height()
+    assert dialog.height() >= dialog.minimumSizeHint().height()
     assert events(window) == 1
     type_date(qtbot, dialog, "2026-11-30")
     record(dialog, window, qtbot)
