@@ -122,6 +122,40 @@ def read_regular_file(path: Path, *, limit: int, what: str) -> bytes:
         os.close(fd)
 
 
+def readable_file(path: Path, *, what: str) -> Path:
+    """The rule for every file given to read (a roll, a layer, a log, a case file, a
+    package...): it exists, it is a file and not a folder, pipe or device, and it may be
+    read. Otherwise UnreadableFile, one sentence naming the file and what to do, before
+    anything is read or written. Opening to check never waits on a pipe."""
+    try:
+        info = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        raise UnreadableFile(path, f"no such {what}; check its name and the folder it is "
+                                   "in") from None
+    except OSError as exc:
+        raise UnreadableFile(path, _unreadable_reason(exc, what)) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise UnreadableFile(path, f"is a folder, not a file; give the path of the {what} "
+                                   "itself, inside that folder")
+    if not stat.S_ISREG(info.st_mode):
+        raise UnreadableFile(path, f"is {_kind(info.st_mode)}, not a file; give the {what} "
+                                   "as a file saved on disk")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        os.close(os.open(path, flags))
+    except OSError as exc:
+        raise UnreadableFile(path, _unreadable_reason(exc, what)) from None
+    return path
+
+
+def _unreadable_reason(exc: OSError, what: str) -> str:
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return (f"you may not read this {what} (permission denied); ask its owner for "
+                "read access, or copy it to a folder of yours")
+    return (f"the {what} cannot be read ({exc.strerror or 'input/output error'}); copy it "
+            "to a local disk and try again")
+
+
 class UnwritablePath(InputError, OSError):
     """A file or folder that cannot be written where the user asked: the message names the
     path asked for (never a temporary file) and what to do. Still an OSError, with the
@@ -163,6 +197,8 @@ def _unwritable_text(path: Path, exc: OSError, what: str) -> str:
         return (f"Cannot write {path}: the folder {where} does not exist; create it first or "
                 "give a path in an existing folder.")
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        if what == "folder" and path.is_dir():
+            where = path  # the folder itself, not the one it is in, is closed to us
         return (f"Cannot write {path}: the folder {where} may not be written to "
                 f"({exc.strerror}); choose a folder you can write to.")
     if exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):

@@ -4,11 +4,10 @@ Article III), with the signature as an image file."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from ..domain.records import ATTESTER_KINDS
-from .common import Commands, iso_date, workspace
+from .common import Commands, input_file, iso_date, workspace
 
 
 def add_attest(commands: Commands) -> None:
@@ -20,7 +19,8 @@ def add_attest(commands: Commands) -> None:
     attest.add_argument("--kind", required=True, choices=ATTESTER_KINDS)
     attest.add_argument("--number", required=True,
                         help="the certification (OTN) or licence number")
-    attest.add_argument("--signature", type=Path, required=True, metavar="FILE",
+    attest.add_argument("--signature", type=input_file("signature image"), required=True,
+                        metavar="FILE",
                         help="the signature: a PNG or JPEG image (scanned or drawn)")
     attest.add_argument("--drawn", action="store_true",
                         help="the image was drawn on a signature pad (default: scanned)")

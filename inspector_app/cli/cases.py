@@ -5,19 +5,17 @@ from __future__ import annotations
 
 import argparse
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 from .. import casefile
-from ..errors import InputError
-from .common import Commands, Parser, iso_date, workspace
+from .common import Commands, Parser, input_file, iso_date, workspace
 
 
 def add_case(commands: Commands) -> None:
     case = commands.add_parser("case", help="import or export one case file")
     case_sub = case.add_subparsers(dest="case_command", required=True, parser_class=Parser)
     imp = case_sub.add_parser("import", help="store a case through the normal edit path")
-    imp.add_argument("file", type=Path)
+    imp.add_argument("file", type=input_file("case file"))
     imp.add_argument("--as-of", type=iso_date, metavar="DATE")
     imp.set_defaults(handler=_case_import)
     exp = case_sub.add_parser("export", help="print the stored case of a parcel")
@@ -80,7 +78,7 @@ def _inspection_restore(args: argparse.Namespace) -> Any:
 def add_attach(commands: Commands) -> None:
     attach = commands.add_parser("attach", help="attach a photo or document to a parcel")
     attach.add_argument("sbl")
-    attach.add_argument("file", type=Path)
+    attach.add_argument("file", type=input_file("attachment"))
     attach.add_argument("--caption")
     attach.set_defaults(handler=_attach)
 
@@ -119,7 +117,5 @@ def _history(args: argparse.Namespace) -> Any:
 
 
 def _attach(args: argparse.Namespace) -> Any:
-    if not args.file.is_file():
-        raise InputError(f"{args.file}: no such file.")
     with workspace(args) as ws:
         return ws.add_attachment(args.sbl, args.file, caption=args.caption)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from ..errors import InputError
-from ..paths import HOME_ENV, resolve_data_dir
+from ..paths import HOME_ENV, readable_file, resolve_data_dir
 
 Handler = Callable[[argparse.Namespace], Any]
 
@@ -43,6 +43,19 @@ class Parser(argparse.ArgumentParser):
 
 #: What a command group adds its commands to.
 Commands: TypeAlias = "argparse._SubParsersAction[Parser]"
+
+
+def input_file(what: str) -> Callable[[str], Path]:
+    """The type of an argument naming a file the command reads (`what`: "parcel roll",
+    "NMEA log"...): checked by `readable_file` as the arguments are read, so that a missing
+    or unreadable file, or a folder given for one, is one sentence and exit status 2
+    before any data folder is opened or made."""
+    def check(text: str) -> Path:
+        return readable_file(Path(text).expanduser(), what=what)
+
+    check.__name__ = what
+    check.reads = what  # type: ignore[attr-defined]  # how a test finds every such argument
+    return check
 
 
 def iso_date(text: str) -> date:

@@ -6,20 +6,20 @@ from __future__ import annotations
 import argparse
 import sys
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from .common import Commands, Parser, feet, iso_date, workspace
+from .common import Commands, Parser, feet, input_file, iso_date, workspace
 
 
 def add_distance(commands: Commands) -> None:
     distance = commands.add_parser("distance", help="distance from an area to a shoreline, "
                                                     "in feet")
-    distance.add_argument("--shoreline", type=Path, required=True, metavar="FILE")
+    distance.add_argument("--shoreline", type=input_file("shoreline layer"), required=True,
+                          metavar="FILE")
     areas = distance.add_mutually_exclusive_group(required=True)
-    areas.add_argument("--area", type=Path, metavar="FILE")
-    areas.add_argument("--areas", type=Path, metavar="FILE")
+    areas.add_argument("--area", type=input_file("area file"), metavar="FILE")
+    areas.add_argument("--areas", type=input_file("areas file"), metavar="FILE")
     distance.add_argument("--accuracy-ft", type=feet, default=None, metavar="N",
                           help="the shoreline's accuracy (default: what the file declares, "
                                "else 0 ft, said in the result)")
@@ -32,7 +32,7 @@ def add_shoreline(commands: Commands) -> None:
                                              parser_class=Parser)
     shoreline_import = shoreline_sub.add_parser("import", help="store a layer and make it "
                                                                "active")
-    shoreline_import.add_argument("file", type=Path)
+    shoreline_import.add_argument("file", type=input_file("shoreline layer"))
     shoreline_import.add_argument("--name", required=True)
     shoreline_import.add_argument("--accuracy-ft", type=feet, required=True, metavar="N")
     shoreline_import.add_argument("--source")
@@ -66,7 +66,7 @@ def _add_basemap_import(basemap_sub: Commands) -> None:
     basemap_import = basemap_sub.add_parser(
         "import", help="store a GeoTIFF, a JPEG/PNG with world file and .prj, or an MBTiles "
                        "file and make it the active basemap")
-    basemap_import.add_argument("file", type=Path)
+    basemap_import.add_argument("file", type=input_file("basemap image"))
     basemap_import.add_argument("--name", required=True)
     storage = basemap_import.add_mutually_exclusive_group()
     storage.add_argument("--copy", dest="copy", action="store_true", default=True,
@@ -98,8 +98,9 @@ def add_site(commands: Commands) -> None:
     how.add_argument("--lonlat", metavar="PAIRS", help="typed longitude,latitude pairs")
     how.add_argument("--state-plane", metavar="PAIRS",
                      help="easting,northing pairs off a survey plan (EPSG:2261, US ft)")
-    how.add_argument("--file", type=Path, help="a GeoJSON, Shapefile or GeoPackage file")
-    how.add_argument("--gps", type=Path, nargs="+", metavar="LOG",
+    how.add_argument("--file", type=input_file("geometry file"),
+                     help="a GeoJSON, Shapefile or GeoPackage file")
+    how.add_argument("--gps", type=input_file("NMEA log"), nargs="+", metavar="LOG",
                      help="NMEA 0183 logs: each is averaged into one point or corner")
     how.add_argument("--gps-device", metavar="PORT", help="a serial GPS, e.g. /dev/ttyUSB0")
     site.add_argument("--seconds", type=float, default=10.0,
@@ -116,7 +117,7 @@ def add_gps(commands: Commands) -> None:
     gps = commands.add_parser("gps", help="average an NMEA log or a GPS device into one "
                                           "position")
     gps_source = gps.add_mutually_exclusive_group(required=True)
-    gps_source.add_argument("--log", type=Path)
+    gps_source.add_argument("--log", type=input_file("NMEA log"))
     gps_source.add_argument("--device", metavar="PORT")
     gps.add_argument("--seconds", type=float, default=10.0)
     gps.add_argument("--baud", type=int, default=4800)

@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from .. import casefile
-from .common import Commands, Parser, iso_date, settings_workspace, workspace
+from .common import Commands, Parser, input_file, iso_date, settings_workspace, workspace
 
 
 def add_letters(commands: Commands) -> None:
     letters = commands.add_parser("letters", help="draft the letters a case file calls for, "
                                                   "as PDFs")
-    letters.add_argument("file", type=Path, metavar="CASE.json")
+    letters.add_argument("file", type=input_file("case file"), metavar="CASE.json")
     letters.add_argument("--out", type=Path, required=True, metavar="DIR")
     letters.add_argument("--as-of", type=iso_date, metavar="DATE")
     letters.set_defaults(handler=_letters)
@@ -126,7 +126,7 @@ def add_office(commands: Commands) -> None:
                           ).set_defaults(handler=_office_show)
     office_use = office_sub.add_parser("use", help="check an office.toml and make it this "
                                                    "data folder's")
-    office_use.add_argument("file", type=Path)
+    office_use.add_argument("file", type=input_file("office settings file"))
     office_use.set_defaults(handler=_office_use)
 
 
@@ -136,7 +136,7 @@ def add_wording(commands: Commands) -> None:
                                          parser_class=Parser)
     wording_use = wording_sub.add_parser("use", help="check a templates file and make it this "
                                                      "data folder's")
-    wording_use.add_argument("file", type=Path)
+    wording_use.add_argument("file", type=input_file("templates file"))
     wording_use.set_defaults(handler=_wording_use)
 
 

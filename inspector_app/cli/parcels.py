@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
-from .common import Commands, Parser, feet, workspace
+from .common import Commands, Parser, feet, input_file, workspace
 
 
 def add_parcels(commands: Commands) -> None:
@@ -16,11 +15,11 @@ def add_parcels(commands: Commands) -> None:
     parcels.set_defaults(handler=_parcels)
     parcels_sub = parcels.add_subparsers(dest="parcels_command", parser_class=Parser)
     roll = parcels_sub.add_parser("import", help="import the office's parcel roll (CSV)")
-    roll.add_argument("file", type=Path)
+    roll.add_argument("file", type=input_file("parcel roll"))
     roll.set_defaults(handler=_parcels_import)
     lines = parcels_sub.add_parser("import-lines", help="import the county's tax-parcel "
                                    "polygons (lot lines), matched to the parcels by SBL")
-    lines.add_argument("file", type=Path)
+    lines.add_argument("file", type=input_file("lot-line layer"))
     lines.add_argument("--sbl-field", metavar="NAME",
                        help="the field holding the tax map numbers (default: guessed)")
     lines.add_argument("--name", help="the layer's name (default: from the file's name)")

@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import argparse
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 from .. import casefile
 from ..errors import InputError
-from .common import Commands, Parser, iso_date, settings_workspace, workspace
+from .common import Commands, Parser, input_file, iso_date, settings_workspace, workspace
 
 
 def add_evaluate(commands: Commands) -> None:
     evaluate = commands.add_parser("evaluate", help="apply the jurisdiction's rules to a case")
-    evaluate.add_argument("file", type=Path, nargs="?", metavar="CASE.json")
+    evaluate.add_argument("file", type=input_file("case file"), nargs="?", metavar="CASE.json")
     evaluate.add_argument("--sbl", help="evaluate the stored parcel instead of a case file")
     evaluate.add_argument("--as-of", type=iso_date, metavar="DATE")
     evaluate.set_defaults(handler=_evaluate)
@@ -54,11 +53,11 @@ def add_jurisdiction(commands: Commands) -> None:
                       help="the law of this municipality (default: the Town of Canandaigua's)")
     show.set_defaults(handler=_jurisdiction_show)
     check = juris_sub.add_parser("check", help="check a jurisdiction file without using it")
-    check.add_argument("file", type=Path)
+    check.add_argument("file", type=input_file("jurisdiction file"))
     check.set_defaults(handler=_jurisdiction_check)
     use = juris_sub.add_parser("use", help="check a jurisdiction file and add it to this data "
                                            "folder (replacing the one with its id)")
-    use.add_argument("file", type=Path)
+    use.add_argument("file", type=input_file("jurisdiction file"))
     use.set_defaults(handler=_jurisdiction_use)
 
 

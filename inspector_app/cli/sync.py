@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..paths import resolve_data_dir
-from .common import Commands, Parser, workspace
+from .common import Commands, Parser, input_file, workspace
 
 
 def add_sync(commands: Commands) -> None:
@@ -76,12 +76,12 @@ def _add_kits(sync_sub: Commands) -> None:
     enroll.add_argument("--parcels", metavar="SBL,SBL", help="the laptop's parcels")
     enroll.add_argument("--worklist", metavar="NAME",
                         help="the parcels on this work list today (with or without --parcels)")
-    enroll.add_argument("--passphrase-file", type=Path, metavar="FILE",
+    enroll.add_argument("--passphrase-file", type=input_file("passphrase file"), metavar="FILE",
                         help="the kit's passphrase, the file's first line (default: ask)")
     enroll.set_defaults(handler=_sync_enroll)
     join = sync_sub.add_parser("join", help="(laptop) set up an empty data folder from a kit")
-    join.add_argument("file", type=Path)
-    join.add_argument("--passphrase-file", type=Path, metavar="FILE",
+    join.add_argument("file", type=input_file("field kit"))
+    join.add_argument("--passphrase-file", type=input_file("passphrase file"), metavar="FILE",
                       help="the kit's passphrase, the file's first line (default: ask)")
     join.add_argument("--fingerprint", metavar="XXXX-XXXX-XXXX-XXXX",
                       help="the office key fingerprint shown at enrolment; refuse any other")
@@ -108,7 +108,7 @@ def _add_packages(sync_sub: Commands) -> None:
                                   "contact data once the office has all its changes)")
     sync_assign.set_defaults(handler=_sync_assign)
     sync_import = sync_sub.add_parser("import", help="apply a package from the other side")
-    sync_import.add_argument("file", type=Path)
+    sync_import.add_argument("file", type=input_file("sync package"))
     sync_import.set_defaults(handler=_sync_import)
     sync_sub.add_parser("conflicts", help="unresolved conflicts, both values side by side"
                         ).set_defaults(handler=_sync_conflicts)

@@ -173,8 +173,10 @@ def test_the_command_line_attests_and_refuses_files_it_cannot_use(
     base = ["attest", SBL, "--name", "Pat Quinlan", "--kind", "certified_inspector",
             "--number", "OTN 20417", "--on", "2026-11-24"]
     capsys.readouterr()
-    for path, said in ((tmp_path, f"{tmp_path}: is a folder, not a signature image file."),
-                       (tmp_path / "none.png", f"{tmp_path / 'none.png'}: no such file."),
+    for path, said in ((tmp_path, f"{tmp_path}: is a folder, not a file; give the path of "
+                                  "the signature image itself, inside that folder."),
+                       (tmp_path / "none.png", f"{tmp_path / 'none.png'}: no such signature "
+                                               "image; check its name"),
                        (text, f"{text}: is not a PNG or JPEG image (or it is damaged)")):
         assert _cli(folder, *base, "--signature", str(path)) == 2
         err = capsys.readouterr().err
