@@ -10,6 +10,7 @@ from typing import Any
 from jsonschema.exceptions import ValidationError, best_match
 
 from ..domain.field_spec import DATE_PATTERN, NOT_BLANK, SBL_PATTERN
+from ..domain.sbl import SBL_EXAMPLES
 from ..domain.units import plain_number
 from ..errors import InputError
 
@@ -77,7 +78,7 @@ def schema_message(error: ValidationError) -> str:
             return f"{where} is {describe(error.instance)}; write dates as YYYY-MM-DD"
         if error.validator_value == SBL_PATTERN:
             return (f"{where} is {describe(error.instance)}, which is not a tax map number; "
-                    "write it like 112.09-1-7.2")
+                    f"write it like {SBL_EXAMPLES}")
         if error.validator_value == NOT_BLANK:
             return f"{where} is blank; fill it in"
         return f"{where} is {describe(error.instance)}, which is not in the expected form"

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from enum import Flag, StrEnum, auto
 from typing import Any
 
+from .sbl import SBL_PATTERN as SBL_PATTERN  # declared with the reader of tax map numbers
+
 DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
-SBL_PATTERN = (r"^[0-9]+(\.[0-9A-Za-z]+)?-[0-9A-Za-z]+-[0-9A-Za-z]+(\.[0-9A-Za-z]+)*"
-               r"(/[0-9A-Za-z.]+)?$")
 EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
 NOT_BLANK = r"\S"
 RECORD_ID = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"

@@ -30,6 +30,7 @@ from ..domain.case import (
     SystemRecord,
 )
 from ..domain.fields import COMPONENT_DETAILS, FieldType
+from ..domain.sbl import matching, sbl_hints
 from ..domain.vocabulary import (
     CaptureMethod,
     LakeDistanceMethod,
@@ -40,7 +41,7 @@ from .mapping import from_row, stored_date, to_row
 from .records import RecordWriter
 
 __all__ = ["CASE_TABLES", "case_version", "load_case", "load_cases", "load_parcel",
-           "parcel_id_for", "save_case", "stored_date"]
+           "parcel_id_for", "parcels_spelled", "save_case", "stored_date"]
 
 WGS84 = "OGC:CRS84"
 Row = dict[str, Any]
@@ -58,10 +59,28 @@ def _active(conn: sqlite3.Connection, table: str, parcel_id: str, *, where: str 
                        f"{where} ORDER BY {order}", [parcel_id, *params])
 
 
+def parcels_spelled(conn: sqlite3.Connection, sbl: str) -> list[tuple[str, str]]:
+    """(id, stored SBL) of the parcels whose tax map number is `sbl` in any spelling
+    (`domain.sbl`): the one stored exactly so when there is one, else every match."""
+    exact = conn.execute("SELECT id, sbl FROM parcels WHERE sbl = ? AND deleted_at IS NULL",
+                         (sbl,)).fetchone()
+    if exact is not None:
+        return [(str(exact[0]), str(exact[1]))]
+    hints = sbl_hints(sbl)
+    found = {str(r[1]): str(r[0]) for r in conn.execute(
+        "SELECT id, sbl FROM parcels WHERE deleted_at IS NULL"
+        + "".join(" AND instr(sbl, ?) > 0" for _ in hints), hints)}
+    return [(found[s], s) for s in matching(sbl, found)]
+
+
 def parcel_id_for(conn: sqlite3.Connection, sbl: str) -> str | None:
-    row = conn.execute("SELECT id FROM parcels WHERE sbl = ? AND deleted_at IS NULL",
-                       (sbl,)).fetchone()
-    return None if row is None else str(row[0])
+    """The parcel of this tax map number in any spelling; None when there is none."""
+    found = parcels_spelled(conn, sbl)
+    if len(found) > 1:
+        raise InputError(f"SBL {sbl} names {len(found)} parcels spelled differently "
+                         f"({', '.join(s for _, s in found)}); give it as one of them is "
+                         "written.")
+    return found[0][0] if found else None
 
 
 def case_version(conn: sqlite3.Connection, parcel_id: str) -> int:
@@ -146,6 +165,8 @@ def save_case(w: RecordWriter, case: Case, *, today: date,
     else:
         if case.inspection is not None:
             _save_inspection(w, parcel_id, case.inspection)
+        # the tax map number keeps the spelling it is stored with (domain.sbl)
+        parcel_values = {k: v for k, v in parcel_values.items() if k != "sbl"}
         w.update("parcels", parcel_id, parcel_values)
 
     read: Reader = _none if created else _active

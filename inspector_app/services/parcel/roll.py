@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...casefile import SBL_PATTERN
 from ...casefile.values import value_problem
+from ...domain.sbl import SBL_EXAMPLES, is_sbl, lookup_key
 from ...errors import InputError
-from ...storage.cases import parcel_id_for
+from ...storage.cases import parcels_spelled
 from ...storage.store import Store
 
 REQUIRED = ("sbl", "municipality", "site_address", "owner_name", "mailing_address_1")
@@ -76,8 +76,9 @@ def _row_values(row: dict[str, str]) -> dict[str, Any]:
         if not row.get(name, "").strip():
             raise ValueError(f"{name} is empty")
     sbl = row["sbl"].strip()
-    if not re.match(SBL_PATTERN, sbl):
-        raise ValueError(f"sbl {sbl!r} is not a tax map number (write it like 112.09-1-7.2)")
+    if not is_sbl(sbl):
+        raise ValueError(f"sbl {sbl!r} is not a tax map number (write it like "
+                         f"{SBL_EXAMPLES})")
     lon_text = row.get("longitude", "").strip()
     lat_text = row.get("latitude", "").strip()
     longitude = latitude = None
@@ -150,7 +151,7 @@ def read_roll(path: Path) -> ParsedRoll:
         raise InputError(f"{path}: line 1 names the column {sorted(duplicates)[0]!r} twice.")
 
     parsed = ParsedRoll(rows=[], rejected=[])
-    seen: dict[str, int] = {}
+    seen: dict[tuple[str, ...], int] = {}
     while True:
         try:
             cells = next(reader)
@@ -171,11 +172,12 @@ def read_roll(path: Path) -> ParsedRoll:
         except ValueError as exc:
             parsed.rejected.append(RejectedRow(line, str(exc)))
             continue
-        if values["sbl"] in seen:
+        key = lookup_key(values["sbl"])
+        if key in seen:
             parsed.rejected.append(RejectedRow(
-                line, f"sbl {values['sbl']} already appears on line {seen[values['sbl']]}"))
+                line, f"sbl {values['sbl']} already appears on line {seen[key]}"))
             continue
-        seen[values["sbl"]] = line
+        seen[key] = line
         parsed.rows.append((line, values))
     return parsed
 
@@ -188,7 +190,15 @@ def apply_roll(store: Store, parsed: ParsedRoll) -> RollImportResult:
     result = RollImportResult(rejected=list(parsed.rejected))
     with store.transaction() as w:
         for _, values in parsed.rows:
-            parcel_id = parcel_id_for(w.conn, values["sbl"])
+            found = parcels_spelled(w.conn, values["sbl"])
+            if len(found) > 1:
+                raise InputError(f"sbl {values['sbl']} names {len(found)} parcels spelled "
+                                 f"differently ({', '.join(s for _, s in found)}); nothing "
+                                 "was imported.")
+            parcel_id = found[0][0] if found else None
+            if parcel_id is not None:
+                # the stored spelling of the tax map number is kept (domain.sbl)
+                values = {**values, "sbl": found[0][1]}
             if parcel_id is None:
                 w.insert("parcels", values, parcel_id=None)
                 result.created += 1

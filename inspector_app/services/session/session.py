@@ -14,6 +14,7 @@ from typing import Any
 from ...casefile.values import stored_problem
 from ...domain.case import Case
 from ...domain.jurisdiction import Jurisdiction
+from ...domain.sbl import closest
 from ...errors import NotFoundError
 from ...paths import DataFolder
 from ...storage import parcels as parcel_rows
@@ -89,13 +90,16 @@ class Session:
     # --- parcels -----------------------------------------------------------------------
 
     def parcel_id(self, sbl: str) -> str:
+        """The parcel of this tax map number, in any spelling (`domain.sbl`)."""
         parcel_id = parcel_id_for(self.store.conn, sbl.strip())
         if parcel_id is None:
-            raise NotFoundError(f"No parcel with SBL {sbl!r} in {self.folder.root}; "
+            near = closest(sbl, parcel_rows.ids_by_sbl(self.store.conn))
+            hint = f"; the closest: {', '.join(near)}" if near else ""
+            raise NotFoundError(f"No parcel with SBL {sbl!r} in {self.folder.root}{hint}; "
                                 "`inspector-app parcels` lists the SBLs.",
-                                in_app=f"No parcel with SBL {sbl!r} in {self.folder.root}; "
-                                       "find it with the search box above the parcel list "
-                                       "(Edit > Find parcel).")
+                                in_app=f"No parcel with SBL {sbl!r} in {self.folder.root}"
+                                       f"{hint}; find it with the search box above the "
+                                       "parcel list (Edit > Find parcel).")
         return parcel_id
 
     def load_case(self, sbl: str) -> Case:

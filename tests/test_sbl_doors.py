@@ -1,0 +1,144 @@
+"""Every door reads a tax map number the same way (domain.sbl): New York's print keys,
+a section without a subsection ("13.-3-1"), a SWIS prefix and the packed 26-digit SBL."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from inspector_app.casefile import SBL_PATTERN
+from inspector_app.cli import run
+from inspector_app.domain.sbl import closest, is_sbl, sbl_key, sbl_swis
+
+FULL_CASE = Path(__file__).parent / "fixtures" / "full_case.json"
+HEADER = "sbl,municipality,site_address,owner_name,mailing_address_1\n"
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, Any, str]:
+    status = run(list(args))
+    out, err = capsys.readouterr()
+    return status, (json.loads(out) if out.strip() else None), err
+
+
+def _roll(tmp_path: Path, *sbls: str, owner: str = "A. Owner") -> Path:
+    path = tmp_path / f"roll{len(list(tmp_path.iterdir()))}.csv"
+    path.write_text(HEADER + "".join(f"{s},Town of Gorham,1 Lake Rd,{owner},PO Box 1\n"
+                                     for s in sbls), encoding="utf-8")
+    return path
+
+
+def _case(tmp_path: Path, sbl: str) -> Path:
+    doc = json.loads(FULL_CASE.read_text(encoding="utf-8"))
+    doc["parcel"]["sbl"] = sbl
+    path = tmp_path / f"case{len(list(tmp_path.iterdir()))}.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("text, key", [
+    ("13.-3-1", ("13", "0", "3", "0", "1", "0", "")),
+    ("13.00-3-1", ("13", "0", "3", "0", "1", "0", "")),
+    ("98.-1-12", ("98", "0", "1", "0", "12", "0", "")),
+    ("18.-4-17.2", ("18", "0", "4", "0", "17", "2", "")),
+    ("1.-1-1", ("1", "0", "1", "0", "1", "0", "")),
+    ("503689-18.-4-11", ("18", "0", "4", "0", "11", "0", "")),
+    # SWIS 503689, section 018, subsection 000, block 0004, lot 011, sublot 000, suffix 0000
+    ("50368901800000040110000000", ("18", "0", "4", "0", "11", "0", "")),
+    ("10901100010230020000", ("109", "11", "1", "0", "23", "2", "")),
+    ("112.09-1-7.2", ("112", "9", "1", "0", "7", "2", "")),
+    ("098.00-1-12-1", ("98", "0", "1", "0", "12", "0", "1")),
+])
+def test_each_form_reads_to_its_parts(text: str, key: tuple[str, ...]) -> None:
+    assert sbl_key(text) == key
+    assert is_sbl(text) and re.search(SBL_PATTERN, text)
+
+
+def test_the_swis_code_is_read_from_a_prefix_or_the_packed_form() -> None:
+    assert sbl_swis("503689-18.-4-11") == "503689"
+    assert sbl_swis("50368901800000040110000000") == "503689"
+    assert sbl_swis("18.-4-11") is None
+
+
+def test_what_is_not_a_tax_map_number_is_refused() -> None:
+    for text in ("Lot 7", "13-3", "5036890180000004011000000", "18.-4-11 x", ""):
+        assert not is_sbl(text) and sbl_key(text) is None, text
+
+
+def test_a_near_miss_names_the_neighbours() -> None:
+    known = ["18.-4-11", "18.-4-13", "18.-4-30", "18.-5-12", "98.-1-12"]
+    assert closest("18.-4-12", known) == ["18.-4-11", "18.-4-13"]
+    assert closest("18.-4-40", known) == ["18.-4-30"]
+    assert closest("18.-6-1", known) == ["18.-5-12"]
+
+
+def test_parcels_import_takes_the_county_print_keys_and_keeps_their_spelling(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    data = str(tmp_path / "d")
+    roll = _roll(tmp_path, "13.-3-1", "98.-1-12", "18.-4-17.2", "1.-1-1", "503689-18.-4-11")
+    status, out, err = cli(capsys, "--data-dir", data, "parcels", "import", str(roll))
+    assert (status, out["created"], out["rejected"]) == (0, 5, []), err
+    status, out, _ = cli(capsys, "--data-dir", data, "parcels")
+    assert sorted(p["sbl"] for p in out) == sorted(
+        ["13.-3-1", "98.-1-12", "18.-4-17.2", "1.-1-1", "503689-18.-4-11"])
+    # the same parcels in other spellings: matched, updated, never added, spelling kept
+    again = _roll(tmp_path, "13.00-3-1", "50368901800000040110000000", owner="B. Owner")
+    status, out, _ = cli(capsys, "--data-dir", data, "parcels", "import", str(again))
+    assert (status, out["created"], out["updated"]) == (0, 0, 2)
+    status, out, _ = cli(capsys, "--data-dir", data, "parcels")
+    assert {p["sbl"]: p["owner_name"] for p in out}["13.-3-1"] == "B. Owner"
+    assert len(out) == 5
+
+
+def test_a_roll_naming_one_parcel_twice_in_two_spellings_refuses_the_second(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    roll = _roll(tmp_path, "13.-3-1", "013.00-3-001")
+    status, out, _ = cli(capsys, "--data-dir", str(tmp_path / "d"), "parcels", "import",
+                         str(roll))
+    assert (status, out["created"]) == (0, 1)
+    assert out["rejected"] == [{"line": 3, "reason": "sbl 013.00-3-001 already appears on "
+                                                      "line 2"}]
+
+
+@pytest.mark.parametrize("spelling", ["18.-4-11", "503689-18.-4-11",
+                                      "50368901800000040110000000", "18.00-04-011"])
+def test_case_import_and_every_lookup_find_the_parcel_by_any_spelling(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, spelling: str) -> None:
+    data = str(tmp_path / "d")
+    status, out, err = cli(capsys, "--data-dir", data, "case", "import",
+                           str(_case(tmp_path, "18.-4-11")), "--as-of", "2026-11-25")
+    assert (status, out["created"]) == (0, True), err
+    status, out, err = cli(capsys, "--data-dir", data, "case", "export", spelling)
+    assert status == 0 and out["parcel"]["sbl"] == "18.-4-11", err
+    status, out, err = cli(capsys, "--data-dir", data, "evaluate", "--sbl", spelling,
+                           "--as-of", "2026-11-25")
+    assert status == 0, err
+    # a case file in another spelling lands on the same parcel and keeps the stored one
+    status, out, err = cli(capsys, "--data-dir", data, "case", "import",
+                           str(_case(tmp_path, spelling)), "--as-of", "2026-11-25")
+    assert (status, out["created"]) == (0, False), err
+    status, out, _ = cli(capsys, "--data-dir", data, "parcels")
+    assert [p["sbl"] for p in out] == ["18.-4-11"]
+
+
+def test_a_lookup_that_misses_names_the_closest(capsys: pytest.CaptureFixture[str],
+                                                tmp_path: Path) -> None:
+    data = str(tmp_path / "d")
+    roll = _roll(tmp_path, "18.-4-11", "18.-4-13", "98.-1-12")
+    assert cli(capsys, "--data-dir", data, "parcels", "import", str(roll))[0] == 0
+    status, _, err = cli(capsys, "--data-dir", data, "case", "export", "18.-4-12")
+    assert status == 2
+    assert "No parcel with SBL '18.-4-12'" in err
+    assert "the closest: 18.-4-11, 18.-4-13;" in err
+
+
+def test_a_case_file_with_no_tax_map_number_is_refused_naming_the_forms(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    data = tmp_path / "d"
+    status, _, err = cli(capsys, "--data-dir", str(data), "case", "import",
+                         str(_case(tmp_path, "18-4")), "--as-of", "2026-11-25")
+    assert status == 2
+    assert "which is not a tax map number; write it like 112.09-1-7.2, 13.-3-1" in err
