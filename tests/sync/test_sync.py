@@ -218,6 +218,6 @@ def test_contract_cli_shapes(pair: Pair, capsys: pytest.CaptureFixture[str]) -> 
     status, out, _ = cli(capsys, "--data-dir", office, "sync", "conflicts")
     assert out == []
     status, _, err = cli(capsys, "--data-dir", office, "sync", "import", str(pair.tmp / "nope"))
-    assert status == 2 and "no such package file" in err
+    assert status == 2 and "nope: no such sync package" in err
     pair.office = Workspace(Path(office), user="clerk")
     pair.field = Workspace(Path(field), user="k.olmsted")
