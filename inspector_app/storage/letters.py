@@ -181,6 +181,5 @@ def issued_in_force(conn: sqlite3.Connection, kinds: Sequence[str]) -> list[Row]
                 "SELECT l.id, l.parcel_id, l.kind, l.letter_date, p.sbl, p.municipality, "
                 "p.site_address, p.owner_name FROM letters l JOIN parcels p ON p.id = "
                 "l.parcel_id WHERE l.status = 'issued' AND l.deleted_at IS NULL AND "
-                f"l.kind IN ({marks}) AND NOT EXISTS "
-                "(SELECT 1 FROM letters c WHERE c.replaces_letter_id = l.id AND c.status = "
-                "'issued') ORDER BY l.letter_date, l.id", list(kinds))
+                f"l.kind IN ({marks})" + _NOT_REPLACED + " ORDER BY l.letter_date, l.id",
+                list(kinds))

@@ -4,7 +4,6 @@ service; a refusal is shown in the dialog in red and nothing is recorded."""
 
 from __future__ import annotations
 
-from datetime import date
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,6 @@ from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPaintEvent, QP
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
-    QDialog,
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
@@ -32,7 +30,7 @@ from ..errors import InspectorError
 from ..services.letters import attestation as attestation_service
 from .context import AppContext
 from .date_field import DateField
-from .red_bar import RedBar
+from .red_bar import RedBar, RefusingDialog
 
 INK = QColor(20, 30, 90)
 
@@ -97,7 +95,7 @@ class SignaturePad(QWidget):
         return bytes(data.data())
 
 
-class AttestDialog(QDialog):
+class AttestDialog(RefusingDialog):
     """The attestation of one parcel's report of findings."""
 
     def __init__(self, ctx: AppContext, sbl: str, parent: QWidget | None = None) -> None:
@@ -164,16 +162,9 @@ class AttestDialog(QDialog):
         self.scan.setChecked(True)
         self.chosen.setText(str(path))
 
-    def refuse(self, text: str) -> None:
-        """A refusal in the dialog's red bar: nothing was recorded. The dialog grows to
-        show it whole, its fields unsqueezed."""
-        self.problem.say(text)
-        self.adjustSize()
-
     def submit(self) -> None:
-        problem = self.day.typed_problem()
-        if problem is not None:
-            self.refuse(problem)
+        day = self.typed_day(self.day)
+        if day is None:
             return
         try:
             if self.scan.isChecked():
@@ -191,8 +182,6 @@ class AttestDialog(QDialog):
         except InspectorError as exc:
             self.refuse(exc.in_app)
             return
-        q = self.day.date()
-        day = date(q.year(), q.month(), q.day())
         who = attestation_service.Attester(self.name.text(), self.kind.currentData(),
                                            self.number.text())
         ws, sbl = self.ctx.ws, self.sbl

@@ -6,13 +6,11 @@ refusal is shown in the dialog's red bar and nothing is recorded."""
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 from PySide6.QtCore import QDate
 from PySide6.QtWidgets import (
     QComboBox,
-    QDialog,
     QDialogButtonBox,
     QFormLayout,
     QLabel,
@@ -27,14 +25,14 @@ from ..errors import InspectorError
 from ..services.letters import service as letter_service
 from .context import AppContext
 from .date_field import DateField
-from .red_bar import RedBar
+from .red_bar import RedBar, RefusingDialog
 
 EVENTS = (("served", "Served"),
           ("delivered", "Delivery confirmed (return receipt)"),
           ("returned", "Came back undelivered"))
 
 
-class LetterServiceDialog(QDialog):
+class LetterServiceDialog(RefusingDialog):
     """What became of one issued letter, as the user records it."""
 
     def __init__(self, ctx: AppContext, letter_id: str, describe: str,
@@ -99,22 +97,13 @@ class LetterServiceDialog(QDialog):
             self.form.setRowVisible(widget, visible)
         self.problem.hide()
 
-    def refuse(self, text: str) -> None:
-        """A refusal in the dialog's red bar: nothing was recorded. The dialog grows to
-        show it whole, its fields unsqueezed."""
-        self.problem.say(text)
-        self.adjustSize()
-
     def submit(self) -> None:
-        problem = self.day.typed_problem()
-        if problem is not None:
-            self.refuse(problem)
+        on = self.typed_day(self.day)
+        if on is None:
             return
         ws = self.ctx.ws
         if ws is None:
             return
-        q = self.day.date()
-        on = date(q.year(), q.month(), q.day())
         letter, event, method = self.letter_id, self.what.currentData(), self.method.currentData()
         given = {"certified_mail": {"article": self.article.text()},
                  "hand_delivery": {"to": self.to.text()},

@@ -4,8 +4,12 @@ either theme."""
 
 from __future__ import annotations
 
+from datetime import date
+
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QDialog, QLabel, QWidget
+
+from .date_field import DateField
 
 
 class RedBar(QLabel):
@@ -19,3 +23,25 @@ class RedBar(QLabel):
     def say(self, text: str) -> None:
         self.setText(text)
         self.show()
+
+
+class RefusingDialog(QDialog):
+    """A dialog that records something: its refusals in its red bar (`problem`), before
+    anything is recorded, and its date field read as a day."""
+
+    problem: RedBar
+
+    def refuse(self, text: str) -> None:
+        """A refusal in the dialog's red bar: nothing was recorded. The dialog grows to
+        show it whole, its fields unsqueezed."""
+        self.problem.say(text)
+        self.adjustSize()
+
+    def typed_day(self, field: DateField) -> date | None:
+        """The day the field holds, or None after refusing a typed date that is not one."""
+        problem = field.typed_problem()
+        if problem is not None:
+            self.refuse(problem)
+            return None
+        q = field.date()
+        return date(q.year(), q.month(), q.day())
