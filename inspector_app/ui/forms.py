@@ -83,10 +83,13 @@ class CaseForm(QWidget):
         self.pending_select: int | None = None  # the row to select after add/remove
         self.ed = Editors(self._emit)
         layout = QVBoxLayout(self)
+        # What a visit records comes first, in the order it is recorded (the inspection,
+        # then the components found): on a small screen it is there without scrolling, and
+        # Tab walks the form in the order it shows. The parcel and owner follow.
+        layout.addWidget(self._inspection_box())
+        layout.addWidget(self._system_box())
         layout.addWidget(self._owner_box())
         layout.addWidget(self._dwelling_box())
-        layout.addWidget(self._system_box())
-        layout.addWidget(self._inspection_box())
         layout.addWidget(self._ahj_box())
         layout.addWidget(self._maintenance_box())
         layout.addStretch()
