@@ -27,8 +27,13 @@ NOT_RECORDED = "(not recorded)"
 W = TypeVar("W", bound=QWidget)
 
 
+# A choice list shows this many rows when it opens, wherever the box is on the form.
+COMBO_ROWS = 12
+
+
 def combo(values: list[str], *, blank: bool = False) -> QComboBox:
     box = QComboBox()
+    box.setMaxVisibleItems(COMBO_ROWS)
     if blank:
         box.addItem(NOT_RECORDED, None)
     for v in values:
@@ -47,6 +52,7 @@ def set_combo(box: QComboBox, value: Any) -> None:
 def set_text(widget: QLineEdit, text: str) -> None:
     if widget.text() != text:
         widget.setText(text)
+        widget.setCursorPosition(0)  # a long value shows its start, not its end
 
 
 def set_plain(widget: FinishedTextEdit, text: str) -> None:

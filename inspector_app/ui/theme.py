@@ -132,6 +132,10 @@ class Theme:
             # a spin box or combo box draws its own line edit inside its border
             "QAbstractSpinBox QLineEdit, QComboBox QLineEdit { border: none; padding: 0px; "
             "background: transparent; }",
+            # a choice list drops down as a list of its own (up to the box's
+            # maxVisibleItems rows), opening upward when the box is low on the screen,
+            # instead of the style's list laid over the box and cut off at the screen's edge
+            "QComboBox { combobox-popup: 0; }",
             # an editor inside a table cell has no room for padding
             "QAbstractItemView QLineEdit { padding: 0px; }",
             f"QCheckBox::indicator {{ width: 13px; height: 13px; background: {self.base}; "
