@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from .workbench_parts import WorkbenchParts
 
 
+LAST_REASON = "inspection_reason"  # the setting that remembers the last reason chosen
+
+
 class SaveCase(QUndoCommand):
     """One edit of a parcel, already saved when it is pushed: undo writes the reverse of
     the same change (only those fields) to the same parcel, redo writes it again. A step
@@ -162,12 +165,16 @@ class CaseEdits:
             return
         user = ws.store.actor.user
         reasons = [r.value for r in InspectionReason]
+        # the reason chosen last time is offered first: a day's visits are often alike
+        last = str(self.wb.settings.value(LAST_REASON, ""))
         choice, ok = QInputDialog.getItem(
             self.wb.window(), "New inspection", f"Reason for the inspection of "
-            f"{day.isoformat()} by {user}:", [words(r) for r in reasons], 0, False)
+            f"{day.isoformat()} by {user}:", [words(r) for r in reasons],
+            reasons.index(last) if last in reasons else 0, False)
         if not ok:
             return
         reason = InspectionReason(reasons[[words(r) for r in reasons].index(choice)])
+        self.wb.settings.setValue(LAST_REASON, reason.value)
         self.commit(self.form.case, replace(current, inspection=Inspection(
             date=day, inspector=user, reason=reason)))
 

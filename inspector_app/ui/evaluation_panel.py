@@ -61,6 +61,32 @@ def evaluation_html(e: Evaluation, t: Theme | None = None) -> str:
                      + (": nothing here says whether the system is acceptable."
                         if standing == NOT_INSPECTED else
                         "; the outcome rests on the component records alone.") + "</p>")
+    # The letter the records call for, and what awaits the inspector's decision (a
+    # letter waits on it), come first.
+    letters = ", ".join(k.value.replace("_", " ") for k in e.letters) or "none"
+    issue = (" \u00b7 " + _link(t, "issue", e.letters[0].value, "Issue it... (Ctrl+L)")
+             if e.letters else "")
+    parts.append(f"<p><b>Letters called for:</b> {escape(letters)}{issue}</p>")
+    if e.suggestions:
+        items = []
+        for s in e.suggestions:
+            if s.status is SuggestionStatus.PENDING:
+                actions = (" " + _link(t, "accept", s.key, "Accept") + " | "
+                           + _link(t, "reject", s.key, "Reject"))
+            else:
+                actions = _decision_html(t, s)
+            colour = t.failure if s.condition.value == "failed" else t.substandard
+            if s.component is not None:
+                component = s.component.value.replace("_", " ")
+                accepting = f"accepting marks it {s.condition.value}"
+            else:  # the office's decision on a lapse cured since: does a notice report it
+                component = "a lapse cured since"
+                accepting = "accepting reports it in the notice as cured"
+            marks = (f" <b style='color:{colour}'>({escape(accepting)})</b>"
+                     if s.status is SuggestionStatus.PENDING else "")
+            items.append(f"<li>{escape(component)}: {escape(s.defect)}{cite(s.citation)}"
+                         f"{marks}{actions}</li>")
+        parts.append("<p><b>Suggested findings</b></p><ul>" + "".join(items) + "</ul>")
     lake = e.lake
     lake_text = ("distance not known" if lake.distance_ft is None else
                  _distance(lake.distance_ft, lake.method, lake.layer, lake.accuracy_ft))
@@ -94,33 +120,11 @@ def evaluation_html(e: Evaluation, t: Theme | None = None) -> str:
     if e.substandard_path is not None:
         p = e.substandard_path
         parts.append(f"<p><b>Substandard system:</b> {escape(p.summary)}{cite(p.citation)}</p>")
-    if e.suggestions:
-        items = []
-        for s in e.suggestions:
-            if s.status is SuggestionStatus.PENDING:
-                actions = (" " + _link(t, "accept", s.key, "Accept") + " | "
-                           + _link(t, "reject", s.key, "Reject"))
-            else:
-                actions = _decision_html(t, s)
-            colour = t.failure if s.condition.value == "failed" else t.substandard
-            if s.component is not None:
-                component = s.component.value.replace("_", " ")
-                accepting = f"accepting marks it {s.condition.value}"
-            else:  # the office's decision on a lapse cured since: does a notice report it
-                component = "a lapse cured since"
-                accepting = "accepting reports it in the notice as cured"
-            marks = (f" <b style='color:{colour}'>({escape(accepting)})</b>"
-                     if s.status is SuggestionStatus.PENDING else "")
-            items.append(f"<li>{escape(component)}: {escape(s.defect)}{cite(s.citation)}"
-                         f"{marks}{actions}</li>")
-        parts.append("<p><b>Suggested findings</b></p><ul>" + "".join(items) + "</ul>")
     if e.unsupported:
         parts.append("<p><b>Accepted findings the record no longer bears out</b></p><ul>"
                      + "".join(f"<li>{escape(s.defect)}{cite(s.citation)}"
                                f"{_decision_html(t, s)}</li>" for s in e.unsupported)
                      + "</ul>")
-    letters = ", ".join(k.value.replace("_", " ") for k in e.letters) or "none"
-    parts.append(f"<p><b>Letters called for:</b> {escape(letters)}</p>")
     for prompt in e.prompts:
         parts.append(f"<p style='background:{t.prompt.background};color:{t.prompt.text};"
                      f"padding:4px'>{escape(prompt)}</p>")
@@ -167,6 +171,7 @@ def no_law_html(f: NoLawFacts, t: Theme | None = None) -> str:
 class EvaluationPanel(QTextBrowser):
     decided = Signal(str, bool, str)  # suggestion key, accepted, note ("" for none)
     undone = Signal(str)  # suggestion key whose decision is to be undone
+    issue_requested = Signal(str)  # the kind of letter called for, to be issued
 
     def __init__(self) -> None:
         super().__init__()
@@ -209,3 +214,5 @@ class EvaluationPanel(QTextBrowser):
             self.decided.emit(key, True, note or "")
         elif action == "undo":
             self.undone.emit(key)
+        elif action == "issue":
+            self.issue_requested.emit(key)

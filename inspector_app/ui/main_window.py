@@ -152,6 +152,8 @@ class MainWindow(QMainWindow):
         letters, reports, sync = (bar.addMenu("&Letters"), bar.addMenu("&Reports"),
                                   bar.addMenu("&Sync"))
         view, help_menu = bar.addMenu("&View"), bar.addMenu("&Help")
+        view.addActions(self.workbench.tab_actions)
+        view.addSeparator()
         return Menus(
             file=FileActions(self.ctx, file, self, folders=self.folders,
                              workbench=self.workbench,
@@ -160,7 +162,8 @@ class MainWindow(QMainWindow):
                              refresh_overview=self.refresh_overview),
             edit=EditActions(self.ctx, edit, workbench=self.workbench,
                              find=lambda: self.search.setFocus()),
-            letters=LettersActions(self.ctx, letters, self),
+            letters=LettersActions(self.ctx, letters, self,
+                                   issue_called_for=lambda: self.workbench.issue_letter()),
             reports=ReportsActions(self.ctx, reports, self),
             sync=SyncActions(self.ctx, sync, self, reload=lambda: self.load_parcels()),
             view=ViewActions(view, self.settings, restyle=self.workbench.restyle),
@@ -287,6 +290,7 @@ class MainWindow(QMainWindow):
         if last:
             self.parcel_list.select(str(last))
         self.workbench.show_tab(int(self.folders.recalled("tab", 0)))
+        self.search.setFocus()  # type to find a parcel, Enter to open it
         # The work lists are worked out once the window is up, not before it shows.
         QTimer.singleShot(0, self.refresh_overview)
         if then is not None:

@@ -265,12 +265,14 @@ class ParcelList(QWidget):
             self.work_list.addItem(label, key)
         self.work_list.currentIndexChanged.connect(
             lambda: self._filter(lambda: self.proxy.set_work_list(self.work_list.currentData())))
-        self.search = QLineEdit(placeholderText="Search by SBL, address or owner  (Ctrl+F)")
+        self.search = QLineEdit(placeholderText="Search by SBL, address or owner (Ctrl+F); "
+                                                "Enter opens")
         self.search.setClearButtonEnabled(True)
         self.model = ParcelTableModel([])
         self.proxy = ParcelFilter()
         self.proxy.setSourceModel(self.model)
         self.search.textChanged.connect(lambda t: self._filter(lambda: self.proxy.set_text(t)))
+        self.search.returnPressed.connect(self.open_found)
         self.table = self._table()
         self.count = QLabel()
         self.load_demo = QPushButton("Load the demo parcels")
@@ -439,6 +441,15 @@ class ParcelList(QWidget):
                                "join the office with a field kit.")
         else:
             self.count.setText(f"{shown} of {total} parcels shown")
+
+    def open_found(self) -> None:
+        """Enter in the search: the parcel selected among those found stays open, else the
+        first found opens; the list takes the keys (arrows move, Tab goes on)."""
+        if not self.proxy.rowCount():
+            return
+        if not self.table.selectionModel().hasSelection():
+            self.table.selectRow(0)
+        self.table.setFocus()
 
     def select(self, sbl: str, *, load: bool = True) -> None:
         """Select a parcel's row (which opens it); one not listed is opened all the same

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings
-from PySide6.QtGui import QUndoStack
+from PySide6.QtGui import QAction, QKeySequence, QUndoStack
 from PySide6.QtWidgets import QLabel, QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from ..errors import InputError
@@ -32,6 +32,10 @@ if TYPE_CHECKING:
     from .photos import PhotoList, PhotosPage
     from .site_edits import SiteEdits
     from .site_map import SiteMap
+
+
+LETTERS_TAB = "&Letters"
+TABS = ("&Inspection form", "Site &map", LETTERS_TAB, "&Photos", "&History")
 
 
 class Workbench(QWidget):
@@ -58,6 +62,13 @@ class Workbench(QWidget):
         self.built = False
         self.heading = QLabel("Select a parcel")
         self.heading.setProperty("role", "heading")
+        # Ctrl+1 ... Ctrl+5: the tabs, in the order they show (the View menu lists them).
+        self.tab_actions: list[QAction] = []
+        for index, name in enumerate(TABS):
+            action = QAction(name.replace("&", ""), self)
+            action.setShortcut(QKeySequence(f"Ctrl+{index + 1}"))
+            action.triggered.connect(lambda _=False, i=index: self.show_tab(i))
+            self.tab_actions.append(action)
         self._layout = QVBoxLayout(self)
         self._layout.addWidget(self.heading)
 
@@ -106,15 +117,14 @@ class Workbench(QWidget):
         self.photos: PhotoList = self.photos_page.photos
         self.history: HistoryView = HistoryView()
         self.tabs = QTabWidget()
-        self.tabs.addTab(form_page, "&Inspection form")
-        self.tabs.addTab(self.site, "Site &map")
-        self.tabs.addTab(self.letters, "&Letters")
-        self.tabs.addTab(self.photos_page, "&Photos")
-        self.tabs.addTab(self.history, "&History")
+        for page, name in zip((form_page, self.site, self.letters, self.photos_page,
+                               self.history), TABS, strict=True):
+            self.tabs.addTab(page, name)
         self.tabs.currentChanged.connect(lambda i: self._remember("tab", i))
         self.evaluation: EvaluationPanel = EvaluationPanel()
         self.evaluation.decided.connect(self._decide)
         self.evaluation.undone.connect(self._undo_decision)
+        self.evaluation.issue_requested.connect(self.issue_letter)
         inner = QSplitter()
         inner.addWidget(self.tabs)
         inner.addWidget(self.evaluation)
@@ -290,6 +300,22 @@ class Workbench(QWidget):
     def show_tab(self, index: int) -> None:
         if self.built:
             self.tabs.setCurrentIndex(index)
+
+    def issue_letter(self, kind: str | None = None) -> None:
+        """The letter the records call for (or `kind`), issued from wherever the user is:
+        the Letters tab shows it and asks, as its Issue button does."""
+        if not self.built or self.sbl is None or self.letters.sbl != self.sbl:
+            self.ctx.say("Open a parcel first; then issue the letter its records call for.")
+            return
+        kind = kind or (self.letters.called_for[0] if self.letters.called_for else None)
+        if kind is None:
+            self.ctx.say(f"The records of {self.sbl} call for no letter now; the Letters "
+                         "tab issues any other kind.")
+            return
+        self.show_tab(TABS.index(LETTERS_TAB))
+        self.letters.kind.setCurrentIndex(self.letters.kind.findData(kind))
+        if self.letters.issue_button.isEnabled():
+            self.letters.issue()
 
     # --- what the user is told; suggested findings ------------------------------------
 

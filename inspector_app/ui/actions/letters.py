@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +13,10 @@ from .common import add_action
 
 
 class LettersActions:
-    def __init__(self, ctx: AppContext, menu: QMenu, parent: QWidget) -> None:
+    def __init__(self, ctx: AppContext, menu: QMenu, parent: QWidget, *,
+                 issue_called_for: Callable[[], None]) -> None:
         self.ctx, self.parent = ctx, parent
+        add_action(menu, "&Issue the letter called for...", issue_called_for, "Ctrl+L")
         add_action(menu, "&Print all pending letters...", self.print_pending, "Ctrl+P")
 
     def print_pending(self) -> None:
