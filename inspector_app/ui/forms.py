@@ -134,7 +134,7 @@ class CaseForm(QWidget):
         return box
 
     def _system_box(self) -> QGroupBox:
-        box = QGroupBox("System components")
+        box = QGroupBox("System &components")  # Alt+C: to the table
         layout = QVBoxLayout(box)
         self.components = QTableWidget(0, 3)
         self.components.setHorizontalHeaderLabels(["Component", "Condition", "Defects"])
@@ -147,6 +147,10 @@ class CaseForm(QWidget):
         self.components.setColumnWidth(0, 150)
         self.components.setTabKeyNavigation(False)  # Tab leaves the table
         layout.addWidget(self.components)
+        # the selected component's fields straight below its row (Tab goes there from the
+        # table); adding and removing components comes after
+        self.detail_box = ComponentDetails(self.ed.watch)
+        layout.addWidget(self.detail_box)
         buttons = QHBoxLayout()
         self.new_kind = combo([k.value for k in ComponentKind])
         self.new_kind.setAccessibleName("Kind of component to add")
@@ -170,8 +174,6 @@ class CaseForm(QWidget):
         buttons.addWidget(remove)
         buttons.addStretch()
         layout.addLayout(buttons)
-        self.detail_box = ComponentDetails(self.ed.watch)
-        layout.addWidget(self.detail_box)
         return box
 
     def _inspection_box(self) -> QGroupBox:
@@ -386,6 +388,12 @@ class CaseForm(QWidget):
         row = self.components.currentRow()
         self.detail_box.show_component(
             row, case.components[row] if 0 <= row < len(case.components) else None)
+        # fields made for another component come last in the window's Tab order: put them
+        # back where they show, right after the table
+        previous: QWidget = self.components
+        for widget in self.detail_box.widgets.values():
+            QWidget.setTabOrder(previous, widget)
+            previous = widget
 
     @property
     def detail_widgets(self) -> dict[str, QWidget]:

@@ -39,6 +39,7 @@ PREVIEW_DPI = 144
 IDLE_TEXT = "Preview a draft, or pick an issued letter."
 LETTER_ROLE = Qt.ItemDataRole.UserRole
 DETAILS_ROLE = Qt.ItemDataRole.UserRole + 1  # (kind, letter date)
+REGISTER_ROWS = 5  # the issued letters the register shows at least, when it has them
 
 
 def words(kind: str) -> str:
@@ -86,11 +87,14 @@ class LettersTab(QWidget):
         choose = QHBoxLayout()
         choose.addWidget(kind_label)
         choose.addWidget(self.kind, 1)
-        actions = QHBoxLayout()
-        for w in (self.preview_button, self.issue_button, self.attest_button,
-                  self.print_button, self.open_button):
-            actions.addWidget(w)
-        actions.addStretch()
+        # Two rows of buttons, so that none is cut on a small screen.
+        actions, more = QHBoxLayout(), QHBoxLayout()
+        for row, buttons in ((actions, (self.preview_button, self.issue_button,
+                                        self.attest_button)),
+                             (more, (self.print_button, self.open_button))):
+            for w in buttons:
+                row.addWidget(w)
+            row.addStretch()
 
         self.caption = QLabel(IDLE_TEXT)
         self.caption.setWordWrap(True)
@@ -117,9 +121,9 @@ class LettersTab(QWidget):
         self.service_button.setEnabled(False)
         self.service_button.clicked.connect(self.record_service)
         self.service_dialog: LetterServiceDialog | None = None
+        more.insertWidget(2, self.service_button)
         view = QHBoxLayout()
         view.addWidget(self.register_toggle)
-        view.addWidget(self.service_button)
         view.addStretch()
         view.addWidget(QLabel("Zoom:"))
         for w in (self.fit_width, self.actual_size):
@@ -146,6 +150,7 @@ class LettersTab(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(choose)
         layout.addLayout(actions)
+        layout.addLayout(more)
         layout.addWidget(self.caption)
         layout.addLayout(view)
         layout.addWidget(self.split, 1)
@@ -173,13 +178,14 @@ class LettersTab(QWidget):
         self.register_rows = rows
         self.register.setVisible(shown)
         if resize:
-            # as many rows as it has, up to a few; the splitter's handle gives it more
+            # as many rows as it has, up to REGISTER_ROWS, never fewer (a small window
+            # takes the room from the pages); the splitter's handle gives it more
             row = max(self.register.sizeHintForRow(0), self.register.fontMetrics().height())
             # long rows scroll sideways: their scroll bar takes its height from the rows
             frame = (2 * self.register.frameWidth() + 4
                      + self.register.horizontalScrollBar().sizeHint().height())
-            self.register.setMinimumHeight(row + frame)
-            height = min(rows, 4) * row + frame
+            height = min(rows, REGISTER_ROWS) * row + frame
+            self.register.setMinimumHeight(height)
             total = sum(self.split.sizes())
             self.split.setSizes([height, max(total - height, 0)])
 

@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction, QKeySequence, QUndoStack
-from PySide6.QtWidgets import QLabel, QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..errors import InputError
 from .context import AppContext
@@ -102,6 +110,10 @@ class Workbench(QWidget):
         form_scroll = QScrollArea()
         form_scroll.setWidget(self.form)
         form_scroll.setWidgetResizable(True)
+        self.form_scroll = form_scroll
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        app.focusChanged.connect(self._show_focused)  # let go with the workbench
         form_page = QWidget()
         form_layout = QVBoxLayout(form_page)
         form_layout.addWidget(self.problem)
@@ -296,6 +308,11 @@ class Workbench(QWidget):
                 self.history.show_history(full)
 
         self.ctx.op(lambda: with_decisions(ws, sbl, rows)).success(shown).run()
+
+    def _show_focused(self, _old: QWidget | None, new: QWidget | None) -> None:
+        """A field of the form reached by a key (Tab, Alt+letter) is scrolled into sight."""
+        if new is not None and self.form.isAncestorOf(new):
+            self.form_scroll.ensureWidgetVisible(new)
 
     def show_tab(self, index: int) -> None:
         if self.built:
