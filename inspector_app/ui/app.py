@@ -35,6 +35,9 @@ def run_gui(data_dir: Path, *, user: str | None = None) -> int:
     window = MainWindow(root=data_dir, user=user)
     window.quit_if_folder_fails = True
     window.show()
+    # The keys go to the window from the start (the search has them), also where no
+    # window manager makes a new window the active one.
+    window.activateWindow()
     app.aboutToQuit.connect(window.runner.stop)
     try:
         status = int(app.exec())
