@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
-from PySide6.QtWidgets import QComboBox, QGroupBox, QLineEdit, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLineEdit, QWidget
 
 from ..domain import registry
 from ..domain.case import Component
@@ -80,6 +80,14 @@ class ComponentDetails(QGroupBox):
             widget = self._watch(self._widget(spec))
             self.widgets[spec.name] = widget
             self.form.addRow(spec.label + (f" ({spec.unit})" if spec.unit else ""), widget)
+        if self.isVisible():
+            # shown now, not when the event loop comes round: a Tab typed straight after
+            # choosing the component lands in them, not past them
+            for row in range(self.form.rowCount()):
+                for role in (QFormLayout.ItemRole.LabelRole, QFormLayout.ItemRole.FieldRole):
+                    item = self.form.itemAt(row, role)
+                    if item is not None and item.widget() is not None:
+                        item.widget().show()
 
     @staticmethod
     def _widget(spec: DetailField) -> QWidget:

@@ -5,19 +5,22 @@
   compliant system into a failure). Such fields take focus by click or Tab only.
 - The window's own shortcuts (undo, redo, export...) are not swallowed by text fields,
   which otherwise claim Ctrl+Z, Ctrl+Y and, on Linux, Ctrl+E for themselves.
+- When a question or dialog over the window closes, the window has the keys again (its
+  shortcuts work without a click first), also where no window manager gives them back.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QAbstractSpinBox,
     QApplication,
     QComboBox,
+    QDialog,
     QWidget,
 )
 
@@ -49,7 +52,15 @@ class InputGuard(QObject):
             return self._shortcut_override(obj, event)
         if kind in (QEvent.Type.Polish, QEvent.Type.Show) and isinstance(obj, _VALUE_WIDGETS):
             self._no_wheel_focus(obj)
+        if kind == QEvent.Type.Hide and isinstance(obj, QDialog) and obj.isModal():
+            QTimer.singleShot(0, self._keys_back)
         return False
+
+    def _keys_back(self) -> None:
+        window = self.window()
+        if (window is not None and window.isVisible() and QApplication.activeWindow() is None
+                and QApplication.activeModalWidget() is None):
+            window.activateWindow()
 
     @staticmethod
     def _no_wheel_focus(widget: QWidget) -> None:
