@@ -30,9 +30,12 @@ from .form_fields import (
 class ComponentDetails(QGroupBox):
     """`watch(widget)` makes the form hear when the user finishes a field."""
 
-    def __init__(self, watch: Callable[[QWidget], QWidget]) -> None:
+    def __init__(self, watch: Callable[[QWidget], QWidget],
+                 findings: Callable[[FinishedTextEdit], None] = lambda _: None) -> None:
+        """`findings(editor)`: the defects field is one to offer recorded phrases in."""
         super().__init__("Selected component")
         self._watch = watch
+        self._findings = findings
         self.form = form_layout(self)
         self.widgets: dict[str, QWidget] = {}
         # The component (row, kind) the fields were built for: they stay while the same
@@ -73,6 +76,7 @@ class ComponentDetails(QGroupBox):
         self.drop()
         condition = self._watch(combo([x.value for x in Condition]))
         defects = self._watch(FinishedTextEdit("one defect per line", 2))
+        self._findings(defects)
         self.widgets = {"condition": condition, "defects": defects}
         self.form.addRow("Condition", condition)
         self.form.addRow("Defects", defects)

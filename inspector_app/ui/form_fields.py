@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any, TypeVar
 
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -109,6 +110,16 @@ class FinishedTextEdit(QPlainTextEdit):
         self.setTabChangesFocus(True)
         self.setFixedHeight(22 + 18 * rows)
         self._before = ""
+
+    # Set by a helper that acts on some keys when the field leaves them
+    # (`phrase_completer`): True for a key the field is not to act on.
+    key_hook: Callable[[QKeyEvent], bool] | None = None
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if self.key_hook is not None and self.key_hook(event):
+            event.ignore()
+            return
+        super().keyPressEvent(event)
 
     def mark_saved(self) -> None:
         self._before = self.toPlainText()

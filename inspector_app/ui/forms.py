@@ -62,6 +62,7 @@ from .form_fields import (
     set_plain,
     set_text,
 )
+from .phrase_completer import PhraseCompleter
 
 
 class CaseForm(QWidget):
@@ -82,6 +83,7 @@ class CaseForm(QWidget):
         self.baseline: Case | None = None
         self.pending_select: int | None = None  # the row to select after add/remove
         self.ed = Editors(self._emit)
+        self.findings = PhraseCompleter()  # the phrases offered in the findings fields
         layout = QVBoxLayout(self)
         # What a visit records comes first, in the order it is recorded (the inspection,
         # then the components found): on a small screen it is there without scrolling, and
@@ -149,7 +151,7 @@ class CaseForm(QWidget):
         layout.addWidget(self.components)
         # the selected component's fields straight below its row (Tab goes there from the
         # table); adding and removing components comes after
-        self.detail_box = ComponentDetails(self.ed.watch)
+        self.detail_box = ComponentDetails(self.ed.watch, self.findings.attach)
         layout.addWidget(self.detail_box)
         buttons = QHBoxLayout()
         self.new_kind = combo([k.value for k in ComponentKind])
@@ -200,6 +202,7 @@ class CaseForm(QWidget):
         self.occupancy = self.ed.watch(combo([o.value for o in Occupancy], blank=True))
         self.evidence = self.ed.watch(FinishedTextEdit("one piece of evidence of failure per "
                                                        "line"))
+        self.findings.attach(self.evidence)
         self.tests = self.ed.watch(FinishedTextEdit(
             "one test per line: dye|hydraulic_load, pass|fail|inconclusive, gallons, minutes"))
         self.lake_ft = self.ed.watch(NumberField(registry.at("site.lake_distance_ft")))

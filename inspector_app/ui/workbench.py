@@ -261,6 +261,7 @@ class Workbench(QWidget):
     def _show_details(self, case: Case) -> None:
         """The evaluation, site map, letters, history and photos of the parcel shown."""
         from ..services.lists.overview import overview
+        from ..services.parcel.inspections import recorded_findings
         from ..services.parcel.sketch import site_map
         from .site_edits import site_imagery
 
@@ -274,10 +275,11 @@ class Workbench(QWidget):
         def details() -> tuple[Any, ...]:
             return (ws.assess_parcel(sbl, as_of=day), site_map(ws, case), ws.history(sbl),
                     ws.attachments(sbl), overview(ws, as_of=day, sbls=[sbl]),
-                    site_imagery(ws, sbl))
+                    site_imagery(ws, sbl), recorded_findings(ws))
 
         def shown(result: tuple[Any, ...]) -> None:
-            evaluation, site_map_data, history, photos, row, imagery = result
+            evaluation, site_map_data, history, photos, row, imagery, phrases = result
+            self.form.findings.set_phrases(phrases)  # those of this folder, as of now
             self._row_changed(row)  # the parcel's own row, wherever the user is now
             if round_ != self._shown_round or sbl != self.sbl:
                 return  # the user has moved on: never show one parcel's details on another

@@ -20,7 +20,8 @@ KINDS = ("keys", "clicks", "wheel")
 
 class Hands:
     """`window`: the main window, which the window manager makes active again when a
-    dialog over it closes (the offscreen platform leaves no window active)."""
+    dialog or a drop-down list over it closes (the offscreen platform leaves none, or the
+    closed one, active)."""
 
     def __init__(self, window: QWidget) -> None:
         self.window = window
@@ -48,14 +49,15 @@ class Hands:
         """One key (with its modifier held: a chord is one keystroke) sent where the focus
         is (`widget` None) or to `widget`."""
         QApplication.processEvents()  # a person's keys come after the window has drawn
-        if QApplication.activeWindow() is None:
+        active = QApplication.activeWindow()
+        if active is None or not active.isVisible():  # a dialog or a list just closed
             self.window.activateWindow()
             QApplication.processEvents()
         target = widget or QApplication.focusWidget() or QApplication.activeWindow()
         assert target is not None, "no widget has the focus"
-        QTest.keyClick(target, key, modifier)
         chord = "" if modifier == Qt.KeyboardModifier.NoModifier else f"{modifier.name}+"
         self._spend("keys", 1, f"key {chord}{key.name}", hunting=hunting)
+        QTest.keyClick(target, key, modifier)
 
     # --- the mouse --------------------------------------------------------------------
 
@@ -69,10 +71,11 @@ class Hands:
         if not top.isActiveWindow():  # a click on a window makes it the active one
             top.activateWindow()
             QApplication.processEvents()
-        QTest.mouseClick(widget, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
-                         pos or widget.rect().center())
+        # counted first: a click that opens a dialog returns once the dialog is answered
         self._spend("clicks", 1, f"click {type(widget).__name__} "
                     f"{getattr(widget, 'text', lambda: '')()!r}", hunting=hunting)
+        QTest.mouseClick(widget, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                         pos or widget.rect().center())
 
     def wheel_into_view(self, widget: QWidget, pos: QPoint | None = None) -> None:
         """Turn the wheel over each scroll area holding `widget`, the innermost first,

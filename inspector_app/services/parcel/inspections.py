@@ -72,3 +72,14 @@ def restore(ws: Session, sbl: str, inspection_id: str) -> dict[str, Any]:
 
 def _one(ws: Session, sbl: str, inspection_id: str) -> dict[str, Any]:
     return next(i for i in listed(ws, sbl) if i["id"] == inspection_id)
+
+
+FINDINGS_OFFERED = 500  # the most used phrases the form offers as one types a finding
+
+
+def recorded_findings(ws: Session) -> list[str]:
+    """The defects and evidence of failure written down in this data folder, the most
+    used first: the form offers them as an inspector types a finding."""
+    from ...storage.phrases import recorded_findings as phrases
+
+    return phrases(ws.store.conn, limit=FINDINGS_OFFERED)
