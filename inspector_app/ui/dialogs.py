@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from ..errors import InspectorError
 from .context import AppContext
 from .red_bar import RedBar
+from .screen_size import resize_within_screen
 
 
 def _shown(value: Any) -> str:
@@ -45,7 +46,7 @@ class ConflictsDialog(QDialog):
         super().__init__(parent)
         self.ctx = ctx
         self.setWindowTitle("Sync conflicts")
-        self.resize(900, 420)
+        resize_within_screen(self, 900, 420)
         self.table = QTableWidget(0, 6)
         self.table.setHorizontalHeaderLabels(["Parcel", "Field", "Value here",
                                               "Value from the other side", "From", "When"])

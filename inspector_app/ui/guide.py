@@ -14,6 +14,8 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QImage, QTextDocument
 from PySide6.QtWidgets import QDialog, QTextBrowser, QVBoxLayout, QWidget
 
+from .screen_size import resize_within_screen
+
 GUIDE_FILE = "user-guide.md"
 PACKAGED_GUIDE = "resources/guide"  # inside the installed inspector_app package
 
@@ -45,7 +47,7 @@ class GuideWindow(QDialog):
     def __init__(self, path: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Watershed Inspector - User guide")
-        self.resize(900, 760)
+        resize_within_screen(self, 900, 760)
         self.path = path
         self.browser = GuideBrowser()
         self.browser.setOpenExternalLinks(True)  # only a click on a web link leaves the app

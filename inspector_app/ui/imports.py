@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from .date_field import DateField
 from .dialogs import ok_cancel
+from .screen_size import resize_within_screen
 
 IMAGERY_FILTER = "Aerial imagery (*.tif *.tiff *.jpg *.jpeg *.png *.mbtiles)"
 LOTS_FILTER = "Tax-parcel lines (*.shp *.gpkg *.geojson *.json)"
@@ -177,7 +178,7 @@ class LotReportDialog(QDialog):
     def __init__(self, report: dict[str, Any], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Tax-parcel lines: match report")
-        self.resize(640, 460)
+        resize_within_screen(self, 640, 460)
         self.text = QPlainTextEdit(report_text(report))
         self.text.setReadOnly(True)
         copy = QPushButton("&Copy the report")

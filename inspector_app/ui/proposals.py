@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from ..domain.labels import local_time, words
 from .context import AppContext
+from .screen_size import resize_within_screen
 
 _PROPOSAL_COLUMNS = ("Tax map number", "Laptop", "Recorded by", "On", "Status", "Note")
 _HELD_COLUMNS = ("Parcel", "Change", "Value", "Why it waits", "Received")
@@ -58,7 +59,7 @@ class WaitingDialog(QDialog):
         close.rejected.connect(self.reject)
         layout.addWidget(close)
         self.proposals.itemSelectionChanged.connect(self._chosen)
-        self.resize(900, 520)
+        resize_within_screen(self, 900, 520)
         self._rows: list[dict[str, Any]] = []
         self.office = False
         self.refresh()

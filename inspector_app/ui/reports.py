@@ -37,6 +37,7 @@ from ..errors import Cancelled, InspectorError
 from .context import AppContext
 from .date_field import DateField
 from .page_view import PageView, to_images
+from .screen_size import resize_within_screen
 from .tasks import Job
 
 PREVIEW_DPI = 110
@@ -106,7 +107,7 @@ class ProgramReportDialog(QDialog):
         super().__init__(parent)
         self.ctx = ctx
         self.setWindowTitle("Program report")
-        self.resize(1100, 780)
+        resize_within_screen(self, 1100, 780)
         self.job: Job | None = None
         self.made: Made | None = None
         self.closed = False  # closed: results of a job still running are dropped

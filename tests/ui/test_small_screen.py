@@ -90,3 +90,21 @@ def test_the_form_at_1024x700(window: MainWindow, qtbot: QtBot) -> None:
     # the parcel list keeps rows to choose from, the evaluation its width
     assert w.table.viewport().height() >= 8 * w.table.verticalHeader().defaultSectionSize()
     assert w.evaluation.width() >= 240
+
+
+def test_dialogs_open_whole_on_a_small_screen(window: MainWindow, qtbot: QtBot) -> None:
+    """The program report and the user guide, sized for a desktop monitor, open no larger
+    than the screen: their Close button and notes in sight."""
+    free = QApplication.primaryScreen().availableGeometry()
+    assert free.width() < 1100 or free.height() < 780  # a screen smaller than they'd like
+    report = window.menus.reports.show_program_report()
+    window.menus.help.show_guide()
+    guide = window.menus.help.guide
+    assert guide is not None
+    for dialog in (report, guide):
+        qtbot.waitExposed(dialog)
+        assert dialog.width() <= free.width() and dialog.height() <= free.height(), dialog
+    close = next(b for b in report.findChildren(QPushButton) if b.text() == "C&lose")
+    assert visible_rect(close) == close.rect() and close.geometry().bottom() < report.height()
+    report.close()
+    guide.close()
