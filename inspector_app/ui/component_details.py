@@ -75,7 +75,8 @@ class ComponentDetails(QGroupBox):
     def _build(self, kind: ComponentKind) -> None:
         self.drop()
         condition = self._watch(combo([x.value for x in Condition]))
-        defects = self._watch(FinishedTextEdit("one defect per line", 2))
+        defects = FinishedTextEdit("one defect per line", 2)
+        self._watch(defects)
         self._findings(defects)
         self.widgets = {"condition": condition, "defects": defects}
         self.form.addRow("Condition", condition)
@@ -90,8 +91,9 @@ class ComponentDetails(QGroupBox):
             for row in range(self.form.rowCount()):
                 for role in (QFormLayout.ItemRole.LabelRole, QFormLayout.ItemRole.FieldRole):
                     item = self.form.itemAt(row, role)
-                    if item is not None and item.widget() is not None:
-                        item.widget().show()
+                    shown = item.widget() if item is not None else None
+                    if shown is not None:
+                        shown.show()
 
     @staticmethod
     def _widget(spec: DetailField) -> QWidget:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt
 from PySide6.QtGui import QKeyEvent, QTextCursor
-from PySide6.QtWidgets import QApplication, QCompleter, QPlainTextEdit
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QCompleter, QPlainTextEdit
 
 from .form_fields import FinishedTextEdit
 
@@ -29,6 +29,11 @@ class PhraseCompleter(QCompleter):
         self.activated.connect(self._take)
         self._editor: QPlainTextEdit | None = None
 
+    def _list(self) -> QAbstractItemView:
+        popup = self.popup()
+        assert popup is not None  # QCompleter makes its list when it is made
+        return popup
+
     def set_phrases(self, phrases: list[str]) -> None:
         if phrases != self.phrases.stringList():
             self.phrases.setStringList(phrases)
@@ -40,14 +45,14 @@ class PhraseCompleter(QCompleter):
 
     def _key_in_field(self, event: QKeyEvent) -> bool:
         """True for a key the field leaves to the list while it shows."""
-        return self.popup().isVisible() and event.key() in (
+        return self._list().isVisible() and event.key() in (
             Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         """The list's keys where they arrive at the field while it shows: Enter takes the
         phrase chosen, Escape closes the list, Tab closes it and goes on, the arrows
         choose."""
-        popup = self.popup()
+        popup = self._list()
         if (obj is not self._editor or event.type() != QEvent.Type.KeyPress
                 or not isinstance(event, QKeyEvent) or not popup.isVisible()):
             return super().eventFilter(obj, event)
@@ -74,7 +79,7 @@ class PhraseCompleter(QCompleter):
         if not editor.hasFocus():
             return  # the form filling the field, not a person typing
         typed = self._line_typed(editor)
-        popup = self.popup()
+        popup = self._list()
         if len(typed.strip()) < SHORTEST:
             popup.hide()
             return
