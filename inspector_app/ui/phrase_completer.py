@@ -5,6 +5,8 @@ Tab leaves what is typed."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt
 from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QCompleter, QPlainTextEdit
@@ -28,6 +30,9 @@ class PhraseCompleter(QCompleter):
         # chosen, Escape closes the list.
         self.activated.connect(self._take)
         self._editor: QPlainTextEdit | None = None
+        # Asks for the phrases as now recorded (they arrive by `set_phrases`); called when
+        # a findings field is entered, so that opening a parcel reads none of them.
+        self.wanted: Callable[[], None] | None = None
 
     def _list(self) -> QAbstractItemView:
         popup = self.popup()
@@ -52,6 +57,9 @@ class PhraseCompleter(QCompleter):
         """The list's keys where they arrive at the field while it shows: Enter takes the
         phrase chosen, Escape closes the list, Tab closes it and goes on, the arrows
         choose."""
+        if (event.type() == QEvent.Type.FocusIn and self.wanted is not None
+                and isinstance(obj, FinishedTextEdit) and obj.key_hook == self._key_in_field):
+            self.wanted()
         popup = self._list()
         if (obj is not self._editor or event.type() != QEvent.Type.KeyPress
                 or not isinstance(event, QKeyEvent) or not popup.isVisible()):

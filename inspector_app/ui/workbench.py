@@ -106,6 +106,7 @@ class Workbench(QWidget):
         self.problem.setProperty("tone", "problem")
         self.problem.hide()
         self.edits: CaseEdits = CaseEdits(self)
+        self.form.findings.wanted = self._load_findings
         self.form.problem.connect(self.show_problem)
         form_scroll = QScrollArea()
         form_scroll.setWidget(self.form)
@@ -261,7 +262,6 @@ class Workbench(QWidget):
     def _show_details(self, case: Case) -> None:
         """The evaluation, site map, letters, history and photos of the parcel shown."""
         from ..services.lists.overview import overview
-        from ..services.parcel.inspections import recorded_findings
         from ..services.parcel.sketch import site_map
         from .site_edits import site_imagery
 
@@ -275,11 +275,10 @@ class Workbench(QWidget):
         def details() -> tuple[Any, ...]:
             return (ws.assess_parcel(sbl, as_of=day), site_map(ws, case), ws.history(sbl),
                     ws.attachments(sbl), overview(ws, as_of=day, sbls=[sbl]),
-                    site_imagery(ws, sbl), recorded_findings(ws))
+                    site_imagery(ws, sbl))
 
         def shown(result: tuple[Any, ...]) -> None:
-            evaluation, site_map_data, history, photos, row, imagery, phrases = result
-            self.form.findings.set_phrases(phrases)  # those of this folder, as of now
+            evaluation, site_map_data, history, photos, row, imagery = result
             self._row_changed(row)  # the parcel's own row, wherever the user is now
             if round_ != self._shown_round or sbl != self.sbl:
                 return  # the user has moved on: never show one parcel's details on another
@@ -310,6 +309,15 @@ class Workbench(QWidget):
                 self.history.show_history(full)
 
         self.ctx.op(lambda: with_decisions(ws, sbl, rows)).success(shown).run()
+
+    def _load_findings(self) -> None:
+        """The phrases recorded in the data folder, for the findings field entered."""
+        from ..services.parcel.inspections import recorded_findings
+
+        ws = self.ctx.ws
+        if ws is not None:
+            self.ctx.op(lambda: recorded_findings(ws)).success(
+                self.form.findings.set_phrases).run()
 
     def _show_focused(self, _old: QWidget | None, new: QWidget | None) -> None:
         """A field of the form reached by a key (Tab, Alt+letter) is scrolled into sight."""
