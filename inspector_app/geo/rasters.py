@@ -34,6 +34,7 @@ from rasterio.vrt import WarpedVRT
 from rasterio.windows import Window
 
 from ..errors import InputError
+from . import foreign_sqlite
 from .crs import MEASURE_CRS, WGS84, transformer
 
 Bounds = tuple[float, float, float, float]
@@ -98,21 +99,19 @@ def _prj_crs(path: Path) -> CRS:
                               "valid .prj).") from None
 
 
-def _check_mbtiles(path: Path) -> None:
-    """An MBTiles file must be SQLite with raster tiles; checked before GDAL opens it."""
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    except sqlite3.Error:
-        raise RasterFileError(f"{path}: cannot be opened as an MBTiles (SQLite) file.") from None
-    try:
+def _check_mbtiles(path: Path, cancelled: Callable[[], bool] | None = None) -> None:
+    """An MBTiles file must be SQLite with raster tiles, every read of it ending within
+    the budget (`foreign_sqlite`); checked before GDAL opens it."""
+    foreign_sqlite.check(path, "an MBTiles file", geopackage=False, cancelled=cancelled)
+    with foreign_sqlite.reading(path, "an MBTiles file", cancelled) as conn:
         try:
             meta = dict(conn.execute("SELECT name, value FROM metadata").fetchall())
             (tiles,) = conn.execute("SELECT count(*) FROM tiles").fetchone()
-        except sqlite3.DatabaseError:
+        except sqlite3.OperationalError as exc:
+            if "interrupted" in str(exc):
+                raise
             raise RasterFileError(f"{path}: is not an MBTiles file (it has no metadata and "
                                   "tiles tables).") from None
-    finally:
-        conn.close()
     kind = str(meta.get("format", "png")).lower()
     if kind in ("pbf", "mvt"):
         raise RasterFileError(f"{path}: holds vector tiles ({kind}), not imagery; give an "
@@ -201,6 +200,8 @@ def inspect_raster(path: Path) -> RasterInfo:
         raise RasterFileError(f"{path}: no such file.")
     if path.suffix.lower() == ".mbtiles":
         _check_mbtiles(path)
+    elif foreign_sqlite.is_sqlite(path):  # a GeoPackage or other database: not imagery
+        raise RasterFileError(f"{path}: {_NOT_AN_IMAGE}")
     try:
         ds = _open(path)
     except RasterioIOError as exc:

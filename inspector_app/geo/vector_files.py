@@ -21,6 +21,7 @@ from shapely.geometry.base import BaseGeometry
 
 from ..errors import InputError
 from ..json_input import NonFiniteNumber, loads
+from . import foreign_sqlite
 from .crs import MEASURE_CRS, WGS84, transformer
 
 # Latitude and longitude ranges around New York, to recognise swapped axes.
@@ -127,6 +128,8 @@ def _read_raw(path: Path, columns: Any = None) -> tuple[dict[str, Any], Any, Any
     names and gives those to read (None: all of them)."""
     if not path.exists():
         raise GeometryFileError(f"{path}: no such file.")
+    if foreign_sqlite.is_sqlite(path):  # a GeoPackage: its reading must end, checked first
+        foreign_sqlite.check(path, "a GeoPackage", geopackage=True)
     import pyogrio  # GDAL is loaded only when a file is actually read
 
     try:
