@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -26,9 +27,21 @@ def cli(data: Path, *argv: str, timeout: float = 60) -> subprocess.CompletedProc
 
 
 def snapshot(folder: Path) -> dict[str, str]:
-    """Every file under the folder with a digest of its contents."""
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    """Every file under the data folder with a digest of its contents; the database's by
+    a digest of the records it holds (SQLite may fold its log into the file at any close;
+    the kept summaries are derived data, worked out by any reading command)."""
+    out = {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+           for p in sorted(folder.rglob("*")) if p.is_file()
+           and not p.name.startswith("inspector.sqlite")}
+    conn = sqlite3.connect(f"file:{folder / 'inspector.sqlite'}?mode=ro", uri=True)
+    try:
+        out["inspector.sqlite"] = hashlib.sha256(
+            "\n".join(line for line in conn.iterdump()
+                      if not line.startswith('INSERT INTO "case_summaries"')).encode()
+        ).hexdigest()
+    finally:
+        conn.close()
+    return out
 
 
 def assert_refused(result: subprocess.CompletedProcess[str], file: Path, *words: str) -> None:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...domain.units import plain_number
 from ...errors import InputError, NotFoundError
+from ...paths import UnwritablePath, work_folder
 from ...storage import basemaps as basemap_rows
 from ...storage import office_settings as office_settings_rows
 from ...storage import parcels as parcel_rows
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from ...geo.rasters import RasterInfo, RasterReader
     from ..session.session import Session
 
-FOLDER = "basemaps"  # inside the data folder: the copies
+FOLDER = basemap_rows.FOLDER  # inside the data folder: the copies
 _MIB = 1024 * 1024
 _SUFFIX = {"geotiff": ".tif", "mbtiles": ".mbtiles"}
 
@@ -287,24 +288,18 @@ def _check_date(captured_on: date | None, today: date) -> None:
 
 
 def _copy_file(src: Path, dest: Path, progress: Any = None, cancelled: Any = None) -> None:
-    tmp = dest.with_name(f".{dest.name}.tmp")
     total = src.stat().st_size
-    try:
-        with src.open("rb") as fin, tmp.open("wb") as fout:
-            done = 0
-            while chunk := fin.read(8 * _MIB):
-                if cancelled is not None and cancelled():
-                    raise InputError(f"{src}: importing was cancelled; nothing was imported.")
-                fout.write(chunk)
-                done += len(chunk)
-                if progress is not None:
-                    progress(done, total)
-            fout.flush()
-            os.fsync(fout.fileno())
-        tmp.replace(dest)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    with src.open("rb") as fin, dest.open("wb") as fout:
+        done = 0
+        while chunk := fin.read(8 * _MIB):
+            if cancelled is not None and cancelled():
+                raise InputError(f"{src}: importing was cancelled; nothing was imported.")
+            fout.write(chunk)
+            done += len(chunk)
+            if progress is not None:
+                progress(done, total)
+        fout.flush()
+        os.fsync(fout.fileno())
 
 
 def _fast_as_is(info: RasterInfo) -> bool:
@@ -321,21 +316,20 @@ def _large_px() -> int:
     return LARGE_WITHOUT_OVERVIEWS_PX
 
 
-def _store_copy(ws: Session, path: Path, info: RasterInfo, record_id: str, *,
-                progress: Any = None, cancelled: Any = None) -> tuple[Path, RasterInfo]:
-    """The data folder's copy: the file as it is when it draws quickly as it is (an MBTiles
-    file, a tiled GeoTIFF with overviews, a small GeoTIFF), else a tiled GeoTIFF with
-    overviews in EPSG:2261 made from it (a JPEG or PNG with its world file is converted)."""
+def _make_copy(path: Path, info: RasterInfo, work: Path, record_id: str, *,
+               progress: Any = None, cancelled: Any = None) -> tuple[Path, RasterInfo]:
+    """The data folder's copy, made in the job's work folder under the name it will have:
+    the file as it is when it draws quickly as it is (an MBTiles file, a tiled GeoTIFF with
+    overviews, a small GeoTIFF), else a tiled GeoTIFF with overviews in EPSG:2261 made from
+    it (a JPEG or PNG with its world file is converted)."""
     from ...geo.rasters import clip_to_geotiff
 
-    folder = ws.folder.root / FOLDER
-    folder.mkdir(mode=0o700, exist_ok=True)
     if info.format != "world_file" and _fast_as_is(info):
-        dest = folder / f"{record_id}{_SUFFIX[info.format]}"
-        _copy_file(path, dest, progress, cancelled)
-        return dest, info
-    dest = folder / f"{record_id}.tif"
-    return dest, clip_to_geotiff(path, info.format, info.bounds_ft, dest, progress=progress,
+        made = work / f"{record_id}{_SUFFIX[info.format]}"
+        _copy_file(path, made, progress, cancelled)
+        return made, info
+    made = work / f"{record_id}.tif"
+    return made, clip_to_geotiff(path, info.format, info.bounds_ft, made, progress=progress,
                                  cancelled=cancelled)
 
 
@@ -345,7 +339,10 @@ def import_basemap(ws: Session, path: Path, *, name: str, copy: bool,
                    cancelled: Callable[[], bool] | None = None) -> dict[str, Any]:
     """Check an image, keep it (a copy in the data folder, or a reference to the file) and
     make it the active basemap. Nothing is stored when the image is refused, or when
-    `cancelled()` says so while a copy is made (`progress(done, total)` follows it)."""
+    `cancelled()` says so while a copy is made (`progress(done, total)` follows it). A
+    copy is made in a work folder inside the data folder and appears under its name in
+    `basemaps/` only in the transaction that records it; one left by a killed import is
+    removed when the data folder is next opened."""
     from ...geo.rasters import RasterFileError, inspect_raster
 
     if not name.strip():
@@ -360,28 +357,27 @@ def import_basemap(ws: Session, path: Path, *, name: str, copy: bool,
             "it with --copy (the data folder then keeps a tiled copy with overviews), or "
             "build overviews first (for example `gdaladdo -r average FILE`).")
     record_id = new_id()
-    stored = path
-    if copy:
-        stored, info = _store_copy(ws, path, info, record_id, progress=progress,
-                                   cancelled=cancelled)
-    try:
-        with ws.store.transaction() as w:
-            w.insert("basemaps", {
-                "name": name.strip(), "format": info.format,
-                "storage": "copy" if copy else "reference",
-                "path": stored.relative_to(ws.folder.root).as_posix() if copy else str(path),
-                "size_bytes": stored.stat().st_size, "fingerprint": fingerprint(stored),
-                "source": (source or path.name).strip(),
-                "captured_on": captured_on.isoformat() if captured_on else None,
-                "source_crs": info.source_crs, "bounds": list(info.bounds_ft),
-                "resolution_ft": info.resolution_ft, "width_px": info.width_px,
-                "height_px": info.height_px, "active": 0, "imported_at": w.now,
-                "imported_by": w.actor.user}, parcel_id=None, record_id=record_id)
-            basemap_rows.make_active(w, record_id)
-    except BaseException:
-        if copy:
-            stored.unlink(missing_ok=True)
-        raise
+    if not copy:
+        _record(ws, record_id, info, path, path, stored_as=str(path), copy=False,
+                name=name, source=source, captured_on=captured_on)
+    else:
+        folder = ws.folder.root / FOLDER
+        with work_folder(folder, record_id) as work:
+            try:
+                made, info = _make_copy(path, info, work, record_id, progress=progress,
+                                        cancelled=cancelled)
+            except OSError as exc:
+                raise UnwritablePath(folder, exc, what="folder") from None
+            final = folder / made.name
+            try:
+                _record(ws, record_id, info, path, made,
+                        stored_as=final.relative_to(ws.folder.root).as_posix(), copy=True,
+                        name=name, source=source, captured_on=captured_on,
+                        keep=lambda: os.replace(made, final))
+            except BaseException:
+                final.unlink(missing_ok=True)
+                raise
+    stored = final if copy else path
     out = _json(ws, basemap_rows.basemap(ws.store.conn, record_id))
     out["storage_note"] = (
         f"copied into the data folder ({stored.relative_to(ws.folder.root).as_posix()}); "
@@ -389,6 +385,30 @@ def import_basemap(ws: Session, path: Path, *, name: str, copy: bool,
         "referenced where it is; if the file is moved, changed or deleted the imagery is "
         "not shown until it is imported again or put back")
     return out
+
+
+def _record(ws: Session, record_id: str, info: RasterInfo, path: Path, file: Path, *,
+            stored_as: str, copy: bool, name: str, source: str | None,
+            captured_on: date | None, keep: Callable[[], None] | None = None) -> None:
+    """The basemap's record, made active; `keep()`, inside the same transaction, puts the
+    copy `file` where the record says it is."""
+    with ws.store.transaction() as w:
+        w.insert("basemaps", {
+            "name": name.strip(), "format": info.format,
+            "storage": "copy" if copy else "reference", "path": stored_as,
+            "size_bytes": file.stat().st_size, "fingerprint": fingerprint(file),
+            "source": (source or path.name).strip(),
+            "captured_on": captured_on.isoformat() if captured_on else None,
+            "source_crs": info.source_crs, "bounds": list(info.bounds_ft),
+            "resolution_ft": info.resolution_ft, "width_px": info.width_px,
+            "height_px": info.height_px, "active": 0, "imported_at": w.now,
+            "imported_by": w.actor.user}, parcel_id=None, record_id=record_id)
+        basemap_rows.make_active(w, record_id)
+        if keep is not None:
+            try:
+                keep()
+            except OSError as exc:
+                raise UnwritablePath(file.parent, exc, what="folder") from None
 
 
 # ---- the report of findings' sketch -----------------------------------------------------
@@ -496,12 +516,15 @@ def kit_imagery(ws: Session, parcel_ids: list[str]) -> tuple[dict[str, Any], byt
         return None
     bbox = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
             max(b[3] for b in boxes))
-    with tempfile.TemporaryDirectory(prefix="inspector-kit-imagery-") as work:
-        out = Path(work) / "kit-imagery.tif"
+    # the clip is made inside the data folder, in a work folder removed however it ends
+    with work_folder(ws.folder.root / FOLDER, f"kit-{new_id()}") as work:
+        out = work / "kit-imagery.tif"
         try:
             info = clip_to_geotiff(ref.path, ref.format, bbox, out, within=boxes)
         except RasterFileError:
             return None
+        except OSError as exc:
+            raise UnwritablePath(ws.folder.root / FOLDER, exc, what="folder") from None
         data = out.read_bytes()
     if len(data) > MAX_MEMBER_BYTES:
         raise InputError(f"The imagery for this field kit is {len(data) / 1e6:,.0f} MB, over "
