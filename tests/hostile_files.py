@@ -103,3 +103,35 @@ def endless_view_gpkg(path: Path) -> Path:
                      "FROM n a, n b, n c, n d, n e")
     conn.close()
     return path
+
+
+def huge_sparse_geotiff(path: Path, size_px: int = 200_000) -> Path:
+    """A GeoTIFF near the lake declaring `size_px` x `size_px` pixels of which none is
+    written (a sparse file of a few megabytes), stripped and without overviews."""
+    import numpy as np
+    import rasterio
+    from rasterio.transform import Affine
+
+    from tests.geo.helpers import X0, Y0
+
+    profile = {"driver": "GTiff", "width": size_px, "height": size_px, "count": 3,
+               "dtype": "uint8", "crs": "EPSG:2261",
+               "transform": Affine(0.05, 0, X0, 0, -0.05, Y0 + 200), "tiled": False,
+               "BIGTIFF": "YES", "SPARSE_OK": True}
+    with rasterio.open(path, "w", **profile) as dst:
+        dst.write(np.zeros((3, 1, 1), dtype=np.uint8), window=((0, 1), (0, 1)))
+    return path
+
+
+def one_fine_tile_mbtiles(path: Path, lon: float, lat: float, zoom: int = 22) -> Path:
+    """An MBTiles file of one tile at `zoom` at (lon, lat) whose bounds claim the area
+    around it: at zoom 22 a pixel is about 0.09 ft beside the lake."""
+    from tests.geo.raster_helpers import write_mbtiles
+
+    write_mbtiles(path, zoom=zoom, lonlat_box=(lon, lat, lon + 1e-6, lat + 1e-6))
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("UPDATE metadata SET value = ? WHERE name = 'bounds'",
+                     (f"{lon - 0.02},{lat - 0.02},{lon + 0.02},{lat + 0.02}",))
+    conn.close()
+    return path

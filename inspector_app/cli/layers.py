@@ -151,13 +151,13 @@ def _shoreline_list(args: argparse.Namespace) -> Any:
 
 
 def _basemap_import(args: argparse.Namespace) -> Any:
-    from ..geo.rasters import inspect_raster
-    from ..services.reference.basemaps import import_basemap
+    from ..services.reference.basemaps import check_importable, import_basemap
 
     if args.date is not None and args.date > date.today():
         raise InputError(f"basemap import: --date {args.date.isoformat()} is in the future; "
                          "give the date the imagery was captured (YYYY-MM-DD).")
-    inspect_raster(args.file.expanduser().resolve())  # refused before the folder is touched
+    # refused before the folder is touched
+    check_importable(args.file.expanduser().resolve(), copy=args.copy)
     with workspace(args, create=True) as ws:
         return import_basemap(ws, args.file, name=args.name, copy=args.copy,
                               source=args.source, captured_on=args.date)

@@ -94,3 +94,52 @@ def test_a_database_whose_reading_never_ends_is_refused(tmp_path: Path, demo: Pa
     before = snapshot(demo)
     assert_refused(cli(demo, *args), file, words)
     assert snapshot(demo) == before
+
+
+def test_an_image_declaring_more_pixels_than_the_budget_is_refused_from_its_header(
+        tmp_path: Path, demo: Path) -> None:
+    from inspector_app.geo.rasters import CLIP_PX_BUDGET
+
+    image = hostile_files.huge_sparse_geotiff(tmp_path / "huge.tif")
+    fresh = tmp_path / "fresh"
+    result = cli(fresh, "basemap", "import", str(image), "--name", "Huge")
+    assert_refused(result, image, "200,000 x 200,000 pixels", f"{CLIP_PX_BUDGET:,} pixels")
+    assert not fresh.exists()
+    before = snapshot(demo)
+    for storage in ("--copy", "--reference"):
+        result = cli(demo, "basemap", "import", str(image), "--name", "Huge", storage)
+        assert_refused(result, image, "200,000 x 200,000 pixels")
+    assert snapshot(demo) == before
+    assert not list((demo / "basemaps").glob(".*"))  # no temporary file left
+
+
+def test_a_kit_of_imagery_too_fine_to_clip_is_refused_before_clipping(
+        tmp_path: Path, demo: Path) -> None:
+    conn = sqlite3.connect(demo / "inspector.sqlite")
+    sbl, lon, lat = conn.execute("SELECT sbl, longitude, latitude FROM parcels "
+                                 "WHERE longitude IS NOT NULL LIMIT 1").fetchone()
+    conn.close()
+    tile = hostile_files.one_fine_tile_mbtiles(tmp_path / "z22.mbtiles", lon, lat)
+    imported = cli(demo, "basemap", "import", str(tile), "--name", "Fine")
+    assert imported.returncode == 0, imported.stderr
+    passphrase = tmp_path / "passphrase"
+    passphrase.write_text("correct horse battery staple\n")
+    kit = tmp_path / "kit.zip"
+    # the office's own key pair is made by its first enrolment, imagery or not
+    assert cli(demo, "basemap", "off").returncode == 0
+    assert cli(demo, "sync", "enroll", "--device", "Laptop 0", "--out",
+               str(tmp_path / "first.zip"), "--parcels", sbl, "--passphrase-file",
+               str(passphrase)).returncode == 0
+    assert cli(demo, "basemap", "use", "Fine").returncode == 0
+    before = snapshot(demo)
+    result = cli(demo, "sync", "enroll", "--device", "Laptop 1", "--out", str(kit),
+                 "--parcels", sbl, "--passphrase-file", str(passphrase))
+    err = result.stderr.strip()
+    assert result.returncode == 2 and "\n" not in err, err
+    assert "basemap Fine" in err and "64,000,000 a parcel" in err and "basemap off" in err
+    assert not kit.exists() and snapshot(demo) == before
+    assert not list((demo / "basemaps").glob(".*"))
+    assert cli(demo, "basemap", "off").returncode == 0
+    enrolled = cli(demo, "sync", "enroll", "--device", "Laptop 1", "--out", str(kit),
+                   "--parcels", sbl, "--passphrase-file", str(passphrase))
+    assert enrolled.returncode == 0, enrolled.stderr

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import re
 import tempfile
@@ -333,6 +334,24 @@ def _make_copy(path: Path, info: RasterInfo, work: Path, record_id: str, *,
                                  cancelled=cancelled)
 
 
+def check_importable(path: Path, *, copy: bool) -> RasterInfo:
+    """The image described, or RasterFileError (from its header, before any pixel is
+    read) when it cannot be imported so: not an image this app places, too slow to draw
+    where it is, or too many pixels to convert into the data folder's copy."""
+    from ...geo.rasters import RasterFileError, check_clip_budget, inspect_raster
+
+    info = inspect_raster(path)
+    if not copy and not _fast_as_is(info):
+        raise RasterFileError(
+            f"{path}: the image is {info.width_px:,} x {info.height_px:,} pixels with no "
+            "overviews (or not tiled), too slow to draw zoomed out from where it is; import "
+            "it with --copy (the data folder then keeps a tiled copy with overviews), or "
+            "build overviews first (for example `gdaladdo -r average FILE`).")
+    if copy and (info.format == "world_file" or not _fast_as_is(info)):
+        check_clip_budget(path, info, info.width_px * info.height_px)
+    return info
+
+
 def import_basemap(ws: Session, path: Path, *, name: str, copy: bool,
                    source: str | None = None, captured_on: date | None = None,
                    progress: Callable[[int, int], None] | None = None,
@@ -343,19 +362,11 @@ def import_basemap(ws: Session, path: Path, *, name: str, copy: bool,
     copy is made in a work folder inside the data folder and appears under its name in
     `basemaps/` only in the transaction that records it; one left by a killed import is
     removed when the data folder is next opened."""
-    from ...geo.rasters import RasterFileError, inspect_raster
-
     if not name.strip():
         raise InputError("basemap import: --name is empty; give the imagery a name.")
     _check_date(captured_on, ws.today())
     path = Path(path).expanduser().resolve()
-    info = inspect_raster(path)
-    if not copy and not _fast_as_is(info):
-        raise RasterFileError(
-            f"{path}: the image is {info.width_px:,} x {info.height_px:,} pixels with no "
-            "overviews (or not tiled), too slow to draw zoomed out from where it is; import "
-            "it with --copy (the data folder then keeps a tiled copy with overviews), or "
-            "build overviews first (for example `gdaladdo -r average FILE`).")
+    info = check_importable(path, copy=copy)
     record_id = new_id()
     if not copy:
         _record(ws, record_id, info, path, path, stored_as=str(path), copy=False,
@@ -497,7 +508,15 @@ def kit_imagery(ws: Session, parcel_ids: list[str]) -> tuple[dict[str, Any], byt
     """The active basemap clipped to the parcels' surroundings (`kit_imagery_radius_ft`),
     as a GeoTIFF's bytes and its description for kit.json; None when no basemap is active
     (or it does not reach the parcels)."""
-    from ...geo.rasters import RasterFileError, clip_to_geotiff
+    from ...geo.rasters import (
+        KIT_PX_PER_PARCEL,
+        KIT_READ_PX_PER_PARCEL,
+        RasterFileError,
+        clip_pixels,
+        clip_to_geotiff,
+        inspect_raster,
+        read_level_ft,
+    )
     from ...sync.package import MAX_MEMBER_BYTES
 
     ref = active_basemap(ws)
@@ -516,11 +535,34 @@ def kit_imagery(ws: Session, parcel_ids: list[str]) -> tuple[dict[str, Any], byt
         return None
     bbox = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
             max(b[3] for b in boxes))
+    # Estimated before clipping: imagery finer than a kit needs is clipped at the coarser
+    # pixel that keeps each parcel's surroundings within KIT_PX_PER_PARCEL, read from the
+    # level of the image nearest that pixel.
+    try:
+        info = inspect_raster(ref.path)
+    except RasterFileError:
+        return None
+    pixel_ft = info.resolution_ft * max(1.0, math.sqrt(
+        clip_pixels(bbox, info.resolution_ft, boxes) / (KIT_PX_PER_PARCEL * len(boxes))))
+    level_ft = read_level_ft(info, pixel_ft)
+    read = clip_pixels(bbox, level_ft, boxes)
+    if read > KIT_READ_PX_PER_PARCEL * len(boxes):
+        raise InputError(
+            f"The field kit would carry the basemap {ref.name}, but its imagery is "
+            f"{level_ft:.2g} ft a pixel with no coarser levels, so clipping it for "
+            f"{len(boxes)} parcel(s) would read {read:,} pixels, over the "
+            f"{KIT_READ_PX_PER_PARCEL:,} a parcel this app reads for a kit; import the "
+            "imagery with coarser levels (overviews, or lower MBTiles zooms), or turn the "
+            "imagery off (`basemap off`) to enrol without it. Nothing was written.",
+            in_app=f"The field kit would carry the basemap {ref.name}, but its imagery is "
+                   f"{level_ft:.2g} ft a pixel with no coarser levels, too fine to clip for "
+                   "a kit; import it with coarser levels, or show no imagery.")
     # the clip is made inside the data folder, in a work folder removed however it ends
     with work_folder(ws.folder.root / FOLDER, f"kit-{new_id()}") as work:
         out = work / "kit-imagery.tif"
         try:
-            info = clip_to_geotiff(ref.path, ref.format, bbox, out, within=boxes)
+            info = clip_to_geotiff(ref.path, ref.format, bbox, out, within=boxes,
+                                   pixel_ft=pixel_ft)
         except RasterFileError:
             return None
         except OSError as exc:
