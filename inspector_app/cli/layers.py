@@ -101,7 +101,11 @@ def add_site(commands: Commands) -> None:
     how.add_argument("--file", type=input_file("geometry file"),
                      help="a GeoJSON, Shapefile or GeoPackage file")
     how.add_argument("--gps", type=input_file("NMEA log"), nargs="+", metavar="LOG",
-                     help="NMEA 0183 logs: each is averaged into one point or corner")
+                     help="NMEA 0183 logs (GGA sentences, checksums optional): for a point "
+                          "(a well, a tank, a component) all are averaged together into the "
+                          "one point; for a line or an area each is one point or corner, in "
+                          "order. A log recorded on the move (its fixes spread wider than a "
+                          "receiver standing still scatters) is refused, the limit named")
     how.add_argument("--gps-device", metavar="PORT", help="a serial GPS, e.g. /dev/ttyUSB0")
     site.add_argument("--seconds", type=float, default=10.0,
                       help="how long to average a GPS device (default 10)")
@@ -226,6 +230,8 @@ def _site(args: argparse.Namespace) -> Any:
     result = _site_capture(args, site, common)
     for warning in result.get("warnings", ()):
         print(f"site: warning: {warning}.", file=sys.stderr)
+    for note in result.get("notes", ()):
+        print(f"site: note: {note}.", file=sys.stderr)
     return result
 
 
@@ -253,4 +259,6 @@ def _gps(args: argparse.Namespace) -> Any:
 
     fix = (capture.average_log(args.log) if args.log else
            capture.average_device(args.device, seconds=args.seconds, baud=args.baud))
+    if fix.note:
+        print(f"gps: note: {fix.note}.", file=sys.stderr)
     return fix.as_json()

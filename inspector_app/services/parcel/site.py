@@ -259,29 +259,43 @@ def set_from_file(ws: Session, sbl: str, target: str, path: Any, *,
                         accuracy_ft=accuracy_ft, note=note, today=today)
 
 
-def _from_fixes(ws: Session, sbl: str, target: str, fixes: list[Any], *,
-                accuracy_ft: float | None, note: str | None,
-                today: date | None) -> dict[str, Any]:
+def _from_fixes(ws: Session, sbl: str, target: str, fixes: list[Any], sources: list[str], *,
+                accuracy_ft: float | None, note: str | None, today: date | None,
+                averaged: Any = None) -> dict[str, Any]:
+    """Store what GPS fixes give: one averaged position per source (a log, a device), or
+    `averaged`, when given, the sources' fixes averaged together into one point."""
     from ...geo.capture import from_lonlat
 
-    pairs = [(f.longitude, f.latitude) for f in fixes]
+    kept = fixes if averaged is None else [averaged]
+    pairs = [(f.longitude, f.latitude) for f in kept]
     result = set_geometry(ws, sbl, target, from_lonlat(pairs, _shape(target, len(pairs)), "GPS"),
                           method=CaptureMethod.GPS,
                           accuracy_ft=accuracy_ft if accuracy_ft is not None
-                          else round(max(f.accuracy_ft for f in fixes), 1),
+                          else round(max(f.accuracy_ft for f in kept), 1),
                           note=note, today=today)
     result["gps"] = [f.as_json() for f in fixes]
+    if averaged is not None:
+        result["gps_averaged"] = averaged.as_json()
+    notes = [f"{source}: {f.note}" for f, source in zip(fixes, sources, strict=True) if f.note]
+    if notes:
+        result["notes"] = notes
     return result
 
 
 def set_from_gps_logs(ws: Session, sbl: str, target: str, logs: list[Any], *,
                       accuracy_ft: float | None = None, note: str | None = None,
                       today: date | None = None) -> dict[str, Any]:
-    """One averaged position per NMEA log: a point, or the corners of an area."""
-    from ...geo.capture import average_log
+    """NMEA logs, each averaged on its own: for a point (a well, a tank, a component) all
+    the logs are averaged together into the one point; for a line or an area each log is
+    one point or corner, in order."""
+    from ...geo.capture import average_log, average_together
 
-    return _from_fixes(ws, sbl, target, [average_log(log) for log in logs],
-                       accuracy_ft=accuracy_ft, note=note, today=today)
+    fixes = [average_log(log) for log in logs]
+    names = [str(log) for log in logs]
+    averaged = (average_together(fixes, names)
+                if points_needed(target)[0] == 1 and len(fixes) > 1 else None)
+    return _from_fixes(ws, sbl, target, fixes, names, accuracy_ft=accuracy_ft, note=note,
+                       today=today, averaged=averaged)
 
 
 def set_from_gps_device(ws: Session, sbl: str, target: str, port: str, *,
@@ -292,7 +306,7 @@ def set_from_gps_device(ws: Session, sbl: str, target: str, port: str, *,
     from ...geo.capture import average_device
 
     return _from_fixes(ws, sbl, target, [average_device(port, seconds=seconds, baud=baud)],
-                       accuracy_ft=accuracy_ft, note=note, today=today)
+                       [port], accuracy_ft=accuracy_ft, note=note, today=today)
 
 
 def parse_target(text: str) -> tuple[SiteFeatureKind | None, ComponentKind | None, int]:
