@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...domain.case import Capture, Site, SiteFeature
 from ...domain.vocabulary import CaptureMethod, ComponentKind, SiteFeatureKind
+from ...domain.water_body import CANANDAIGUA_LAKE, NEAR_LAKE_MI
 from ...errors import InputError
 from .cases import store_case
 from .evaluation import assess_parcel
@@ -80,12 +81,6 @@ COORDINATE_SYSTEMS = {
 }
 _ORDER = {"lonlat": "longitude,latitude", "state_plane": "easting,northing"}
 _EXAMPLE = {"lonlat": "-77.3001,42.8001", "state_plane": "628400.25,1021000.50"}
-# Canandaigua Lake's extent in EPSG:2261 feet (about the bundled outline's bounds), and how
-# far from it a typed point may lie before it is taken for a slip: a generous margin for
-# parcels anywhere in the lake's watershed.
-LAKE_EXTENT_FT = (609_780.0, 979_979.0, 641_565.0, 1_055_151.0)
-NEAR_LAKE_MI = 15.0
-_FT_PER_MI = 5280.0
 _US_FT_PER_M = 1 / 0.3048006096
 _NY_LAT = (40.0, 46.0)
 _NY_LON = (-80.5, -71.0)
@@ -110,12 +105,7 @@ def points_needed(target: str) -> tuple[int, str]:
 
 
 def _miles_from_lake(x_ft: float, y_ft: float) -> float:
-    if not (math.isfinite(x_ft) and math.isfinite(y_ft)):
-        return math.inf
-    minx, miny, maxx, maxy = LAKE_EXTENT_FT
-    dx = max(minx - x_ft, 0.0, x_ft - maxx)
-    dy = max(miny - y_ft, 0.0, y_ft - maxy)
-    return math.hypot(dx, dy) / _FT_PER_MI
+    return CANANDAIGUA_LAKE.miles_from(x_ft, y_ft)
 
 
 def _near_lake(x_ft: float, y_ft: float) -> bool:
@@ -335,7 +325,7 @@ def _positions(coordinates: Any) -> list[tuple[float, float]]:
 
 def far_from_lake(geometry: dict[str, Any]) -> str | None:
     """A warning when a stored geometry (WGS84) lies more than NEAR_LAKE_MI from the lake's
-    extent (LAKE_EXTENT_FT): most likely a slip in the numbers, though kept as given."""
+    extent (`domain.water_body`): most likely a slip in the numbers, though kept as given."""
     from ...geo.crs import lonlat_to_feet
 
     points = _positions(geometry.get("coordinates"))
