@@ -40,11 +40,13 @@ WATER_BODIES = (CANANDAIGUA_LAKE,)
 # in the numbers: a generous margin for parcels anywhere in the lake's watershed.
 NEAR_LAKE_MI = 15.0
 
-# How far a shoreline layer may lie from the law's water body, and from the nearest parcel
-# located in the data folder, before it is taken for another water's layer and imported
-# only when a person confirms it. Every lake distance is measured to the layer: one that
-# lies a mile from every parcel can only ever call them all "beyond 200 ft".
+# A shoreline layer is imported without a question only when it comes within this of the
+# law's water body's extent (a layer of the lake lies in it; one a mile beyond it is
+# another water's) and within NEAR_LAKE_MI of the nearest parcel located in the data
+# folder. Every lake distance is measured to the layer: another water's layer would call
+# every parcel "beyond 200 ft".
 LAYER_NEAR_FT = FT_PER_MI
+PARCELS_NEAR_FT = NEAR_LAKE_MI * FT_PER_MI
 
 
 def water_body_named(name: str) -> WaterBody | None:
