@@ -97,7 +97,8 @@ class SiteEdits:
         if self.wb.sbl is None:
             return
         target = self.site.target.currentData()
-        files, _ = QFileDialog.getOpenFileNames(self.wb.window(), "NMEA logs, one per point",
+        files, _ = QFileDialog.getOpenFileNames(self.wb.window(), "NMEA logs: several of a "
+                                                "point are averaged, one per corner of an area",
                                                 "", "NMEA logs (*.nmea *.txt *.log);;All files "
                                                 "(*)")
         if files:
