@@ -93,14 +93,15 @@ def test_parcels_import_takes_the_county_print_keys_and_keeps_their_spelling(
     assert len(out) == 5
 
 
-def test_a_roll_naming_one_parcel_twice_in_two_spellings_refuses_the_second(
+def test_a_roll_naming_one_parcel_twice_in_two_spellings_is_refused(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     roll = _roll(tmp_path, "13.-3-1", "013.00-3-001")
-    status, out, _ = cli(capsys, "--data-dir", str(tmp_path / "d"), "parcels", "import",
-                         str(roll))
-    assert (status, out["created"]) == (0, 1)
-    assert out["rejected"] == [{"line": 3, "reason": "sbl 013.00-3-001 already appears on "
-                                                      "line 2"}]
+    status, out, err = cli(capsys, "--data-dir", str(tmp_path / "d"), "parcels", "import",
+                           str(roll))
+    assert (status, out) == (2, None)
+    assert err.splitlines()[1] == ("  line 3 (SBL '013.00-3-001'): sbl 013.00-3-001 already "
+                                   "appears on line 2.")
+    assert not (tmp_path / "d").exists()
 
 
 @pytest.mark.parametrize("spelling", ["18.-4-11", "503689-18.-4-11",
