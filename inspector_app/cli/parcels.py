@@ -20,7 +20,7 @@ def add_parcels(commands: Commands) -> None:
         "import", help="import the parcel roll: the office's CSV, or the county's export as "
         "it comes (CSV, Excel .xlsx, a dBASE .dbf attribute table, or the table of a "
         ".shp/.gpkg/.geojson parcel layer); all rows or none")
-    roll.add_argument("file", type=input_file("parcel roll"),
+    roll.add_argument("file", metavar="ROLL", type=input_file("parcel roll"),
                       help="the roll file; its first row names the columns")
     roll.add_argument("--map", type=_column_map, metavar="FIELD=COLUMN,...",
                       help=f"which column of the file gives which field of the roll: "
