@@ -108,15 +108,13 @@ def cell_text(value: Any) -> str:
 def read_xlsx_rows(path: Path) -> list[list[str]]:
     """The first sheet of an Excel .xlsx workbook, row by row, each cell as text (rows
     numbered as Excel numbers them: the first is row 1)."""
-    import zipfile
-
     from openpyxl import load_workbook
 
     try:
         book = load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
-        raise InputError(f"{path}: cannot be read as an Excel workbook (.xlsx) ({exc}); "
-                         "save it again from the spreadsheet as .xlsx or CSV UTF-8.") from None
+    except Exception:  # openpyxl's words name its own innards: say what the user can do
+        raise InputError(f"{path}: is not an Excel workbook (.xlsx), or is damaged; save it "
+                         "again from the spreadsheet as .xlsx or as CSV UTF-8.") from None
     try:
         sheet = book.worksheets[0]
         return [[cell_text(v) for v in row] for row in sheet.iter_rows(values_only=True)]

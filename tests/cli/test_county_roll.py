@@ -220,3 +220,21 @@ def test_a_packed_sbl_excel_kept_as_a_number_is_refused_not_guessed(
     assert ("  row 3 (SBL '3.220890130000003e+25'): sbl (SWIS_SBL_ID) '3.220890130000003e+25' "
             "is not a tax map number") in err
     assert not (tmp_path / "d").exists()
+
+
+@pytest.mark.parametrize(("name", "content", "message"), [
+    ("roll.xlsx", b"OBJECTID,PRINT_KEY\n1,13.-3-1\n", "is not an Excel workbook (.xlsx), or is "
+     "damaged; save it again from the spreadsheet as .xlsx or as CSV UTF-8."),
+    ("roll.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "is an Excel 97-2003 workbook (.xls), "
+     "which this app does not read; save it from the spreadsheet as .xlsx or as CSV UTF-8."),
+    ("roll.dbf", b"garbage", "cannot be read as a dBASE table, an ESRI Shapefile, a GeoPackage "
+     "or GeoJSON (the file is damaged, or is not what its name says)."),
+])
+def test_a_file_that_is_not_what_its_name_says_is_one_sentence(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, content: bytes,
+        message: str) -> None:
+    roll = tmp_path / name
+    roll.write_bytes(content)
+    status, _, err = cli(capsys, "--data-dir", tmp_path / "d", "parcels", "import", roll)
+    assert (status, err.strip()) == (2, f"{roll}: {message}")
+    assert not (tmp_path / "d").exists()

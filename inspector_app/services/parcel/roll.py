@@ -197,6 +197,9 @@ def _attribute_table(path: Path) -> tuple[list[str], Rows]:
 
 def _table(path: Path) -> tuple[list[str], Rows]:
     suffix = path.suffix.lower()
+    if suffix == ".xls":
+        raise InputError(f"{path}: is an Excel 97-2003 workbook (.xls), which this app does "
+                         "not read; save it from the spreadsheet as .xlsx or as CSV UTF-8.")
     if suffix in EXCEL_SUFFIXES:
         return _excel_table(path)
     if suffix in TABLE_SUFFIXES:
