@@ -327,3 +327,34 @@ def lonlat_many_to_measure_crs(geoms: list[BaseGeometry]) -> list[BaseGeometry] 
     if not np.isfinite(shapely.get_coordinates(out)).all():
         return None
     return list(out)
+
+
+# A table of attributes: a layer file's, or a dBASE table (.dbf) on its own, as GIS
+# programs export an attribute table.
+_TABLE_SUFFIXES = _LAYER_SUFFIXES | {".dbf"}
+
+
+def read_attribute_table(path: Path) -> tuple[list[str], list[list[Any]]]:
+    """The field names and the rows of values of a layer file (Shapefile, GeoPackage,
+    GeoJSON) or of a dBASE table, in file order, geometry set aside."""
+    if path.suffix.lower() not in _TABLE_SUFFIXES:
+        raise GeometryFileError(f"{path}: is not a table this app reads.")
+    import pyogrio
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            info = pyogrio.read_info(path)
+            if info.get("driver") not in READ_DRIVERS:
+                raise GeometryFileError(f"{path}: {_NOT_A_LAYER}")
+            meta, _, _, field_data = pyogrio.raw.read(path, read_geometry=False)
+    except GeometryFileError:
+        raise
+    except Exception:
+        raise GeometryFileError(f"{path}: cannot be read as a dBASE table, an ESRI "
+                                "Shapefile, a GeoPackage or GeoJSON (the file is damaged, or "
+                                "is not what its name says).") from None
+    names = [str(f) for f in meta.get("fields", [])]
+    columns = [list(values) for values in (field_data or [])]
+    count = len(columns[0]) if columns else 0
+    return names, [[column[i] for column in columns] for i in range(count)]

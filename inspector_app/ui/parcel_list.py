@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..domain.sbl import sbl_sort_key
+from ..domain.sbl import sbl_key, sbl_sort_key
 from .context import AppContext
 from .ops import Op
 from .parcel_table import ParcelTable
@@ -63,6 +63,7 @@ class ParcelTableModel(QAbstractTableModel):
         super().__init__()
         self.rows: list[dict[str, Any]] = []
         self.searched: list[str] = []
+        self.keys: list[tuple[str, ...] | None] = []
         self.replace(rows)
 
     def replace(self, rows: list[dict[str, Any]]) -> None:
@@ -70,8 +71,9 @@ class ParcelTableModel(QAbstractTableModel):
         # a list of its own (a keystroke reads one string a row, no row's dictionary).
         searched = [f"{r['sbl']}|{r['site_address']}|{r['owner_name']}".casefold()
                     for r in rows]
+        keys = [sbl_key(r["sbl"]) for r in rows]  # a tax map number typed in any spelling
         self.beginResetModel()
-        self.rows, self.searched = rows, searched
+        self.rows, self.searched, self.keys = rows, searched, keys
         self.endResetModel()
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
@@ -158,8 +160,14 @@ class ParcelFilter(QAbstractTableModel):
     def _wanted(self) -> list[int]:
         needle, work_list = self.text, self.work_list
         source = self._source.rows
-        rows = ([i for i, text in enumerate(self._source.searched) if needle in text]
-                if needle else list(range(len(source))))
+        if needle:
+            # the text anywhere, or the same tax map number in another spelling
+            # ("503689-13.-3-1" or the 26-digit SBL finds 13.00-3-1)
+            wanted, keys = sbl_key(needle), self._source.keys
+            rows = [i for i, text in enumerate(self._source.searched)
+                    if needle in text or (wanted is not None and keys[i] == wanted)]
+        else:
+            rows = list(range(len(source)))
         if work_list != "all":
             rows = [i for i in rows if source[i].get("flags", {}).get(work_list)]
         column, order = self._order

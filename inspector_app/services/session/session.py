@@ -102,6 +102,13 @@ class Session:
                                        "parcel list (Edit > Find parcel).")
         return parcel_id
 
+    def stored_sbl(self, sbl: str) -> str:
+        """The parcel's tax map number as stored, from any spelling (refused as
+        `parcel_id` refuses an unknown one)."""
+        spelled = parcel_rows.sbl_of(self.store.conn, self.parcel_id(sbl))
+        assert spelled is not None
+        return spelled
+
     def load_case(self, sbl: str) -> Case:
         return load_case(self.store.conn, self.parcel_id(sbl))
 
