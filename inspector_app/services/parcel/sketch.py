@@ -33,11 +33,12 @@ def _setback_ft(ws: Session, case: Case) -> float:
 NEIGHBOURS_FT = 300.0
 
 
-def _geometry(ws: Session, case: Case, lake: LakeLine, setback_ft: float
-              ) -> tuple[SketchGeometry | None, str | None]:
+def _geometry(ws: Session, case: Case, lake: LakeLine, setback_ft: float, *,
+              whole_lot: bool = False) -> tuple[SketchGeometry | None, str | None]:
     """The sketch's geometry with the parcel's lot and the neighbouring lots (on the active
     lot layer) and the neighbours' wells its separations are measured against (as the
-    evaluation finds them), and the lot line's label (None: no lot drawn)."""
+    evaluation finds them), and the lot line's label (None: no lot drawn). `whole_lot`:
+    the window holds the whole lot, whatever its size (a map that zooms)."""
     from ...geo.case_shapes import CaseShapes
     from ...geo.sketch import sketch_geometry
     from .separations import separation_inputs
@@ -55,7 +56,8 @@ def _geometry(ws: Session, case: Case, lake: LakeLine, setback_ft: float
                     if own is None or lot.parcel_id is None or lot.parcel_id != own.parcel_id]
     g = sketch_geometry(case, lake, setback_ft, lot=None if own is None else own.geometry,
                         neighbours=neighbours,
-                        neighbour_wells=[(f"Well ({w.sbl})", w.geometry) for w in inputs.wells])
+                        neighbour_wells=[(f"Well ({w.sbl})", w.geometry) for w in inputs.wells],
+                        whole_lot=whole_lot)
     label = (None if own is None or lots is None
              else f"Lot line: {lots.label()}")
     return g, label
@@ -67,7 +69,7 @@ def site_map(ws: Session, case: Case) -> SiteMapData:
     layer = active_layer(ws)
     if layer is None:
         return SiteMapData(None, "No shoreline layer is active", 0.0)
-    g, lot_label = _geometry(ws, case, layer.lake, _setback_ft(ws, case))
+    g, lot_label = _geometry(ws, case, layer.lake, _setback_ft(ws, case), whole_lot=True)
     return SiteMapData(g, f"Shoreline: {layer.label()}", layer.accuracy_ft,
                        f"{layer.name} v{layer.version}", lot_label)
 
