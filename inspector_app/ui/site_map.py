@@ -24,11 +24,13 @@ from PySide6.QtWidgets import (
 
 from . import theme as themes
 from .basemap_item import BasemapItem, BasemapLayer, Opener
-from .map_view import Handle, LabelText, MapView
+from .map_items import LabelText, dot, label_font, on_screen, pen, square, symbol, well
+from .map_view import Handle, MapView
 
 Ring = tuple[tuple[float, float], ...]
 SAME_POINT_FT = 0.5  # a point drawn again this close to the one before is the same point
 SAME_POINT_PX = 3
+HANDLE_PX = 5  # a draggable corner's radius on screen
 
 
 def _poly(ring: Ring) -> QPolygonF:
@@ -120,7 +122,7 @@ class SiteMap(QWidget):
         device.setToolTip("Average a serial GPS's fixes where you stand")
         device.clicked.connect(self.gps_device_requested.emit)
         fit = QPushButton("&Fit")
-        fit.setToolTip("Show the whole sketch")
+        fit.setToolTip("Show the whole lot and everything drawn")
         fit.clicked.connect(self.fit)
         # Two short rows fit beside the evaluation on a 1280-pixel screen.
         choose = QHBoxLayout()
@@ -184,6 +186,7 @@ class SiteMap(QWidget):
         self.distance_label = ""
         self.map_distance_ft: float | None = None  # on the active layer, for the sketch
         self._shown: tuple[Any, ...] | None = None
+        self._scale = 1.0  # pixels per foot as the sketch is first shown
 
     def restyle(self) -> None:
         """Draw the site again in the active theme's colours."""
@@ -225,9 +228,11 @@ class SiteMap(QWidget):
             return
         minx, miny, maxx, maxy = geometry.window
         self.scene.setSceneRect(minx, -maxy, maxx - minx, maxy - miny)
-        width = (maxx - minx) / 400
+        fx, fy, fx2, fy2 = geometry.first_view
+        first = QRectF(fx, -fy2, fx2 - fx, fy2 - fy)
+        self._scale = self._scale_showing(first)
         paper = self.scene.addRect(minx, -maxy, maxx - minx, maxy - miny,
-                                   QPen(QColor(t.map_frame), 0), QBrush(QColor(t.map_paper)))
+                                   pen(t.map_frame, 1), QBrush(QColor(t.map_paper)))
         paper.setZValue(-2)  # the imagery goes over the paper, under everything else
         self._add_imagery(imagery)
         self._water = [self.scene.addPolygon(_poly(ring), QPen(Qt.PenStyle.NoPen),
@@ -241,41 +246,37 @@ class SiteMap(QWidget):
         for line in geometry.shore:
             path = QPainterPath()
             path.addPolygon(_poly(line))
-            self.scene.addPath(path, QPen(QColor(t.map_shore), width * 2))
+            self.scene.addPath(path, pen(t.map_shore, 2))
         self.corners: list[tuple[float, float]] = []
-        self._draw_lots(geometry, width)
+        self._draw_lots(geometry)
         for ring in geometry.areas:
             if len(ring) >= 3:
-                self.scene.addPolygon(_poly(ring), QPen(QColor(t.map_area_line), width),
+                self.scene.addPolygon(_poly(ring), pen(t.map_area_line, 1.5),
                                       QBrush(t.map_area_fill))
             elif len(ring) == 1:  # a holding tank located by one point: where the line starts
                 x, y = ring[0]
-                self.scene.addRect(x - width * 5, -y - width * 5, width * 10, width * 10,
-                                   QPen(QColor(t.map_area_line), width),
-                                   QBrush(t.map_area_fill))
+                symbol(self.scene, x, -y, square(6), pen(t.map_area_line, 1.5),
+                       t.map_area_fill)
         if geometry.areas and len(geometry.areas[0]) >= 4:
             self.corners = list(geometry.areas[0][:-1])  # the ring without its closing point
             for i, (x, y) in enumerate(self.corners):
-                self.scene.addItem(Handle(self, i, x, y, width * 5))
-        font = QFont()
-        font.setPointSizeF(max(width * 9, 1))
+                self.scene.addItem(Handle(self, i, x, y, HANDLE_PX))
+        font = label_font()
         for label, coords in geometry.features:
             if len(coords) == 1:
                 x, y = coords[0]
-                self.scene.addEllipse(x - width * 4, -y - width * 4, width * 8, width * 8,
-                                      QPen(QColor(t.map_feature), width),
-                                      QBrush(QColor(t.map_feature)))
+                symbol(self.scene, x, -y, dot(4), pen(t.map_feature, 1),
+                       QColor(t.map_feature))
             else:
                 path = QPainterPath()
                 path.addPolygon(_poly(coords))
-                self.scene.addPath(path, QPen(QColor(t.map_feature), width,
-                                                       Qt.PenStyle.DashLine))
+                self.scene.addPath(path, pen(t.map_feature, 1.5, Qt.PenStyle.DashLine))
             text = self._text(label, font)
             text.setDefaultTextColor(QColor(t.map_feature))
             self._place(text, coords[0][0], -coords[0][1])
         if geometry.nearest is not None:
             (ax, ay), (sx, sy) = geometry.nearest
-            self.scene.addLine(ax, -ay, sx, -sy, QPen(QColor(t.map_distance), width * 2))
+            self.scene.addLine(ax, -ay, sx, -sy, pen(t.map_distance, 2))
             self.distance_label = (f"{geometry.distance_ft:,.1f} ft to the lake line (map, "
                                    f"±{accuracy_ft:,.0f} ft)")
             # On the map a short label; the whole story is in the caption below it.
@@ -285,7 +286,7 @@ class SiteMap(QWidget):
             self._place(text, (ax + sx) / 2, -(ay + sy) / 2)
         self.hint.setText("Shaded orange: within 200 ft of the lake line. Wheel to zoom, drag "
                           "to pan.")
-        self.fit()
+        self.view.fit(first)
 
     # --- imagery ----------------------------------------------------------------------
 
@@ -377,34 +378,26 @@ class SiteMap(QWidget):
 
     # --- lot lines ----------------------------------------------------------------------
 
-    def _draw_lots(self, geometry: Any, width: float) -> None:
+    def _draw_lots(self, geometry: Any) -> None:
         t = themes.active()
         lot = getattr(geometry, "lot", ()) or ()
         neighbours = getattr(geometry, "neighbours", ()) or ()
         wells = getattr(geometry, "neighbour_wells", ()) or ()
-        font = QFont()
-        font.setPointSizeF(max(width * 8, 1))
-        taken: list[QRectF] = []
+        font = label_font()
+        taken: list[QRectF] = []  # pixels, as first shown
         # Wells first: their labels matter more than a neighbour's SBL.
-        well_pen = QPen(QColor(t.map_well), width * 1.6)
-        r = width * 7
+        r = 7.0
         for label, (x, y) in wells:
-            path = QPainterPath()
-            path.addEllipse(QPointF(x, -y), r, r)
-            path.moveTo(x - r * 1.5, -y)
-            path.lineTo(x + r * 1.5, -y)
-            path.moveTo(x, -y - r * 1.5)
-            path.lineTo(x, -y + r * 1.5)
             text = str(label) if str(label).startswith("Well") else f"Well ({label})"
             ground = QColor(t.map_paper)
             ground.setAlpha(190)
-            symbol = self.scene.addPath(path, well_pen, QBrush(ground))
-            symbol.setToolTip(f"{text}: a well recorded on a neighbouring parcel")
-            taken.append(symbol.sceneBoundingRect())
+            mark = symbol(self.scene, x, -y, well(r), pen(t.map_well, 1.6), ground)
+            mark.setToolTip(f"{text}: a well recorded on a neighbouring parcel")
+            taken.append(on_screen(mark, self._scale))
             self._label_once(text, ((x, y),), font, QColor(t.map_well), taken,
                              beside=r * 1.8)
         # The lines are the lots' boundaries clipped to the sketch: open where clipped.
-        neighbour_pen = QPen(QColor(t.map_neighbour), width * 0.8)
+        neighbour_pen = pen(t.map_neighbour, 1)
         labelled: set[str] = set()
         for sbl, ring in neighbours:
             if len(ring) < 2:
@@ -415,7 +408,7 @@ class SiteMap(QWidget):
             if str(sbl) not in labelled and self._label_once(
                     str(sbl), ring, font, QColor(t.map_neighbour), taken):
                 labelled.add(str(sbl))
-        lot_pen = QPen(QColor(t.map_lot), width * 2.5)
+        lot_pen = pen(t.map_lot, 2.5)
         lot_pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
         legend = self.lot_caption(self._imagery.lots if self._imagery is not None else None,
                                   self._lot_label)
@@ -437,7 +430,8 @@ class SiteMap(QWidget):
     def _label_once(self, text: str, ring: Ring, font: QFont, colour: QColor,
                     taken: list[QRectF], beside: float | None = None) -> bool:
         """A label at the middle of `ring` (inside the sketch), unless it would cover one
-        already placed: then the line's tooltip carries it alone."""
+        already placed (as the map is first shown): then the line's tooltip carries it
+        alone. `beside`: pixels right (or left) of a symbol at the point."""
         xs = [x for x, _ in ring]
         ys = [y for _, y in ring]
         rect = self.scene.sceneRect()
@@ -449,14 +443,13 @@ class SiteMap(QWidget):
         box = item.boundingRect()
         self.scene.addItem(item)
         if beside is not None:  # right of a symbol at the point, else left of it
-            spots = [(cx + beside, cy - box.height() / 2),
-                     (cx - beside - box.width(), cy - box.height() / 2)]
+            spots = [(beside, -box.height() / 2), (-beside - box.width(), -box.height() / 2)]
         else:                   # centred on the middle of the line, or just above or below
-            spots = [(cx - box.width() / 2, cy - box.height() * (0.5 + shift))
+            spots = [(-box.width() / 2, -box.height() * (0.5 + shift))
                      for shift in (0, 1.2, -1.2)]
-        for x, y in spots:
-            self._place(item, x, y)
-            placed = item.sceneBoundingRect()
+        for dx, dy in spots:
+            self._place(item, cx, cy, dx, dy)
+            placed = on_screen(item, self._scale)
             if not any(placed.intersects(other) for other in taken):
                 taken.append(placed)
                 return True
@@ -469,11 +462,21 @@ class SiteMap(QWidget):
         self.scene.addItem(item)
         return item
 
-    def _place(self, item: Any, x: float, y: float) -> None:
-        """Put a label at (x, y) in the scene, moved just enough to stay inside the sketch."""
-        rect, box = self.scene.sceneRect(), item.boundingRect()
-        item.setPos(max(rect.left(), min(x, rect.right() - box.width())),
-                    max(rect.top(), min(y, rect.bottom() - box.height())))
+    def _place(self, item: LabelText, x: float, y: float, dx: float = 0.0,
+               dy: float = 0.0) -> None:
+        """Put a label at the scene point (x, y), its corner (dx, dy) pixels from it, moved
+        just enough to stay inside the sketch as first shown."""
+        rect, box, s = self.scene.sceneRect(), item.boundingRect(), self._scale
+        dx = max((rect.left() - x) * s, min(dx, (rect.right() - x) * s - box.width()))
+        dy = max((rect.top() - y) * s, min(dy, (rect.bottom() - y) * s - box.height()))
+        item.anchor(x, y, dx, dy)
+
+    def _scale_showing(self, rect: QRectF) -> float:
+        """Pixels per foot when `rect` of the scene fills the view (the view's size as laid
+        out, or a laptop's map before it is first shown)."""
+        size = self.view.viewport().size()
+        w, h = (size.width(), size.height()) if size.width() >= 200 else (600, 450)
+        return min(w / max(rect.width(), 1e-9), h / max(rect.height(), 1e-9))
 
     def corner_moved(self, index: int, x: float, y: float) -> None:
         if not 0 <= index < len(self.corners) or self.corners[index] == (x, y):
@@ -500,9 +503,8 @@ class SiteMap(QWidget):
 
     def _add_point(self, x: float, y: float) -> None:
         self.points.append((x, y))
-        r = self.scene.sceneRect().width() / 200
         colour = QColor(themes.active().map_area_line)
-        self.scene.addEllipse(x - r, -y - r, 2 * r, 2 * r, QPen(colour, 0), QBrush(colour))
+        symbol(self.scene, x, -y, dot(3), pen(colour, 1), colour)
         self.hint.setText(f"{len(self.points)} point(s); double-click to finish.")
         if self.needed() == 1:
             self._finish()

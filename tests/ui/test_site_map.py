@@ -183,7 +183,8 @@ def test_the_site_map_fits_a_1280_by_800_screen(window: MainWindow, qtbot: QtBot
             texts = [i for i in site.scene.items() if isinstance(i, QGraphicsTextItem)]
             assert any("ft (map)" in t.toPlainText() for t in texts)
             for t in texts:
-                box = site.view.mapFromScene(t.sceneBoundingRect()).boundingRect()
+                box = t.deviceTransform(site.view.viewportTransform()).mapRect(
+                    t.boundingRect()).toRect()
                 assert viewport.contains(box), (theme, n, t.toPlainText())
             for label in (site.layer, site.distances, site.hint):
                 assert _fits(label), (theme, n, label.text())

@@ -1,0 +1,110 @@
+"""The site map as a person zooms it: symbols, handles and labels keep their size on
+screen while the sketch grows under them; the first view and Fit frame the lot."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import QRectF
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsPolygonItem,
+    QGraphicsTextItem,
+)
+from pytestqt.qtbot import QtBot
+
+from inspector_app.geo.sketch import SketchGeometry
+from inspector_app.ui.map_view import Handle
+from inspector_app.ui.site_map import SiteImagery, SiteMap
+
+X0, Y0 = 628000.0, 1020000.0
+AREA = ((X0 + 100, Y0 + 900), (X0 + 140, Y0 + 900), (X0 + 140, Y0 + 960),
+        (X0 + 100, Y0 + 960), (X0 + 100, Y0 + 900))
+# an 87-acre lot, 1,950 ft square
+LOT = ((X0 - 1000, Y0), (X0 + 950, Y0), (X0 + 950, Y0 + 1950), (X0 - 1000, Y0 + 1950),
+       (X0 - 1000, Y0))
+WINDOW = (X0 - 1250, Y0 - 250, X0 + 1200, Y0 + 2200)
+
+
+@pytest.fixture
+def site(qtbot: QtBot) -> Iterator[SiteMap]:
+    s = SiteMap()
+    qtbot.addWidget(s)
+    s.resize(700, 700)
+    s.show()
+    qtbot.waitExposed(s)
+    yield s
+    s.stop()
+
+
+def sketch(**kw: object) -> SketchGeometry:
+    base = SketchGeometry(window=WINDOW, shore=(), band=(), water=(), areas=(), features=(),
+                          nearest=None, distance_ft=0.0, lot=(LOT,))
+    for k, v in kw.items():
+        object.__setattr__(base, k, v)
+    return base
+
+
+def on_view(site: SiteMap, item: QGraphicsItem) -> QRectF:
+    """The item's box in the view's pixels."""
+    return item.deviceTransform(site.view.viewportTransform()).mapRect(item.boundingRect())
+
+
+def lot_on_view(site: SiteMap) -> QRectF:
+    xs = [x for x, _ in LOT]
+    ys = [y for _, y in LOT]
+    return site.view.mapFromScene(QRectF(min(xs), -max(ys), max(xs) - min(xs),
+                                         max(ys) - min(ys))).boundingRect().toRectF()
+
+
+def test_handles_symbols_and_labels_keep_their_screen_size_when_zoomed(
+        site: SiteMap, qtbot: QtBot) -> None:
+    site.show_site(sketch(areas=(AREA,), features=(("well", ((X0 + 300, Y0 + 950),)),),
+                          neighbour_wells=(("900.01-1-2", (X0 + 200, Y0 + 1100)),),
+                          frame=(X0 - 100, Y0 + 750, X0 + 400, Y0 + 1250)),
+                   "Shoreline: test", imagery=SiteImagery("A"))
+    handle = next(i for i in site.scene.items() if isinstance(i, Handle))
+    labels = [i for i in site.scene.items() if isinstance(i, QGraphicsTextItem)]
+    marks = [i for i in site.scene.items() if isinstance(i, QGraphicsPathItem)
+             and i.flags() & QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations]
+    assert {t.toPlainText() for t in labels} >= {"well", "Well (900.01-1-2)"}
+    assert len(marks) >= 2  # the well on this parcel and the neighbour's
+    area = next(i for i in site.scene.items() if isinstance(i, QGraphicsPolygonItem)
+                and round(i.polygon().boundingRect().width()) == 40)
+    before = [on_view(site, i) for i in (handle, *labels, *marks, area)]
+    site.view.scale(8, 8)
+    after = [on_view(site, i) for i in (handle, *labels, *marks, area)]
+    for a, b in zip(before[:-1], after[:-1], strict=True):
+        assert abs(a.width() - b.width()) <= 1 and abs(a.height() - b.height()) <= 1
+    assert 4 <= before[0].width() <= 16  # a handle a finger can find, not a blot
+    # the sketch itself grew eightfold under them
+    assert after[-1].width() == pytest.approx(before[-1].width() * 8, rel=0.05)
+
+
+def test_the_first_view_frames_the_lot_of_a_parcel_with_nothing_drawn(
+        site: SiteMap, qtbot: QtBot) -> None:
+    site.show_site(sketch(frame=(X0 - 1250, Y0 - 250, X0 + 1200, Y0 + 2200)),
+                   "Shoreline: test", imagery=SiteImagery("A"))
+    view = site.view.viewport().rect().toRectF()
+    lot = lot_on_view(site)
+    assert view.contains(lot) and max(lot.width() / view.width(), lot.height() / view.height()) > 0.6
+    lines = [i for i in site.scene.items() if i.toolTip().startswith("Lot line")]
+    assert lines and view.contains(on_view(site, lines[0]).adjusted(2, 2, -2, -2))
+
+
+def test_fit_frames_the_whole_lot_after_the_first_view_showed_the_system(
+        site: SiteMap, qtbot: QtBot) -> None:
+    frame = (X0 - 100, Y0 + 750, X0 + 400, Y0 + 1250)
+    site.show_site(sketch(areas=(AREA,), frame=frame), "Shoreline: test",
+                   imagery=SiteImagery("A"))
+    view = site.view.viewport().rect().toRectF()
+    assert not view.contains(lot_on_view(site))  # first: the system, close up
+    site.view.scale(3, 3)
+    site.fit()
+    lot = lot_on_view(site)
+    assert view.contains(lot) and max(lot.width() / view.width(), lot.height() / view.height()) > 0.6
+    site.resize(600, 500)  # and it stays framed as the window changes
+    qtbot.waitUntil(lambda: site.view.viewport().width() < 600)
+    assert site.view.viewport().rect().toRectF().contains(lot_on_view(site))
