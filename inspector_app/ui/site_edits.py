@@ -83,8 +83,11 @@ class SiteEdits:
         from .coordinates import CoordinatesDialog
 
         target, label = self.site.target.currentData(), self.site.target.currentText()
+        case = self.wb.case
+        recorded = [] if case is None else _site_service().recorded_points(case, target)
         answer = CoordinatesDialog.ask(self.wb.window(), label, target,
-                                       str(self.settings.value("coordinate_system", "lonlat")))
+                                       str(self.settings.value("coordinate_system", "lonlat")),
+                                       recorded)
         if answer is None:
             return
         system, text = answer

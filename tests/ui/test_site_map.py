@@ -315,3 +315,69 @@ def test_a_corner_dragged_with_the_mouse_is_saved_after_the_drag(
                for h in ws.history(sbl))
     assert redrawn_in_release == [False]  # drawn anew once, after the release returned
     assert len([i for i in w.site.scene.items() if isinstance(i, Handle)]) == 4
+
+
+def test_type_coordinates_opens_with_the_recorded_corners_in_the_chosen_system(
+        window: MainWindow, qtbot: QtBot, ws: Workspace,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspector_app.ui.coordinates import CoordinatesDialog
+    from inspector_app.ui.map_view import Handle
+
+    sbl = "900.01-1-3"
+    _open(window, qtbot, sbl)
+    site = window.site
+    site.target.setCurrentIndex(site.target.findData("absorption_area"))
+    shown: list[CoordinatesDialog] = []
+
+    def exec_(dialog: CoordinatesDialog) -> int:
+        shown.append(dialog)
+        dialog.accept()  # OK on what it opened with
+        return int(dialog.result())
+
+    monkeypatch.setattr(CoordinatesDialog, "exec", exec_)
+    before, history = ws.load_case(sbl), len(ws.history(sbl))
+    site.type_coordinates.emit()
+    (dialog,) = shown
+    # the corners as recorded, one per line, longitude first
+    ring = before.site.absorption_area["coordinates"][0][:-1]
+    assert dialog.text.toPlainText() == "\n".join(f"{x:.8f},{y:.8f}" for x, y in ring)
+    # in State Plane feet they are the corners the map's handles stand on
+    dialog.system.setCurrentIndex(dialog.system.findData("state_plane"))
+    typed = [tuple(map(float, line.split(","))) for line in
+             dialog.text.toPlainText().splitlines()]
+    handles = sorted((h.index, h.scenePos().x(), -h.scenePos().y())
+                     for h in site.scene.items() if isinstance(h, Handle))
+    assert len(typed) == len(handles) == 4
+    for (x, y), (_, hx, hy) in zip(typed, handles, strict=True):
+        assert abs(x - hx) <= 0.01 and abs(y - hy) <= 0.01
+    assert "as recorded is filled in" in dialog.how.text()
+    # OK on them unchanged saves nothing
+    assert dialog.unchanged and dialog.result() != QDialog.DialogCode.Accepted
+    assert ws.load_case(sbl) == before and len(ws.history(sbl)) == history
+    # a corner moved 10 ft east is saved as typed
+    moved = [f"{x + 10:.2f},{y:.2f}" if n == 0 else f"{x:.2f},{y:.2f}"
+             for n, (x, y) in enumerate(typed)]
+    dialog.text.setPlainText("\n".join(moved))
+    dialog.accept()
+    assert dialog.result() == QDialog.DialogCode.Accepted and not dialog.unchanged
+
+
+def test_type_coordinates_for_a_feature_that_adds_opens_empty(qtbot: QtBot) -> None:
+    from inspector_app.services.parcel.site import recorded_points
+    from inspector_app.ui.coordinates import CoordinatesDialog
+
+    dialog = CoordinatesDialog(None, "Well", "well", "lonlat",
+                               recorded_points(_demo_case_with_a_well(), "well"))
+    qtbot.addWidget(dialog)
+    assert dialog.text.toPlainText() == "" and "filled in" not in dialog.how.text()
+
+
+def _demo_case_with_a_well() -> Any:
+    from inspector_app.domain.case import Case, Parcel, Site, SiteFeature
+    from inspector_app.domain.vocabulary import SiteFeatureKind
+
+    return Case(parcel=Parcel(sbl="900.01-1-99", municipality="Town of Canandaigua",
+                              site_address="1 Road", owner_name="A",
+                              owner_mailing_address=("PO Box 1",)),
+                site=Site(features=(SiteFeature(kind=SiteFeatureKind.WELL, geometry={
+                    "type": "Point", "coordinates": [-77.3, 42.8]}),)))
