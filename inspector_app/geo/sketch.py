@@ -171,3 +171,12 @@ def sketch_geometry(case: Case, lake: LakeLine, setback_ft: float, *,
         nearest=(m.area_point, m.shore_point) if m else None,
         distance_ft=m.distance_ft if m else 0.0, lot=lot_rings, neighbours=others,
         neighbour_wells=wells)
+
+
+def leg_lengths(points_ft: Sequence[tuple[float, float]]) -> list[float]:
+    """The length in feet of each leg of a path clicked on the map (EPSG:2261, US survey
+    feet): the distance between consecutive points, as shapely measures every distance."""
+    if len(points_ft) < 2:
+        return []
+    xy = np.asarray(points_ft, dtype=float)
+    return [float(d) for d in shapely.distance(shapely.points(xy[:-1]), shapely.points(xy[1:]))]

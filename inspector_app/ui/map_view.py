@@ -21,6 +21,7 @@ class CornerOwner(Protocol):
 
 class MapView(QGraphicsView):
     clicked = Signal(float, float)        # feet (EPSG:2261)
+    moved = Signal(float, float)          # the mouse, in feet, while measuring
     finished = Signal()
 
     def __init__(self, scene: QGraphicsScene) -> None:
@@ -29,6 +30,7 @@ class MapView(QGraphicsView):
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.drawing = False
+        self.measuring = False
         self.fitted = True  # `home` is shown, until the user zooms
         self.home: QRectF | None = None  # None: the whole sketch
 
@@ -49,15 +51,23 @@ class MapView(QGraphicsView):
         self.scale(factor, factor)
 
     def mousePressEvent(self, event: Any) -> None:
-        if self.drawing and event.button() == Qt.MouseButton.LeftButton:
+        if (self.drawing or self.measuring) and event.button() == Qt.MouseButton.LeftButton:
             p = self.mapToScene(event.position().toPoint())
             self.clicked.emit(p.x(), -p.y())
             return
         super().mousePressEvent(event)
 
+    def mouseMoveEvent(self, event: Any) -> None:
+        if self.measuring:
+            p = self.mapToScene(event.position().toPoint())
+            self.moved.emit(p.x(), -p.y())
+        super().mouseMoveEvent(event)
+
     def mouseDoubleClickEvent(self, event: Any) -> None:
         if self.drawing:
             self.finished.emit()
+            return
+        if self.measuring:  # its first press added the point; the second adds nothing
             return
         super().mouseDoubleClickEvent(event)
 

@@ -8,7 +8,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QKeySequence,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+    QShortcut,
+)
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -25,6 +34,7 @@ from PySide6.QtWidgets import (
 from . import theme as themes
 from .basemap_item import BasemapItem, BasemapLayer, Opener
 from .map_items import LabelText, dot, label_font, on_screen, pen, square, symbol, well
+from .map_measure import MeasureTool
 from .map_view import Handle, MapView
 
 Ring = tuple[tuple[float, float], ...]
@@ -121,12 +131,18 @@ class SiteMap(QWidget):
         device = QPushButton("GPS &device...")
         device.setToolTip("Average a serial GPS's fixes where you stand")
         device.clicked.connect(self.gps_device_requested.emit)
+        self.measure_button = QPushButton("&Measure")
+        self.measure_button.setCheckable(True)
+        self.measure_button.setToolTip("Click two or more points on the map to read the "
+                                       "distance in feet and the running total; Esc ends. "
+                                       "Nothing is kept.")
+        self.measure_button.toggled.connect(self._toggle_measure)
         fit = QPushButton("&Fit")
         fit.setToolTip("Show the whole lot and everything drawn")
         fit.clicked.connect(self.fit)
         # Two short rows fit beside the evaluation on a 1280-pixel screen.
         choose = QHBoxLayout()
-        for w in (QLabel("Feature:"), self.target, self.draw, fit):
+        for w in (QLabel("Feature:"), self.target, self.draw, self.measure_button, fit):
             choose.addWidget(w)
         choose.addStretch()
         enter = QHBoxLayout()
@@ -169,7 +185,7 @@ class SiteMap(QWidget):
         self.lot_legend.setWordWrap(True)
         self.lot_legend.setMargin(2)
         self.lot_legend.hide()
-        self.buttons = (self.target, self.draw, fit, typed, gps, device)
+        self.buttons = (self.target, self.draw, self.measure_button, fit, typed, gps, device)
         layout = QVBoxLayout(self)
         layout.addWidget(self.layer)
         layout.addLayout(choose)
@@ -181,7 +197,13 @@ class SiteMap(QWidget):
         layout.addWidget(self.distances)
         layout.addWidget(self.hint)
         self.points: list[tuple[float, float]] = []
-        self.view.clicked.connect(self._add_point)
+        self.view.clicked.connect(self._clicked)
+        self.measure = MeasureTool(self.scene, self._same_place)
+        self.measure.said.connect(self.hint.setText)
+        self.view.moved.connect(self.measure.hover)
+        escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
+        escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        escape.activated.connect(self._escape)
         self.view.finished.connect(self._finish)
         self.distance_label = ""
         self.map_distance_ft: float | None = None  # on the active layer, for the sketch
@@ -211,6 +233,8 @@ class SiteMap(QWidget):
         self.basemap_item = None
         self.imagery.item = None
         self._water = []
+        self.measure.clear()  # its drawing goes with the scene
+        self.measure_button.setChecked(False)
         self.scene.clear()
         self.lot_legend.hide()
         self._show_imagery_controls(imagery if geometry is not None else None)
@@ -490,7 +514,37 @@ class SiteMap(QWidget):
     def needed(self) -> int:
         return next(n for key, _, n in self.TARGETS if key == self.target.currentData())
 
+    def _clicked(self, x: float, y: float) -> None:
+        if self.measure.active:
+            self.measure.add(x, y)
+        else:
+            self._add_point(x, y)
+
+    def _toggle_measure(self, on: bool) -> None:
+        if on:
+            self.draw.setChecked(False)
+        self.view.measuring = on
+        self.view.viewport().setMouseTracking(on)
+        self.view.setDragMode(QGraphicsView.DragMode.NoDrag if on
+                              else QGraphicsView.DragMode.ScrollHandDrag)
+        if on:
+            self.measure.start()
+            self.view.setFocus()
+        else:
+            self.measure.stop()
+
+    def _escape(self) -> None:
+        """Esc ends measuring, or drawing (nothing drawn is saved)."""
+        if self.measure_button.isChecked():
+            self.measure_button.setChecked(False)
+        elif self.draw.isChecked():
+            self.points = []
+            self.draw.setChecked(False)
+            self.hint.setText("Drawing ended with Esc; nothing was saved.")
+
     def _toggle_draw(self, on: bool) -> None:
+        if on:
+            self.measure_button.setChecked(False)
         self.view.drawing = on
         self.view.setDragMode(QGraphicsView.DragMode.NoDrag if on
                               else QGraphicsView.DragMode.ScrollHandDrag)

@@ -3,6 +3,7 @@ screen while the sketch grows under them; the first view and Fit frame the lot."
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 import pytest
@@ -108,3 +109,41 @@ def test_fit_frames_the_whole_lot_after_the_first_view_showed_the_system(
     site.resize(600, 500)  # and it stays framed as the window changes
     qtbot.waitUntil(lambda: site.view.viewport().width() < 600)
     assert site.view.viewport().rect().toRectF().contains(lot_on_view(site))
+
+
+# --- measuring ---------------------------------------------------------------------
+
+def test_measuring_reads_each_leg_and_the_total_as_the_app_measures_and_keeps_nothing(
+        site: SiteMap, qtbot: QtBot) -> None:
+    import shapely
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    site.show_site(sketch(areas=(AREA,), frame=(X0 - 100, Y0 + 750, X0 + 400, Y0 + 1250)),
+                   "Shoreline: test", imagery=SiteImagery("A"))
+    drawn: list[object] = []
+    site.area_drawn.connect(drawn.append)
+    before = len(site.scene.items())
+    QTest.mouseClick(site.measure_button, Qt.MouseButton.LeftButton)
+    assert site.measure_button.isChecked() and "Measuring" in site.hint.text()
+    clicks = [QPoint(100, 120), QPoint(400, 300), QPoint(420, 80)]
+    for p in clicks:
+        QTest.mouseClick(site.view.viewport(), Qt.MouseButton.LeftButton, pos=p)
+    feet = [site.view.mapToScene(p) for p in clicks]
+    points = [shapely.Point(f.x(), -f.y()) for f in feet]
+    legs = [shapely.distance(a, b) for a, b in itertools.pairwise(points)]
+    assert site.measure.legs == pytest.approx(legs, abs=1e-9)
+    assert legs[0] > 100  # the view shows about 500 ft: these are legs of real length
+    total = f"{sum(legs):,.1f} ft"
+    assert f"last leg {legs[-1]:,.1f} ft; total {total}" in site.hint.text()
+    shown = {i.toPlainText() for i in site.scene.items() if isinstance(i, QGraphicsTextItem)}
+    assert f"{legs[0]:,.1f} ft" in shown and total in shown
+    # a double-click's second press on the last point adds nothing
+    QTest.mouseClick(site.view.viewport(), Qt.MouseButton.LeftButton, pos=clicks[-1])
+    assert len(site.measure.points) == 3
+    # Esc ends it: the drawing goes, the figure stays said, nothing is saved
+    QTest.keyClick(site.view, Qt.Key.Key_Escape)
+    assert not site.measure_button.isChecked() and not site.view.measuring
+    assert len(site.scene.items()) == before
+    assert site.hint.text() == f"Measured {total} in 2 legs; nothing was kept."
+    assert drawn == []

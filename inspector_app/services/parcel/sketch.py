@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...documents.content import Sketch
@@ -72,6 +73,14 @@ def site_map(ws: Session, case: Case) -> SiteMapData:
     g, lot_label = _geometry(ws, case, layer.lake, _setback_ft(ws, case), whole_lot=True)
     return SiteMapData(g, f"Shoreline: {layer.label()}", layer.accuracy_ft,
                        f"{layer.name} v{layer.version}", lot_label)
+
+
+def measured_legs(points_ft: Sequence[tuple[float, float]]) -> list[float]:
+    """The legs of a path measured on the site map, in feet (EPSG:2261), each as the
+    distances of the evaluation and the letters are measured."""
+    from ...geo.sketch import leg_lengths
+
+    return leg_lengths(points_ft)
 
 
 FIELD_METHODS = {"tape": "Tape", "survey": "Survey", "rangefinder": "Rangefinder"}
