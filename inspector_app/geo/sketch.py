@@ -25,6 +25,19 @@ MAX_NEIGHBOURS = 150
 
 
 @dataclass(frozen=True)
+class Dimension:
+    """A setback drawn as a dimension line: between the nearest points of a component and
+    what it is measured to (EPSG:2261), the figure shown beside it, the evaluation's words
+    for it, and whether the measurement proves it short of what the table requires."""
+
+    a: tuple[float, float]
+    b: tuple[float, float]
+    figure: str      # "62.3 ft (100 ft required)"
+    words: str       # "absorption area: 62.3 ft from the well (site map); the separation ..."
+    short: bool
+
+
+@dataclass(frozen=True)
 class SketchGeometry:
     window: tuple[float, float, float, float]
     shore: tuple[Ring, ...]
@@ -44,6 +57,8 @@ class SketchGeometry:
     # What is shown first (minx, miny, maxx, maxy), inside the window: the system and
     # what is drawn, or the lot where nothing is; None: the whole window.
     frame: tuple[float, float, float, float] | None = None
+    # The lot-line and well setbacks the evaluation measures, drawn as dimension lines.
+    dimensions: tuple[Dimension, ...] = ()
 
     @property
     def first_view(self) -> tuple[float, float, float, float]:

@@ -105,9 +105,13 @@ def on_screen(item: QGraphicsItem, scale: float) -> QRectF:
 
 
 def dimension(scene: QGraphicsScene, a: tuple[float, float], b: tuple[float, float],
-              text: str, colour: QColor | str, tooltip: str) -> list[QGraphicsItem]:
+              text: str, colour: QColor | str, tooltip: str, *,
+              taken: list[QRectF] | None = None, scale: float = 1.0) -> list[QGraphicsItem]:
     """A dimension line between two scene points (feet): the line, a tick across each end
-    and its figure beside the middle, all a constant size on screen."""
+    and its figure beside the middle, all a constant size on screen. The figure goes
+    where it covers none of the `taken` boxes (pixels at `scale` pixels per foot, as the
+    map is first shown), trying either side of the line and further out; its box is
+    added to them."""
     (ax, ay), (bx, by) = a, b
     line = scene.addLine(ax, ay, bx, by, pen(colour, 1.6, Qt.PenStyle.DashLine))
     line.setZValue(6)
@@ -122,11 +126,19 @@ def dimension(scene: QGraphicsScene, a: tuple[float, float], b: tuple[float, flo
     label.setDefaultTextColor(QColor(colour))
     label.setFont(label_font(bold=True))
     box = label.boundingRect()
-    # beside the middle, on the side the line's normal points to, clear of the line
+    # beside the middle, on either side of the line (its normal), clear of it
     nx, ny = -math.sin(angle), math.cos(angle)
-    dx = -box.width() / 2 + nx * (box.width() / 2 + 4)
-    dy = -box.height() / 2 + ny * (box.height() / 2 + 4)
-    label.anchor((ax + bx) / 2, (ay + by) / 2, dx, dy)
+    spots = [(-box.width() / 2 + side * nx * (box.width() / 2 + 4 + away),
+              -box.height() / 2 + side * ny * (box.height() / 2 + 4 + away))
+             for away in (0, box.height() * 1.2, box.height() * 2.4) for side in (1, -1)]
+    for dx, dy in spots:
+        label.anchor((ax + bx) / 2, (ay + by) / 2, dx, dy)
+        if taken is None or not any(on_screen(label, scale).intersects(t) for t in taken):
+            break
+    else:
+        label.anchor((ax + bx) / 2, (ay + by) / 2, *spots[0])
+    if taken is not None:
+        taken.append(on_screen(label, scale))
     label.setToolTip(tooltip)
     line.setToolTip(tooltip)
     scene.addItem(label)

@@ -29,7 +29,7 @@ def _site_service() -> Any:
 def site_imagery(ws: Workspace, sbl: str) -> Any:
     """The imagery for a parcel's site map (on the worker): the active basemap, every
     basemap for the chooser, and how the render thread opens the file."""
-    from .site_map import SiteImagery
+    from .basemap_item import SiteImagery
 
     try:
         from ..services.reference.lot_lines import active_lot_layer_info

@@ -4,7 +4,6 @@ features, the distance line."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
@@ -27,13 +26,14 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSlider,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from . import theme as themes
-from .basemap_item import BasemapItem, BasemapLayer, Opener
-from .map_items import LabelText, dot, label_font, on_screen, pen, square, symbol, well
+from .basemap_item import BasemapItem, BasemapLayer, SiteImagery
+from .map_items import LabelText, dimension, dot, label_font, on_screen, pen, square, symbol, well
 from .map_measure import MeasureTool
 from .map_view import Handle, MapView
 
@@ -45,35 +45,6 @@ HANDLE_PX = 5  # a draggable corner's radius on screen
 
 def _poly(ring: Ring) -> QPolygonF:
     return QPolygonF([QPointF(x, -y) for x, y in ring])  # scene y grows downward
-
-
-@dataclass(frozen=True)
-class SiteImagery:
-    """The imagery to draw under a parcel's sketch: the active basemap (a BasemapRef, or
-    None), every basemap for the chooser, and how the render thread opens its file."""
-
-    parcel: str
-    ref: Any = None
-    basemaps: tuple[dict[str, Any], ...] = ()
-    opener: Opener | None = field(default=None, compare=False)
-    lots: str | None = None  # the active lot layer, as the app names it: "NAME vN (±A ft)"
-
-    @property
-    def key(self) -> str | None:
-        return None if self.ref is None else f"{self.ref.id}:{self.ref.path}"
-
-    def caption(self) -> tuple[str, bool]:
-        """The line naming the imagery, and whether it is a warning."""
-        ref = self.ref
-        if ref is None:
-            return "Imagery: none — File > Import aerial imagery...", False
-        if getattr(ref, "problem", None):
-            return f"Imagery: {ref.problem}", True
-        what = ref.source or ref.label or ref.name
-        when = f", captured {ref.captured_on}" if ref.captured_on else ""
-        res = getattr(ref, "resolution_ft", None)
-        detail = f" ({res:,.1f} ft per pixel)" if res else ""
-        return f"Imagery: {what}{when}{detail}", False
 
 
 class SiteMap(QWidget):
@@ -117,7 +88,10 @@ class SiteMap(QWidget):
         self.target = QComboBox()
         for key, label, _ in self.TARGETS:
             self.target.addItem(label, key)
-        self.draw = QPushButton("&Draw")
+        # The map's tools as tool buttons: narrower than push buttons, so that the chooser
+        # keeps its width beside them on a 1024-pixel screen.
+        self.draw = QToolButton()
+        self.draw.setText("&Draw")
         self.draw.setCheckable(True)
         self.draw.setToolTip("Click the points of the chosen feature on the map")
         self.target.setMinimumContentsLength(15)
@@ -131,18 +105,22 @@ class SiteMap(QWidget):
         device = QPushButton("GPS &device...")
         device.setToolTip("Average a serial GPS's fixes where you stand")
         device.clicked.connect(self.gps_device_requested.emit)
-        self.measure_button = QPushButton("&Measure")
+        self.measure_button = QToolButton()
+        self.measure_button.setText("&Measure")
         self.measure_button.setCheckable(True)
         self.measure_button.setToolTip("Click two or more points on the map to read the "
                                        "distance in feet and the running total; Esc ends. "
                                        "Nothing is kept.")
         self.measure_button.toggled.connect(self._toggle_measure)
-        fit = QPushButton("&Fit")
+        fit = QToolButton()
+        fit.setText("&Fit")
         fit.setToolTip("Show the whole lot and everything drawn")
         fit.clicked.connect(self.fit)
         # Two short rows fit beside the evaluation on a 1280-pixel screen.
         choose = QHBoxLayout()
-        for w in (QLabel("Feature:"), self.target, self.draw, self.measure_button, fit):
+        tools: tuple[QWidget, ...] = (QLabel("Feature:"), self.target, self.draw,
+                                      self.measure_button, fit)
+        for w in tools:
             choose.addWidget(w)
         choose.addStretch()
         enter = QHBoxLayout()
@@ -255,6 +233,7 @@ class SiteMap(QWidget):
         fx, fy, fx2, fy2 = geometry.first_view
         first = QRectF(fx, -fy2, fx2 - fx, fy2 - fy)
         self._scale = self._scale_showing(first)
+        self._taken: list[QRectF] = []  # the labels' boxes, in pixels as first shown
         paper = self.scene.addRect(minx, -maxy, maxx - minx, maxy - miny,
                                    pen(t.map_frame, 1), QBrush(QColor(t.map_paper)))
         paper.setZValue(-2)  # the imagery goes over the paper, under everything else
@@ -298,6 +277,10 @@ class SiteMap(QWidget):
             text = self._text(label, font)
             text.setDefaultTextColor(QColor(t.map_feature))
             self._place(text, coords[0][0], -coords[0][1])
+        for d in getattr(geometry, "dimensions", ()):  # the setbacks, red where short
+            dimension(self.scene, (d.a[0], -d.a[1]), (d.b[0], -d.b[1]), d.figure,
+                      t.failure if d.short else t.acceptable, d.words, taken=self._taken,
+                      scale=self._scale)
         if geometry.nearest is not None:
             (ax, ay), (sx, sy) = geometry.nearest
             self.scene.addLine(ax, -ay, sx, -sy, pen(t.map_distance, 2))
@@ -408,7 +391,7 @@ class SiteMap(QWidget):
         neighbours = getattr(geometry, "neighbours", ()) or ()
         wells = getattr(geometry, "neighbour_wells", ()) or ()
         font = label_font()
-        taken: list[QRectF] = []  # pixels, as first shown
+        taken = self._taken  # pixels, as first shown
         # Wells first: their labels matter more than a neighbour's SBL.
         r = 7.0
         for label, (x, y) in wells:

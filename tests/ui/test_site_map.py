@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMessageBox,
     QPushButton,
+    QToolButton,
 )
 from pytestqt.qtbot import QtBot
 
@@ -174,7 +175,8 @@ def test_the_site_map_fits_a_1280_by_800_screen(window: MainWindow, qtbot: QtBot
         for n in range(1, 13):
             _open(window, qtbot, f"900.01-1-{n}")
             qtbot.wait(20)
-            controls: list[Any] = [site.target, *site.findChildren(QPushButton)]
+            controls: list[Any] = [site.target, *site.findChildren(QPushButton),
+                                   *site.findChildren(QToolButton)]
             for c in controls:
                 assert c.isVisible()
                 assert c.width() >= c.sizeHint().width(), (theme, n, c)
@@ -381,3 +383,44 @@ def _demo_case_with_a_well() -> Any:
                               owner_mailing_address=("PO Box 1",)),
                 site=Site(features=(SiteFeature(kind=SiteFeatureKind.WELL, geometry={
                     "type": "Point", "coordinates": [-77.3, 42.8]}),)))
+
+
+# --- setbacks drawn as dimension lines ------------------------------------------------
+
+def test_lot_line_and_well_setbacks_are_drawn_with_the_evaluations_figures(
+        window: MainWindow, qtbot: QtBot, ws: Workspace) -> None:
+    import math
+
+    from PySide6.QtGui import QColor
+    from PySide6.QtWidgets import QGraphicsLineItem
+
+    from inspector_app.ui import theme as themes
+
+    sbl = "900.01-1-34"  # its absorption area about 52 ft from its neighbour's well
+    _open(window, qtbot, sbl)
+    e = ws.evaluate_parcel(sbl, as_of=TODAY)
+    law = ws.law_for(ws.load_case(sbl).parcel.municipality)
+    wanted = [s for s in e.separations if s.target in ("property_line", "well")
+              and "outside the lot line" not in s.source]
+    assert {s.target for s in wanted} == {"property_line", "well"}
+    suggested = {x.key for x in e.suggestions}
+    items = [i for i in window.site.scene.items() if i.data(0) == "dimension"]
+    labels = {i.toPlainText(): i for i in items if isinstance(i, QGraphicsTextItem)}
+    lines = [i for i in items if isinstance(i, QGraphicsLineItem)]
+    assert len(labels) == len(lines) == len(wanted)
+    t = themes.active()
+    for s in wanted:
+        required = law.setbacks_ft[s.component][s.target]
+        figure = f"{s.distance_ft:,.1f} ft ({required:g} ft required)"
+        label = labels[figure]  # the evaluation's figure, and what the law requires
+        line = next(i for i in lines if i.toolTip() == label.toolTip())
+        ends = line.line()
+        assert math.dist((ends.x1(), ends.y1()), (ends.x2(), ends.y2())) == pytest.approx(
+            s.distance_ft, abs=0.01)  # drawn between the two points it was measured at
+        short = f"setback/{s.component.value}#{s.ordinal}/{s.target}" in suggested
+        assert label.defaultTextColor() == QColor(t.failure if short else t.acceptable)
+        assert f"{s.distance_ft:,.1f} ft from the {s.target.replace('_', ' ')}" in (
+            label.toolTip())
+    # the neighbour's well is the short one here, as the evaluation suggests
+    assert any(k.endswith("/well") for k in suggested)
+    assert any(lab.defaultTextColor() == QColor(t.failure) for lab in labels.values())

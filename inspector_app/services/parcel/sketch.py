@@ -11,9 +11,11 @@ from ...domain.rules import LakeFinding, Zone
 from ..reference.shorelines import active_layer
 
 if TYPE_CHECKING:
+    from ...geo.case_shapes import CaseShapes
     from ...geo.lake_line import LakeLine
-    from ...geo.sketch import SketchGeometry
+    from ...geo.sketch import Dimension, SketchGeometry
     from ..session.session import Session
+    from .separations import SeparationInputs
 
 
 class SiteMapData(NamedTuple):
@@ -40,11 +42,14 @@ def _geometry(ws: Session, case: Case, lake: LakeLine, setback_ft: float, *,
     lot layer) and the neighbours' wells its separations are measured against (as the
     evaluation finds them), and the lot line's label (None: no lot drawn). `whole_lot`:
     the window holds the whole lot, whatever its size (a map that zooms)."""
+    from dataclasses import replace
+
     from ...geo.case_shapes import CaseShapes
     from ...geo.sketch import sketch_geometry
     from .separations import separation_inputs
 
-    inputs = separation_inputs(ws, case, CaseShapes(case),
+    shapes = CaseShapes(case)
+    inputs = separation_inputs(ws, case, shapes,
                                law=ws.laws.for_municipality(case.parcel.municipality))
     lots, own = inputs.lot_layer, inputs.lot_record
     neighbours = None
@@ -59,9 +64,46 @@ def _geometry(ws: Session, case: Case, lake: LakeLine, setback_ft: float, *,
                         neighbours=neighbours,
                         neighbour_wells=[(f"Well ({w.sbl})", w.geometry) for w in inputs.wells],
                         whole_lot=whole_lot)
+    if g is not None and whole_lot:
+        g = replace(g, dimensions=dimensions(ws, case, shapes, inputs))
     label = (None if own is None or lots is None
              else f"Lot line: {lots.label()}")
     return g, label
+
+
+# The setbacks drawn as dimension lines: the lot line's and the wells'.
+DIMENSION_TARGETS = ("property_line", "well")
+
+
+def dimensions(ws: Session, case: Case, shapes: CaseShapes, inputs: SeparationInputs
+               ) -> tuple[Dimension, ...]:
+    """The lot-line and well separations the evaluation measures (the same measure, the
+    same nearest target), each between its two nearest points, with what the parcel's law
+    requires and whether the measurement proves it short (as a suggested finding does)."""
+    from ...domain.rules import proven_short, required_separation_ft, separation_words
+    from ...geo.setbacks import separation_lines
+    from ...geo.sketch import Dimension
+
+    law = ws.laws.for_municipality(case.parcel.municipality)
+    out = []
+    for line in separation_lines(case, shapes, lot=inputs.lot, wells=inputs.wells):
+        s = line.separation
+        if s.target not in DIMENSION_TARGETS or line.between is None:
+            continue
+        required = None if law is None else required_separation_ft(s, law)
+        what = s.component.value.replace("_", " ")
+        if required is None:
+            figure, words, short = (f"{s.distance_ft:,.1f} ft",
+                                    f"{what}: {s.distance_ft:,.1f} ft from the "
+                                    f"{s.target.replace('_', ' ')} ({s.source})", False)
+        else:
+            figure = f"{s.distance_ft:,.1f} ft ({required:g} ft required)"
+            words = f"{what}: {separation_words(s, required)}"
+            short = proven_short(s, required)
+        if s.accuracy_ft:
+            words += f"; measured to ±{s.accuracy_ft:,g} ft"
+        out.append(Dimension(line.between[0], line.between[1], figure, words, short))
+    return tuple(out)
 
 
 def site_map(ws: Session, case: Case) -> SiteMapData:
