@@ -360,3 +360,25 @@ def test_a_large_lot_with_its_system_drawn_frames_the_system_and_holds_the_lot(
 
     sketch = site_sketch(ws, ws.load_case(D))
     assert sketch is not None and sketch.window == g.first_view
+
+
+def test_the_site_maps_setback_lines_are_the_evaluations_separations(
+        ws: Workspace, tmp_path: Path) -> None:
+    import math
+
+    _lots(ws, tmp_path, accuracy_ft=1.0)
+    ws.save_case(_case_b(), today=TODAY)  # the neighbour's well, 60 ft from A's area
+    e = ws.evaluate_parcel(A, as_of=TODAY)
+    g = site_map(ws, ws.load_case(A)).geometry
+    assert g is not None
+    wanted = {s.component.value.replace("_", " ") + ": " + s.target: s
+              for s in e.separations if s.target in ("property_line", "well")}
+    assert len(g.dimensions) == len(wanted) == 4  # tank and area, to lot line and well
+    suggested = {x.key for x in e.suggestions}
+    for d in g.dimensions:
+        (s,) = [s for key, s in wanted.items() if d.words.startswith(key.split(": ")[0])
+                and f"ft from the {s.target.replace('_', ' ')} ({s.source})" in d.words]
+        assert math.dist(d.a, d.b) == pytest.approx(s.distance_ft, abs=0.005)
+        assert d.figure.startswith(f"{s.distance_ft:,.1f} ft (")
+        assert d.short == (f"setback/{s.component.value}#{s.ordinal}/{s.target}" in suggested)
+    assert sum(d.short for d in g.dimensions) == 2  # the tank 8 ft from the lot line; the well
