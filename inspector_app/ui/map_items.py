@@ -24,6 +24,9 @@ from . import theme as themes
 
 UNSCALED = QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations
 LABEL_PT = 8.5  # the labels' size in points, at any zoom
+# Which label stays where two would cover each other: setbacks, then the lake distance,
+# the parcel's features, the neighbours' wells, the neighbouring lots.
+RANK_SETBACK, RANK_LAKE, RANK_FEATURE, RANK_WELL, RANK_LOT = range(5)
 
 
 def pen(colour: QColor | str, px: float, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
@@ -42,10 +45,13 @@ def label_font(bold: bool = False) -> QFont:
 
 class LabelText(QGraphicsTextItem):
     """A map label on a faint paper-coloured ground, readable over imagery: anchored at a
-    point of the scene and drawn `offset` pixels from it, the same size at any zoom."""
+    point of the scene and drawn a few pixels from it, the same size at any zoom. `rank`
+    orders labels that would cover each other at some zoom: the lower is shown (see
+    `declutter`); None: always shown."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, rank: int | None = None) -> None:
         super().__init__(text)
+        self.rank = rank
         self.setFlag(UNSCALED)
         self.setZValue(8)
         self.setFont(label_font())
@@ -106,12 +112,13 @@ def on_screen(item: QGraphicsItem, scale: float) -> QRectF:
 
 def dimension(scene: QGraphicsScene, a: tuple[float, float], b: tuple[float, float],
               text: str, colour: QColor | str, tooltip: str, *,
-              taken: list[QRectF] | None = None, scale: float = 1.0) -> list[QGraphicsItem]:
+              taken: list[QRectF] | None = None, scale: float = 1.0,
+              inside: QRectF | None = None) -> list[QGraphicsItem]:
     """A dimension line between two scene points (feet): the line, a tick across each end
     and its figure beside the middle, all a constant size on screen. The figure goes
     where it covers none of the `taken` boxes (pixels at `scale` pixels per foot, as the
-    map is first shown), trying either side of the line and further out; its box is
-    added to them."""
+    map is first shown) and lies within `inside` (the part of the scene first shown),
+    trying either side of the line and further out; its box is added to them."""
     (ax, ay), (bx, by) = a, b
     line = scene.addLine(ax, ay, bx, by, pen(colour, 1.6, Qt.PenStyle.DashLine))
     line.setZValue(6)
@@ -122,7 +129,7 @@ def dimension(scene: QGraphicsScene, a: tuple[float, float], b: tuple[float, flo
     items: list[QGraphicsItem] = [line]
     for x, y in (a, b):
         items.append(symbol(scene, x, y, tick, pen(colour, 2), QColor(0, 0, 0, 0)))
-    label = LabelText(text)
+    label = LabelText(text, rank=RANK_SETBACK)
     label.setDefaultTextColor(QColor(colour))
     label.setFont(label_font(bold=True))
     box = label.boundingRect()
@@ -131,11 +138,16 @@ def dimension(scene: QGraphicsScene, a: tuple[float, float], b: tuple[float, flo
     spots = [(-box.width() / 2 + side * nx * (box.width() / 2 + 4 + away),
               -box.height() / 2 + side * ny * (box.height() / 2 + 4 + away))
              for away in (0, box.height() * 1.2, box.height() * 2.4) for side in (1, -1)]
-    for dx, dy in spots:
+    room = None if inside is None else QTransform.fromScale(scale, scale).mapRect(inside)
+
+    def fits(dx: float, dy: float, free: bool) -> bool:
         label.anchor((ax + bx) / 2, (ay + by) / 2, dx, dy)
-        if taken is None or not any(on_screen(label, scale).intersects(t) for t in taken):
-            break
-    else:
+        box = on_screen(label, scale)
+        return ((room is None or room.contains(box))
+                and (not free or not any(box.intersects(t) for t in taken or ())))
+
+    if not any(fits(dx, dy, True) for dx, dy in spots) and not any(
+            fits(dx, dy, False) for dx, dy in spots):
         label.anchor((ax + bx) / 2, (ay + by) / 2, *spots[0])
     if taken is not None:
         taken.append(on_screen(label, scale))
@@ -146,3 +158,18 @@ def dimension(scene: QGraphicsScene, a: tuple[float, float], b: tuple[float, flo
     for item in items:
         item.setData(0, "dimension")
     return items
+
+
+def declutter(scene: QGraphicsScene, view_transform: QTransform) -> None:
+    """Show each ranked label unless it would cover one of a lower rank (or an earlier one
+    of its rank) at the view's present zoom: zoomed out, the setbacks' figures stay and
+    the neighbours' names give way; their lines' tooltips still carry them."""
+    shown: list[QRectF] = []
+    ranked = [i for i in scene.items(Qt.SortOrder.AscendingOrder)
+              if isinstance(i, LabelText) and i.rank is not None]
+    for item in sorted(ranked, key=lambda i: i.rank or 0):
+        box = item.deviceTransform(view_transform).mapRect(item.boundingRect())
+        free = not any(box.intersects(other) for other in shown)
+        item.setVisible(free)
+        if free:
+            shown.append(box)

@@ -22,6 +22,7 @@ class CornerOwner(Protocol):
 class MapView(QGraphicsView):
     clicked = Signal(float, float)        # feet (EPSG:2261)
     moved = Signal(float, float)          # the mouse, in feet, while measuring
+    zoomed = Signal()                     # the scale changed (labels may now overlap)
     finished = Signal()
 
     def __init__(self, scene: QGraphicsScene) -> None:
@@ -39,16 +40,19 @@ class MapView(QGraphicsView):
         self.fitted = True
         self.home = home
         self.fitInView(home or self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        self.zoomed.emit()
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
         if self.fitted:  # keep what was framed in view as the window or the font changes
             self.fitInView(self.home or self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+            self.zoomed.emit()
 
     def wheelEvent(self, event: Any) -> None:
         factor = 1.25 if event.angleDelta().y() > 0 else 0.8
         self.fitted = False
         self.scale(factor, factor)
+        self.zoomed.emit()
 
     def mousePressEvent(self, event: Any) -> None:
         if (self.drawing or self.measuring) and event.button() == Qt.MouseButton.LeftButton:

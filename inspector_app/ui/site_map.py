@@ -33,7 +33,20 @@ from PySide6.QtWidgets import (
 
 from . import theme as themes
 from .basemap_item import BasemapItem, BasemapLayer, SiteImagery
-from .map_items import LabelText, dimension, dot, label_font, on_screen, pen, square, symbol, well
+from .map_items import (
+    RANK_FEATURE,
+    RANK_LAKE,
+    LabelText,
+    declutter,
+    dimension,
+    dot,
+    label_font,
+    pen,
+    square,
+    symbol,
+    well,
+)
+from .map_labels import Placer
 from .map_measure import MeasureTool
 from .map_view import Handle, MapView
 
@@ -176,6 +189,7 @@ class SiteMap(QWidget):
         layout.addWidget(self.hint)
         self.points: list[tuple[float, float]] = []
         self.view.clicked.connect(self._clicked)
+        self.view.zoomed.connect(lambda: declutter(self.scene, self.view.viewportTransform()))
         self.measure = MeasureTool(self.scene, self._same_place)
         self.measure.said.connect(self.hint.setText)
         self.view.moved.connect(self.measure.hover)
@@ -186,7 +200,7 @@ class SiteMap(QWidget):
         self.distance_label = ""
         self.map_distance_ft: float | None = None  # on the active layer, for the sketch
         self._shown: tuple[Any, ...] | None = None
-        self._scale = 1.0  # pixels per foot as the sketch is first shown
+        self._labels = Placer(self.scene, QRectF(), 1.0)  # as the sketch is first shown
 
     def restyle(self) -> None:
         """Draw the site again in the active theme's colours."""
@@ -232,8 +246,7 @@ class SiteMap(QWidget):
         self.scene.setSceneRect(minx, -maxy, maxx - minx, maxy - miny)
         fx, fy, fx2, fy2 = geometry.first_view
         first = QRectF(fx, -fy2, fx2 - fx, fy2 - fy)
-        self._scale = self._scale_showing(first)
-        self._taken: list[QRectF] = []  # the labels' boxes, in pixels as first shown
+        self._labels = labels = Placer(self.scene, first, self._scale_showing(first))
         paper = self.scene.addRect(minx, -maxy, maxx - minx, maxy - miny,
                                    pen(t.map_frame, 1), QBrush(QColor(t.map_paper)))
         paper.setZValue(-2)  # the imagery goes over the paper, under everything else
@@ -274,23 +287,26 @@ class SiteMap(QWidget):
                 path = QPainterPath()
                 path.addPolygon(_poly(coords))
                 self.scene.addPath(path, pen(t.map_feature, 1.5, Qt.PenStyle.DashLine))
-            text = self._text(label, font)
+            text = self._text(label, font, RANK_FEATURE)
             text.setDefaultTextColor(QColor(t.map_feature))
-            self._place(text, coords[0][0], -coords[0][1])
+            beside = len(coords) == 1  # right of its symbol, else where its line starts
+            labels.place(text, coords[0][0], -coords[0][1], 7.0 if beside else 0.0,
+                         -text.boundingRect().height() / 2 if beside else 0.0)
+            labels.take(text)
         for d in getattr(geometry, "dimensions", ()):  # the setbacks, red where short
             dimension(self.scene, (d.a[0], -d.a[1]), (d.b[0], -d.b[1]), d.figure,
-                      t.failure if d.short else t.acceptable, d.words, taken=self._taken,
-                      scale=self._scale)
+                      t.failure if d.short else t.acceptable, d.words, taken=labels.taken,
+                      scale=labels.scale, inside=first)
         if geometry.nearest is not None:
             (ax, ay), (sx, sy) = geometry.nearest
             self.scene.addLine(ax, -ay, sx, -sy, pen(t.map_distance, 2))
             self.distance_label = (f"{geometry.distance_ft:,.1f} ft to the lake line (map, "
                                    f"±{accuracy_ft:,.0f} ft)")
             # On the map a short label; the whole story is in the caption below it.
-            text = self._text(f"{geometry.distance_ft:,.1f} ft (map)", font)
+            text = self._text(f"{geometry.distance_ft:,.1f} ft (map)", font, RANK_LAKE)
             text.setDefaultTextColor(QColor(t.map_distance))
             text.setToolTip(self.distance_label)
-            self._place(text, (ax + sx) / 2, -(ay + sy) / 2)
+            labels.place(text, (ax + sx) / 2, -(ay + sy) / 2)
         self.hint.setText("Shaded orange: within 200 ft of the lake line. Wheel to zoom, drag "
                           "to pan.")
         self.view.fit(first)
@@ -391,7 +407,6 @@ class SiteMap(QWidget):
         neighbours = getattr(geometry, "neighbours", ()) or ()
         wells = getattr(geometry, "neighbour_wells", ()) or ()
         font = label_font()
-        taken = self._taken  # pixels, as first shown
         # Wells first: their labels matter more than a neighbour's SBL.
         r = 7.0
         for label, (x, y) in wells:
@@ -400,9 +415,9 @@ class SiteMap(QWidget):
             ground.setAlpha(190)
             mark = symbol(self.scene, x, -y, well(r), pen(t.map_well, 1.6), ground)
             mark.setToolTip(f"{text}: a well recorded on a neighbouring parcel")
-            taken.append(on_screen(mark, self._scale))
-            self._label_once(text, ((x, y),), font, QColor(t.map_well), taken,
-                             beside=r * 1.8)
+            self._labels.take(mark)
+            self._labels.label_once(text, ((x, y),), font, QColor(t.map_well),
+                                    beside=r * 1.8)
         # The lines are the lots' boundaries clipped to the sketch: open where clipped.
         neighbour_pen = pen(t.map_neighbour, 1)
         labelled: set[str] = set()
@@ -412,8 +427,8 @@ class SiteMap(QWidget):
             path = QPainterPath()
             path.addPolygon(_poly(ring))
             self.scene.addPath(path, neighbour_pen).setToolTip(f"Neighbouring lot {sbl}")
-            if str(sbl) not in labelled and self._label_once(
-                    str(sbl), ring, font, QColor(t.map_neighbour), taken):
+            if str(sbl) not in labelled and self._labels.label_once(
+                    str(sbl), ring, font, QColor(t.map_neighbour)):
                 labelled.add(str(sbl))
         lot_pen = pen(t.map_lot, 2.5)
         lot_pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
@@ -434,49 +449,11 @@ class SiteMap(QWidget):
         head = f"Lot line: {layer}" if layer else lot_label or "Lot line"
         return f"{head}, approximate, not a survey; thin lines: neighbouring lots."
 
-    def _label_once(self, text: str, ring: Ring, font: QFont, colour: QColor,
-                    taken: list[QRectF], beside: float | None = None) -> bool:
-        """A label at the middle of `ring` (inside the sketch), unless it would cover one
-        already placed (as the map is first shown): then the line's tooltip carries it
-        alone. `beside`: pixels right (or left) of a symbol at the point."""
-        xs = [x for x, _ in ring]
-        ys = [y for _, y in ring]
-        rect = self.scene.sceneRect()
-        cx = min(max(sum(xs) / len(xs), rect.left()), rect.right())
-        cy = min(max(-sum(ys) / len(ys), rect.top()), rect.bottom())
-        item = LabelText(text)
-        item.setFont(font)
-        item.setDefaultTextColor(colour)
-        box = item.boundingRect()
-        self.scene.addItem(item)
-        if beside is not None:  # right of a symbol at the point, else left of it
-            spots = [(beside, -box.height() / 2), (-beside - box.width(), -box.height() / 2)]
-        else:                   # centred on the middle of the line, or just above or below
-            spots = [(-box.width() / 2, -box.height() * (0.5 + shift))
-                     for shift in (0, 1.2, -1.2)]
-        for dx, dy in spots:
-            self._place(item, cx, cy, dx, dy)
-            placed = on_screen(item, self._scale)
-            if not any(placed.intersects(other) for other in taken):
-                taken.append(placed)
-                return True
-        self.scene.removeItem(item)
-        return False
-
-    def _text(self, text: str, font: QFont) -> LabelText:
-        item = LabelText(text)
+    def _text(self, text: str, font: QFont, rank: int) -> LabelText:
+        item = LabelText(text, rank)
         item.setFont(font)
         self.scene.addItem(item)
         return item
-
-    def _place(self, item: LabelText, x: float, y: float, dx: float = 0.0,
-               dy: float = 0.0) -> None:
-        """Put a label at the scene point (x, y), its corner (dx, dy) pixels from it, moved
-        just enough to stay inside the sketch as first shown."""
-        rect, box, s = self.scene.sceneRect(), item.boundingRect(), self._scale
-        dx = max((rect.left() - x) * s, min(dx, (rect.right() - x) * s - box.width()))
-        dy = max((rect.top() - y) * s, min(dy, (rect.bottom() - y) * s - box.height()))
-        item.anchor(x, y, dx, dy)
 
     def _scale_showing(self, rect: QRectF) -> float:
         """Pixels per foot when `rect` of the scene fills the view (the view's size as laid

@@ -147,3 +147,35 @@ def test_measuring_reads_each_leg_and_the_total_as_the_app_measures_and_keeps_no
     assert len(site.scene.items()) == before
     assert site.hint.text() == f"Measured {total} in 2 legs; nothing was kept."
     assert drawn == []
+
+
+def test_zoomed_out_labels_that_would_cover_a_setback_figure_give_way(
+        site: SiteMap, qtbot: QtBot) -> None:
+    from inspector_app.geo.sketch import Dimension
+
+    # two setbacks and a neighbour's lot label close together: apart as first shown
+    dims = (Dimension((X0 + 140, Y0 + 960), (X0 + 140, Y0 + 1010), "50.0 ft (100 ft required)",
+                      "absorption area: 50.0 ft from the well", True),
+            Dimension((X0 + 100, Y0 + 960), (X0 + 60, Y0 + 960), "40.0 ft (10 ft required)",
+                      "absorption area: 40.0 ft from the property line", False))
+    neighbour = ((X0 + 60, Y0 + 900), (X0 + 60, Y0 + 1100))
+    site.show_site(sketch(areas=(AREA,), dimensions=dims,
+                          neighbours=(("901.01-1-1", neighbour),),
+                          frame=(X0 - 10, Y0 + 850, X0 + 290, Y0 + 1150)),
+                   "Shoreline: test", imagery=SiteImagery("A"))
+    labels = {i.toPlainText(): i for i in site.scene.items()
+              if isinstance(i, QGraphicsTextItem)}
+    assert all(labels[t].isVisible() for t in (d.figure for d in dims))
+
+    def boxes() -> list[QRectF]:
+        return [on_view(site, i) for i in labels.values() if i.isVisible()]
+
+    shown = boxes()
+    assert not any(a.intersects(b) for n, a in enumerate(shown) for b in shown[n + 1:])
+    site.fit()  # the whole lot: about 1/8 the scale, the labels where they were in pixels
+    shown = boxes()
+    assert not any(a.intersects(b) for n, a in enumerate(shown) for b in shown[n + 1:])
+    assert labels["50.0 ft (100 ft required)"].isVisible()  # the setbacks' figures stay
+    assert not labels["901.01-1-1"].isVisible() or len(shown) == len(labels)
+    site.view.fit(QRectF(X0 - 10, -(Y0 + 1150), 300, 300))  # back in: all shown again
+    assert all(i.isVisible() for i in labels.values())
