@@ -424,3 +424,43 @@ def test_lot_line_and_well_setbacks_are_drawn_with_the_evaluations_figures(
     # the neighbour's well is the short one here, as the evaluation suggests
     assert any(k.endswith("/well") for k in suggested)
     assert any(lab.defaultTextColor() == QColor(t.failure) for lab in labels.values())
+
+
+# --- a large lot with nothing drawn -----------------------------------------------------
+
+def test_a_large_lot_with_nothing_drawn_is_drawn_framed_and_found_by_fit(
+        window: MainWindow, qtbot: QtBot, ws: Workspace, tmp_path: Path) -> None:
+    import shapely
+    from PySide6.QtCore import QRectF
+
+    from inspector_app.services.reference.lot_lines import import_lot_lines
+    from tests.services.lot_files import add_parcels, write_lots
+
+    sbl = "900.01-2-1"
+    add_parcels(ws, tmp_path, [sbl])
+    lot = shapely.box(628400, 1021000, 630350, 1022950)  # 87 acres, 1,950 ft square
+    import_lot_lines(ws, write_lots(tmp_path / "big.gpkg", [lot], [sbl]), name="County")
+    window.resize(1024, 700)
+    window.open_parcel(sbl)
+    window.tabs.setCurrentIndex(window.tabs.indexOf(window.site))
+    site = window.site
+    qtbot.waitUntil(lambda: window.runner.pending == 0 and any(
+        i.toolTip().startswith("Lot line") for i in site.scene.items()), timeout=20_000)
+    qtbot.waitUntil(lambda: site.view.viewport().width() >= 300)  # laid out at its size
+    minx, miny, maxx, maxy = lot.bounds
+
+    def lot_in_view() -> tuple[bool, float]:
+        box = site.view.mapFromScene(QRectF(minx, -maxy, maxx - minx, maxy - miny)
+                                     ).boundingRect().toRectF()
+        view = site.view.viewport().rect().toRectF()
+        return view.contains(box), max(box.width() / view.width(),
+                                       box.height() / view.height())
+
+    inside, share = lot_in_view()
+    assert inside and share > 0.6  # framed on its lot
+    site.view.scale(8, 8)
+    assert not lot_in_view()[0]
+    QTest.mouseClick(next(b for b in site.findChildren(QToolButton) if b.text() == "&Fit"),
+                     Qt.MouseButton.LeftButton)
+    inside, share = lot_in_view()
+    assert inside and share > 0.6
