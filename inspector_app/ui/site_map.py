@@ -293,7 +293,8 @@ class SiteMap(QWidget):
             labels.place(text, coords[0][0], -coords[0][1], 7.0 if beside else 0.0,
                          -text.boundingRect().height() / 2 if beside else 0.0)
             labels.take(text)
-        for d in getattr(geometry, "dimensions", ()):  # the setbacks, red where short
+        # the setbacks, red where short; the short first, to keep their figures when zoomed out
+        for d in sorted(getattr(geometry, "dimensions", ()), key=lambda d: not d.short):
             dimension(self.scene, (d.a[0], -d.a[1]), (d.b[0], -d.b[1]), d.figure,
                       t.failure if d.short else t.acceptable, d.words, taken=labels.taken,
                       scale=labels.scale, inside=first)
