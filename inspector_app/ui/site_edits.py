@@ -29,7 +29,7 @@ def _site_service() -> Any:
 def site_imagery(ws: Workspace, sbl: str) -> Any:
     """The imagery for a parcel's site map (on the worker): the active basemap, every
     basemap for the chooser, and how the render thread opens the file."""
-    from .site_map import SiteImagery
+    from .basemap_item import SiteImagery
 
     try:
         from ..services.reference.lot_lines import active_lot_layer_info
@@ -83,8 +83,11 @@ class SiteEdits:
         from .coordinates import CoordinatesDialog
 
         target, label = self.site.target.currentData(), self.site.target.currentText()
+        case = self.wb.case
+        recorded = [] if case is None else _site_service().recorded_points(case, target)
         answer = CoordinatesDialog.ask(self.wb.window(), label, target,
-                                       str(self.settings.value("coordinate_system", "lonlat")))
+                                       str(self.settings.value("coordinate_system", "lonlat")),
+                                       recorded)
         if answer is None:
             return
         system, text = answer

@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from ...domain.case import Capture, Site, SiteFeature
+from ...domain.case import Capture, Case, Site, SiteFeature
 from ...domain.vocabulary import CaptureMethod, ComponentKind, SiteFeatureKind
 from ...domain.water_body import CANANDAIGUA_LAKE, NEAR_LAKE_MI
 from ...errors import InputError
@@ -237,6 +237,45 @@ def set_from_typed(ws: Session, sbl: str, target: str, text: str, system: str, *
                                     accuracy_ft=accuracy_ft, note=note, today=today)
     return set_from_lonlat(ws, sbl, target, points, accuracy_ft=accuracy_ft, note=note,
                            today=today)
+
+
+def recorded_points(case: Case, target: str) -> list[tuple[float, float]]:
+    """The longitude,latitude points of the shape typing coordinates for `target` would
+    replace: the absorption area's corners (without the ring's closing point), the holding
+    tank's or a component's point. Nothing for a site feature (typing adds another one) or
+    a shape not recorded."""
+    feature_kind, component_kind, ordinal = parse_target(target)
+    site = case.site
+    geometry: dict[str, Any] | None = None
+    if component_kind is not None:
+        located = [c for c in case.components if c.kind is component_kind]
+        geometry = located[ordinal - 1].geometry if len(located) >= ordinal else None
+    elif site is not None and feature_kind is SiteFeatureKind.ABSORPTION_AREA:
+        geometry = site.absorption_area
+    elif site is not None and feature_kind is SiteFeatureKind.HOLDING_TANK:
+        geometry = site.holding_tank
+    if geometry is None:
+        return []
+    coordinates = geometry.get("coordinates") or ()
+    if geometry.get("type") == "Polygon":
+        ring = _positions(coordinates[0] if coordinates else ())
+        return ring[:-1] if len(ring) > 1 and ring[0] == ring[-1] else ring
+    if geometry.get("type") == "MultiPolygon":
+        return []  # several areas: typing gives one, so nothing is offered to edit
+    return _positions(coordinates)
+
+
+def typed_text(points_lonlat: Sequence[tuple[float, float]], system: str) -> str:
+    """Points as the coordinates dialog takes them, one per line: longitude,latitude to 8
+    decimals (about 1 mm), or State Plane easting,northing in feet to 2 decimals."""
+    if not points_lonlat:
+        return ""
+    if system == "state_plane":
+        from ...geo.crs import lonlat_to_feet
+
+        xs, ys = lonlat_to_feet([p[0] for p in points_lonlat], [p[1] for p in points_lonlat])
+        return "\n".join(f"{float(x):.2f},{float(y):.2f}" for x, y in zip(xs, ys, strict=True))
+    return "\n".join(f"{lon:.8f},{lat:.8f}" for lon, lat in points_lonlat)
 
 
 def set_from_file(ws: Session, sbl: str, target: str, path: Any, *,
