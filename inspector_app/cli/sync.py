@@ -172,10 +172,11 @@ def _sync_enroll(args: argparse.Namespace) -> Any:
 
 def _sync_join(args: argparse.Namespace) -> Any:
     from ..services.exchange import join
-    from ..services.workspace import default_user
+    from ..services.workspace import default_user, working_name
 
+    user = working_name(default_user() if args.user is None else args.user)
     passphrase = _passphrase(args, confirm=False)
-    result = join(resolve_data_dir(args.data_dir), args.file, user=args.user or default_user(),
+    result = join(resolve_data_dir(args.data_dir), args.file, user=user,
                   passphrase=passphrase, fingerprint=args.fingerprint)
     if args.fingerprint is None:
         print(f"Check that the office key fingerprint {result['office_fingerprint']} is the "

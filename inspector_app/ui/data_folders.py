@@ -48,8 +48,10 @@ class DataFolders:
 
     def __init__(self, ctx: AppContext, settings: QSettings, parent: QWidget, *,
                  leave: Callable[[], None], attach: Callable[[Workspace], None],
-                 stay: Callable[[], None]) -> None:
+                 stay: Callable[[], None],
+                 user_for: Callable[[Workspace | None], str | None]) -> None:
         self.ctx = ctx
+        self._user_for = user_for
         self.settings = settings
         self.parent = parent
         self._leave, self._attach, self._stay = leave, attach, stay
@@ -168,7 +170,7 @@ class DataFolders:
         if prepare is None and old is not None and old.folder.root.resolve() == root:
             self.ctx.say(f"{root} is already open.")
             return
-        user = old.store.actor.user if old is not None else None
+        user = self._user_for(old)
         self.switching = True
         self._leave()
         self.ctx.say(f"Opening {root}...")

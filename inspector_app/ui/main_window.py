@@ -34,6 +34,7 @@ from .elided_label import ElidedLabel
 from .ops import Op
 from .parcel_list import ParcelList
 from .tasks import TaskRunner
+from .who import WhoIsWorking
 from .workbench import Workbench
 
 # The window is built and shown before the parcel workbench (form, site map, letters)
@@ -63,9 +64,11 @@ def folder_view(ws: Workspace) -> FolderView:
 class MainWindow(QMainWindow):
     def __init__(self, workspace: Workspace | None = None, *, root: Path | None = None,
                  user: str | None = None, runner: TaskRunner | None = None,
-                 settings: QSettings | None = None) -> None:
+                 settings: QSettings | None = None, ask_who: bool = False) -> None:
         """Open on a workspace, or on a data folder (`root`) that the worker opens while
-        the window is already showing."""
+        the window is already showing. With `ask_who` (the app started with no `--user`),
+        who is working is asked once per data folder (`who.py`); else the changes are
+        recorded as `user` (or as the workspace's)."""
         super().__init__()
         self.workspace: Workspace = workspace  # type: ignore[assignment]  # set on attach
         self.runner = runner or TaskRunner()
@@ -76,10 +79,14 @@ class MainWindow(QMainWindow):
         self._attached = False
         folder = workspace.folder.root if workspace is not None else root
         self.setWindowTitle(f"Watershed Inspector - {folder}")
+        self.given_user = user
         screen = QApplication.primaryScreen().availableGeometry()
         self.resize(min(1400, screen.width()), min(860, screen.height()))
         self.folders = DataFolders(self.ctx, self.settings, self, leave=self._leaving_folder,
-                                   attach=self.attach, stay=self._folder_kept)
+                                   attach=self.attach, stay=self._folder_kept,
+                                   user_for=self._user_for)
+        self.who = WhoIsWorking(self.ctx, self.folders, self, asks=ask_who,
+                                shown=self._show_who)
         self.workbench = Workbench(self.ctx, self.settings, remember=self.folders.remember,
                                    row_changed=lambda rows: self.parcel_list.row_changed(rows))
         self.parcel_list = ParcelList(self.ctx, open_parcel=self.open_parcel,
@@ -141,8 +148,13 @@ class MainWindow(QMainWindow):
         self.message = ElidedLabel(takes_the_rest=True)
         self.layer_label = ElidedLabel()
         self.busy = QLabel()
+        self.who_label = QLabel()
+        self.who_label.setToolTip("Who is working: every change, decision and letter made "
+                                  "here is recorded with this name (File > Who is "
+                                  "working... changes it).")
         self.statusBar().addWidget(self.message, 1)
         self.statusBar().addPermanentWidget(self.busy)
+        self.statusBar().addPermanentWidget(self.who_label)
         self.statusBar().addPermanentWidget(self.lists_state)
         self.statusBar().addPermanentWidget(self.layer_label)
 
@@ -157,7 +169,8 @@ class MainWindow(QMainWindow):
                              workbench=self.workbench,
                              reload=lambda then=None: self.load_parcels(then),
                              select=self.select, show_layer=self.show_layer,
-                             refresh_overview=self.refresh_overview),
+                             refresh_overview=self.refresh_overview,
+                             who_is_working=self.who.change),
             edit=EditActions(self.ctx, edit, workbench=self.workbench,
                              find=lambda: self.search.setFocus()),
             letters=LettersActions(self.ctx, letters, self),
@@ -256,12 +269,28 @@ class MainWindow(QMainWindow):
         self._attached = True
         self.workspace = workspace
         self.ctx.ws = workspace
-        self.setWindowTitle(f"Watershed Inspector - {workspace.folder.root}")
         self.folders.add_recent(workspace.folder.root)
         self.centralWidget().setEnabled(True)
         self.menuBar().setEnabled(True)
         self.message.setText("")
+        self.who.attached(workspace)
         self.load_parcels(first_view=first_view)
+
+    def _show_who(self, who: str) -> None:
+        """The name every change is recorded as, in the title and the status bar."""
+        if self.workspace is None:
+            return
+        self.setWindowTitle(f"Watershed Inspector - {who} working - "
+                            f"{self.workspace.folder.root}")
+        self.who_label.setText(f"Working: {who}")
+
+    def _user_for(self, old: Workspace | None) -> str | None:
+        """Who a folder the window switches to opens with: the `--user` name, else (once
+        open) the one remembered for it or asked (`who.py`); without asking, the name of
+        the folder before."""
+        if self.who.asks or old is None:
+            return self.given_user
+        return old.user
 
     def load_parcels(self, then: Callable[[], None] | None = None, *,
                      first_view: bool = False) -> None:

@@ -35,13 +35,15 @@ def call_with_progress(fn: Callable[..., Any], *args: Any, progress: Any, cancel
 class FileActions:
     """`reload(then)` lists the folder's parcels again (then calls `then`); `select(sbl)`
     opens a parcel in the list; `show_layer()` says which shoreline layer is active;
-    `refresh_overview()` works the work lists out again."""
+    `refresh_overview()` works the work lists out again; `who_is_working()` asks who is
+    working."""
 
     def __init__(self, ctx: AppContext, menu: QMenu, parent: QWidget, *,
                  folders: DataFolders, workbench: Workbench,
                  reload: Callable[[Callable[[], None] | None], None],
                  select: Callable[[str], None], show_layer: Callable[[], None],
-                 refresh_overview: Callable[[], None]) -> None:
+                 refresh_overview: Callable[[], None],
+                 who_is_working: Callable[[], None]) -> None:
         self.ctx, self.parent, self.wb = ctx, parent, workbench
         self._reload, self._select = reload, select
         self._show_layer, self._refresh_overview = show_layer, refresh_overview
@@ -49,6 +51,7 @@ class FileActions:
         add_action(menu, "&Open data folder...", folders.open_folder)
         add_action(menu, "&New data folder...", folders.new_folder)
         menu.addMenu(folders.recent_menu)
+        add_action(menu, "Who is &working...", who_is_working)
         menu.addSeparator()
         add_action(menu, "&Import case file...", self.import_case, "Ctrl+O")
         add_action(menu, "&Export case file...", self.export_case)
