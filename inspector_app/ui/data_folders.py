@@ -18,6 +18,7 @@ from .context import AppContext
 
 if TYPE_CHECKING:
     from ..services.workspace import Workspace
+    from .fingerprint import FingerprintDialog
 
 # Files an operating system leaves in any folder it shows; they do not make it "not empty".
 _OS_LITTER = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
@@ -52,6 +53,7 @@ class DataFolders:
                  user_for: Callable[[Workspace | None], str | None]) -> None:
         self.ctx = ctx
         self._user_for = user_for
+        self.fingerprint: FingerprintDialog | None = None  # shown after joining a kit
         self.settings = settings
         self.parent = parent
         self._leave, self._attach, self._stay = leave, attach, stay
@@ -150,13 +152,23 @@ class DataFolders:
             done_text=lambda r: f"This laptop is set up as {r['device']} with "
                                 f"{r['parcels']} parcel(s); {target} is open. Check that "
                                 f"the office key fingerprint {r['office_fingerprint']} is the "
-                                "one the office showed.")
+                                "one the office showed.",
+            then=lambda r: self._show_fingerprint(r, target))
+
+    def _show_fingerprint(self, joined: dict[str, Any], folder: Path) -> None:
+        from .fingerprint import show_fingerprint
+
+        self.fingerprint = show_fingerprint(
+            self.parent, fingerprint=joined["office_fingerprint"], enrolled=False,
+            done=f"This laptop is set up as {joined['device']} with {joined['parcels']} "
+                 f"parcel(s); {folder} is open.")
 
     # --- switching --------------------------------------------------------------------
 
     def switch_folder(self, root: Path, *, create: bool = False,
                       prepare: Callable[[], Any] | None = None,
-                      done_text: Callable[[Any], str] | None = None) -> None:
+                      done_text: Callable[[Any], str] | None = None,
+                      then: Callable[[Any], None] | None = None) -> None:
         """Open another data folder in this window.
 
         The worker first finishes what it was given, then (after `prepare`, e.g. joining a
@@ -194,6 +206,8 @@ class DataFolders:
             new, prepared = result
             self._attach(new)
             self.ctx.say(done_text(prepared) if done_text else f"Opened {root}")
+            if then is not None:
+                then(prepared)
 
         def failed(exc: BaseException) -> None:
             self.switching = False

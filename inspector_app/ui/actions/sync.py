@@ -14,6 +14,7 @@ from .common import add_action
 
 if TYPE_CHECKING:
     from ..dialogs import ConflictsDialog
+    from ..fingerprint import FingerprintDialog
     from ..proposals import WaitingDialog
 
 
@@ -23,6 +24,7 @@ class SyncActions:
     def __init__(self, ctx: AppContext, menu: QMenu, parent: QWidget, *,
                  reload: Callable[[], None]) -> None:
         self.ctx, self.parent, self._reload = ctx, parent, reload
+        self.fingerprint: FingerprintDialog | None = None  # shown after enrolling a laptop
         add_action(menu, "&Export a package...", self.export_package, "Ctrl+E")
         add_action(menu, "&Import a package...", self.import_package, "Ctrl+I")
         add_action(menu, "&Conflicts...", self.show_conflicts)
@@ -125,7 +127,12 @@ class SyncActions:
         if path and ws is not None:
             self.ctx.op(lambda: sync.enroll(ws, name, Path(path), parcels,
                                             passphrase=passphrase)).success(
-                lambda r: self.ctx.say(
-                    f"Field kit for {r['device']} written to {r['path']}. Office key "
-                    f"fingerprint: {r['office_fingerprint']} (the laptop shows it when it is "
-                    "set up).")).run()
+                self._enrolled).run()
+
+    def _enrolled(self, result: dict[str, Any]) -> None:
+        from ..fingerprint import show_fingerprint
+
+        done = f"Field kit for {result['device']} written to {result['path']}."
+        self.ctx.say(f"{done} Office key fingerprint: {result['office_fingerprint']}.")
+        self.fingerprint = show_fingerprint(self.parent, done=done, enrolled=True,
+                                            fingerprint=result["office_fingerprint"])
