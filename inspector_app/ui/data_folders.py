@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings, QTimer
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QMenu, QMessageBox, QWidget
 
 from ..errors import InputError
 from ..paths import DATABASE_NAME
@@ -83,17 +83,16 @@ class DataFolders:
     # --- File menu --------------------------------------------------------------------
 
     def open_folder(self) -> None:
-        path = QFileDialog.getExistingDirectory(self.parent, "Open a data folder (the folder "
-                                                f"that holds {DATABASE_NAME})")
+        path = self.ctx.files.folder(self.parent, "data folders", "Open a data folder (the "
+                                     f"folder that holds {DATABASE_NAME})")
         if path:
-            self.switch_folder(Path(path))
+            self.switch_folder(path)
 
     def new_folder(self) -> None:
-        path = QFileDialog.getExistingDirectory(self.parent, "New data folder: choose an empty "
-                                                "folder, or create one here")
-        if not path:
+        root = self.ctx.files.folder(self.parent, "data folders", "New data folder: choose an "
+                                     "empty folder, or create one here")
+        if root is None:
             return
-        root = Path(path)
         problem = not_empty(root)
         if problem:
             self.ctx.error(InputError(problem))
@@ -105,8 +104,7 @@ class DataFolders:
     def join_kit(self) -> None:
         """Set up this laptop from a field kit, in the folder open now if it holds nothing
         yet or in another empty folder, and open that folder in this window."""
-        kit, _ = QFileDialog.getOpenFileName(self.parent, "Field kit from the office", "",
-                                             "Field kits (*.zip)")
+        kit = self.ctx.files.open_file(self.parent, "field kits", "Field kit from the office")
         ws = self.ctx.ws
         if not kit or ws is None:
             return
@@ -132,11 +130,10 @@ class DataFolders:
             if answer == QMessageBox.StandardButton.Yes:
                 folder = here
         if folder is None:
-            chosen = QFileDialog.getExistingDirectory(self.parent, "An empty folder for this "
-                                                      "laptop's records")
-            if not chosen:
+            folder = self.ctx.files.folder(self.parent, "data folders", "An empty folder for "
+                                           "this laptop's records")
+            if folder is None:
                 return
-            folder = Path(chosen)
             problem = None if (folder / DATABASE_NAME).is_file() else not_empty(folder)
             if problem:
                 self.ctx.error(InputError(problem))

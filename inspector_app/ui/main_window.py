@@ -31,6 +31,7 @@ from .actions.view import ViewActions
 from .context import AppContext
 from .data_folders import DataFolders
 from .elided_label import ElidedLabel
+from .file_dialogs import FileDialogs
 from .ops import Op
 from .parcel_list import ParcelList
 from .tasks import TaskRunner
@@ -75,6 +76,7 @@ class MainWindow(QMainWindow):
         self.ctx = AppContext(workspace, self.runner)
         self.ctx.window = self
         self.settings = settings or QSettings("Watershed Inspector", "inspector-app")
+        self.ctx.files = FileDialogs(self.settings)
         self.exit_status = 0
         self._attached = False
         folder = workspace.folder.root if workspace is not None else root

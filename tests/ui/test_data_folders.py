@@ -258,13 +258,19 @@ def test_enrolling_shows_the_office_key_fingerprint_until_closed(
     monkeypatch.setattr(EnrollDialog, "exec", lambda self: QDialog.DialogCode.Accepted)
     monkeypatch.setattr(EnrollDialog, "values",
                         lambda self: ("laptop-2", [sbl], KIT_PASSPHRASE, True))
+    offered: list[tuple[str, str]] = []
+
+    def save_as(_parent: Any, _title: str, name: str, filters: str) -> tuple[str, str]:
+        offered.append((name, filters))
+        return str(tmp_path / "laptop-2"), filters  # typed without a suffix
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_as))
     kit_path = tmp_path / "laptop-2.wikit"
-    monkeypatch.setattr(QFileDialog, "getSaveFileName",
-                        staticmethod(lambda *a, **k: (str(kit_path), "")))
     w.menus.sync.enroll()
     qtbot.waitUntil(lambda: w.menus.sync.fingerprint is not None, timeout=15_000)
     settle(w, qtbot)
     assert said == [] and kit_path.is_file()
+    assert offered == [(str(Path.home() / "laptop-2.wikit"), "Field kits (*.wikit)")]
     shown = w.runner.wait(lambda: sync.office_fingerprint(w.workspace))
     dialog = w.menus.sync.fingerprint
     assert dialog.isVisible() and dialog.fingerprint.text() == shown

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMenu, QProgressDialog, QWidget
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QMenu, QProgressDialog, QWidget
 
 from ...errors import InputError
 from ..context import AppContext
@@ -76,8 +76,7 @@ class FileActions:
     # --- case files -------------------------------------------------------------------
 
     def import_case(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.parent, "Import a case file", "",
-                                              "Case files (*.json)")
+        path = self.ctx.files.open_file(self.parent, "case files", "Import a case file")
         if not path:
             return
         ws, day = self._ws(), self.ctx.today()
@@ -92,9 +91,10 @@ class FileActions:
         case = self.wb.case
         if case is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self.parent, "Export the case file",
-                                              f"{case.parcel.sbl}.json", "Case files (*.json)")
-        if path:
+        saved = self.ctx.files.save_file(self.parent, "case files", "Export the case file",
+                                         f"{case.parcel.sbl}.json", suffix=".json")
+        if saved:
+            path = saved[0]
             from ... import casefile
 
             Path(path).write_text(casefile.dumps(case), "utf-8")
@@ -111,9 +111,7 @@ class FileActions:
     def import_layer(self) -> None:
         from ...services.reference.shorelines import import_layer
 
-        path, _ = QFileDialog.getOpenFileName(
-            self.parent, "Shoreline layer", "",
-            "Shoreline layers (*.geojson *.json *.shp *.gpkg)")
+        path = self.ctx.files.open_file(self.parent, "shoreline layers", "Shoreline layer")
         if not path:
             return
         name, ok = QInputDialog.getText(self.parent, "Shoreline layer", "Name of the layer:",
@@ -143,8 +141,7 @@ class FileActions:
         date; the import runs on the worker with a progress bar and Cancel."""
         from ..imports import IMAGERY_FILTER, ImageryImportDialog
 
-        path, _ = QFileDialog.getOpenFileName(self.parent, "Aerial imagery", "",
-                                              IMAGERY_FILTER)
+        path = self.ctx.files.open_file(self.parent, "imagery", "Aerial imagery", IMAGERY_FILTER)
         if not path:
             return
         dialog = ImageryImportDialog(Path(path), self.parent, today=self.ctx.today())
@@ -183,8 +180,8 @@ class FileActions:
         says how many lots matched parcels, and which did not and why."""
         from ..imports import LOTS_FILTER, LotsImportDialog
 
-        path, _ = QFileDialog.getOpenFileName(self.parent, "Tax-parcel lines", "",
-                                              LOTS_FILTER)
+        path = self.ctx.files.open_file(self.parent, "lot lines", "Tax-parcel lines",
+                                        LOTS_FILTER)
         if not path:
             return
         dialog = LotsImportDialog(Path(path), self.parent)

@@ -6,10 +6,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox, QWidget
 
 from ...errors import InputError
 from ..context import AppContext
+from ..file_dialogs import FILTERS, KIT_SUFFIX
 from .common import add_action
 
 if TYPE_CHECKING:
@@ -33,12 +34,13 @@ class SyncActions:
         add_action(menu, "E&nrol a laptop (field kit)...", self.enroll)
 
     def export_package(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self.parent, "Export a sync package (USB drive "
-                                              "or shared folder)", "inspector-package.zip",
-                                              "Sync packages (*.zip)")
+        saved = self.ctx.files.save_file(self.parent, "sync packages", "Export a sync package "
+                                         "(USB drive or shared folder)",
+                                         "inspector-package.zip", suffix=".zip")
         ws = self.ctx.ws
-        if not path or ws is None:
+        if not saved or ws is None:
             return
+        path = saved[0]
         from ...services import exchange as sync
 
         def export(device: str | None) -> None:
@@ -63,8 +65,7 @@ class SyncActions:
     def import_package(self) -> None:
         from ...services import exchange as sync
 
-        path, _ = QFileDialog.getOpenFileName(self.parent, "Import a sync package", "",
-                                              "Sync packages (*.zip)")
+        path = self.ctx.files.open_file(self.parent, "sync packages", "Import a sync package")
         ws = self.ctx.ws
         if path and ws is not None:
             self.ctx.op(lambda progress, cancelled: sync.import_package(ws, Path(path))
@@ -121,10 +122,12 @@ class SyncActions:
             self.ctx.error(InputError("The two passphrases differ; type the same kit "
                                       "passphrase twice."))
             return
-        path, _ = QFileDialog.getSaveFileName(self.parent, "Save the field kit",
-                                              f"{name}-kit.zip", "Field kits (*.zip)")
+        saved = self.ctx.files.save_file(self.parent, "field kits", "Save the field kit",
+                                         f"{name}{KIT_SUFFIX}", FILTERS["new field kits"],
+                                         suffix=KIT_SUFFIX)
         ws = self.ctx.ws
-        if path and ws is not None:
+        if saved and ws is not None:
+            path = saved[0]
             self.ctx.op(lambda: sync.enroll(ws, name, Path(path), parcels,
                                             passphrase=passphrase)).success(
                 self._enrolled).run()
