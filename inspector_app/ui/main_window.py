@@ -97,10 +97,9 @@ class MainWindow(QMainWindow):
         self._build()
         self.menus = self._menus()
         self._install_input_guard()
-        self.ctx.status.connect(self.message.setText)
+        self.ctx.status.connect(self.say)
         self.ctx.changed.connect(self.workbench.refresh_parcel)  # an SBL whose records changed
-        self.runner.busy_changed.connect(lambda busy: self.busy.setText(
-            "Working..." if busy else ""))
+        self.runner.busy_changed.connect(self._busy_changed)
         self.menus.view.toggle_contrast()  # the theme the user chose last time
         if workspace is not None:
             self.attach(workspace, first_view=True)
@@ -146,8 +145,12 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(split)
 
         # A long message is shortened with "…" (all of it in the tooltip); it never pushes
-        # the permanent widgets off the status bar.
+        # the permanent widgets off the status bar. It goes when it may no longer be true
+        # (`say`).
         self.message = ElidedLabel(takes_the_rest=True)
+        self.message_timer = QTimer(self)
+        self.message_timer.setSingleShot(True)
+        self.message_timer.timeout.connect(lambda: self.message.setText(""))
         self.layer_label = ElidedLabel()
         self.busy = QLabel()
         self.who_label = QLabel()
@@ -277,6 +280,28 @@ class MainWindow(QMainWindow):
         self.message.setText("")
         self.who.attached(workspace)
         self.load_parcels(first_view=first_view)
+
+    # How long a message says what just happened ("Saved 13.-3-1", "Exported ...") before
+    # it goes: after that it may no longer be true (another edit, another parcel).
+    MESSAGE_LASTS_MS = 12_000
+
+    def say(self, text: str) -> None:
+        """A message in the status bar. One of work under way ("Importing ...") stays
+        until the worker has nothing left to do; any other goes after MESSAGE_LASTS_MS."""
+        self.message.setText(text)
+        if text and not self._under_way(text):
+            self.message_timer.start(self.MESSAGE_LASTS_MS)
+        else:
+            self.message_timer.stop()
+
+    @staticmethod
+    def _under_way(text: str) -> bool:
+        return text.rstrip().endswith(("...", "\u2026"))
+
+    def _busy_changed(self, busy: bool) -> None:
+        self.busy.setText("Working..." if busy else "")
+        if not busy and self._under_way(self.message.text()):
+            self.message.setText("")  # the work it told of is over
 
     def _show_who(self, who: str) -> None:
         """The name every change is recorded as, in the title and the status bar."""
