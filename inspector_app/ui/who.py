@@ -25,9 +25,12 @@ if TYPE_CHECKING:
     from .data_folders import DataFolders
 
 KEY = "who_is_working"
-QUESTION = ("Who is working in this data folder?\n\nEvery change, decision and letter made "
-            "here is recorded with this name. It is asked once for this folder and shown in "
-            "the window's title; change it with File > Who is working...")
+# (the input dialog's label does not wrap: the lines are broken here)
+QUESTION = ("Who is working in this data folder?\n\n"
+            "Every change, decision and letter made here is recorded\n"
+            "with this name. It is asked once for this folder and shown\n"
+            "in the title and the status bar; File > Who is working...\n"
+            "changes it.")
 
 
 class WhoIsWorking:
@@ -71,7 +74,7 @@ class WhoIsWorking:
                 return  # the window has moved to another folder meanwhile
             if remember:
                 self.folders.remember(KEY, who)
-                self.ctx.say(f"Changes in this folder are now recorded as {who}.")
+                self.ctx.say(f"Recording as {who} in this folder.")
             self._shown(who)
 
         def refused(exc: BaseException) -> None:
