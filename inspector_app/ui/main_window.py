@@ -97,9 +97,11 @@ class MainWindow(QMainWindow):
         self._build()
         self.menus = self._menus()
         self._install_input_guard()
-        self.ctx.status.connect(self.say)
+        # (through lambdas: a queued call to a method of a window deleted meanwhile, as
+        # in a test's teardown, would reach freed memory)
+        self.ctx.status.connect(lambda text: self.say(text))
         self.ctx.changed.connect(self.workbench.refresh_parcel)  # an SBL whose records changed
-        self.runner.busy_changed.connect(self._busy_changed)
+        self.runner.busy_changed.connect(lambda busy: self._busy_changed(busy))
         self.menus.view.toggle_contrast()  # the theme the user chose last time
         if workspace is not None:
             self.attach(workspace, first_view=True)

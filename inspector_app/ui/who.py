@@ -51,8 +51,8 @@ class WhoIsWorking:
         if remembered:
             self._set(ws, remembered, remember=False)
         else:
-            # once the window has shown the folder
-            QTimer.singleShot(0, lambda: self.change(first=True))
+            # once the window has shown the folder (not at all if it is gone by then)
+            QTimer.singleShot(0, self.parent, lambda: self.change(first=True))
 
     def change(self, *, first: bool = False) -> None:
         """Ask who is working (File > Who is working...)."""

@@ -69,7 +69,9 @@ def test_a_message_of_work_under_way_stays_while_it_lasts_and_goes_when_it_ends(
 
 def test_the_work_lists_state_goes_when_they_are_no_longer_worked_out(
         window: MainWindow, qtbot: QtBot) -> None:
-    assert window.lists_state.text() == "Work lists up to date"
+    qtbot.waitUntil(lambda: window.lists_state.text() == "Work lists up to date",
+                    timeout=10_000)
+    settle(window, qtbot)
     window.parcel_list.refresh_overview()
     assert window.lists_state.text().startswith("Work lists: 0 of 4")
     window.parcel_list.stop_overview()  # another folder is being opened
