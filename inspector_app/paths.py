@@ -22,7 +22,13 @@ from .errors import InputError
 
 APP_NAME = "watershed-inspector"
 HOME_ENV = "INSPECTOR_APP_HOME"
+USER_ENV = "INSPECTOR_APP_USER"
 DATABASE_NAME = "inspector.sqlite"
+
+
+def given_user() -> str | None:
+    """The person named in $INSPECTOR_APP_USER, or None when it names no one."""
+    return os.environ.get(USER_ENV, "").strip() or None
 
 
 def resources_dir() -> Path:

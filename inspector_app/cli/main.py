@@ -28,8 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="data folder (default: $INSPECTOR_APP_HOME, else the platform's "
                              "user data folder)")
     parser.add_argument("--user", metavar="NAME",
-                        help="who is making changes (default: $INSPECTOR_APP_USER, else the "
-                             "login name)")
+                        help="who is working: recorded on every change, decision and "
+                             "letter (1 to 80 characters; default: $INSPECTOR_APP_USER, "
+                             "else the login name; the app asks once per data folder)")
     _add_commands(parser.add_subparsers(dest="command", parser_class=Parser,
                                         metavar="COMMAND"))
     return parser

@@ -72,7 +72,9 @@ def _add_kits(sync_sub: Commands) -> None:
     """`sync enroll` and `sync join`: a laptop set up from a field kit."""
     enroll = sync_sub.add_parser("enroll", help="(office) enrol a laptop: write its field kit")
     enroll.add_argument("--device", required=True, metavar="NAME")
-    enroll.add_argument("--out", type=Path, required=True, metavar="FILE")
+    enroll.add_argument("--out", type=Path, required=True, metavar="FILE",
+                        help="the field kit to write, named NAME.wikit (an encrypted file "
+                             "that only `sync join` opens)")
     enroll.add_argument("--parcels", metavar="SBL,SBL", help="the laptop's parcels")
     enroll.add_argument("--worklist", metavar="NAME",
                         help="the parcels on this work list today (with or without --parcels)")
@@ -80,7 +82,9 @@ def _add_kits(sync_sub: Commands) -> None:
                         help="the kit's passphrase, the file's first line (default: ask)")
     enroll.set_defaults(handler=_sync_enroll)
     join = sync_sub.add_parser("join", help="(laptop) set up an empty data folder from a kit")
-    join.add_argument("file", type=input_file("field kit"))
+    join.add_argument("file", type=input_file("field kit"),
+                      help="the field kit (NAME.wikit; read by its content, so a kit an "
+                           "earlier version wrote as .zip joins too)")
     join.add_argument("--passphrase-file", type=input_file("passphrase file"), metavar="FILE",
                       help="the kit's passphrase, the file's first line (default: ask)")
     join.add_argument("--fingerprint", metavar="XXXX-XXXX-XXXX-XXXX",
@@ -172,10 +176,11 @@ def _sync_enroll(args: argparse.Namespace) -> Any:
 
 def _sync_join(args: argparse.Namespace) -> Any:
     from ..services.exchange import join
-    from ..services.workspace import default_user
+    from ..services.workspace import default_user, working_name
 
+    user = working_name(default_user() if args.user is None else args.user)
     passphrase = _passphrase(args, confirm=False)
-    result = join(resolve_data_dir(args.data_dir), args.file, user=args.user or default_user(),
+    result = join(resolve_data_dir(args.data_dir), args.file, user=user,
                   passphrase=passphrase, fingerprint=args.fingerprint)
     if args.fingerprint is None:
         print(f"Check that the office key fingerprint {result['office_fingerprint']} is the "

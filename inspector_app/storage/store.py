@@ -72,6 +72,10 @@ class Store:
         # every value a transaction writes passes the fields' declared rules
         self.values_check = values_check
 
+    def set_user(self, user: str) -> None:
+        """Who makes the changes from the next transaction on."""
+        self.actor = Actor(user=user, device_id=self.device_id)
+
     @property
     def conn(self) -> Any:
         return self.db.conn

@@ -361,6 +361,7 @@ class ParcelList(QWidget):
     def stop_overview(self) -> None:
         """The work lists' chunks still to come are not asked for (another folder)."""
         self._overview_round += 1
+        self.lists_state.setText("")  # no longer being worked out
 
     def refresh_overview(self) -> None:
         """Work-list flags for every parcel, as of today, worked out on the worker in small
@@ -399,7 +400,13 @@ class ParcelList(QWidget):
                 chunk(start + len(part), max(fewest, min(most, int(
                     len(part) * self.OVERVIEW_CHUNK_S / max(took, 0.001)))))
 
-            Op(self.ctx.runner, work).success(done).failure(self.ctx.error).run()
+            def failed(exc: BaseException) -> None:
+                if round_ == self._overview_round:
+                    self.lists_state.setText(f"Work lists stopped at {start} of {total} "
+                                             "parcels")
+                self.ctx.error(exc)
+
+            Op(self.ctx.runner, work).success(done).failure(failed).run()
 
         self._show_list_counts(done=False)
         chunk(0, fewest)

@@ -8,10 +8,9 @@ is one step on the undo stack like a form edit: undo writes the case as it was b
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit
+from PySide6.QtWidgets import QInputDialog, QLineEdit
 
 from .case_edits import SaveCase
 
@@ -100,13 +99,12 @@ class SiteEdits:
         if self.wb.sbl is None:
             return
         target = self.site.target.currentData()
-        files, _ = QFileDialog.getOpenFileNames(self.wb.window(), "NMEA logs: several of a "
-                                                "point are averaged, one per corner of an area",
-                                                "", "NMEA logs (*.nmea *.txt *.log);;All files "
-                                                "(*)")
+        files = self.ctx.files.open_files(self.wb.window(), "nmea logs",
+                                          "NMEA logs: several of a point are averaged, "
+                                          "one per corner of an area")
         if files:
             self._save(lambda ws, sbl: _site_service().set_from_gps_logs(
-                ws, sbl, target, [Path(f) for f in files]))
+                ws, sbl, target, files))
 
     def gps_device(self) -> None:
         if self.wb.sbl is None:

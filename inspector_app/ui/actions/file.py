@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMenu, QProgressDialog, QWidget
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QMenu, QProgressDialog, QWidget
 
 from ...errors import InputError
 from ..context import AppContext
@@ -35,13 +35,15 @@ def call_with_progress(fn: Callable[..., Any], *args: Any, progress: Any, cancel
 class FileActions:
     """`reload(then)` lists the folder's parcels again (then calls `then`); `select(sbl)`
     opens a parcel in the list; `show_layer()` says which shoreline layer is active;
-    `refresh_overview()` works the work lists out again."""
+    `refresh_overview()` works the work lists out again; `who_is_working()` asks who is
+    working."""
 
     def __init__(self, ctx: AppContext, menu: QMenu, parent: QWidget, *,
                  folders: DataFolders, workbench: Workbench,
                  reload: Callable[[Callable[[], None] | None], None],
                  select: Callable[[str], None], show_layer: Callable[[], None],
-                 refresh_overview: Callable[[], None]) -> None:
+                 refresh_overview: Callable[[], None],
+                 who_is_working: Callable[[], None]) -> None:
         self.ctx, self.parent, self.wb = ctx, parent, workbench
         self._reload, self._select = reload, select
         self._show_layer, self._refresh_overview = show_layer, refresh_overview
@@ -49,6 +51,7 @@ class FileActions:
         add_action(menu, "&Open data folder...", folders.open_folder)
         add_action(menu, "&New data folder...", folders.new_folder)
         menu.addMenu(folders.recent_menu)
+        add_action(menu, "Who is &working...", who_is_working)
         menu.addSeparator()
         add_action(menu, "&Import case file...", self.import_case, "Ctrl+O")
         add_action(menu, "&Export case file...", self.export_case)
@@ -73,8 +76,7 @@ class FileActions:
     # --- case files -------------------------------------------------------------------
 
     def import_case(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.parent, "Import a case file", "",
-                                              "Case files (*.json)")
+        path = self.ctx.files.open_file(self.parent, "case files", "Import a case file")
         if not path:
             return
         ws, day = self._ws(), self.ctx.today()
@@ -89,9 +91,10 @@ class FileActions:
         case = self.wb.case
         if case is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self.parent, "Export the case file",
-                                              f"{case.parcel.sbl}.json", "Case files (*.json)")
-        if path:
+        saved = self.ctx.files.save_file(self.parent, "case files", "Export the case file",
+                                         f"{case.parcel.sbl}.json", suffix=".json")
+        if saved:
+            path = saved[0]
             from ... import casefile
 
             Path(path).write_text(casefile.dumps(case), "utf-8")
@@ -106,9 +109,7 @@ class FileActions:
     # --- reference layers -------------------------------------------------------------
 
     def import_layer(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self.parent, "Shoreline layer", "",
-            "Shoreline layers (*.geojson *.json *.shp *.gpkg)")
+        path = self.ctx.files.open_file(self.parent, "shoreline layers", "Shoreline layer")
         if not path:
             return
         name, ok = QInputDialog.getText(self.parent, "Shoreline layer", "Name of the layer:",
@@ -158,8 +159,7 @@ class FileActions:
         date; the import runs on the worker with a progress bar and Cancel."""
         from ..imports import IMAGERY_FILTER, ImageryImportDialog
 
-        path, _ = QFileDialog.getOpenFileName(self.parent, "Aerial imagery", "",
-                                              IMAGERY_FILTER)
+        path = self.ctx.files.open_file(self.parent, "imagery", "Aerial imagery", IMAGERY_FILTER)
         if not path:
             return
         dialog = ImageryImportDialog(Path(path), self.parent, today=self.ctx.today())
@@ -198,8 +198,8 @@ class FileActions:
         says how many lots matched parcels, and which did not and why."""
         from ..imports import LOTS_FILTER, LotsImportDialog
 
-        path, _ = QFileDialog.getOpenFileName(self.parent, "Tax-parcel lines", "",
-                                              LOTS_FILTER)
+        path = self.ctx.files.open_file(self.parent, "lot lines", "Tax-parcel lines",
+                                        LOTS_FILTER)
         if not path:
             return
         dialog = LotsImportDialog(Path(path), self.parent)
