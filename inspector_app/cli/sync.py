@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from ..paths import resolve_data_dir
+from ..paths import UnreadableFile, resolve_data_dir
 from .common import Commands, Parser, input_file, workspace
 
 
@@ -139,11 +139,15 @@ def _passphrase(args: argparse.Namespace, *, confirm: bool) -> str:
     """The field kit passphrase: the first line of --passphrase-file, or typed at the
     terminal (twice when choosing it)."""
     if args.passphrase_file is not None:
+        from ..text_input import decode
+
         try:
-            text: str = args.passphrase_file.read_text("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"--passphrase-file {args.passphrase_file}: cannot be read "
-                             f"({exc}).") from None
+            raw = args.passphrase_file.read_bytes()
+        except OSError as exc:
+            raise UnreadableFile(args.passphrase_file, f"cannot be read ({exc.strerror}); "
+                                 "copy it to a local disk and try again") from None
+        text = decode(raw, args.passphrase_file, what="passphrase file",
+                      save_as="UTF-8 text").text
         return text.splitlines()[0] if text else ""
     if not sys.stdin.isatty():
         raise InputError("sync: the field kit passphrase is needed; give it with "

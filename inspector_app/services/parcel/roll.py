@@ -18,6 +18,7 @@ from ...domain.sbl import SBL_EXAMPLES, is_sbl, lookup_key
 from ...errors import InputError
 from ...storage.cases import parcels_spelled
 from ...storage.store import Store
+from ...text_input import UTF8, Decoded, decode
 
 REQUIRED = ("sbl", "municipality", "site_address", "owner_name", "mailing_address_1")
 OPTIONAL = ("mailing_address_2", "mailing_address_3", "mailing_address_4", "owner_phone",
@@ -39,26 +40,27 @@ class RollImportResult:
     updated: int = 0
     unchanged: int = 0
     rejected: list[RejectedRow] = field(default_factory=list)
+    encoding: str = UTF8  # how the file's text was read
 
     def as_json(self) -> dict[str, Any]:
-        return {"created": self.created, "updated": self.updated, "unchanged": self.unchanged,
-                "rejected": [{"line": r.line, "reason": r.reason} for r in self.rejected]}
+        out = {"created": self.created, "updated": self.updated, "unchanged": self.unchanged,
+               "rejected": [{"line": r.line, "reason": r.reason} for r in self.rejected]}
+        if self.encoding != UTF8:
+            out["encoding"] = self.encoding  # said only when it is not the usual one
+        return out
 
 
 def _header_name(raw: str) -> str:
     return re.sub(r"[\s-]+", "_", raw.strip().lower())
 
 
-def _read_text(path: Path) -> str:
+def _read_text(path: Path) -> Decoded:
+    """The roll's text: UTF-8, or Windows-1252 as Excel on Windows saves a CSV."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
         raise InputError(f"{path}: no such file.") from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: is not UTF-8 text (byte {exc.start}); save the roll as "
-                         "\"CSV UTF-8\".") from None
+    return decode(raw, path, what="roll", save_as="\"CSV UTF-8\"", windows=True)
 
 
 def _coordinate(text: str, name: str, bounds: tuple[float, float]) -> float:
@@ -124,11 +126,12 @@ def _column_words(column: str) -> str:
 class ParsedRoll:
     rows: list[tuple[int, dict[str, Any]]]
     rejected: list[RejectedRow]
+    encoding: str = UTF8
 
 
 def read_roll(path: Path) -> ParsedRoll:
     """Read and check a roll without touching the database."""
-    text = _read_text(path)
+    text, encoding = _read_text(path)
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(reader)
@@ -150,7 +153,7 @@ def read_roll(path: Path) -> ParsedRoll:
     if duplicates:
         raise InputError(f"{path}: line 1 names the column {sorted(duplicates)[0]!r} twice.")
 
-    parsed = ParsedRoll(rows=[], rejected=[])
+    parsed = ParsedRoll(rows=[], rejected=[], encoding=encoding)
     seen: dict[tuple[str, ...], int] = {}
     while True:
         try:
@@ -187,7 +190,7 @@ def apply_roll(store: Store, parsed: ParsedRoll) -> RollImportResult:
     if store.get_meta("sync_role") == "field":
         raise InputError("This data folder is an enrolled laptop; only the office changes "
                          "the parcels roll. Nothing was changed.")
-    result = RollImportResult(rejected=list(parsed.rejected))
+    result = RollImportResult(rejected=list(parsed.rejected), encoding=parsed.encoding)
     with store.transaction() as w:
         for _, values in parsed.rows:
             found = parcels_spelled(w.conn, values["sbl"])
