@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QGridLayout,
     QLabel,
@@ -30,6 +29,7 @@ from ..errors import InspectorError
 from ..services.letters import attestation as attestation_service
 from .context import AppContext
 from .date_field import DateField
+from .open_files import open_file
 from .red_bar import RedBar, RefusingDialog
 
 INK = QColor(20, 30, 90)
@@ -152,10 +152,10 @@ class AttestDialog(RefusingDialog):
         layout.addWidget(buttons)
 
     def _choose(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, "Scanned signature", "",
-                                              "Images (*.png *.jpg *.jpeg)")
-        if name:
-            self.use_scan(Path(name))
+        path = open_file(self, "Scanned signature", "Images (*.png *.jpg *.jpeg)",
+                         what="signature image", tell=self.problem.refuse)
+        if path is not None:
+            self.use_scan(path)
 
     def use_scan(self, path: Path) -> None:
         self.scanned = path

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMenu, QMess
 from ..errors import InputError
 from ..paths import DATABASE_NAME
 from .context import AppContext
+from .open_files import open_file
 
 if TYPE_CHECKING:
     from ..services.workspace import Workspace
@@ -101,15 +102,15 @@ class DataFolders:
     def join_kit(self) -> None:
         """Set up this laptop from a field kit, in the folder open now if it holds nothing
         yet or in another empty folder, and open that folder in this window."""
-        kit, _ = QFileDialog.getOpenFileName(self.parent, "Field kit from the office", "",
-                                             "Field kits (*.zip)")
+        kit = open_file(self.parent, "Field kit from the office", "Field kits (*.zip)",
+                        what="field kit")
         ws = self.ctx.ws
-        if not kit or ws is None:
+        if kit is None or ws is None:
             return
         from ..services import exchange as sync
 
         self.ctx.op(lambda: sync.holds_nothing_yet(ws.store)).success(
-            lambda empty: self._join_kit(ws, Path(kit), here_is_empty=empty)).run()
+            lambda empty: self._join_kit(ws, kit, here_is_empty=empty)).run()
 
     def _join_kit(self, ws: Workspace, kit: Path, *, here_is_empty: bool) -> None:
         from ..services import exchange as sync

@@ -9,7 +9,6 @@ from typing import Any
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import (
-    QFileDialog,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from .context import AppContext
+from .open_files import open_files
 
 
 class PhotoList(QListWidget):
@@ -78,10 +78,10 @@ class PhotosPage(QWidget):
         self.photos.clear()
 
     def _pick_photos(self) -> None:
-        files, _ = QFileDialog.getOpenFileNames(self, "Photos", "",
-                                                "Images (*.jpg *.jpeg *.png);;All files (*)")
+        files = open_files(self, "Photos", "Images (*.jpg *.jpeg *.png);;All files (*)",
+                           what="attachment")
         if files:
-            self.add_photos([Path(f) for f in files])
+            self.add_photos(files)
 
     def add_photos(self, paths: list[Path]) -> None:
         sbl = self._open_sbl()

@@ -8,12 +8,12 @@ is one step on the undo stack like a form edit: undo writes the case as it was b
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit
+from PySide6.QtWidgets import QInputDialog, QLineEdit
 
 from .case_edits import SaveCase
+from .open_files import open_files
 
 if TYPE_CHECKING:
     from ..services.workspace import Workspace
@@ -97,12 +97,11 @@ class SiteEdits:
         if self.wb.sbl is None:
             return
         target = self.site.target.currentData()
-        files, _ = QFileDialog.getOpenFileNames(self.wb.window(), "NMEA logs, one per point",
-                                                "", "NMEA logs (*.nmea *.txt *.log);;All files "
-                                                "(*)")
+        files = open_files(self.wb.window(), "NMEA logs, one per point",
+                           "NMEA logs (*.nmea *.txt *.log);;All files (*)", what="NMEA log")
         if files:
             self._save(lambda ws, sbl: _site_service().set_from_gps_logs(
-                ws, sbl, target, [Path(f) for f in files]))
+                ws, sbl, target, files))
 
     def gps_device(self) -> None:
         if self.wb.sbl is None:

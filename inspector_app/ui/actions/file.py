@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMenu, QProg
 
 from ...errors import InputError
 from ..context import AppContext
+from ..open_files import open_file
 from .common import add_action
 
 if TYPE_CHECKING:
@@ -73,9 +74,9 @@ class FileActions:
     # --- case files -------------------------------------------------------------------
 
     def import_case(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.parent, "Import a case file", "",
-                                              "Case files (*.json)")
-        if not path:
+        path = open_file(self.parent, "Import a case file", "Case files (*.json)",
+                         what="case file")
+        if path is None:
             return
         ws, day = self._ws(), self.ctx.today()
 
@@ -83,7 +84,7 @@ class FileActions:
             self.ctx.say(f"Imported {result.sbl}")
             self._reload(lambda: self._select(result.sbl))
 
-        self.ctx.op(lambda: ws.import_case_file(Path(path), today=day)).success(done).run()
+        self.ctx.op(lambda: ws.import_case_file(path, today=day)).success(done).run()
 
     def export_case(self) -> None:
         case = self.wb.case
@@ -108,13 +109,13 @@ class FileActions:
     def import_layer(self) -> None:
         from ...services.reference.shorelines import import_layer
 
-        path, _ = QFileDialog.getOpenFileName(
-            self.parent, "Shoreline layer", "",
-            "Shoreline layers (*.geojson *.json *.shp *.gpkg)")
-        if not path:
+        path = open_file(self.parent, "Shoreline layer",
+                         "Shoreline layers (*.geojson *.json *.shp *.gpkg)",
+                         what="shoreline layer")
+        if path is None:
             return
         name, ok = QInputDialog.getText(self.parent, "Shoreline layer", "Name of the layer:",
-                                        QLineEdit.EchoMode.Normal, Path(path).stem)
+                                        QLineEdit.EchoMode.Normal, path.stem)
         if not ok or not name.strip():
             return
         accuracy, ok = QInputDialog.getDouble(self.parent, "Shoreline layer",
@@ -132,7 +133,7 @@ class FileActions:
             self._refresh_open_parcel()
             self._refresh_overview()
 
-        self.ctx.op(lambda: import_layer(ws, Path(path), name=name, accuracy_ft=accuracy)
+        self.ctx.op(lambda: import_layer(ws, path, name=name, accuracy_ft=accuracy)
                     ).success(done).run()
 
     def import_imagery(self) -> None:
@@ -140,14 +141,13 @@ class FileActions:
         date; the import runs on the worker with a progress bar and Cancel."""
         from ..imports import IMAGERY_FILTER, ImageryImportDialog
 
-        path, _ = QFileDialog.getOpenFileName(self.parent, "Aerial imagery", "",
-                                              IMAGERY_FILTER)
-        if not path:
+        path = open_file(self.parent, "Aerial imagery", IMAGERY_FILTER, what="basemap image")
+        if path is None:
             return
-        dialog = ImageryImportDialog(Path(path), self.parent, today=self.ctx.today())
+        dialog = ImageryImportDialog(path, self.parent, today=self.ctx.today())
         if dialog.exec() != ImageryImportDialog.DialogCode.Accepted:
             return
-        self.run_imagery_import(Path(path), **dialog.values())
+        self.run_imagery_import(path, **dialog.values())
 
     def run_imagery_import(self, path: Path, *, name: str, copy: bool,
                            source: str | None = None, captured_on: Any = None
@@ -180,14 +180,13 @@ class FileActions:
         says how many lots matched parcels, and which did not and why."""
         from ..imports import LOTS_FILTER, LotsImportDialog
 
-        path, _ = QFileDialog.getOpenFileName(self.parent, "Tax-parcel lines", "",
-                                              LOTS_FILTER)
-        if not path:
+        path = open_file(self.parent, "Tax-parcel lines", LOTS_FILTER, what="lot-line layer")
+        if path is None:
             return
-        dialog = LotsImportDialog(Path(path), self.parent)
+        dialog = LotsImportDialog(path, self.parent)
         if dialog.exec() != LotsImportDialog.DialogCode.Accepted:
             return
-        self.run_lots_import(Path(path), **dialog.values())
+        self.run_lots_import(path, **dialog.values())
 
     def run_lots_import(self, path: Path, *, name: str | None = None,
                         sbl_field: str | None = None, source: str | None = None

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu, QMessageBox, QWi
 
 from ...errors import InputError
 from ..context import AppContext
+from ..open_files import open_file
 from .common import add_action
 
 if TYPE_CHECKING:
@@ -61,11 +62,11 @@ class SyncActions:
     def import_package(self) -> None:
         from ...services import exchange as sync
 
-        path, _ = QFileDialog.getOpenFileName(self.parent, "Import a sync package", "",
-                                              "Sync packages (*.zip)")
+        path = open_file(self.parent, "Import a sync package", "Sync packages (*.zip)",
+                         what="sync package")
         ws = self.ctx.ws
-        if path and ws is not None:
-            self.ctx.op(lambda progress, cancelled: sync.import_package(ws, Path(path))
+        if path is not None and ws is not None:
+            self.ctx.op(lambda progress, cancelled: sync.import_package(ws, path)
                         ).success(self._imported).with_progress(
                 "Checking and applying the package...", self.parent).run()
 
