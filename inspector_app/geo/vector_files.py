@@ -202,11 +202,28 @@ def _read_raw(path: Path, columns: Any = None) -> tuple[dict[str, Any], Any, Any
     return meta, fids, wkb, field_data
 
 
+def _geometries(wkb: Any, path: Path) -> np.ndarray:
+    """The features' geometries (None where a feature has none); a geometry that cannot
+    be one (a ring not closed, a coordinate that is not a number) is refused, naming its
+    feature, rather than left out."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the invalid ones are named below
+        decoded = shapely.from_wkb(wkb, on_invalid="ignore")
+    broken = [n for n, (raw, geom) in enumerate(zip(wkb, decoded, strict=True))
+              if raw is not None and geom is None]
+    if broken:
+        raise GeometryFileError(
+            f"{path}: feature {broken[0] + 1}'s geometry is not valid (a ring that is not "
+            "closed, or a coordinate that is not a number); fix it or export the layer "
+            "again.")
+    return np.asarray(decoded, dtype=object)
+
+
 def read_vector_file(path: Path) -> Features:
     """Read a Shapefile, GeoPackage or GeoJSON layer and project it to EPSG:2261."""
     meta, fids, wkb, _ = _read_raw(path)
     crs = _crs(meta.get("crs"), path)
-    geoms = [g for g in shapely.from_wkb(wkb) if g is not None and not g.is_empty] if (
+    geoms = [g for g in _geometries(wkb, path) if g is not None and not g.is_empty] if (
         wkb is not None) else []
     if not geoms:
         raise GeometryFileError(f"{path}: contains no geometry.")
@@ -239,7 +256,7 @@ def read_vector_table(path: Path, columns: Any = None) -> FeatureTable:
     meta, fids, wkb, field_data = _read_raw(path, chosen)
     crs = _crs(meta.get("crs"), path)
     count = 0 if wkb is None else len(wkb)
-    decoded = shapely.from_wkb(wkb) if count else np.empty(0, dtype=object)
+    decoded = _geometries(wkb, path) if count else np.empty(0, dtype=object)
     present = np.array([g is not None and not g.is_empty for g in decoded], dtype=bool)
     if not present.any():
         raise GeometryFileError(f"{path}: contains no geometry.")
