@@ -153,7 +153,7 @@ class AttestDialog(RefusingDialog):
 
     def _choose(self) -> None:
         path = open_file(self, "Scanned signature", "Images (*.png *.jpg *.jpeg)",
-                         what="signature image", tell=self.problem.refuse)
+                         what="signature image", tell=self.refuse)
         if path is not None:
             self.use_scan(path)
 

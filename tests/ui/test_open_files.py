@@ -105,21 +105,19 @@ def test_a_file_gone_before_it_is_read_is_told(window: MainWindow, tmp_path: Pat
                            "in."]
 
 
-def test_the_signature_dialog_says_it_in_its_red_bar(qtbot: QtBot, tmp_path: Path,
+def test_the_signature_dialog_says_it_in_its_red_bar(window: MainWindow, qtbot: QtBot,
+                                                     tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     from inspector_app.ui.attestation import AttestDialog
 
-    dialog = AttestDialog.__new__(AttestDialog)
-    told: list[str] = []
+    dialog = AttestDialog(window.ctx, "900.01-1-13")
+    qtbot.addWidget(dialog)
     used: list[Path] = []
-    dialog.problem = type("Bar", (), {"refuse": staticmethod(told.append)})()
     dialog.use_scan = used.append  # type: ignore[method-assign]
     folder = tmp_path / "signature.png"
     folder.mkdir()
     _choose(monkeypatch, folder)
-    monkeypatch.setattr(QMessageBox, "warning", staticmethod(
-        lambda *a, **k: pytest.fail("told in a box, not in the dialog's red bar")))
-    AttestDialog._choose(dialog)
-    assert told == [f"{folder}: is a folder, not a file; give the path of the signature "
-                    "image itself, inside that folder."]
-    assert used == []
+    dialog._choose()
+    assert dialog.problem.text() == (f"{folder}: is a folder, not a file; give the path of "
+                                     "the signature image itself, inside that folder.")
+    assert used == [] and window.told == []  # told in the dialog, not in a box
