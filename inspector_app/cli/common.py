@@ -12,10 +12,17 @@ from datetime import date
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from ..domain.sbl import SBL_EXAMPLES
 from ..errors import InputError
 from ..paths import HOME_ENV, readable_file, resolve_data_dir
 
 Handler = Callable[[argparse.Namespace], Any]
+
+# The help of the arguments many commands share, each said once.
+SBL_HELP = f"the parcel's tax map number (SBL), in any spelling the county uses: {SBL_EXAMPLES}"
+AS_OF_HELP = "the day to judge as of, YYYY-MM-DD (default today)"
+CASE_FILE_HELP = ("a case file: JSON in the format watershed-inspector/case/1 "
+                  "(docs/case-file.md)")
 
 
 class Parser(argparse.ArgumentParser):

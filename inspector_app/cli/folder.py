@@ -11,8 +11,11 @@ from .common import Commands, iso_date, positive_count, workspace
 
 def add_demo(commands: Commands) -> None:
     demo = commands.add_parser("demo", help="fill the data folder with demo parcels")
-    demo.add_argument("--parcels", type=positive_count, default=None, metavar="N")
-    demo.add_argument("--as-of", type=iso_date, metavar="DATE")
+    demo.add_argument("--parcels", type=positive_count, default=None, metavar="N",
+                      help="how many parcels, 1 to 100000 (default about forty)")
+    demo.add_argument("--as-of", type=iso_date, metavar="DATE",
+                      help="the day the demo's records are made up to, YYYY-MM-DD (default "
+                           "today)")
     demo.set_defaults(handler=_demo)
 
 

@@ -15,11 +15,15 @@ def add_parcels(commands: Commands) -> None:
     parcels.set_defaults(handler=_parcels)
     parcels_sub = parcels.add_subparsers(dest="parcels_command", parser_class=Parser)
     roll = parcels_sub.add_parser("import", help="import the office's parcel roll (CSV)")
-    roll.add_argument("file", type=input_file("parcel roll"))
+    roll.add_argument("file", type=input_file("parcel roll"),
+                      help="the roll: CSV, a header line naming the columns, then one parcel "
+                           "a line (UTF-8, or Windows-1252 as Excel saves it; README)")
     roll.set_defaults(handler=_parcels_import)
     lines = parcels_sub.add_parser("import-lines", help="import the county's tax-parcel "
                                    "polygons (lot lines), matched to the parcels by SBL")
-    lines.add_argument("file", type=input_file("lot-line layer"))
+    lines.add_argument("file", type=input_file("lot-line layer"),
+                       help="the county's tax-parcel polygons: an ESRI Shapefile (with its "
+                            ".shx, .dbf and .prj), a GeoPackage or GeoJSON")
     lines.add_argument("--sbl-field", metavar="NAME",
                        help="the field holding the tax map numbers (default: guessed)")
     lines.add_argument("--name", help="the layer's name (default: from the file's name)")
@@ -30,7 +34,8 @@ def add_parcels(commands: Commands) -> None:
     parcels_sub.add_parser("lines", help="every lot layer, the active one marked"
                            ).set_defaults(handler=_parcels_lines)
     lines_use = parcels_sub.add_parser("lines-use", help="make a lot layer the active one")
-    lines_use.add_argument("layer", metavar="NAME|ID")
+    lines_use.add_argument("layer", metavar="NAME|ID",
+                           help="the lot layer's name or id, as `parcels lines` lists it")
     lines_use.set_defaults(handler=_parcels_lines_use)
 
 

@@ -29,12 +29,15 @@ def _add_proposals(sync_sub: Commands) -> None:
                                           "was decided").set_defaults(handler=_sync_proposals)
     accept = sync_sub.add_parser("accept", help="(office) add a proposed parcel to the roll "
                                                 "and assign it to its laptop")
-    accept.add_argument("parcel", metavar="SBL")
+    accept.add_argument("parcel", metavar="SBL",
+                        help="the proposed parcel's SBL, as `sync proposals` lists it")
     accept.set_defaults(handler=_sync_accept)
     reject = sync_sub.add_parser("reject", help="(office) refuse a proposed parcel; its "
                                                 "laptop is told why")
-    reject.add_argument("parcel", metavar="SBL")
-    reject.add_argument("--reason", required=True)
+    reject.add_argument("parcel", metavar="SBL",
+                        help="the proposed parcel's SBL, as `sync proposals` lists it")
+    reject.add_argument("--reason", required=True, metavar="TEXT",
+                        help="why, told to the laptop that proposed it")
     reject.set_defaults(handler=_sync_reject)
     sync_sub.add_parser("held", help="changes kept aside for a person, with why"
                         ).set_defaults(handler=_sync_held)
@@ -71,8 +74,10 @@ def _sync_held(args: argparse.Namespace) -> Any:
 def _add_kits(sync_sub: Commands) -> None:
     """`sync enroll` and `sync join`: a laptop set up from a field kit."""
     enroll = sync_sub.add_parser("enroll", help="(office) enrol a laptop: write its field kit")
-    enroll.add_argument("--device", required=True, metavar="NAME")
-    enroll.add_argument("--out", type=Path, required=True, metavar="FILE")
+    enroll.add_argument("--device", required=True, metavar="NAME",
+                        help="the new laptop's name, unique at this office")
+    enroll.add_argument("--out", type=Path, required=True, metavar="FILE",
+                        help="the field kit to write (encrypted with the passphrase)")
     enroll.add_argument("--parcels", metavar="SBL,SBL", help="the laptop's parcels")
     enroll.add_argument("--worklist", metavar="NAME",
                         help="the parcels on this work list today (with or without --parcels)")
@@ -80,7 +85,8 @@ def _add_kits(sync_sub: Commands) -> None:
                         help="the kit's passphrase, the file's first line (default: ask)")
     enroll.set_defaults(handler=_sync_enroll)
     join = sync_sub.add_parser("join", help="(laptop) set up an empty data folder from a kit")
-    join.add_argument("file", type=input_file("field kit"))
+    join.add_argument("file", type=input_file("field kit"),
+                      help="the field kit the office wrote for this laptop (`sync enroll`)")
     join.add_argument("--passphrase-file", type=input_file("passphrase file"), metavar="FILE",
                       help="the kit's passphrase, the file's first line (default: ask)")
     join.add_argument("--fingerprint", metavar="XXXX-XXXX-XXXX-XXXX",
@@ -91,14 +97,16 @@ def _add_kits(sync_sub: Commands) -> None:
 def _add_packages(sync_sub: Commands) -> None:
     """`sync export|assign|import|conflicts|resolve`: the packages and what they carry."""
     sync_export = sync_sub.add_parser("export", help="write what the other side may not have")
-    sync_export.add_argument("--out", type=Path, required=True, metavar="FILE")
+    sync_export.add_argument("--out", type=Path, required=True, metavar="FILE",
+                             help="the package to write (a signed zip file)")
     sync_export.add_argument("--device", metavar="NAME",
                              help="(office) the laptop the package is for (needed when more "
                                   "than one is enrolled): its parcels only")
     sync_export.set_defaults(handler=_sync_export)
     sync_assign = sync_sub.add_parser(
         "assign", help="(office) give an enrolled laptop more parcels, or take some away")
-    sync_assign.add_argument("--device", required=True, metavar="NAME")
+    sync_assign.add_argument("--device", required=True, metavar="NAME",
+                             help="the enrolled laptop's name")
     sync_assign.add_argument("--parcels", metavar="SBL,SBL", help="the parcels to add or remove")
     sync_assign.add_argument("--worklist", metavar="NAME",
                              help="the parcels on this work list today (with or without "
@@ -108,15 +116,18 @@ def _add_packages(sync_sub: Commands) -> None:
                                   "contact data once the office has all its changes)")
     sync_assign.set_defaults(handler=_sync_assign)
     sync_import = sync_sub.add_parser("import", help="apply a package from the other side")
-    sync_import.add_argument("file", type=input_file("sync package"))
+    sync_import.add_argument("file", type=input_file("sync package"),
+                             help="a package the other side wrote with `sync export`")
     sync_import.set_defaults(handler=_sync_import)
     sync_sub.add_parser("conflicts", help="unresolved conflicts, both values side by side"
                         ).set_defaults(handler=_sync_conflicts)
     resolve = sync_sub.add_parser("resolve", help="resolve a conflict (the choice is synced)")
-    resolve.add_argument("conflict_id")
+    resolve.add_argument("conflict_id", metavar="CONFLICT_ID",
+                         help="the conflict's id, as `sync conflicts` lists it")
     choice = resolve.add_mutually_exclusive_group(required=True)
-    choice.add_argument("--keep-local", action="store_true")
-    choice.add_argument("--take-incoming", action="store_true")
+    choice.add_argument("--keep-local", action="store_true", help="keep the value here")
+    choice.add_argument("--take-incoming", action="store_true",
+                        help="take the value from the other side")
     choice.add_argument("--value", metavar="JSON", help="enter a value (JSON, e.g. '\"Jane Roe\"')")
     resolve.set_defaults(handler=_sync_resolve)
 
@@ -127,7 +138,8 @@ def _add_devices(sync_sub: Commands) -> None:
                         ).set_defaults(handler=_sync_status)
     revoke = sync_sub.add_parser("revoke", help="(office) refuse every later package of a "
                                                 "lost or retired laptop")
-    revoke.add_argument("--device", required=True, metavar="NAME")
+    revoke.add_argument("--device", required=True, metavar="NAME",
+                        help="the enrolled laptop's name")
     revoke.add_argument("--reason", metavar="TEXT", help="why, kept with the revocation")
     revoke.set_defaults(handler=_sync_revoke)
     sync_sub.add_parser("rotate-key", help="a new signing key for this device, endorsed by "
