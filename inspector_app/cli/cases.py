@@ -8,13 +8,23 @@ from datetime import date
 from typing import Any
 
 from .. import casefile
-from .common import CASE_FILE_HELP, SBL_HELP, Commands, Parser, input_file, iso_date, workspace
+from .common import (
+    CASE_FILE_HELP,
+    SBL_HELP,
+    Commands,
+    Parser,
+    input_file,
+    iso_date,
+    starts_a_folder,
+    workspace,
+)
 
 
 def add_case(commands: Commands) -> None:
     case = commands.add_parser("case", help="import or export one case file")
     case_sub = case.add_subparsers(dest="case_command", required=True, parser_class=Parser)
     imp = case_sub.add_parser("import", help="store a case through the normal edit path")
+    starts_a_folder(imp)
     imp.add_argument("file", type=input_file("case file"), help=CASE_FILE_HELP)
     imp.add_argument("--as-of", type=iso_date, metavar="DATE",
                      help="the day taken as today, YYYY-MM-DD (default today): a date in the "
@@ -92,7 +102,7 @@ def add_attach(commands: Commands) -> None:
 def _case_import(args: argparse.Namespace) -> Any:
     today = args.as_of or date.today()
     case = casefile.read_file(args.file, today=today)
-    with workspace(args, create=True) as ws:
+    with workspace(args) as ws:
         result = ws.save_case(case, today=today)
     out: dict[str, Any] = {"sbl": result.sbl, "created": result.created}
     if result.proposed:

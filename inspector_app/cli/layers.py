@@ -9,7 +9,16 @@ from datetime import date
 from typing import Any
 
 from ..errors import InputError
-from .common import SBL_HELP, Commands, Parser, feet, input_file, iso_date, workspace
+from .common import (
+    SBL_HELP,
+    Commands,
+    Parser,
+    feet,
+    input_file,
+    iso_date,
+    starts_a_folder,
+    workspace,
+)
 
 SHORELINE_HELP = ("the shoreline: GeoJSON (WGS84 or a named projected CRS), an ESRI "
                   "Shapefile with its .shx, .dbf and .prj, or a GeoPackage; polygons are the "
@@ -41,6 +50,7 @@ def add_shoreline(commands: Commands) -> None:
                                              parser_class=Parser)
     shoreline_import = shoreline_sub.add_parser("import", help="store a layer and make it "
                                                                "active")
+    starts_a_folder(shoreline_import)
     shoreline_import.add_argument("file", type=input_file("shoreline layer"),
                                   help=SHORELINE_HELP)
     shoreline_import.add_argument("--name", required=True, help="the layer's name, as lists "
@@ -81,6 +91,7 @@ def _add_basemap_import(basemap_sub: Commands) -> None:
     basemap_import = basemap_sub.add_parser(
         "import", help="store a GeoTIFF, a JPEG/PNG with world file and .prj, or an MBTiles "
                        "file and make it the active basemap")
+    starts_a_folder(basemap_import)
     basemap_import.add_argument("file", type=input_file("basemap image"),
                                 help="a GeoTIFF (any CRS), a JPEG or PNG with its world file "
                                      "and .prj, or an MBTiles file of raster tiles")
@@ -167,7 +178,7 @@ def _shoreline_import(args: argparse.Namespace) -> Any:
     from ..services.reference.shorelines import import_layer, read_layer_file
 
     read_layer_file(args.file)  # refuse a bad file before the data folder is touched
-    with workspace(args, create=True) as ws:
+    with workspace(args) as ws:
         return import_layer(ws, args.file, name=args.name, accuracy_ft=args.accuracy_ft,
                             source=args.source)
 
@@ -189,7 +200,7 @@ def _basemap_import(args: argparse.Namespace) -> Any:
         raise InputError(f"basemap import: --date {args.date.isoformat()} is in the future; "
                          "give the date the imagery was captured (YYYY-MM-DD).")
     inspect_raster(args.file.expanduser().resolve())  # refused before the folder is touched
-    with workspace(args, create=True) as ws:
+    with workspace(args) as ws:
         return import_basemap(ws, args.file, name=args.name, copy=args.copy,
                               source=args.source, captured_on=args.date)
 
@@ -219,8 +230,9 @@ def _basemap_off(args: argparse.Namespace) -> Any:
 def _basemap_settings(args: argparse.Namespace) -> Any:
     from ..services.reference.basemaps import office_settings, set_office_setting
 
-    with workspace(args, create=args.kit_radius_ft is not None
-                   or args.report_imagery is not None) as ws:
+    # Given a setting, it stores one, and so starts a folder; only shown, it refuses one.
+    args.starts_folder = args.kit_radius_ft is not None or args.report_imagery is not None
+    with workspace(args) as ws:
         changes = {"kit_imagery_radius_ft": args.kit_radius_ft,
                    "report_imagery": args.report_imagery}
         given = {k: v for k, v in changes.items() if v is not None}

@@ -19,6 +19,7 @@ from .common import (
     input_file,
     iso_date,
     settings_workspace,
+    starts_a_folder,
     workspace,
 )
 
@@ -156,6 +157,7 @@ def add_office(commands: Commands) -> None:
                           ).set_defaults(handler=_office_show)
     office_use = office_sub.add_parser("use", help="check an office.toml and make it this "
                                                    "data folder's")
+    starts_a_folder(office_use)
     office_use.add_argument("file", type=input_file("office settings file"),
                             help="an office.toml: letterhead and signature block "
                                  "(docs/letters.md)")
@@ -168,6 +170,7 @@ def add_wording(commands: Commands) -> None:
                                          parser_class=Parser)
     wording_use = wording_sub.add_parser("use", help="check a templates file and make it this "
                                                      "data folder's")
+    starts_a_folder(wording_use)
     wording_use.add_argument("file", type=input_file("templates file"),
                              help="a templates.toml: the letters' wording (docs/letters.md)")
     wording_use.set_defaults(handler=_wording_use)
@@ -263,7 +266,7 @@ def _install(args: argparse.Namespace, name: str, check: Callable[[Path, Path], 
     from ..paths import write_atomically
 
     check(args.file, args.file.parent)
-    with workspace(args, create=True) as ws:
+    with workspace(args) as ws:
         target = ws.folder.root / name
         check(args.file, ws.folder.root)
         write_atomically(target, args.file.read_bytes())

@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import Any
 
-from .common import Commands, Parser, feet, input_file, workspace
+from .common import Commands, Parser, feet, input_file, starts_a_folder, workspace
 
 
 def add_parcels(commands: Commands) -> None:
@@ -15,6 +15,7 @@ def add_parcels(commands: Commands) -> None:
     parcels.set_defaults(handler=_parcels)
     parcels_sub = parcels.add_subparsers(dest="parcels_command", parser_class=Parser)
     roll = parcels_sub.add_parser("import", help="import the office's parcel roll (CSV)")
+    starts_a_folder(roll)
     roll.add_argument("file", type=input_file("parcel roll"),
                       help="the roll: CSV, a header line naming the columns, then one parcel "
                            "a line (UTF-8, or Windows-1252 as Excel saves it; README)")
@@ -48,7 +49,7 @@ def _parcels_import(args: argparse.Namespace) -> Any:
     from ..services.parcel.roll import apply_roll, read_roll
 
     parsed = read_roll(args.file)
-    with workspace(args, create=True) as ws:
+    with workspace(args) as ws:
         result = apply_roll(ws.store, parsed)
     for row in result.rejected:
         print(f"{args.file}: line {row.line} was not imported: {row.reason}.", file=sys.stderr)

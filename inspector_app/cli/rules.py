@@ -18,6 +18,7 @@ from .common import (
     input_file,
     iso_date,
     settings_workspace,
+    starts_a_folder,
     workspace,
 )
 
@@ -74,6 +75,7 @@ def add_jurisdiction(commands: Commands) -> None:
     check.set_defaults(handler=_jurisdiction_check)
     use = juris_sub.add_parser("use", help="check a jurisdiction file and add it to this data "
                                            "folder (replacing the one with its id)")
+    starts_a_folder(use)
     use.add_argument("file", type=input_file("jurisdiction file"),
                      help="a jurisdiction file (TOML, docs/jurisdictions.md); it replaces the "
                           "file of the same id")
@@ -157,5 +159,5 @@ def _jurisdiction_use(args: argparse.Namespace) -> Any:
     from ..services.session.laws import install_jurisdiction, load_jurisdiction_file
 
     load_jurisdiction_file(args.file)  # refuse a broken file before the data folder is opened
-    with workspace(args, create=True) as ws:
+    with workspace(args) as ws:
         return install_jurisdiction(ws.folder.root, args.file)

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..paths import UnreadableFile, resolve_data_dir
-from .common import Commands, Parser, input_file, workspace
+from .common import Commands, Parser, input_file, starts_a_folder, workspace
 
 
 def add_sync(commands: Commands) -> None:
@@ -85,6 +85,7 @@ def _add_kits(sync_sub: Commands) -> None:
                         help="the kit's passphrase, the file's first line (default: ask)")
     enroll.set_defaults(handler=_sync_enroll)
     join = sync_sub.add_parser("join", help="(laptop) set up an empty data folder from a kit")
+    starts_a_folder(join)  # the kit's folder is made by joining, not by `workspace`
     join.add_argument("file", type=input_file("field kit"),
                       help="the field kit the office wrote for this laptop (`sync enroll`)")
     join.add_argument("--passphrase-file", type=input_file("passphrase file"), metavar="FILE",
