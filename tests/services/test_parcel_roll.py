@@ -106,3 +106,14 @@ def test_a_roll_that_is_no_text_is_refused(tmp_path: Path) -> None:
     path.write_bytes(b"sbl\n\x81\x8d\n")  # bytes that are neither UTF-8 nor Windows-1252
     with pytest.raises(InputError, match=r"is not UTF-8 text \(byte 4, on line 2, is 0x81"):
         read_roll(path)
+
+
+def test_a_quote_never_closed_is_said_in_words(tmp_path: Path) -> None:
+    path = tmp_path / "roll.csv"
+    path.write_text("sbl,municipality,site_address,owner_name,mailing_address_1\n"
+                    '112.09-1-7.2,Town of Canandaigua,"1 Lake Rd,Jane Roe,1 Lake Rd\n'
+                    + "x" * 140_000 + "\n", encoding="utf-8")
+    rejected = read_roll(path).rejected
+    assert [r.reason for r in rejected] == [
+        "not valid CSV (a cell runs on for more than 131,072 characters: a double quote that "
+        "opens a cell is probably never closed)"]

@@ -63,6 +63,14 @@ def _read_text(path: Path) -> Decoded:
     return decode(raw, path, what="roll", save_as="\"CSV UTF-8\"", windows=True)
 
 
+def _csv_words(exc: csv.Error) -> str:
+    """What is wrong with a line of CSV, in words rather than the csv module's."""
+    if "field larger than field limit" in str(exc):
+        return ("a cell runs on for more than 131,072 characters: a double quote that opens "
+                "a cell is probably never closed")
+    return "its double quotes do not pair up; a quote inside a cell is written twice (\"\")"
+
+
 def _coordinate(text: str, name: str, bounds: tuple[float, float]) -> float:
     try:
         value = float(text)
@@ -139,7 +147,7 @@ def read_roll(path: Path) -> ParsedRoll:
         raise InputError(f"{path}: is empty; the first line must name the columns "
                          f"({', '.join(REQUIRED)}).") from None
     except csv.Error as exc:
-        raise InputError(f"{path}: line 1 is not valid CSV ({exc}).") from None
+        raise InputError(f"{path}: line 1 is not valid CSV ({_csv_words(exc)}).") from None
     names = [_header_name(h) for h in header]
     unknown = [h for h, n in zip(header, names, strict=True) if n not in REQUIRED + OPTIONAL]
     if unknown:
@@ -161,7 +169,8 @@ def read_roll(path: Path) -> ParsedRoll:
         except StopIteration:
             break
         except csv.Error as exc:
-            parsed.rejected.append(RejectedRow(reader.line_num, f"not valid CSV ({exc})"))
+            parsed.rejected.append(RejectedRow(reader.line_num,
+                                               f"not valid CSV ({_csv_words(exc)})"))
             continue
         line = reader.line_num
         if not any(c.strip() for c in cells):
