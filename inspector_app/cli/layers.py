@@ -8,7 +8,9 @@ import sys
 from datetime import date
 from typing import Any
 
+from ..domain.water_body import LAYER_NEAR_FT, PARCELS_NEAR_FT, feet_and_miles
 from ..errors import InputError
+from ..paths import resolve_data_dir
 from .common import (
     SBL_HELP,
     Commands,
@@ -60,6 +62,14 @@ def add_shoreline(commands: Commands) -> None:
                                        "to 100000 (added to every map distance)")
     shoreline_import.add_argument("--source", metavar="TEXT",
                                   help="where the layer comes from, kept with it")
+    shoreline_import.add_argument(
+        "--far-ok", action="store_true",
+        help=f"import the layer even though it lies more than {feet_and_miles(LAYER_NEAR_FT)} "
+             "from the law's water body, or more than "
+             f"{feet_and_miles(PARCELS_NEAR_FT)} from every parcel located in the data folder "
+             "(without it such a layer is refused, saying how far it lies): you confirm it "
+             "is the line every lake distance is to be measured to; what you confirmed is "
+             "kept with the layer, with who and when, and shown by `shoreline list`")
     shoreline_import.set_defaults(handler=_shoreline_import)
     shoreline_sub.add_parser("list", help="every layer, the active one marked"
                              ).set_defaults(handler=_shoreline_list)
@@ -137,7 +147,11 @@ def add_site(commands: Commands) -> None:
                      help="a GeoJSON file, an ESRI Shapefile (with its .shx, .dbf and .prj) or "
                           "a GeoPackage")
     how.add_argument("--gps", type=input_file("NMEA log"), nargs="+", metavar="LOG",
-                     help="NMEA 0183 logs: each is averaged into one point or corner")
+                     help="NMEA 0183 logs (GGA sentences, checksums optional): for a point "
+                          "(a well, a tank, a component) all are averaged together into the "
+                          "one point; for a line or an area each is one point or corner, in "
+                          "order. A log recorded on the move (its fixes spread wider than a "
+                          "receiver standing still scatters) is refused, the limit named")
     how.add_argument("--gps-device", metavar="PORT", help="a serial GPS, e.g. /dev/ttyUSB0")
     site.add_argument("--seconds", type=float, default=10.0,
                       help="how long to average a GPS device, in seconds (default 10)")
@@ -175,12 +189,19 @@ def _distance(args: argparse.Namespace) -> Any:
 
 
 def _shoreline_import(args: argparse.Namespace) -> Any:
-    from ..services.reference.shorelines import import_layer, read_layer_file
+    from ..services.reference.shorelines import FarLayer, far_finding, import_layer, read_layer_file
 
-    read_layer_file(args.file)  # refuse a bad file before the data folder is touched
+    lake, _ = read_layer_file(args.file)  # refuse a bad file before the data folder is touched
+    if not args.far_ok and not resolve_data_dir(args.data_dir).exists():
+        from ..services.session.laws import laws_for
+
+        # A new folder has the bundled laws and no parcels: judged before it is made.
+        finding = far_finding(lake, laws_for(None), [])
+        if finding is not None:
+            raise FarLayer(args.file, finding)
     with workspace(args) as ws:
         return import_layer(ws, args.file, name=args.name, accuracy_ft=args.accuracy_ft,
-                            source=args.source)
+                            source=args.source, far_ok=args.far_ok)
 
 
 def _shoreline_list(args: argparse.Namespace) -> Any:
@@ -188,18 +209,19 @@ def _shoreline_list(args: argparse.Namespace) -> Any:
 
     with workspace(args) as ws:
         return [{k: layer[k] for k in ("id", "name", "source", "accuracy_ft", "version",
-                                       "active", "imported_at", "kind", "vertices")}
+                                       "active", "imported_at", "kind", "vertices",
+                                       "far_confirmed")}
                 for layer in list_layers(ws)]
 
 
 def _basemap_import(args: argparse.Namespace) -> Any:
-    from ..geo.rasters import inspect_raster
-    from ..services.reference.basemaps import import_basemap
+    from ..services.reference.basemaps import check_importable, import_basemap
 
     if args.date is not None and args.date > date.today():
         raise InputError(f"basemap import: --date {args.date.isoformat()} is in the future; "
                          "give the date the imagery was captured (YYYY-MM-DD).")
-    inspect_raster(args.file.expanduser().resolve())  # refused before the folder is touched
+    # refused before the folder is touched
+    check_importable(args.file.expanduser().resolve(), copy=args.copy)
     with workspace(args) as ws:
         return import_basemap(ws, args.file, name=args.name, copy=args.copy,
                               source=args.source, captured_on=args.date)
@@ -269,6 +291,8 @@ def _site(args: argparse.Namespace) -> Any:
     result = _site_capture(args, site, common)
     for warning in result.get("warnings", ()):
         print(f"site: warning: {warning}.", file=sys.stderr)
+    for note in result.get("notes", ()):
+        print(f"site: note: {note}.", file=sys.stderr)
     return result
 
 
@@ -296,4 +320,6 @@ def _gps(args: argparse.Namespace) -> Any:
 
     fix = (capture.average_log(args.log) if args.log else
            capture.average_device(args.device, seconds=args.seconds, baud=args.baud))
+    if fix.note:
+        print(f"gps: note: {fix.note}.", file=sys.stderr)
     return fix.as_json()

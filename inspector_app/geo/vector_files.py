@@ -23,6 +23,7 @@ from ..errors import InputError
 from ..json_input import NonFiniteNumber, loads
 from ..paths import UnreadableFile, read_regular_file
 from ..text_input import decode, json_problem
+from . import foreign_sqlite
 from .crs import MEASURE_CRS, WGS84, transformer
 
 # Latitude and longitude ranges around New York, to recognise swapped axes.
@@ -184,6 +185,8 @@ def _read_raw(path: Path, columns: Any = None) -> tuple[dict[str, Any], Any, Any
         raise GeometryFileError(f"{path}: no such file.")
     if path.suffix.lower() == ".shp":
         _shapefile_set(path)
+    if foreign_sqlite.is_sqlite(path):  # a GeoPackage: its reading must end, checked first
+        foreign_sqlite.check(path, "a GeoPackage", geopackage=True)
     import pyogrio  # GDAL is loaded only when a file is actually read
 
     try:

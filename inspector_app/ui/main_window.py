@@ -300,8 +300,13 @@ class MainWindow(QMainWindow):
         self.ctx.op(lambda: active_layer_info(ws)).success(self._show_layer_info).run()
 
     def _show_layer_info(self, layer: dict[str, Any] | None) -> None:
+        from ..services.reference.shorelines import far_confirmed_text
+
+        far = None if layer is None else far_confirmed_text(layer)
         self.layer_label.setText("No shoreline layer" if layer is None
-                                 else f"Shoreline: {layer['label']}")
+                                 else f"Shoreline: {layer['label']}"
+                                 + (" (imported although far)" if far else ""))
+        self.layer_label.setToolTip(f"{layer['label']}: {far}" if layer and far else "")
         self.parcel_list.warn_about_layer(layer)
 
     def install_demo(self) -> None:

@@ -323,10 +323,17 @@ class ParcelList(QWidget):
         self._count()
 
     def warn_about_layer(self, layer: dict[str, Any] | None) -> None:
-        """Say when the active shoreline layer cannot settle the 200-ft question."""
+        """Say when the active shoreline layer cannot settle the 200-ft question, or was
+        imported although it lies far from the lake or the parcels."""
+        from ..services.reference.shorelines import far_confirmed_text
+
+        far = None if layer is None else far_confirmed_text(layer)
         coarse = layer is None or layer["accuracy_ft"] >= 1000
-        self.layer_warning.setVisible(coarse)
-        if layer is None:
+        self.layer_warning.setVisible(coarse or far is not None)
+        if layer is not None and far is not None:
+            self.layer_warning.setText(f"The shoreline layer {layer['label']} was {far}. "
+                                       "Every lake distance is measured to it.")
+        elif layer is None:
             self.layer_warning.setText("No shoreline layer is active: import one (File > "
                                        "Import shoreline layer).")
         elif coarse:

@@ -97,7 +97,8 @@ class SiteEdits:
         if self.wb.sbl is None:
             return
         target = self.site.target.currentData()
-        files = open_files(self.wb.window(), "NMEA logs, one per point",
+        files = open_files(self.wb.window(), "NMEA logs: several of a point are averaged, "
+                           "one per corner of an area",
                            "NMEA logs (*.nmea *.txt *.log);;All files (*)", what="NMEA log")
         if files:
             self._save(lambda ws, sbl: _site_service().set_from_gps_logs(
@@ -159,6 +160,12 @@ class SiteEdits:
             zone = lake["zone"].replace("_", " ").replace("200ft", "200 ft")
             text += (f" The lake distance goes by {by} ({lake['distance_ft']:,.1f} ft"
                      f"{accuracy}): {zone}.")
+        averaged = result.get("gps_averaged")
+        if averaged:
+            text += (f" {averaged['logs']} GPS logs averaged into one point (±"
+                     f"{averaged['accuracy_ft']:,.0f} ft).")
+        for note in result.get("notes", ()):
+            text += f" {note}."
         self.ctx.say(text)
 
     def choose_basemap(self, basemap_id: str) -> None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...domain.case import Capture, Site, SiteFeature
 from ...domain.vocabulary import CaptureMethod, ComponentKind, SiteFeatureKind
+from ...domain.water_body import CANANDAIGUA_LAKE, NEAR_LAKE_MI
 from ...errors import InputError
 from .cases import store_case
 from .evaluation import assess_parcel
@@ -80,12 +81,6 @@ COORDINATE_SYSTEMS = {
 }
 _ORDER = {"lonlat": "longitude,latitude", "state_plane": "easting,northing"}
 _EXAMPLE = {"lonlat": "-77.3001,42.8001", "state_plane": "628400.25,1021000.50"}
-# Canandaigua Lake's extent in EPSG:2261 feet (about the bundled outline's bounds), and how
-# far from it a typed point may lie before it is taken for a slip: a generous margin for
-# parcels anywhere in the lake's watershed.
-LAKE_EXTENT_FT = (609_780.0, 979_979.0, 641_565.0, 1_055_151.0)
-NEAR_LAKE_MI = 15.0
-_FT_PER_MI = 5280.0
 _US_FT_PER_M = 1 / 0.3048006096
 _NY_LAT = (40.0, 46.0)
 _NY_LON = (-80.5, -71.0)
@@ -110,12 +105,7 @@ def points_needed(target: str) -> tuple[int, str]:
 
 
 def _miles_from_lake(x_ft: float, y_ft: float) -> float:
-    if not (math.isfinite(x_ft) and math.isfinite(y_ft)):
-        return math.inf
-    minx, miny, maxx, maxy = LAKE_EXTENT_FT
-    dx = max(minx - x_ft, 0.0, x_ft - maxx)
-    dy = max(miny - y_ft, 0.0, y_ft - maxy)
-    return math.hypot(dx, dy) / _FT_PER_MI
+    return CANANDAIGUA_LAKE.miles_from(x_ft, y_ft)
 
 
 def _near_lake(x_ft: float, y_ft: float) -> bool:
@@ -259,29 +249,43 @@ def set_from_file(ws: Session, sbl: str, target: str, path: Any, *,
                         accuracy_ft=accuracy_ft, note=note, today=today)
 
 
-def _from_fixes(ws: Session, sbl: str, target: str, fixes: list[Any], *,
-                accuracy_ft: float | None, note: str | None,
-                today: date | None) -> dict[str, Any]:
+def _from_fixes(ws: Session, sbl: str, target: str, fixes: list[Any], sources: list[str], *,
+                accuracy_ft: float | None, note: str | None, today: date | None,
+                averaged: Any = None) -> dict[str, Any]:
+    """Store what GPS fixes give: one averaged position per source (a log, a device), or
+    `averaged`, when given, the sources' fixes averaged together into one point."""
     from ...geo.capture import from_lonlat
 
-    pairs = [(f.longitude, f.latitude) for f in fixes]
+    kept = fixes if averaged is None else [averaged]
+    pairs = [(f.longitude, f.latitude) for f in kept]
     result = set_geometry(ws, sbl, target, from_lonlat(pairs, _shape(target, len(pairs)), "GPS"),
                           method=CaptureMethod.GPS,
                           accuracy_ft=accuracy_ft if accuracy_ft is not None
-                          else round(max(f.accuracy_ft for f in fixes), 1),
+                          else round(max(f.accuracy_ft for f in kept), 1),
                           note=note, today=today)
     result["gps"] = [f.as_json() for f in fixes]
+    if averaged is not None:
+        result["gps_averaged"] = averaged.as_json()
+    notes = [f"{source}: {f.note}" for f, source in zip(fixes, sources, strict=True) if f.note]
+    if notes:
+        result["notes"] = notes
     return result
 
 
 def set_from_gps_logs(ws: Session, sbl: str, target: str, logs: list[Any], *,
                       accuracy_ft: float | None = None, note: str | None = None,
                       today: date | None = None) -> dict[str, Any]:
-    """One averaged position per NMEA log: a point, or the corners of an area."""
-    from ...geo.capture import average_log
+    """NMEA logs, each averaged on its own: for a point (a well, a tank, a component) all
+    the logs are averaged together into the one point; for a line or an area each log is
+    one point or corner, in order."""
+    from ...geo.capture import average_log, average_together
 
-    return _from_fixes(ws, sbl, target, [average_log(log) for log in logs],
-                       accuracy_ft=accuracy_ft, note=note, today=today)
+    fixes = [average_log(log) for log in logs]
+    names = [str(log) for log in logs]
+    averaged = (average_together(fixes, names)
+                if points_needed(target)[0] == 1 and len(fixes) > 1 else None)
+    return _from_fixes(ws, sbl, target, fixes, names, accuracy_ft=accuracy_ft, note=note,
+                       today=today, averaged=averaged)
 
 
 def set_from_gps_device(ws: Session, sbl: str, target: str, port: str, *,
@@ -292,7 +296,7 @@ def set_from_gps_device(ws: Session, sbl: str, target: str, port: str, *,
     from ...geo.capture import average_device
 
     return _from_fixes(ws, sbl, target, [average_device(port, seconds=seconds, baud=baud)],
-                       accuracy_ft=accuracy_ft, note=note, today=today)
+                       [port], accuracy_ft=accuracy_ft, note=note, today=today)
 
 
 def parse_target(text: str) -> tuple[SiteFeatureKind | None, ComponentKind | None, int]:
@@ -321,7 +325,7 @@ def _positions(coordinates: Any) -> list[tuple[float, float]]:
 
 def far_from_lake(geometry: dict[str, Any]) -> str | None:
     """A warning when a stored geometry (WGS84) lies more than NEAR_LAKE_MI from the lake's
-    extent (LAKE_EXTENT_FT): most likely a slip in the numbers, though kept as given."""
+    extent (`domain.water_body`): most likely a slip in the numbers, though kept as given."""
     from ...geo.crs import lonlat_to_feet
 
     points = _positions(geometry.get("coordinates"))

@@ -107,8 +107,6 @@ class FileActions:
     # --- reference layers -------------------------------------------------------------
 
     def import_layer(self) -> None:
-        from ...services.reference.shorelines import import_layer
-
         path = open_file(self.parent, "Shoreline layer",
                          "Shoreline layers (*.geojson *.json *.shp *.gpkg)",
                          what="shoreline layer")
@@ -123,18 +121,38 @@ class FileActions:
                                               100_000, 1)
         if not ok:
             return
+        self.run_layer_import(path, name=name, accuracy_ft=accuracy)
+
+    def run_layer_import(self, path: Path, *, name: str, accuracy_ft: float,
+                         far_ok: bool = False) -> None:
+        """Import a shoreline layer on the worker; one that lies far from the law's water
+        body or from every parcel is imported only when the user says so."""
+        from ...services.reference.shorelines import FarLayer, import_layer
+        from ..imports import confirm_far_layer
+
         ws = self._ws()
 
         def done(layer: dict[str, Any]) -> None:
+            far = " (imported although far: confirmed by you)" if layer["far_confirmed"] else ""
             self.ctx.say(f"{layer['name']} v{layer['version']} (±{layer['accuracy_ft']} ft) "
-                         "is now the active shoreline layer; earlier layers and their "
+                         f"is now the active shoreline layer{far}; earlier layers and their "
                          "measurements are kept.")
             self._show_layer()
             self._refresh_open_parcel()
             self._refresh_overview()
 
-        self.ctx.op(lambda: import_layer(ws, path, name=name, accuracy_ft=accuracy)
-                    ).success(done).run()
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, FarLayer) and not far_ok:
+                if confirm_far_layer(self.parent, exc.in_app):
+                    self.run_layer_import(path, name=name, accuracy_ft=accuracy_ft,
+                                          far_ok=True)
+                else:
+                    self.ctx.say(f"{path.name} was not imported.")
+                return
+            self.ctx.error(exc)
+
+        self.ctx.op(lambda: import_layer(ws, path, name=name, accuracy_ft=accuracy_ft,
+                                         far_ok=far_ok)).success(done).failure(failed).run()
 
     def import_imagery(self) -> None:
         """File > Import aerial imagery: a file, then its name, copy or reference, source and
