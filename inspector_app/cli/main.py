@@ -16,7 +16,7 @@ from .. import __version__
 from ..errors import InputError
 from ..paths import resolve_data_dir
 from . import attest, cases, folder, layers, letters, parcels, reports, rules, sync
-from .common import Commands, Handler, Parser
+from .common import Commands, Handler, Parser, folder_starters
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "else the login name; the app asks once per data folder)")
     _add_commands(parser.add_subparsers(dest="command", parser_class=Parser,
                                         metavar="COMMAND"))
+    parser.set_defaults(folder_starters=tuple(folder_starters(parser)))
     return parser
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..domain.jurisdiction import CITATION_KEYS
 from ..errors import InputError
+from ..text_input import decode, toml_problem
 
 
 def escape(text: str) -> str:
@@ -183,11 +184,16 @@ def fill(text: str, values: Mapping[str, Any]) -> str:
 
 def _load_toml(path: Path, kind: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text("utf-8"))
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise LetterTemplateError(f"{path}: no such {kind} file.") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise LetterTemplateError(f"{path}: is not a valid {kind} file ({exc}).") from None
+    text = decode(raw, path, what=f"{kind} file", save_as="UTF-8 text",
+                  error=LetterTemplateError).text
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise LetterTemplateError(f"{path}: {toml_problem(exc)}; fix the {kind} file in a "
+                                  "text editor.") from None
 
 
 @dataclass(frozen=True)

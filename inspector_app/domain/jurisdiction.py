@@ -16,6 +16,7 @@ from itertools import pairwise
 from typing import Any
 
 from ..errors import InputError
+from ..text_input import toml_problem
 from .business_days import NEW_YORK, HolidayCalendar, known_calendar
 from .vocabulary import ComponentKind
 
@@ -254,7 +255,7 @@ def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise JurisdictionError(f"{source}: is not valid TOML ({exc}); fix the jurisdiction "
+        raise JurisdictionError(f"{source}: {toml_problem(exc)}; fix the jurisdiction "
                                 "file.") from None
     top = _Table(source, "", raw)
     file_format = top._get("format")

@@ -257,12 +257,31 @@ def inspect_raster(path: Path) -> RasterInfo:
         bounds_ft = _check_area(path, crs, tuple(ds.bounds))
         if ds.count < 1 or ds.width < 1 or ds.height < 1:
             raise RasterFileError(f"{path}: holds no image bands.")
+        if fmt != "mbtiles":  # a tile set may lack tiles; a file's last pixels may not
+            _check_last_block(path, ds)
         res = _pixel_ft(crs, t, ds.width, ds.height)
         factors = tuple(int(f) for f in ds.overviews(1))
         tiled = bool(ds.profile.get("tiled")) or fmt == "mbtiles"
         return RasterInfo(format=fmt, source_crs=_crs_text(crs), bounds_ft=bounds_ft,
                           resolution_ft=res, width_px=int(ds.width), height_px=int(ds.height),
                           overviews=len(factors), tiled=tiled, overview_factors=factors)
+
+
+def _check_last_block(path: Path, ds: Any) -> None:
+    """Read the image's last block of pixels, which a file cut short (a copy broken off,
+    a download not finished) lacks, so that such a file is refused, not stored."""
+    from rasterio.windows import Window
+
+    height, width = ds.block_shapes[0]
+    row, col = (ds.height - 1) // height * height, (ds.width - 1) // width * width
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ds.read(1, window=Window(col, row, min(width, ds.width - col),
+                                     min(height, ds.height - row)))
+    except RasterioError:
+        raise RasterFileError(f"{path}: the image is damaged or was cut short (its last "
+                              "pixels cannot be read); copy the file again.") from None
 
 
 class _Level:

@@ -151,7 +151,8 @@ class AttestDialog(RefusingDialog):
         layout.addWidget(buttons)
 
     def _choose(self) -> None:
-        name = self.ctx.files.open_file(self, "signatures", "Scanned signature")
+        name = self.ctx.files.open_file(self, "signatures", "Scanned signature",
+                                       tell=self.refuse)
         if name:
             self.use_scan(name)
 

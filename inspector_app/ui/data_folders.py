@@ -106,12 +106,12 @@ class DataFolders:
         yet or in another empty folder, and open that folder in this window."""
         kit = self.ctx.files.open_file(self.parent, "field kits", "Field kit from the office")
         ws = self.ctx.ws
-        if not kit or ws is None:
+        if kit is None or ws is None:
             return
         from ..services import exchange as sync
 
         self.ctx.op(lambda: sync.holds_nothing_yet(ws.store)).success(
-            lambda empty: self._join_kit(ws, Path(kit), here_is_empty=empty)).run()
+            lambda empty: self._join_kit(ws, kit, here_is_empty=empty)).run()
 
     def _join_kit(self, ws: Workspace, kit: Path, *, here_is_empty: bool) -> None:
         from ..services import exchange as sync

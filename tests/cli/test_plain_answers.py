@@ -101,7 +101,8 @@ def test_a_missing_data_folder_is_refused_and_not_created(
         assert err.strip() == (
             f"There is no data folder {typo} (from --data-dir); check its spelling, or start "
             f"one there with `inspector-app --data-dir {typo} parcels import ROLL.csv` (or "
-            "`case import`, `shoreline import`, `demo`, `sync join`).")
+            "`case import`, `demo`, `jurisdiction use`, `shoreline import`, `basemap import`, "
+            "`office use`, `wording use` or `sync join`).")
     assert not typo.exists()
 
 

@@ -92,8 +92,47 @@ def test_a_bad_header_refuses_the_whole_file(tmp_path: Path, text: str, message:
         read_roll(_write(tmp_path, text))
 
 
-def test_a_non_utf8_roll_is_refused(tmp_path: Path) -> None:
+WINDOWS_ROLL = ("sbl,municipality,site_address,owner_name,mailing_address_1,"
+                "mailing_address_2\n112.09-1-7.2,Town of Canandaigua,1 Caf\u00e9 Lane,"
+                "Ren\u00e9e M\u00fcller,1 Caf\u00e9 Lane,\"Canandaigua, NY 14424\"\n")
+
+
+def test_a_roll_excel_saved_on_windows_is_read_and_said_so(workspace: Workspace,
+                                                           tmp_path: Path) -> None:
     path = tmp_path / "roll.csv"
-    path.write_bytes("sbl,owner_name\n1-2-3,Ren\u00e9e\n".encode("cp1252"))
-    with pytest.raises(InputError, match="is not UTF-8 text"):
+    path.write_bytes(WINDOWS_ROLL.encode("cp1252"))
+    result = apply_roll(workspace.store, read_roll(path))
+    assert result.as_json() == {"created": 1, "updated": 0, "unchanged": 0, "rejected": [],
+                                "encoding": "Windows-1252"}
+    parcel = workspace.load_case("112.09-1-7.2").parcel
+    assert (parcel.owner_name, parcel.site_address) == ("Ren\u00e9e M\u00fcller",
+                                                        "1 Caf\u00e9 Lane")
+
+
+def test_a_utf8_roll_says_no_encoding(workspace: Workspace, tmp_path: Path) -> None:
+    path = tmp_path / "roll.csv"
+    path.write_bytes(WINDOWS_ROLL.encode("utf-8-sig"))
+    assert "encoding" not in apply_roll(workspace.store, read_roll(path)).as_json()
+
+
+def test_a_roll_that_is_no_text_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "roll.csv"
+    path.write_bytes(b"PK\x03\x04\x14\x00" + bytes(range(256)))
+    with pytest.raises(InputError, match=r"roll\.csv: is not a text file \(it holds binary "
+                                         r"data, such as byte 0x03 on line 1\); give the roll "
+                                         "saved as \"CSV UTF-8\"."):
         read_roll(path)
+    path.write_bytes(b"sbl\n\x81\x8d\n")  # bytes that are neither UTF-8 nor Windows-1252
+    with pytest.raises(InputError, match=r"is not UTF-8 text \(byte 4, on line 2, is 0x81"):
+        read_roll(path)
+
+
+def test_a_quote_never_closed_is_said_in_words(tmp_path: Path) -> None:
+    path = tmp_path / "roll.csv"
+    path.write_text("sbl,municipality,site_address,owner_name,mailing_address_1\n"
+                    '112.09-1-7.2,Town of Canandaigua,"1 Lake Rd,Jane Roe,1 Lake Rd\n'
+                    + "x" * 140_000 + "\n", encoding="utf-8")
+    rejected = read_roll(path).rejected
+    assert [r.reason for r in rejected] == [
+        "not valid CSV (a cell runs on for more than 131,072 characters: a double quote that "
+        "opens a cell is probably never closed)"]

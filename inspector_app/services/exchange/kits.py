@@ -97,6 +97,18 @@ def holds_nothing_yet(store: Store) -> bool:
     return not held or _only_what_opening_wrote(store) is not None
 
 
+def _zip_member_names(data: bytes) -> set[str]:
+    """The names in a zip file (none when it cannot be read as one)."""
+    import io
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            return set(z.namelist())
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return set()
+
+
 def _open_kit(kit_path: Path, passphrase: str) -> bytes:
     """The field kit's contents, decrypted; nothing is touched if it cannot be opened."""
     try:
@@ -110,7 +122,11 @@ def _open_kit(kit_path: Path, passphrase: str) -> bytes:
     except OSError as exc:
         raise PackageError(f"{kit_path}: cannot be read ({exc.strerror}).") from None
     if sealed.startswith(b"PK"):
-        raise PackageError(f"{kit_path}: this field kit is not encrypted: it {SHARED_KEY_REFUSAL}.")
+        if _zip_member_names(sealed) & {"manifest.json"}:
+            raise PackageError(f"{kit_path}: this field kit is not encrypted: it "
+                               f"{SHARED_KEY_REFUSAL}.")
+        raise PackageError(f"{kit_path}: is a zip file, not a field kit; give the file the "
+                           "office wrote for this laptop with Enrol a laptop (`sync enroll`).")
     return keys.unseal(sealed, passphrase, source=str(kit_path))
 
 

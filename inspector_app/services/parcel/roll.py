@@ -23,6 +23,7 @@ from ...domain.sbl import SBL_EXAMPLES, is_sbl, lookup_key, sbl_key
 from ...errors import InputError
 from ...storage.cases import parcels_spelled
 from ...storage.store import Store
+from ...text_input import UTF8, Decoded, decode
 from .roll_columns import REQUIRED, Columns, header_name, resolve
 
 # The lake lies around 77.3 W, 42.8 N; anything outside New York is a mistake.
@@ -51,23 +52,32 @@ class RollImportResult:
     unchanged: int = 0
     columns: dict[str, str] = field(default_factory=dict)
     ignored_columns: list[str] = field(default_factory=list)
+    encoding: str = UTF8  # how the file's text was read
 
     def as_json(self) -> dict[str, Any]:
-        return {"created": self.created, "updated": self.updated, "unchanged": self.unchanged,
-                "rejected": [], "columns": self.columns,
-                "ignored_columns": self.ignored_columns}
+        out = {"created": self.created, "updated": self.updated, "unchanged": self.unchanged,
+               "rejected": [], "columns": self.columns,
+               "ignored_columns": self.ignored_columns}
+        if self.encoding != UTF8:
+            out["encoding"] = self.encoding  # said only when it is not the usual one
+        return out
 
 
-def _read_text(path: Path) -> str:
+def _read_text(path: Path) -> Decoded:
+    """The roll's text: UTF-8, or Windows-1252 as Excel on Windows saves a CSV."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
         raise InputError(f"{path}: no such file.") from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: is not UTF-8 text (byte {exc.start}); save the roll as "
-                         "\"CSV UTF-8\".") from None
+    return decode(raw, path, what="roll", save_as="\"CSV UTF-8\"", windows=True)
+
+
+def _csv_words(exc: csv.Error) -> str:
+    """What is wrong with a line of CSV, in words rather than the csv module's."""
+    if "field larger than field limit" in str(exc):
+        return ("a cell runs on for more than 131,072 characters: a double quote that opens "
+                "a cell is probably never closed")
+    return "its double quotes do not pair up; a quote inside a cell is written twice (\"\")"
 
 
 def _coordinate(text: str, name: str, bounds: tuple[float, float]) -> float:
@@ -142,6 +152,7 @@ class ParsedRoll:
     rejected: list[RejectedRow]
     columns: Columns | None = None
     count: int = 0  # the rows read (blank ones not counted)
+    encoding: str = UTF8
 
 
 # A table read from a file: its header, then each row with where it is ("line 4" of a CSV
@@ -149,15 +160,16 @@ class ParsedRoll:
 Rows = Iterator[tuple[str, int, list[str] | str]]
 
 
-def _csv_table(path: Path) -> tuple[list[str], Rows]:
-    reader = csv.reader(io.StringIO(_read_text(path), newline=""))
+def _csv_table(path: Path) -> tuple[list[str], Rows, str]:
+    text, encoding = _read_text(path)
+    reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(reader)
     except StopIteration:
         raise InputError(f"{path}: is empty; the first line must name the columns "
                          f"({', '.join(REQUIRED)}).") from None
     except csv.Error as exc:
-        raise InputError(f"{path}: line 1 is not valid CSV ({exc}).") from None
+        raise InputError(f"{path}: line 1 is not valid CSV ({_csv_words(exc)}).") from None
 
     def rows() -> Rows:
         while True:
@@ -166,13 +178,13 @@ def _csv_table(path: Path) -> tuple[list[str], Rows]:
             except StopIteration:
                 return
             except csv.Error as exc:
-                yield "line", reader.line_num, f"not valid CSV ({exc})"
+                yield "line", reader.line_num, f"not valid CSV ({_csv_words(exc)})"
                 continue
             yield "line", reader.line_num, cells
-    return header, rows()
+    return header, rows(), encoding
 
 
-def _excel_table(path: Path) -> tuple[list[str], Rows]:
+def _excel_table(path: Path) -> tuple[list[str], Rows, str]:
     from ...documents.spreadsheet import read_xlsx_rows
 
     table = read_xlsx_rows(path)
@@ -183,19 +195,20 @@ def _excel_table(path: Path) -> tuple[list[str], Rows]:
     while width and not table[0][width - 1]:
         width -= 1  # a formatted but empty cell at the end of the header row
     return table[0][:width], (("row", i, cells[:width] + [""] * (width - len(cells)))
-                              for i, cells in enumerate(table[1:], start=2))
+                              for i, cells in enumerate(table[1:], start=2)), UTF8
 
 
-def _attribute_table(path: Path) -> tuple[list[str], Rows]:
+def _attribute_table(path: Path) -> tuple[list[str], Rows, str]:
     from ...documents.spreadsheet import cell_text
     from ...geo.vector_files import read_attribute_table
 
     names, records = read_attribute_table(path)
     return names, (("record", i, [cell_text(v) for v in values])
-                   for i, values in enumerate(records, start=1))
+                   for i, values in enumerate(records, start=1)), UTF8
 
 
-def _table(path: Path) -> tuple[list[str], Rows]:
+def _table(path: Path) -> tuple[list[str], Rows, str]:
+    """The file's header, its rows and how its text was read."""
     suffix = path.suffix.lower()
     if suffix == ".xls":
         raise InputError(f"{path}: is an Excel 97-2003 workbook (.xls), which this app does "
@@ -210,12 +223,12 @@ def _table(path: Path) -> tuple[list[str], Rows]:
 def read_roll(path: Path, mapped: dict[str, tuple[str, ...]] | None = None) -> ParsedRoll:
     """Read and check a roll without touching the database (`mapped`: a column map,
     field -> the file's column(s))."""
-    header, rows = _table(path)
+    header, rows, encoding = _table(path)
     columns = resolve(str(path), header, mapped)
     labels = columns.describe()
     width = len(header)
     names = [header_name(h) for h in header]
-    parsed = ParsedRoll(rows=[], rejected=[], columns=columns)
+    parsed = ParsedRoll(rows=[], rejected=[], columns=columns, encoding=encoding)
     seen: dict[tuple[str, ...], str] = {}
     for unit, line, cells in rows:
         if isinstance(cells, str):
@@ -279,7 +292,7 @@ def apply_roll(store: Store, parsed: ParsedRoll) -> RollImportResult:
     if parsed.rejected:
         raise InputError(f"{len(parsed.rejected)} rows of the roll were refused; nothing was "
                          "imported.")
-    result = RollImportResult()
+    result = RollImportResult(encoding=parsed.encoding)
     if parsed.columns is not None:
         result.columns = parsed.columns.describe()
         result.ignored_columns = list(parsed.columns.unused)

@@ -85,7 +85,7 @@ class FileActions:
             self.ctx.say(f"Imported {result.sbl}")
             self._reload(lambda: self._select(result.sbl))
 
-        self.ctx.op(lambda: ws.import_case_file(Path(path), today=day)).success(done).run()
+        self.ctx.op(lambda: ws.import_case_file(path, today=day)).success(done).run()
 
     def export_case(self) -> None:
         case = self.wb.case
@@ -113,7 +113,7 @@ class FileActions:
         if not path:
             return
         name, ok = QInputDialog.getText(self.parent, "Shoreline layer", "Name of the layer:",
-                                        QLineEdit.EchoMode.Normal, Path(path).stem)
+                                        QLineEdit.EchoMode.Normal, path.stem)
         if not ok or not name.strip():
             return
         accuracy, ok = QInputDialog.getDouble(self.parent, "Shoreline layer",
@@ -121,7 +121,7 @@ class FileActions:
                                               100_000, 1)
         if not ok:
             return
-        self.run_layer_import(Path(path), name=name, accuracy_ft=accuracy)
+        self.run_layer_import(path, name=name, accuracy_ft=accuracy)
 
     def run_layer_import(self, path: Path, *, name: str, accuracy_ft: float,
                          far_ok: bool = False) -> None:
@@ -162,10 +162,10 @@ class FileActions:
         path = self.ctx.files.open_file(self.parent, "imagery", "Aerial imagery", IMAGERY_FILTER)
         if not path:
             return
-        dialog = ImageryImportDialog(Path(path), self.parent, today=self.ctx.today())
+        dialog = ImageryImportDialog(path, self.parent, today=self.ctx.today())
         if dialog.exec() != ImageryImportDialog.DialogCode.Accepted:
             return
-        self.run_imagery_import(Path(path), **dialog.values())
+        self.run_imagery_import(path, **dialog.values())
 
     def run_imagery_import(self, path: Path, *, name: str, copy: bool,
                            source: str | None = None, captured_on: Any = None
@@ -202,10 +202,10 @@ class FileActions:
                                         LOTS_FILTER)
         if not path:
             return
-        dialog = LotsImportDialog(Path(path), self.parent)
+        dialog = LotsImportDialog(path, self.parent)
         if dialog.exec() != LotsImportDialog.DialogCode.Accepted:
             return
-        self.run_lots_import(Path(path), **dialog.values())
+        self.run_lots_import(path, **dialog.values())
 
     def run_lots_import(self, path: Path, *, name: str | None = None,
                         sbl_field: str | None = None, source: str | None = None

@@ -67,8 +67,8 @@ class SyncActions:
 
         path = self.ctx.files.open_file(self.parent, "sync packages", "Import a sync package")
         ws = self.ctx.ws
-        if path and ws is not None:
-            self.ctx.op(lambda progress, cancelled: sync.import_package(ws, Path(path))
+        if path is not None and ws is not None:
+            self.ctx.op(lambda progress, cancelled: sync.import_package(ws, path)
                         ).success(self._imported).with_progress(
                 "Checking and applying the package...", self.parent).run()
 
