@@ -79,6 +79,8 @@ SQLITE_DOORS = [
      ["shoreline", "import", "FILE", "--name", "x", "--accuracy-ft", "1"], "SQLite steps"),
     ("loop.gpkg", hostile_files.loop_gpkg, ["basemap", "import", "FILE", "--name", "x"],
      "not an image"),
+    ("loop.gpkg", hostile_files.loop_gpkg, ["parcels", "import", "FILE"],
+     "common table expression"),
 ]
 
 
