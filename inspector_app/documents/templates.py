@@ -10,13 +10,13 @@ from __future__ import annotations
 import difflib
 import html
 import string
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import Any
 
+from .. import toml_input
 from ..domain.jurisdiction import CITATION_KEYS
 from ..errors import InputError
 
@@ -183,11 +183,11 @@ def fill(text: str, values: Mapping[str, Any]) -> str:
 
 def _load_toml(path: Path, kind: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text("utf-8"))
+        return toml_input.read(path, what=f"{kind} file")
     except FileNotFoundError:
         raise LetterTemplateError(f"{path}: no such {kind} file.") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise LetterTemplateError(f"{path}: is not a valid {kind} file ({exc}).") from None
+    except toml_input.TomlProblem as exc:
+        raise LetterTemplateError(f"{path}: {exc}.") from None
 
 
 @dataclass(frozen=True)

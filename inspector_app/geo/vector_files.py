@@ -21,6 +21,7 @@ from shapely.geometry.base import BaseGeometry
 
 from ..errors import InputError
 from ..json_input import NonFiniteNumber, loads
+from ..nesting import TooDeep
 from .crs import MEASURE_CRS, WGS84, transformer
 
 # Latitude and longitude ranges around New York, to recognise swapped axes.
@@ -221,7 +222,7 @@ def read_geojson_areas(path: Path) -> Features:
         doc = loads(path.read_text("utf-8"))
     except FileNotFoundError:
         raise GeometryFileError(f"{path}: no such file.") from None
-    except NonFiniteNumber as exc:
+    except (NonFiniteNumber, TooDeep) as exc:
         raise GeometryFileError(f"{path}: {exc}.") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise GeometryFileError(f"{path}: is not GeoJSON ({exc}).") from None
