@@ -5,7 +5,8 @@ The wording (`resources/letters/templates.toml`) and the office's letterhead and
 key or a misspelt one is refused when the file is read, never printed on a letter. A
 placeholder is a name only (`{owner_name}`, `{cite[KEY]}`): a format or conversion
 (`{owner_name:>2000000}`, `{owner_name!r}`) is refused when the file is read, and never
-interpreted when a letter is filled.
+interpreted when a letter is filled. The images the settings name are read from their
+headers (`images.py`) and refused when too large, before any letter prints them.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 from .. import toml_input
 from ..domain.jurisdiction import CITATION_KEYS
 from ..errors import InputError
+from .images import ImageRefused, check_image_file
 
 
 def escape(text: str) -> str:
@@ -385,6 +387,13 @@ def _office(raw: dict[str, Any], *, source: str, base: Path, where: str) -> Offi
                                       "exist.")
         if p.suffix.lower() not in (".png", ".jpg", ".jpeg"):
             raise LetterTemplateError(f"{source}: [{where}{key} must be a PNG or JPEG file.")
+        try:
+            check_image_file(p)
+        except ImageRefused as exc:
+            raise LetterTemplateError(f"{source}: [{where}{key} {p} {exc}.") from None
+        except FileNotFoundError:
+            raise LetterTemplateError(f"{source}: [{where}{key} names {p}, which does not "
+                                      "exist.") from None
         return p
 
     return Office(office_name=head["office_name"], department=head["department"],
