@@ -168,10 +168,11 @@ def _check_placeholders(text: str, where: str, source: str) -> None:
                 f"{source}{_line_of(source, field)}: {where} has the placeholder {{{field}}}; "
                 f"write it as {{{name}}}, with nothing after the name.")
         if spec or conversion is not None:
+            written = _written(field, spec, conversion)
             raise LetterTemplateError(
-                f"{source}{_line_of(source, field)}: {where} has the placeholder "
-                f"{{{_written(field, spec, conversion)}}}; a placeholder is a name only: write "
-                f"it as {{{field}}}, with no format or conversion after it.")
+                f"{source}{_line_of(source, written)}: {where} has the placeholder "
+                f"{{{written}}}; a placeholder is a name only: write it as {{{field}}}, with "
+                "no format or conversion after it.")
 
 
 @lru_cache(maxsize=1024)
