@@ -6,6 +6,7 @@ only guards against a hang; the answer itself comes within a second or two."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -258,3 +259,19 @@ def test_attest_refuses_a_signature_too_large_from_its_header(demo: Path,
                 "certified_inspector", "--number", "1", "--signature", str(big)),
             "is 17,000 x 17,000 pixels", "scale it down")
     assert contents(demo) == before
+
+
+def test_a_recorded_text_of_nested_brackets_stays_text(demo: Path, tmp_path: Path) -> None:
+    """A case file within the bound (a text is a string, however many brackets it holds)
+    may record a text of 1,100 nested brackets; the parcel's history shows it as text."""
+    exported = run(demo, "case", "export", OVERDUE_SBL)
+    assert exported.returncode == 0, exported.stderr
+    doc = json.loads(exported.stdout)
+    brackets = "[" * 1100 + "]" * 1100
+    doc["dwelling"]["ahj_design_reason"] = brackets
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps(doc), "utf-8")
+    assert run(demo, "case", "import", str(case)).returncode == 0
+    history = run(demo, "history", OVERDUE_SBL)
+    assert history.returncode == 0, history.stderr
+    assert brackets in [e["new_value"] for e in json.loads(history.stdout)]
