@@ -237,6 +237,15 @@ _UNREADABLE = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib_error, OSError, Va
                EOFError, NotImplementedError, RuntimeError, KeyError)
 
 
+def read_member(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    """A member's bytes, decompressed no further than the size the zip's index declares
+    for it (`ZipFile.read` inflates all its compressed bytes in one step: a member of
+    10 MB declared as 1 KB would be 10 GB in memory before its CRC is checked). A member
+    whose data does not match its declared size and CRC is BadZipFile."""
+    with z.open(info) as f:
+        return f.read(info.file_size + 1)
+
+
 class PackageError(InputError):
     """A damaged, tampered, foreign or unsafe package. Nothing was changed."""
 
@@ -403,7 +412,7 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
 
     def member(name: str) -> bytes:
         try:
-            return z.read(name)
+            return read_member(z, z.getinfo(name))
         except _UNREADABLE as exc:
             raise refuse(f"{name} cannot be read ({type(exc).__name__}: damaged)") from None
 

@@ -23,6 +23,7 @@ from ...sync import keys, policy
 from ...sync.package import (
     MAX_PACKAGE_BYTES,
     PackageError,
+    read_member,
     read_package,
 )
 from ..reference import basemaps
@@ -41,7 +42,7 @@ def _peek_kit(contents: bytes) -> dict[str, Any] | None:
             info = z.getinfo("kit.json")
             if info.file_size > 10 * 1024**2:
                 return None
-            kit: dict[str, Any] = loads(z.read(info))
+            kit: dict[str, Any] = loads(read_member(z, info))
             return kit
     except (KeyError, zipfile.BadZipFile, OSError, ValueError):
         return None
