@@ -88,3 +88,27 @@ def greedy_kit(path: Path, *, n: int = 2**20, r: int = 16, p: int = 4,
                              "salt": os.urandom(16).hex()}, sort_keys=True).encode()
     path.write_bytes(KIT_MAGIC + header + b"\n" + os.urandom(1000))
     return path
+
+
+def lying_member_package(path: Path, *, inflated_mb: int = 1024, declared: int = 128
+                         ) -> Path:
+    """A package whose `signature` member declares `declared` bytes (in the zip's index
+    and its local header) but inflates to `inflated_mb` MB of zeros: about 1 MB on disk
+    that a reader trusting the compressed data makes 1 GB of in memory. The deflate stream
+    is one flushed megabyte of zeros repeated, then an empty final block."""
+    squeeze = zlib.compressobj(9, zlib.DEFLATED, -15)
+    megabyte = squeeze.compress(bytes(1024**2)) + squeeze.flush(zlib.Z_FULL_FLUSH)
+    bomb = megabyte * inflated_mb + b"\x03\x00"
+    members = [(b"manifest.json", 0, b"{}", 2, zlib.crc32(b"{}")),
+               (b"signature", 8, bomb, declared, 0)]
+    local, central = bytearray(), bytearray()
+    for name, method, data, size, crc in members:
+        central += struct.pack("<4s6H3I5H2I", b"PK\x01\x02", 20, 20, 0, method, 0, 0x21,
+                               crc, len(data), size, len(name), 0, 0, 0, 0, 0, len(local))
+        central += name
+        local += struct.pack("<4s5H3I2H", b"PK\x03\x04", 20, 0, method, 0, 0x21, crc,
+                             len(data), size, len(name), 0) + name + data
+    path.write_bytes(bytes(local + central) + struct.pack(
+        "<4s4H2IH", b"PK\x05\x06", 0, 0, len(members), len(members), len(central),
+        len(local), 0))
+    return path

@@ -275,3 +275,26 @@ def test_a_recorded_text_of_nested_brackets_stays_text(demo: Path, tmp_path: Pat
     history = run(demo, "history", OVERDUE_SBL)
     assert history.returncode == 0, history.stderr
     assert brackets in [e["new_value"] for e in json.loads(history.stdout)]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="address-space limit")
+def test_a_member_inflating_past_its_declared_size_is_refused_in_bounded_memory(
+        demo: Path, tmp_path: Path) -> None:
+    """1 MB on disk, declared 128 bytes, inflating to 1 GB: read no further than declared,
+    under an address-space limit the 1 GB would break."""
+    import resource
+
+    def limited() -> None:
+        limit = 600 * 1024**2
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    before = contents(demo)
+    package = hostile.lying_member_package(tmp_path / "bomb.zip")
+    assert package.stat().st_size < 2 * 1024**2
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-m", "inspector_app", "--data-dir", str(demo),
+                             "sync", "import", str(package)], capture_output=True, text=True,
+                            timeout=HANG_GUARD_S, stdin=subprocess.DEVNULL, env=env,
+                            preexec_fn=limited)
+    refused(result, "signature cannot be read", "damaged", "nothing was changed")
+    assert contents(demo) == before
