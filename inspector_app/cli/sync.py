@@ -4,12 +4,12 @@ laptop."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from ..json_input import loads
 from ..paths import UnreadableFile, resolve_data_dir
 from .common import Commands, Parser, input_file, starts_a_folder, workspace
 
@@ -239,8 +239,8 @@ def _sync_resolve(args: argparse.Namespace) -> Any:
     value = None
     if args.value is not None:
         try:
-            value = json.loads(args.value)
-        except json.JSONDecodeError:
+            value = loads(args.value)
+        except ValueError:
             raise InputError(f"sync resolve: --value {args.value!r} is not JSON; quote text "
                              "values, e.g. '\"Jane Roe\"'.") from None
     choice = ("keep_local" if args.keep_local else "take_incoming" if args.take_incoming

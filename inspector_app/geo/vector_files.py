@@ -21,6 +21,7 @@ from shapely.geometry.base import BaseGeometry
 
 from ..errors import InputError
 from ..json_input import NonFiniteNumber, loads
+from ..nesting import TooDeep
 from ..paths import UnreadableFile, read_regular_file
 from ..text_input import decode, json_problem
 from . import foreign_sqlite
@@ -298,7 +299,7 @@ def read_geojson_areas(path: Path) -> Features:
                   error=GeometryFileError).text
     try:
         doc = loads(text)
-    except NonFiniteNumber as exc:
+    except (NonFiniteNumber, TooDeep) as exc:
         raise GeometryFileError(f"{path}: {exc}.") from None
     except json.JSONDecodeError as exc:
         raise GeometryFileError(f"{path}: {json_problem(exc)}.") from None

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
+from ...json_input import loads
 from ...paths import DataFolder
 from ...storage import devices, folder_state, received_records
 from ...storage.received_records import HISTORY_COLUMNS
@@ -22,6 +23,7 @@ from ...sync import keys, policy
 from ...sync.package import (
     MAX_PACKAGE_BYTES,
     PackageError,
+    read_member,
     read_package,
 )
 from ..reference import basemaps
@@ -40,7 +42,7 @@ def _peek_kit(contents: bytes) -> dict[str, Any] | None:
             info = z.getinfo("kit.json")
             if info.file_size > 10 * 1024**2:
                 return None
-            kit: dict[str, Any] = json.loads(z.read(info))
+            kit: dict[str, Any] = loads(read_member(z, info))
             return kit
     except (KeyError, zipfile.BadZipFile, OSError, ValueError):
         return None
