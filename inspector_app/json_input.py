@@ -3,7 +3,8 @@
 Python's json module reads NaN, Infinity and -Infinity, and a number too large for a float
 as infinity. None of them is a value a record can hold (SQLite stores NaN as NULL, which
 would clear the field), so every reader of outside JSON reads it with `loads`, which
-refuses them and says where the value is.
+refuses them and says where the value is, and refuses a text nesting deeper than
+`nesting.MAX_DEPTH` before parsing it (`nesting.TooDeep`, a ValueError).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import json
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
+
+from .nesting import JSON_STRINGS, check_depth
 
 Path = tuple[str | int, ...]
 
@@ -92,7 +95,9 @@ def check_finite(value: Any) -> None:
 
 def loads(text: str | bytes, **kwargs: Any) -> Any:
     """`json.loads`, refusing NaN, Infinity, -Infinity and numbers too large for a float
-    (NonFiniteNumber, a ValueError, naming where the value is)."""
+    (NonFiniteNumber, a ValueError, naming where the value is), and a text nesting too deep
+    (TooDeep, a ValueError, before it is parsed)."""
+    check_depth(text, JSON_STRINGS)
     refused = False
 
     def constant(name: str) -> _Refused:

@@ -9,8 +9,11 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
+import shutil
 import stat
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import platformdirs
@@ -19,7 +22,13 @@ from .errors import InputError
 
 APP_NAME = "watershed-inspector"
 HOME_ENV = "INSPECTOR_APP_HOME"
+USER_ENV = "INSPECTOR_APP_USER"
 DATABASE_NAME = "inspector.sqlite"
+
+
+def given_user() -> str | None:
+    """The person named in $INSPECTOR_APP_USER, or None when it names no one."""
+    return os.environ.get(USER_ENV, "").strip() or None
 
 
 def resources_dir() -> Path:
@@ -248,6 +257,67 @@ _DEBRIS = {
 }
 
 
+# A job's own folder for its temporary files (`work_folder`), inside the data folder, and
+# the lock file it holds while it runs.
+_WORK_PREFIX = ".work-"
+_WORK_LOCK = "lock"
+# The name of a file the app keeps for a record: the record's id (a version 4 UUID) and
+# the kind of file.
+_RECORD_FILE = re.compile(r"(?P<id>[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-"
+                          r"[0-9a-f]{12})\.(?:tif|mbtiles)")
+
+
+def _hold(fd: int) -> bool:
+    """Take an exclusive lock on an open file without waiting; False when another process
+    holds it. The lock goes with the process, however it ends."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: an open file cannot be removed there, which suffices
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+@contextlib.contextmanager
+def work_folder(parent: Path, name: str) -> Iterator[Path]:
+    """A folder for one job's temporary files, `.work-NAME` in `parent` (a folder of the
+    data folder), held by this process while the job runs and removed with what is left
+    in it when the job ends, however it ends; one left by a killed job is removed the
+    next time the data folder is opened (`DataFolder.remove_orphans`)."""
+    folder = parent / f"{_WORK_PREFIX}{name}"
+    try:
+        folder.mkdir(mode=0o700, parents=True)
+        fd = os.open(folder / _WORK_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as exc:
+        raise UnwritablePath(parent, exc, what="folder") from None
+    try:
+        _hold(fd)
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.close(fd)
+
+
+def _abandoned(folder: Path) -> bool:
+    """Whether a job's work folder is no longer held by a running job."""
+    try:
+        fd = os.open(folder / _WORK_LOCK, os.O_RDWR)
+    except FileNotFoundError:
+        # made and not yet locked, or its lock file gone: judged by its age
+        with contextlib.suppress(OSError):
+            return folder.lstat().st_mtime < time.time() - DEBRIS_AGE_S
+        return False
+    except OSError:
+        return False
+    try:
+        return _hold(fd)
+    finally:
+        os.close(fd)
+
+
 class DataFolder:
     """The layout of one data folder: database, attachments, backups, issued letters."""
 
@@ -292,6 +362,37 @@ class DataFolder:
                                 removed.append(path)
                         except OSError:
                             continue
+        return removed
+
+    def remove_orphans(self, folder: str, kept: Iterable[str]) -> list[Path]:
+        """Remove from `folder` (of this data folder) what a killed job left there: the
+        work folders no running job holds, and the files named as this app names a
+        record's file (`RECORD-ID.tif`, `RECORD-ID.mbtiles`) that no record names
+        (`kept`, paths relative to the data folder) and no running job is writing. Any
+        other file, a user's own included, is left alone. Returns what was removed."""
+        where = self.root / folder
+        if where.is_symlink() or not where.is_dir():
+            return []
+        kept = set(kept)
+        removed = []
+        running = set()
+        for work in sorted(where.glob(f"{_WORK_PREFIX}*")):
+            if work.is_symlink() or not work.is_dir():
+                continue
+            if not _abandoned(work):
+                running.add(work.name[len(_WORK_PREFIX):])
+                continue
+            shutil.rmtree(work, ignore_errors=True)
+            removed.append(work)
+        for path in sorted(where.iterdir()):
+            named = _RECORD_FILE.fullmatch(path.name)
+            if (named is None or f"{folder}/{path.name}" in kept
+                    or named["id"] in running):
+                continue
+            with contextlib.suppress(OSError):
+                if stat.S_ISREG(path.lstat().st_mode):
+                    path.unlink()
+                    removed.append(path)
         return removed
 
     @property

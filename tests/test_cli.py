@@ -98,18 +98,18 @@ def test_a_foreign_database_exits_1_and_stays_untouched(capsys: pytest.CaptureFi
     assert _tree(tmp_path) == before
 
 
-def test_parcel_roll_import_reports_rejected_lines(capsys: pytest.CaptureFixture[str],
-                                                   tmp_path: Path) -> None:
+def test_a_roll_with_a_refused_row_imports_nothing_and_creates_no_folder(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     roll = tmp_path / "roll.csv"
     roll.write_text("sbl,municipality,site_address,owner_name,mailing_address_1\n"
                     "1-2-3,Town of Italy,1 Main St,Ann Lee,1 Main St\n"
                     "1-2-4,Town of Italy,2 Main St,,2 Main St\n")
     status, out, err = cli(capsys, "--data-dir", str(tmp_path / "d"), "parcels", "import",
                            str(roll))
-    assert status == 0
-    assert out == {"created": 1, "updated": 0, "unchanged": 0,
-                   "rejected": [{"line": 3, "reason": "owner_name is empty"}]}
-    assert err.strip() == f"{roll}: line 3 was not imported: owner_name is empty."
+    assert (status, out) == (2, None)
+    assert err.splitlines() == [f"{roll}: 1 of 2 rows were refused, so nothing was imported:",
+                                "  line 3 (SBL '1-2-4'): owner_name is empty."]
+    assert not (tmp_path / "d").exists()
 
 
 def test_history_shows_who_changed_what(capsys: pytest.CaptureFixture[str],

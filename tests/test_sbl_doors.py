@@ -93,14 +93,15 @@ def test_parcels_import_takes_the_county_print_keys_and_keeps_their_spelling(
     assert len(out) == 5
 
 
-def test_a_roll_naming_one_parcel_twice_in_two_spellings_refuses_the_second(
+def test_a_roll_naming_one_parcel_twice_in_two_spellings_is_refused(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     roll = _roll(tmp_path, "13.-3-1", "013.00-3-001")
-    status, out, _ = cli(capsys, "--data-dir", str(tmp_path / "d"), "parcels", "import",
-                         str(roll))
-    assert (status, out["created"]) == (0, 1)
-    assert out["rejected"] == [{"line": 3, "reason": "sbl 013.00-3-001 already appears on "
-                                                      "line 2"}]
+    status, out, err = cli(capsys, "--data-dir", str(tmp_path / "d"), "parcels", "import",
+                           str(roll))
+    assert (status, out) == (2, None)
+    assert err.splitlines()[1] == ("  line 3 (SBL '013.00-3-001'): sbl 013.00-3-001 already "
+                                   "appears on line 2.")
+    assert not (tmp_path / "d").exists()
 
 
 @pytest.mark.parametrize("spelling", ["18.-4-11", "503689-18.-4-11",
@@ -142,3 +143,43 @@ def test_a_case_file_with_no_tax_map_number_is_refused_naming_the_forms(
                          str(_case(tmp_path, "18-4")), "--as-of", "2026-11-25")
     assert status == 2
     assert "which is not a tax map number; write it like 112.09-1-7.2, 13.-3-1" in err
+
+
+def test_storage_finds_a_parcel_by_any_spelling_beyond_the_command_line(
+        workspace: Any) -> None:
+    """The roll check of a proposal, a laptop's parcels at the office and the conflict
+    history all go through the one key, not the text as stored."""
+    from inspector_app.storage import change_log, devices
+    from inspector_app.storage import parcels as parcel_rows
+
+    with workspace.store.transaction() as w:
+        w.insert("parcels", {"sbl": "13.00-3-1", "municipality": "Town of Gorham",
+                             "site_address": "1 Lake Rd", "owner_name": "A. Owner",
+                             "owner_mailing_address": ["PO Box 1"]}, parcel_id=None)
+    conn = workspace.store.conn
+    pid = workspace.parcel_id("13.00-3-1")
+    for spelling in ("13.-3-1", "503689-13.-3-1", "50368901300000030010000000"):
+        assert parcel_rows.has_sbl(conn, spelling)
+        assert devices.parcel_ids_of(conn, {"parcels": json.dumps([spelling])}) == {pid}
+        assert workspace.stored_sbl(spelling) == "13.00-3-1"
+    assert not parcel_rows.has_sbl(conn, "13.-3-2")
+    assert devices.parcel_ids_of(conn, {"parcels": json.dumps(["13.-3-2"])}) == set()
+    assert change_log.resolved_conflicts(conn, pid) == []
+
+
+def test_assigning_by_another_spelling_names_the_parcel_as_stored(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    data = str(tmp_path / "d")
+    roll = _roll(tmp_path, "13.-3-1", "98.-1-12")
+    assert cli(capsys, "--data-dir", data, "parcels", "import", str(roll))[0] == 0
+    secret = tmp_path / "pass.txt"
+    secret.write_text("correct horse battery staple\n")
+    status, out, err = cli(capsys, "--data-dir", data, "sync", "enroll", "--device", "L1",
+                           "--out", str(tmp_path / "kit"), "--parcels",
+                           "503689-13.-3-1,013.00-3-001", "--passphrase-file", str(secret))
+    assert status == 0, err
+    assert out["parcels"] == 1  # one parcel, however often and however it is spelled
+    status, out, err = cli(capsys, "--data-dir", data, "sync", "assign", "--device", "L1",
+                           "--parcels", "13.00-3-1", "--remove")
+    assert status == 0, err
+    assert out["removed"] == ["13.-3-1"]

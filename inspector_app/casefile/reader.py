@@ -27,6 +27,7 @@ from ..domain.case import (
 from ..domain.registry import Field, Kind, Section
 from ..json_input import NonFiniteNumber, check_finite, loads
 from ..paths import UnreadableFile, read_regular_file
+from ..text_input import decode, json_problem
 from .geometry import geometry_fault
 from .messages import CaseFileError, describe, fail, field_path, problems_message
 from .schema import FORMAT, PASSES, VALIDATOR
@@ -202,8 +203,7 @@ def parse_text(text: str, *, source: str, today: date) -> Case:
     try:
         doc = loads(text, object_pairs_hook=_reject_duplicate_keys)
     except json.JSONDecodeError as exc:
-        raise fail(source, f"is not valid JSON (line {exc.lineno}, column {exc.colno}: "
-                           f"{exc.msg})") from None
+        raise fail(source, json_problem(exc)) from None
     except ValueError as exc:
         raise fail(source, str(exc)) from None
     return parse_document(doc, source=source, today=today)
@@ -237,9 +237,5 @@ def read_file(path: Path, *, today: date) -> Case:
         raise CaseFileError(f"{path}: no such case file.") from None
     except UnreadableFile as exc:
         raise CaseFileError(str(exc)) from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise CaseFileError(f"{path}: is not UTF-8 text (byte {exc.start}); save the case "
-                            "file as UTF-8 JSON.") from None
+    text = decode(raw, path, what="case file", save_as="UTF-8 JSON", error=CaseFileError).text
     return parse_text(text, source=str(path), today=today)

@@ -24,6 +24,7 @@ from ..domain import registry
 from ..domain.field_spec import DATE_PATTERN
 from ..domain.registry import Field, Kind
 from ..domain.units import plain_number
+from ..nesting import JSON_STRINGS, check_depth
 from .geometry import geometry_fault
 from .messages import describe, field_path, schema_message
 from .schema import node_of, quick
@@ -106,6 +107,7 @@ def case_value(field: Field, value: Any) -> Any:
 
 def _parsed_json(value: str, kind: type) -> Any:
     try:
+        check_depth(value, JSON_STRINGS)
         parsed = json.loads(value)
     except ValueError:
         return value

@@ -7,16 +7,17 @@ import argparse
 from typing import Any
 
 from ..domain.records import ATTESTER_KINDS
-from .common import Commands, input_file, iso_date, workspace
+from .common import SBL_HELP, Commands, input_file, iso_date, workspace
 
 
 def add_attest(commands: Commands) -> None:
     attest = commands.add_parser(
         "attest", help="record the attestation of a parcel's report of findings by a design "
                        "professional or a certified inspector, with the signature image")
-    attest.add_argument("sbl")
+    attest.add_argument("sbl", help=SBL_HELP)
     attest.add_argument("--name", required=True, help="the attesting person, as signed")
-    attest.add_argument("--kind", required=True, choices=ATTESTER_KINDS)
+    attest.add_argument("--kind", required=True, choices=ATTESTER_KINDS,
+                        help="a design professional (PE or RA) or an OTN-certified inspector")
     attest.add_argument("--number", required=True,
                         help="the certification (OTN) or licence number")
     attest.add_argument("--signature", type=input_file("signature image"), required=True,
@@ -25,10 +26,10 @@ def add_attest(commands: Commands) -> None:
     attest.add_argument("--drawn", action="store_true",
                         help="the image was drawn on a signature pad (default: scanned)")
     attest.add_argument("--on", type=iso_date, metavar="DATE",
-                        help="the day it was signed (default: today)")
+                        help="the day it was signed, YYYY-MM-DD (default today)")
     attest.set_defaults(handler=_attest)
     listed = commands.add_parser("attestations", help="a parcel's attestations, oldest first")
-    listed.add_argument("sbl")
+    listed.add_argument("sbl", help=SBL_HELP)
     listed.set_defaults(handler=_attestations)
 
 

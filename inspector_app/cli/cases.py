@@ -8,25 +8,37 @@ from datetime import date
 from typing import Any
 
 from .. import casefile
-from .common import Commands, Parser, input_file, iso_date, workspace
+from .common import (
+    CASE_FILE_HELP,
+    SBL_HELP,
+    Commands,
+    Parser,
+    input_file,
+    iso_date,
+    starts_a_folder,
+    workspace,
+)
 
 
 def add_case(commands: Commands) -> None:
     case = commands.add_parser("case", help="import or export one case file")
     case_sub = case.add_subparsers(dest="case_command", required=True, parser_class=Parser)
     imp = case_sub.add_parser("import", help="store a case through the normal edit path")
-    imp.add_argument("file", type=input_file("case file"))
-    imp.add_argument("--as-of", type=iso_date, metavar="DATE")
+    starts_a_folder(imp)
+    imp.add_argument("file", type=input_file("case file"), help=CASE_FILE_HELP)
+    imp.add_argument("--as-of", type=iso_date, metavar="DATE",
+                     help="the day taken as today, YYYY-MM-DD (default today): a date in the "
+                          "case after it is refused")
     imp.set_defaults(handler=_case_import)
     exp = case_sub.add_parser("export", help="print the stored case of a parcel")
-    exp.add_argument("sbl")
+    exp.add_argument("sbl", help=SBL_HELP)
     exp.set_defaults(handler=_case_export)
 
 
 def add_history(commands: Commands) -> None:
     history = commands.add_parser("history", help="every change to a parcel: who, when, "
                                                   "old -> new")
-    history.add_argument("sbl")
+    history.add_argument("sbl", help=SBL_HELP)
     history.set_defaults(handler=_history)
 
 
@@ -36,20 +48,23 @@ def add_inspection(commands: Commands) -> None:
     sub = inspection.add_subparsers(dest="inspection_command", required=True,
                                     parser_class=Parser)
     listed = sub.add_parser("list", help="every inspection of a parcel, with its id")
-    listed.add_argument("sbl")
+    listed.add_argument("sbl", help=SBL_HELP)
     listed.set_defaults(handler=_inspection_list)
     void = sub.add_parser("entered-in-error",
                           help="(office) mark an inspection entered in error: it stays on "
                                "record and counts no more")
-    void.add_argument("sbl")
-    void.add_argument("inspection_id", metavar="INSPECTION_ID")
+    void.add_argument("sbl", help=SBL_HELP)
+    void.add_argument("inspection_id", metavar="INSPECTION_ID",
+                      help="the inspection's id, as `inspection list SBL` prints it")
     void.add_argument("--reason", required=True, help="why it was entered in error")
-    void.add_argument("--as-of", type=iso_date, metavar="DATE")
+    void.add_argument("--as-of", type=iso_date, metavar="DATE",
+                      help="the day the mark is recorded as made, YYYY-MM-DD (default today)")
     void.set_defaults(handler=_inspection_void)
     restore = sub.add_parser("restore", help="(office) undo the mark: the inspection counts "
                                              "again")
-    restore.add_argument("sbl")
-    restore.add_argument("inspection_id", metavar="INSPECTION_ID")
+    restore.add_argument("sbl", help=SBL_HELP)
+    restore.add_argument("inspection_id", metavar="INSPECTION_ID",
+                      help="the inspection's id, as `inspection list SBL` prints it")
     restore.set_defaults(handler=_inspection_restore)
 
 
@@ -77,16 +92,17 @@ def _inspection_restore(args: argparse.Namespace) -> Any:
 
 def add_attach(commands: Commands) -> None:
     attach = commands.add_parser("attach", help="attach a photo or document to a parcel")
-    attach.add_argument("sbl")
-    attach.add_argument("file", type=input_file("attachment"))
-    attach.add_argument("--caption")
+    attach.add_argument("sbl", help=SBL_HELP)
+    attach.add_argument("file", type=input_file("attachment"),
+                        help="the photo or document, any kind of file (stored by its SHA-256)")
+    attach.add_argument("--caption", metavar="TEXT", help="what it shows, kept with it")
     attach.set_defaults(handler=_attach)
 
 
 def _case_import(args: argparse.Namespace) -> Any:
     today = args.as_of or date.today()
     case = casefile.read_file(args.file, today=today)
-    with workspace(args, create=True) as ws:
+    with workspace(args) as ws:
         result = ws.save_case(case, today=today)
     out: dict[str, Any] = {"sbl": result.sbl, "created": result.created}
     if result.proposed:

@@ -12,10 +12,17 @@ from datetime import date
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from ..domain.sbl import SBL_EXAMPLES
 from ..errors import InputError
 from ..paths import HOME_ENV, readable_file, resolve_data_dir
 
 Handler = Callable[[argparse.Namespace], Any]
+
+# The help of the arguments many commands share, each said once.
+SBL_HELP = f"the parcel's tax map number (SBL), in any spelling the county uses: {SBL_EXAMPLES}"
+AS_OF_HELP = "the day to judge as of, YYYY-MM-DD (default today)"
+CASE_FILE_HELP = ("a case file: JSON in the format watershed-inspector/case/1 "
+                  "(docs/case-file.md)")
 
 
 class Parser(argparse.ArgumentParser):
@@ -92,28 +99,50 @@ def _data_dir_named(args: argparse.Namespace) -> str:
     return HOME_ENV if os.environ.get(HOME_ENV) else "the default data folder"
 
 
-def _check_data_dir(args: argparse.Namespace, root: Path, *, create: bool) -> None:
+def starts_a_folder(parser: argparse.ArgumentParser) -> None:
+    """Declare that a command stores a first record or sets a folder up (the imports,
+    `demo`, the `use` commands, `sync join`): it makes a data folder that does not exist
+    yet, where every other command refuses one (`workspace`). The list of such commands
+    the messages and the README give is read from these declarations (`folder_starters`)."""
+    parser.set_defaults(starts_folder=True)
+
+
+def folder_starters(parser: argparse.ArgumentParser, words: tuple[str, ...] = ()
+                    ) -> list[str]:
+    """The commands that start a data folder, as typed ("parcels import"), in the order
+    `--help` lists them."""
+    found = [" ".join(words)] if words and parser.get_default("starts_folder") else []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found += folder_starters(sub, (*words, name))
+    return found
+
+
+def _check_data_dir(args: argparse.Namespace, root: Path) -> None:
     """Refuse a data folder that is a file, or (unless the command makes one) missing."""
     if root.exists() and not root.is_dir():
         raise InputError(f"The data folder {root} is a file, not a folder; give "
                          f"{_data_dir_named(args)} a folder.")
-    if not create and not root.exists():
+    if not getattr(args, "starts_folder", False) and not root.exists():
+        others = [f"`{c}`" for c in getattr(args, "folder_starters", ()) if c != "parcels import"]
+        listed = (f" (or {', '.join(others[:-1])} or {others[-1]})" if len(others) > 1
+                  else f" (or {others[0]})" if others else "")
         raise InputError(
             f"There is no data folder {root} (from {_data_dir_named(args)}); check its "
             f"spelling, or start one there with `inspector-app --data-dir {root} parcels "
-            "import ROLL.csv` (or `case import`, `shoreline import`, `demo`, `sync join`).")
+            f"import ROLL.csv`{listed}.")
 
 
-def workspace(args: argparse.Namespace, *, create: bool = False) -> Any:
-    """The data folder opened for work. Commands that store a first record or set a
-    folder up (`create`: imports, demo, the `use` commands) make a folder that does not
-    exist yet; the others refuse it, so that a mistyped --data-dir is not taken for a new,
-    empty one."""
+def workspace(args: argparse.Namespace) -> Any:
+    """The data folder opened for work. A command declared to start a folder
+    (`starts_a_folder`) makes one that does not exist yet; the others refuse it, so that a
+    mistyped --data-dir is not taken for a new, empty one."""
     from ..paths import UnwritablePath
     from ..services.workspace import Workspace
 
     root = resolve_data_dir(args.data_dir)
-    _check_data_dir(args, root, create=create)
+    _check_data_dir(args, root)
     try:
         return Workspace(root, user=args.user)
     except UnwritablePath:

@@ -6,13 +6,17 @@ import argparse
 import sys
 from typing import Any
 
-from .common import Commands, iso_date, positive_count, workspace
+from .common import Commands, iso_date, positive_count, starts_a_folder, workspace
 
 
 def add_demo(commands: Commands) -> None:
     demo = commands.add_parser("demo", help="fill the data folder with demo parcels")
-    demo.add_argument("--parcels", type=positive_count, default=None, metavar="N")
-    demo.add_argument("--as-of", type=iso_date, metavar="DATE")
+    starts_a_folder(demo)
+    demo.add_argument("--parcels", type=positive_count, default=None, metavar="N",
+                      help="how many parcels, 1 to 100000 (default about forty)")
+    demo.add_argument("--as-of", type=iso_date, metavar="DATE",
+                      help="the day the demo's records are made up to, YYYY-MM-DD (default "
+                           "today)")
     demo.set_defaults(handler=_demo)
 
 
@@ -35,7 +39,7 @@ def _demo(args: argparse.Namespace) -> Any:
         if total >= 1000:
             print(f"demo: {done} of {total} parcels", file=sys.stderr, flush=True)
 
-    with workspace(args, create=True) as ws:
+    with workspace(args) as ws:
         return install_demo(ws, count=count, today=args.as_of, progress=progress)
 
 

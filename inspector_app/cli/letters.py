@@ -11,15 +11,32 @@ from pathlib import Path
 from typing import Any
 
 from .. import casefile
-from .common import Commands, Parser, input_file, iso_date, settings_workspace, workspace
+from .common import (
+    CASE_FILE_HELP,
+    SBL_HELP,
+    Commands,
+    Parser,
+    input_file,
+    iso_date,
+    settings_workspace,
+    starts_a_folder,
+    workspace,
+)
+
+LETTER_ID_HELP = ("the letter's id, as `register list` prints it (its first 8 characters are "
+                  "enough)")
 
 
 def add_letters(commands: Commands) -> None:
     letters = commands.add_parser("letters", help="draft the letters a case file calls for, "
                                                   "as PDFs")
-    letters.add_argument("file", type=input_file("case file"), metavar="CASE.json")
-    letters.add_argument("--out", type=Path, required=True, metavar="DIR")
-    letters.add_argument("--as-of", type=iso_date, metavar="DATE")
+    letters.add_argument("file", type=input_file("case file"), metavar="CASE.json",
+                         help=CASE_FILE_HELP)
+    letters.add_argument("--out", type=Path, required=True, metavar="DIR",
+                         help="the folder to write the PDFs in")
+    letters.add_argument("--as-of", type=iso_date, metavar="DATE",
+                         help="the letters' date and the day to judge as of, YYYY-MM-DD "
+                              "(default today)")
     letters.set_defaults(handler=_letters)
 
 
@@ -29,19 +46,22 @@ def add_register(commands: Commands) -> None:
     reg_sub = reg.add_subparsers(dest="register_command", required=True, parser_class=Parser)
     _add_register_writing(reg_sub)
     reg_list = reg_sub.add_parser("list", help="issued letters, oldest first")
-    reg_list.add_argument("sbl", nargs="?")
+    reg_list.add_argument("sbl", nargs="?", help=f"one parcel's letters (default: all); "
+                                                 f"{SBL_HELP}")
     reg_list.set_defaults(handler=_register_list)
     reg_pending = reg_sub.add_parser("pending", help="issued letters not yet printed")
     reg_pending.set_defaults(handler=_register_pending)
     reg_print = reg_sub.add_parser("print", help="all letters waiting to be printed, in one "
                                                  "PDF")
-    reg_print.add_argument("--out", type=Path, required=True, metavar="FILE")
+    reg_print.add_argument("--out", type=Path, required=True, metavar="FILE",
+                           help="the PDF to write the letters in")
     reg_print.add_argument("--labels", type=Path, metavar="FILE",
                            help="also a sheet of Avery 5160 mailing labels")
     reg_print.set_defaults(handler=_register_print)
     reg_show = reg_sub.add_parser("show", help="write an issued letter's PDF (the same bytes)")
-    reg_show.add_argument("letter_id")
-    reg_show.add_argument("--out", type=Path, required=True, metavar="FILE")
+    reg_show.add_argument("letter_id", metavar="LETTER_ID", help=LETTER_ID_HELP)
+    reg_show.add_argument("--out", type=Path, required=True, metavar="FILE",
+                          help="the PDF to write")
     reg_show.set_defaults(handler=_register_show)
     _add_register_service(reg_sub)
 
@@ -51,20 +71,26 @@ def _add_register_writing(reg_sub: Commands) -> None:
     from ..documents.content import LETTER_KINDS
 
     reg_issue = reg_sub.add_parser("issue", help="issue the letters a stored parcel calls for")
-    reg_issue.add_argument("sbl")
+    reg_issue.add_argument("sbl", help=SBL_HELP)
     reg_issue.add_argument("--kind", action="extend", nargs="+", choices=LETTER_KINDS,
                            metavar="K",
                            help="issue these kinds (--kind A B or --kind A --kind B; default: "
                                 "what the records call for)")
     reg_issue.add_argument("--replaces", metavar="LETTER_ID",
                            help="issue as a correction of this letter")
-    reg_issue.add_argument("--as-of", type=iso_date, metavar="DATE")
+    reg_issue.add_argument("--as-of", type=iso_date, metavar="DATE",
+                           help="the letters' date and the day to judge as of, YYYY-MM-DD "
+                                "(default today)")
     reg_issue.set_defaults(handler=_register_issue)
     reg_draft = reg_sub.add_parser("draft", help="a DRAFT of a letter for a stored parcel")
-    reg_draft.add_argument("sbl")
-    reg_draft.add_argument("--kind", required=True, choices=LETTER_KINDS)
-    reg_draft.add_argument("--out", type=Path, required=True, metavar="FILE")
-    reg_draft.add_argument("--as-of", type=iso_date, metavar="DATE")
+    reg_draft.add_argument("sbl", help=SBL_HELP)
+    reg_draft.add_argument("--kind", required=True, choices=LETTER_KINDS,
+                           help="the kind of letter")
+    reg_draft.add_argument("--out", type=Path, required=True, metavar="FILE",
+                           help="the PDF to write")
+    reg_draft.add_argument("--as-of", type=iso_date, metavar="DATE",
+                           help="the letter's date and the day to judge as of, YYYY-MM-DD "
+                                "(default today)")
     reg_draft.set_defaults(handler=_register_draft)
 
 
@@ -74,9 +100,11 @@ def _add_register_service(reg_sub: Commands) -> None:
     from ..domain.records import SERVICE_METHODS
 
     serve = reg_sub.add_parser("serve", help="record how and when an issued letter was served")
-    serve.add_argument("letter_id", metavar="LETTER_ID")
-    serve.add_argument("--method", required=True, choices=SERVICE_METHODS)
-    serve.add_argument("--on", required=True, type=iso_date, metavar="DATE")
+    serve.add_argument("letter_id", metavar="LETTER_ID", help=LETTER_ID_HELP)
+    serve.add_argument("--method", required=True, choices=SERVICE_METHODS,
+                       help="how it was served")
+    serve.add_argument("--on", required=True, type=iso_date, metavar="DATE",
+                       help="the day it was served, YYYY-MM-DD")
     serve.add_argument("--article", metavar="NUMBER",
                        help="certified mail: the article number")
     serve.add_argument("--to", metavar="NAME", help="hand delivery: to whom")
@@ -84,15 +112,18 @@ def _add_register_service(reg_sub: Commands) -> None:
     serve.set_defaults(handler=_register_serve)
     got = reg_sub.add_parser("delivered", help="record that a served letter's delivery was "
                                                "confirmed (a return receipt)")
-    got.add_argument("letter_id", metavar="LETTER_ID")
-    got.add_argument("--on", required=True, type=iso_date, metavar="DATE")
-    got.add_argument("--signed-by", metavar="NAME")
+    got.add_argument("letter_id", metavar="LETTER_ID", help=LETTER_ID_HELP)
+    got.add_argument("--on", required=True, type=iso_date, metavar="DATE",
+                     help="the day it was delivered, YYYY-MM-DD (as the return receipt says)")
+    got.add_argument("--signed-by", metavar="NAME", help="who signed the return receipt")
     got.set_defaults(handler=_register_delivered)
     back = reg_sub.add_parser("returned", help="record that a mailed letter came back "
                                                "undelivered")
-    back.add_argument("letter_id", metavar="LETTER_ID")
-    back.add_argument("--on", required=True, type=iso_date, metavar="DATE")
-    back.add_argument("--reason", required=True)
+    back.add_argument("letter_id", metavar="LETTER_ID", help=LETTER_ID_HELP)
+    back.add_argument("--on", required=True, type=iso_date, metavar="DATE",
+                      help="the day it came back, YYYY-MM-DD")
+    back.add_argument("--reason", required=True, metavar="WHY",
+                      help="why, as the post office marked it (e.g. unclaimed)")
     back.set_defaults(handler=_register_returned)
 
 
@@ -126,7 +157,10 @@ def add_office(commands: Commands) -> None:
                           ).set_defaults(handler=_office_show)
     office_use = office_sub.add_parser("use", help="check an office.toml and make it this "
                                                    "data folder's")
-    office_use.add_argument("file", type=input_file("office settings file"))
+    starts_a_folder(office_use)
+    office_use.add_argument("file", type=input_file("office settings file"),
+                            help="an office.toml: letterhead and signature block "
+                                 "(docs/letters.md)")
     office_use.set_defaults(handler=_office_use)
 
 
@@ -136,7 +170,9 @@ def add_wording(commands: Commands) -> None:
                                          parser_class=Parser)
     wording_use = wording_sub.add_parser("use", help="check a templates file and make it this "
                                                      "data folder's")
-    wording_use.add_argument("file", type=input_file("templates file"))
+    starts_a_folder(wording_use)
+    wording_use.add_argument("file", type=input_file("templates file"),
+                             help="a templates.toml: the letters' wording (docs/letters.md)")
     wording_use.set_defaults(handler=_wording_use)
 
 
@@ -230,7 +266,7 @@ def _install(args: argparse.Namespace, name: str, check: Callable[[Path, Path], 
     from ..paths import write_atomically
 
     check(args.file, args.file.parent)
-    with workspace(args, create=True) as ws:
+    with workspace(args) as ws:
         target = ws.folder.root / name
         check(args.file, ws.folder.root)
         write_atomically(target, args.file.read_bytes())

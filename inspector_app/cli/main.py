@@ -16,7 +16,7 @@ from .. import __version__
 from ..errors import InputError
 from ..paths import resolve_data_dir
 from . import attest, cases, folder, layers, letters, parcels, reports, rules, sync
-from .common import Commands, Handler, Parser
+from .common import Commands, Handler, Parser, folder_starters
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,10 +28,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="data folder (default: $INSPECTOR_APP_HOME, else the platform's "
                              "user data folder)")
     parser.add_argument("--user", metavar="NAME",
-                        help="who is making changes (default: $INSPECTOR_APP_USER, else the "
-                             "login name)")
+                        help="who is working: recorded on every change, decision and "
+                             "letter (1 to 80 characters; default: $INSPECTOR_APP_USER, "
+                             "else the login name; the app asks once per data folder)")
     _add_commands(parser.add_subparsers(dest="command", parser_class=Parser,
                                         metavar="COMMAND"))
+    parser.set_defaults(folder_starters=tuple(folder_starters(parser)))
     return parser
 
 

@@ -7,19 +7,36 @@ import argparse
 import sys
 from typing import Any
 
-from .common import Commands, Parser, feet, input_file, workspace
+from ..errors import InputError
+from ..services.parcel.roll_columns import FIELDS, MAP_FORMAT, parse_map
+from .common import Commands, Parser, feet, input_file, starts_a_folder, workspace
 
 
 def add_parcels(commands: Commands) -> None:
     parcels = commands.add_parser("parcels", help="list parcels, or import the parcel roll")
     parcels.set_defaults(handler=_parcels)
     parcels_sub = parcels.add_subparsers(dest="parcels_command", parser_class=Parser)
-    roll = parcels_sub.add_parser("import", help="import the office's parcel roll (CSV)")
-    roll.add_argument("file", type=input_file("parcel roll"))
+    roll = parcels_sub.add_parser(
+        "import", help="import the parcel roll: the office's CSV, or the county's export as "
+        "it comes (CSV, Excel .xlsx, a dBASE .dbf attribute table, or the table of a "
+        ".shp/.gpkg/.geojson parcel layer); all rows or none")
+    starts_a_folder(roll)
+    roll.add_argument("file", metavar="ROLL", type=input_file("parcel roll"),
+                      help="the roll file; its first row names the columns (CSV in UTF-8, "
+                           "or Windows-1252 as Excel saves it; README)")
+    roll.add_argument("--map", type=_column_map, metavar="FIELD=COLUMN,...",
+                      help=f"which column of the file gives which field of the roll: "
+                      f"{MAP_FORMAT.replace('%', '%%')}; fields: {', '.join(FIELDS)}. "
+                      "Fields not named are found by their usual names (our own, or New "
+                      "York's tax-parcel exports: PRINT_KEY, SBL, SWIS_SBL_ID, MUNI_NAME, "
+                      "PARCEL_ADDR, PRIMARY_OWNER, MAIL_ADDR ...); other columns are ignored "
+                      "and listed")
     roll.set_defaults(handler=_parcels_import)
     lines = parcels_sub.add_parser("import-lines", help="import the county's tax-parcel "
                                    "polygons (lot lines), matched to the parcels by SBL")
-    lines.add_argument("file", type=input_file("lot-line layer"))
+    lines.add_argument("file", type=input_file("lot-line layer"),
+                       help="the county's tax-parcel polygons: an ESRI Shapefile (with its "
+                            ".shx, .dbf and .prj), a GeoPackage or GeoJSON")
     lines.add_argument("--sbl-field", metavar="NAME",
                        help="the field holding the tax map numbers (default: guessed)")
     lines.add_argument("--name", help="the layer's name (default: from the file's name)")
@@ -30,7 +47,8 @@ def add_parcels(commands: Commands) -> None:
     parcels_sub.add_parser("lines", help="every lot layer, the active one marked"
                            ).set_defaults(handler=_parcels_lines)
     lines_use = parcels_sub.add_parser("lines-use", help="make a lot layer the active one")
-    lines_use.add_argument("layer", metavar="NAME|ID")
+    lines_use.add_argument("layer", metavar="NAME|ID",
+                           help="the lot layer's name or id, as `parcels lines` lists it")
     lines_use.set_defaults(handler=_parcels_lines_use)
 
 
@@ -39,14 +57,23 @@ def _parcels(args: argparse.Namespace) -> Any:
         return ws.parcels()
 
 
-def _parcels_import(args: argparse.Namespace) -> Any:
-    from ..services.parcel.roll import apply_roll, read_roll
+def _column_map(text: str) -> dict[str, tuple[str, ...]]:
+    try:
+        return parse_map(text)
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("--map").lstrip(": ")) from None
 
-    parsed = read_roll(args.file)
-    with workspace(args, create=True) as ws:
+
+def _parcels_import(args: argparse.Namespace) -> Any:
+    from ..services.parcel.roll import apply_roll, read_roll, refuse_rejected
+
+    parsed = read_roll(args.file, args.map)
+    refuse_rejected(args.file, parsed)  # before the data folder is opened or made
+    with workspace(args) as ws:
         result = apply_roll(ws.store, parsed)
-    for row in result.rejected:
-        print(f"{args.file}: line {row.line} was not imported: {row.reason}.", file=sys.stderr)
+    if result.ignored_columns:
+        print(f"{args.file}: columns not used: {', '.join(result.ignored_columns)}.",
+              file=sys.stderr)
     return result.as_json()
 
 

@@ -28,21 +28,22 @@ def add_report(commands: Commands) -> None:
     program.add_argument("--json", action="store_true",
                          help="print the report's figures (the tallies the PDF shows)")
     program.set_defaults(handler=_report_program)
-    export.add_argument("--out", type=Path, required=True, metavar="FILE.csv|FILE.xlsx")
+    export.add_argument("--out", type=Path, required=True, metavar="FILE.csv|FILE.xlsx",
+                        help="the spreadsheet to write: CSV or Excel, by its suffix")
     export.set_defaults(handler=_report_export)
 
 
 def _add_period(command: argparse.ArgumentParser) -> None:
     """The options both reports take: the period, the municipalities, and today."""
     command.add_argument("--from", dest="start", type=iso_date, required=True,
-                         metavar="DATE", help="the period's first day")
+                         metavar="DATE", help="the period's first day, YYYY-MM-DD")
     command.add_argument("--to", dest="end", type=iso_date, required=True, metavar="DATE",
-                         help="the period's last day (included)")
+                         help="the period's last day (included), YYYY-MM-DD")
     command.add_argument("--municipality", action="append", metavar="NAME",
                          help="only this municipality (repeat for several; default: all)")
     command.add_argument("--as-of", type=iso_date, metavar="DATE",
-                         help="today, for the check that the period has passed "
-                              "(default: the clock's date)")
+                         help="the day taken as today, YYYY-MM-DD, for the check that the "
+                              "period has passed (default: the clock's date)")
 
 
 def _report_progress(what: str) -> Any:

@@ -9,14 +9,27 @@ from typing import Any
 
 from .. import casefile
 from ..errors import InputError
-from .common import Commands, Parser, input_file, iso_date, settings_workspace, workspace
+from .common import (
+    AS_OF_HELP,
+    CASE_FILE_HELP,
+    SBL_HELP,
+    Commands,
+    Parser,
+    input_file,
+    iso_date,
+    settings_workspace,
+    starts_a_folder,
+    workspace,
+)
 
 
 def add_evaluate(commands: Commands) -> None:
     evaluate = commands.add_parser("evaluate", help="apply the jurisdiction's rules to a case")
-    evaluate.add_argument("file", type=input_file("case file"), nargs="?", metavar="CASE.json")
-    evaluate.add_argument("--sbl", help="evaluate the stored parcel instead of a case file")
-    evaluate.add_argument("--as-of", type=iso_date, metavar="DATE")
+    evaluate.add_argument("file", type=input_file("case file"), nargs="?", metavar="CASE.json",
+                          help=f"{CASE_FILE_HELP}; or give --sbl")
+    evaluate.add_argument("--sbl", help="evaluate the stored parcel instead of a case file: "
+                                        f"{SBL_HELP}")
+    evaluate.add_argument("--as-of", type=iso_date, metavar="DATE", help=AS_OF_HELP)
     evaluate.set_defaults(handler=_evaluate)
 
 
@@ -24,18 +37,22 @@ def add_worklist(commands: Commands) -> None:
     from ..services.lists.worklists import WORKLISTS
 
     worklist = commands.add_parser("worklist", help="parcels needing attention, as of a date")
-    worklist.add_argument("name", nargs="?", choices=WORKLISTS)
-    worklist.add_argument("--as-of", type=iso_date, metavar="DATE")
+    worklist.add_argument("name", nargs="?", choices=WORKLISTS,
+                          help="one work list (default: all of them)")
+    worklist.add_argument("--as-of", type=iso_date, metavar="DATE", help=AS_OF_HELP)
     worklist.set_defaults(handler=_worklist)
 
 
 def add_suggestion(commands: Commands) -> None:
     suggestion = commands.add_parser("suggestion", help="accept or reject a suggested finding")
-    suggestion.add_argument("decision", choices=("accept", "reject"))
-    suggestion.add_argument("sbl")
-    suggestion.add_argument("key")
-    suggestion.add_argument("--note")
-    suggestion.add_argument("--as-of", type=iso_date, metavar="DATE")
+    suggestion.add_argument("decision", choices=("accept", "reject"),
+                            help="accept (the component is marked substandard) or reject")
+    suggestion.add_argument("sbl", help=SBL_HELP)
+    suggestion.add_argument("key", help="the suggested finding's key, as `evaluate --sbl SBL` "
+                                        "lists it under suggested_findings (e.g. "
+                                        "septic_tank_capacity/septic_tank#1)")
+    suggestion.add_argument("--note", metavar="TEXT", help="why, kept with the decision")
+    suggestion.add_argument("--as-of", type=iso_date, metavar="DATE", help=AS_OF_HELP)
     suggestion.set_defaults(handler=_suggestion)
 
 
@@ -53,11 +70,15 @@ def add_jurisdiction(commands: Commands) -> None:
                       help="the law of this municipality (default: the Town of Canandaigua's)")
     show.set_defaults(handler=_jurisdiction_show)
     check = juris_sub.add_parser("check", help="check a jurisdiction file without using it")
-    check.add_argument("file", type=input_file("jurisdiction file"))
+    check.add_argument("file", type=input_file("jurisdiction file"),
+                       help="a jurisdiction file (TOML, docs/jurisdictions.md)")
     check.set_defaults(handler=_jurisdiction_check)
     use = juris_sub.add_parser("use", help="check a jurisdiction file and add it to this data "
                                            "folder (replacing the one with its id)")
-    use.add_argument("file", type=input_file("jurisdiction file"))
+    starts_a_folder(use)
+    use.add_argument("file", type=input_file("jurisdiction file"),
+                     help="a jurisdiction file (TOML, docs/jurisdictions.md); it replaces the "
+                          "file of the same id")
     use.set_defaults(handler=_jurisdiction_use)
 
 
@@ -138,5 +159,5 @@ def _jurisdiction_use(args: argparse.Namespace) -> Any:
     from ..services.session.laws import install_jurisdiction, load_jurisdiction_file
 
     load_jurisdiction_file(args.file)  # refuse a broken file before the data folder is opened
-    with workspace(args, create=True) as ws:
+    with workspace(args) as ws:
         return install_jurisdiction(ws.folder.root, args.file)

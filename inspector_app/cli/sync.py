@@ -4,14 +4,14 @@ laptop."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from ..paths import resolve_data_dir
-from .common import Commands, Parser, input_file, workspace
+from ..json_input import loads
+from ..paths import UnreadableFile, resolve_data_dir
+from .common import Commands, Parser, input_file, starts_a_folder, workspace
 
 
 def add_sync(commands: Commands) -> None:
@@ -29,12 +29,15 @@ def _add_proposals(sync_sub: Commands) -> None:
                                           "was decided").set_defaults(handler=_sync_proposals)
     accept = sync_sub.add_parser("accept", help="(office) add a proposed parcel to the roll "
                                                 "and assign it to its laptop")
-    accept.add_argument("parcel", metavar="SBL")
+    accept.add_argument("parcel", metavar="SBL",
+                        help="the proposed parcel's SBL, as `sync proposals` lists it")
     accept.set_defaults(handler=_sync_accept)
     reject = sync_sub.add_parser("reject", help="(office) refuse a proposed parcel; its "
                                                 "laptop is told why")
-    reject.add_argument("parcel", metavar="SBL")
-    reject.add_argument("--reason", required=True)
+    reject.add_argument("parcel", metavar="SBL",
+                        help="the proposed parcel's SBL, as `sync proposals` lists it")
+    reject.add_argument("--reason", required=True, metavar="TEXT",
+                        help="why, told to the laptop that proposed it")
     reject.set_defaults(handler=_sync_reject)
     sync_sub.add_parser("held", help="changes kept aside for a person, with why"
                         ).set_defaults(handler=_sync_held)
@@ -71,8 +74,11 @@ def _sync_held(args: argparse.Namespace) -> Any:
 def _add_kits(sync_sub: Commands) -> None:
     """`sync enroll` and `sync join`: a laptop set up from a field kit."""
     enroll = sync_sub.add_parser("enroll", help="(office) enrol a laptop: write its field kit")
-    enroll.add_argument("--device", required=True, metavar="NAME")
-    enroll.add_argument("--out", type=Path, required=True, metavar="FILE")
+    enroll.add_argument("--device", required=True, metavar="NAME",
+                        help="the new laptop's name, unique at this office")
+    enroll.add_argument("--out", type=Path, required=True, metavar="FILE",
+                        help="the field kit to write, named NAME.wikit (encrypted with the "
+                             "passphrase; a file that only `sync join` opens)")
     enroll.add_argument("--parcels", metavar="SBL,SBL", help="the laptop's parcels")
     enroll.add_argument("--worklist", metavar="NAME",
                         help="the parcels on this work list today (with or without --parcels)")
@@ -80,7 +86,11 @@ def _add_kits(sync_sub: Commands) -> None:
                         help="the kit's passphrase, the file's first line (default: ask)")
     enroll.set_defaults(handler=_sync_enroll)
     join = sync_sub.add_parser("join", help="(laptop) set up an empty data folder from a kit")
-    join.add_argument("file", type=input_file("field kit"))
+    starts_a_folder(join)  # the kit's folder is made by joining, not by `workspace`
+    join.add_argument("file", type=input_file("field kit"),
+                      help="the field kit the office wrote for this laptop (`sync enroll`): "
+                           "NAME.wikit, read by its content, so a kit an earlier version "
+                           "wrote as .zip joins too")
     join.add_argument("--passphrase-file", type=input_file("passphrase file"), metavar="FILE",
                       help="the kit's passphrase, the file's first line (default: ask)")
     join.add_argument("--fingerprint", metavar="XXXX-XXXX-XXXX-XXXX",
@@ -91,14 +101,16 @@ def _add_kits(sync_sub: Commands) -> None:
 def _add_packages(sync_sub: Commands) -> None:
     """`sync export|assign|import|conflicts|resolve`: the packages and what they carry."""
     sync_export = sync_sub.add_parser("export", help="write what the other side may not have")
-    sync_export.add_argument("--out", type=Path, required=True, metavar="FILE")
+    sync_export.add_argument("--out", type=Path, required=True, metavar="FILE",
+                             help="the package to write (a signed zip file)")
     sync_export.add_argument("--device", metavar="NAME",
                              help="(office) the laptop the package is for (needed when more "
                                   "than one is enrolled): its parcels only")
     sync_export.set_defaults(handler=_sync_export)
     sync_assign = sync_sub.add_parser(
         "assign", help="(office) give an enrolled laptop more parcels, or take some away")
-    sync_assign.add_argument("--device", required=True, metavar="NAME")
+    sync_assign.add_argument("--device", required=True, metavar="NAME",
+                             help="the enrolled laptop's name")
     sync_assign.add_argument("--parcels", metavar="SBL,SBL", help="the parcels to add or remove")
     sync_assign.add_argument("--worklist", metavar="NAME",
                              help="the parcels on this work list today (with or without "
@@ -108,15 +120,18 @@ def _add_packages(sync_sub: Commands) -> None:
                                   "contact data once the office has all its changes)")
     sync_assign.set_defaults(handler=_sync_assign)
     sync_import = sync_sub.add_parser("import", help="apply a package from the other side")
-    sync_import.add_argument("file", type=input_file("sync package"))
+    sync_import.add_argument("file", type=input_file("sync package"),
+                             help="a package the other side wrote with `sync export`")
     sync_import.set_defaults(handler=_sync_import)
     sync_sub.add_parser("conflicts", help="unresolved conflicts, both values side by side"
                         ).set_defaults(handler=_sync_conflicts)
     resolve = sync_sub.add_parser("resolve", help="resolve a conflict (the choice is synced)")
-    resolve.add_argument("conflict_id")
+    resolve.add_argument("conflict_id", metavar="CONFLICT_ID",
+                         help="the conflict's id, as `sync conflicts` lists it")
     choice = resolve.add_mutually_exclusive_group(required=True)
-    choice.add_argument("--keep-local", action="store_true")
-    choice.add_argument("--take-incoming", action="store_true")
+    choice.add_argument("--keep-local", action="store_true", help="keep the value here")
+    choice.add_argument("--take-incoming", action="store_true",
+                        help="take the value from the other side")
     choice.add_argument("--value", metavar="JSON", help="enter a value (JSON, e.g. '\"Jane Roe\"')")
     resolve.set_defaults(handler=_sync_resolve)
 
@@ -127,7 +142,8 @@ def _add_devices(sync_sub: Commands) -> None:
                         ).set_defaults(handler=_sync_status)
     revoke = sync_sub.add_parser("revoke", help="(office) refuse every later package of a "
                                                 "lost or retired laptop")
-    revoke.add_argument("--device", required=True, metavar="NAME")
+    revoke.add_argument("--device", required=True, metavar="NAME",
+                        help="the enrolled laptop's name")
     revoke.add_argument("--reason", metavar="TEXT", help="why, kept with the revocation")
     revoke.set_defaults(handler=_sync_revoke)
     sync_sub.add_parser("rotate-key", help="a new signing key for this device, endorsed by "
@@ -139,11 +155,15 @@ def _passphrase(args: argparse.Namespace, *, confirm: bool) -> str:
     """The field kit passphrase: the first line of --passphrase-file, or typed at the
     terminal (twice when choosing it)."""
     if args.passphrase_file is not None:
+        from ..text_input import decode
+
         try:
-            text: str = args.passphrase_file.read_text("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"--passphrase-file {args.passphrase_file}: cannot be read "
-                             f"({exc}).") from None
+            raw = args.passphrase_file.read_bytes()
+        except OSError as exc:
+            raise UnreadableFile(args.passphrase_file, f"cannot be read ({exc.strerror}); "
+                                 "copy it to a local disk and try again") from None
+        text = decode(raw, args.passphrase_file, what="passphrase file",
+                      save_as="UTF-8 text").text
         return text.splitlines()[0] if text else ""
     if not sys.stdin.isatty():
         raise InputError("sync: the field kit passphrase is needed; give it with "
@@ -172,10 +192,11 @@ def _sync_enroll(args: argparse.Namespace) -> Any:
 
 def _sync_join(args: argparse.Namespace) -> Any:
     from ..services.exchange import join
-    from ..services.workspace import default_user
+    from ..services.workspace import default_user, working_name
 
+    user = working_name(default_user() if args.user is None else args.user)
     passphrase = _passphrase(args, confirm=False)
-    result = join(resolve_data_dir(args.data_dir), args.file, user=args.user or default_user(),
+    result = join(resolve_data_dir(args.data_dir), args.file, user=user,
                   passphrase=passphrase, fingerprint=args.fingerprint)
     if args.fingerprint is None:
         print(f"Check that the office key fingerprint {result['office_fingerprint']} is the "
@@ -218,8 +239,8 @@ def _sync_resolve(args: argparse.Namespace) -> Any:
     value = None
     if args.value is not None:
         try:
-            value = json.loads(args.value)
-        except json.JSONDecodeError:
+            value = loads(args.value)
+        except ValueError:
             raise InputError(f"sync resolve: --value {args.value!r} is not JSON; quote text "
                              "values, e.g. '\"Jane Roe\"'.") from None
     choice = ("keep_local" if args.keep_local else "take_incoming" if args.take_incoming

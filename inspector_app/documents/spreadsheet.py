@@ -83,3 +83,40 @@ def table_bytes(suffix: str, header: Sequence[str], rows: Sequence[Sequence[Cell
 def write_table(path: Path, header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> None:
     """Write the table as CSV or .xlsx, by the path's suffix, all or nothing."""
     write_atomically(path, table_bytes(check_suffix(path), header, rows))
+
+
+_EXACT = 2.0 ** 53  # the whole numbers a spreadsheet's number keeps every digit of
+
+
+def cell_text(value: Any) -> str:
+    """A value read from a table file as the text a person sees in it: a whole number
+    without ".0" (one too long to be kept exactly in e-notation, as Excel shows it, never
+    as digits it does not hold), a date as ISO text, nothing as the empty text."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if value != value:  # NaN: no value
+            return ""
+        if value.is_integer() and abs(value) < _EXACT:
+            return str(int(value))
+        return str(value)  # beyond 2**53 its last digits are lost: shown as "3.22089e+25"
+    if isinstance(value, date):
+        return value.isoformat()
+    return str(value).strip()
+
+
+def read_xlsx_rows(path: Path) -> list[list[str]]:
+    """The first sheet of an Excel .xlsx workbook, row by row, each cell as text (rows
+    numbered as Excel numbers them: the first is row 1)."""
+    from openpyxl import load_workbook
+
+    try:
+        book = load_workbook(path, read_only=True, data_only=True)
+    except Exception:  # openpyxl's words name its own innards: say what the user can do
+        raise InputError(f"{path}: is not an Excel workbook (.xlsx), or is damaged; save it "
+                         "again from the spreadsheet as .xlsx or as CSV UTF-8.") from None
+    try:
+        sheet = book.worksheets[0]
+        return [[cell_text(v) for v in row] for row in sheet.iter_rows(values_only=True)]
+    finally:
+        book.close()

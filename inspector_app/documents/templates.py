@@ -2,7 +2,11 @@
 
 The wording (`resources/letters/templates.toml`) and the office's letterhead and signature
 (`office.toml`) are the office's to edit. A placeholder the app does not know, a missing
-key or a misspelt one is refused when the file is read, never printed on a letter.
+key or a misspelt one is refused when the file is read, never printed on a letter. A
+placeholder is a name only (`{owner_name}`, `{cite[KEY]}`): a format or conversion
+(`{owner_name:>2000000}`, `{owner_name!r}`) is refused when the file is read, and never
+interpreted when a letter is filled. The images the settings name are read from their
+headers (`images.py`) and refused when too large, before any letter prints them.
 """
 
 from __future__ import annotations
@@ -10,15 +14,17 @@ from __future__ import annotations
 import difflib
 import html
 import string
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .. import toml_input
 from ..domain.jurisdiction import CITATION_KEYS
 from ..errors import InputError
+from .images import ImageRefused, check_image_file
 
 
 def escape(text: str) -> str:
@@ -92,6 +98,12 @@ LABEL_KEYS = frozenset({
 })
 
 
+# A text of the wording: at most this long, with at most this many placeholders (the
+# bundled wording's longest is under 600 characters, with at most 6).
+MAX_TEXT_CHARS = 4000
+MAX_TEXT_PLACEHOLDERS = 40
+
+
 class LetterTemplateError(InputError):
     pass
 
@@ -123,12 +135,19 @@ class Office:
 
 
 def _check_placeholders(text: str, where: str, source: str) -> None:
+    if len(text) > MAX_TEXT_CHARS:
+        raise LetterTemplateError(f"{source}: {where} is {len(text):,} characters long; a "
+                                  f"text of the wording is at most {MAX_TEXT_CHARS:,}.")
     try:
-        fields = [f for _, f, _, _ in string.Formatter().parse(text) if f is not None]
+        parts = _parts(text)
     except ValueError as exc:
         raise LetterTemplateError(f"{source}: {where} has a broken placeholder ({exc}); write "
                                   "placeholders as {{name}}.") from None
-    for field in fields:
+    fields = [(f, spec, conversion) for _, f, spec, conversion in parts if f is not None]
+    if len(fields) > MAX_TEXT_PLACEHOLDERS:
+        raise LetterTemplateError(f"{source}: {where} has {len(fields):,} placeholders; a "
+                                  f"text of the wording has at most {MAX_TEXT_PLACEHOLDERS}.")
+    for field, spec, conversion in fields:
         name = field.split("[", 1)[0].split(".", 1)[0]
         if name not in PLACEHOLDERS:
             raise LetterTemplateError(
@@ -148,6 +167,24 @@ def _check_placeholders(text: str, where: str, source: str) -> None:
             raise LetterTemplateError(
                 f"{source}{_line_of(source, field)}: {where} has the placeholder {{{field}}}; "
                 f"write it as {{{name}}}, with nothing after the name.")
+        if spec or conversion is not None:
+            written = _written(field, spec, conversion)
+            raise LetterTemplateError(
+                f"{source}{_line_of(source, written)}: {where} has the placeholder "
+                f"{{{written}}}; a placeholder is a name only: write it as {{{field}}}, with "
+                "no format or conversion after it.")
+
+
+@lru_cache(maxsize=1024)
+def _parts(text: str) -> tuple[tuple[str, str | None, str | None, str | None], ...]:
+    """A text of the wording as `string.Formatter().parse` reads it: (literal text,
+    placeholder, format, conversion) in turn; ValueError when a brace is unmatched."""
+    return tuple(string.Formatter().parse(text))
+
+
+def _written(field: str, spec: str | None, conversion: str | None) -> str:
+    """A placeholder as the file writes it, e.g. `owner_name!r:>20`."""
+    return field + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "")
 
 
 def _keys_hint(name: str, key: str | None, keys: tuple[str, ...]) -> str:
@@ -168,26 +205,40 @@ def _line_of(source: str, field: str) -> str:
     return "" if at < 0 else f", line {text.count(chr(10), 0, at) + 1}"
 
 
-class _SafeValues(dict[str, Any]):
-    def __missing__(self, key: str) -> str:
-        return f"[{key} not recorded]"
-
-
 def fill(text: str, values: Mapping[str, Any]) -> str:
-    """Fill placeholders with values escaped for reportlab's paragraph markup."""
-    safe = _SafeValues({k: (escape(v) if isinstance(v, str) else
-                            {ck: escape(cv) for ck, cv in v.items()} if isinstance(v, dict)
-                            else v) for k, v in values.items()})
-    return text.format_map(safe)
+    """Fill placeholders with values escaped for reportlab's paragraph markup: each
+    `{name}` (or `{name[KEY]}`) by its value as text, nothing else interpreted. A value not
+    given is "[name not recorded]"; a placeholder with a format or conversion, which no
+    wording that was read can hold, is refused (LetterTemplateError)."""
+    out: list[str] = []
+    for literal, field, spec, conversion in _parts(text):
+        out.append(literal)
+        if field is None:
+            continue
+        if spec or conversion is not None:
+            raise LetterTemplateError(
+                f"The wording has the placeholder {{{_written(field, spec, conversion)}}}; a "
+                f"placeholder is a name only: write it as {{{field}}} (`wording use`).")
+        name, _, key = field.partition("[")
+        if name not in values:
+            out.append(f"[{name} not recorded]")
+            continue
+        value = values[name]
+        if key:
+            value = value.get(key.removesuffix("]"), f"[{field} not recorded]") if isinstance(
+                value, Mapping) else f"[{field} not recorded]"
+        out.append(escape(value) if isinstance(value, str) else str(value))
+    return "".join(out)
 
 
 def _load_toml(path: Path, kind: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text("utf-8"))
+        return toml_input.read(path, what=f"{kind} file")
     except FileNotFoundError:
         raise LetterTemplateError(f"{path}: no such {kind} file.") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise LetterTemplateError(f"{path}: is not a valid {kind} file ({exc}).") from None
+    except toml_input.TomlProblem as exc:
+        raise LetterTemplateError(f"{path}: {exc}; fix the {kind} file in a text "
+                                  "editor.") from None
 
 
 @dataclass(frozen=True)
@@ -338,6 +389,13 @@ def _office(raw: dict[str, Any], *, source: str, base: Path, where: str) -> Offi
                                       "exist.")
         if p.suffix.lower() not in (".png", ".jpg", ".jpeg"):
             raise LetterTemplateError(f"{source}: [{where}{key} must be a PNG or JPEG file.")
+        try:
+            check_image_file(p)
+        except ImageRefused as exc:
+            raise LetterTemplateError(f"{source}: [{where}{key} {p} {exc}.") from None
+        except FileNotFoundError:
+            raise LetterTemplateError(f"{source}: [{where}{key} names {p}, which does not "
+                                      "exist.") from None
         return p
 
     return Office(office_name=head["office_name"], department=head["department"],

@@ -8,13 +8,13 @@ so a typo in an office's edited file can never quietly change a legal judgement.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from itertools import pairwise
 from typing import Any
 
+from .. import toml_input
 from ..errors import InputError
 from .business_days import NEW_YORK, HolidayCalendar, known_calendar
 from .vocabulary import ComponentKind
@@ -252,10 +252,9 @@ class _Table:
 
 def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
     try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise JurisdictionError(f"{source}: is not valid TOML ({exc}); fix the jurisdiction "
-                                "file.") from None
+        raw = toml_input.loads(text)
+    except toml_input.TomlProblem as exc:
+        raise JurisdictionError(f"{source}: {exc}; fix the jurisdiction file.") from None
     top = _Table(source, "", raw)
     file_format = top._get("format")
     if file_format not in (FORMAT, FORMAT_1):

@@ -190,6 +190,9 @@ class ShorelineLayer:
     # in NY State Plane feet, not longitude/latitude: no case geometry check applies
     geometry: dict[str, Any] = declare("Outline", long=True)
     vertex_count: int = declare("Vertices", minimum=0, maximum=MAX_SEQ)
+    # imported although it lies far from the law's water body or from every parcel: what
+    # the person importing it confirmed
+    far_confirmed: str | None = declare("Confirmed although far", default=None)
 
 
 # a field kit carries the active layer's lots; the layers do not travel as changes

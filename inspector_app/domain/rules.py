@@ -677,6 +677,27 @@ def _ordinals(components: Sequence[Component]) -> list[int]:
     return out
 
 
+def required_separation_ft(s: Separation, j: Jurisdiction) -> float | None:
+    """What the separation table asks between the component and the target (None: it
+    asks nothing)."""
+    found = j.setbacks_ft.get(s.component, {}).get(s.target)
+    return None if found is None else float(found)
+
+
+def proven_short(s: Separation, required_ft: float) -> bool:
+    """A shortfall the measurement proves, its accuracy included: only this is suggested
+    as a finding (and drawn red on the site map)."""
+    return s.distance_ft + s.accuracy_ft < required_ft
+
+
+def separation_words(s: Separation, required_ft: float) -> str:
+    """A separation as the evaluation tells it: "62.3 ft from the well (site map); the
+    separation table requires 100 ft"."""
+    target = s.target.replace("_", " ")
+    return (f"{s.distance_ft:,.1f} ft from the {target} ({s.source}); the separation table "
+            f"requires {required_ft:g} ft")
+
+
 def suggestions(case: Case, design: Design | None, lake: LakeFinding,
                 separations: Sequence[Separation], j: Jurisdiction,
                 decisions: Mapping[str, SuggestionStatus | Decision]
@@ -704,16 +725,12 @@ def suggestions(case: Case, design: Design | None, lake: LakeFinding,
                                    distance_ft=lake.distance_ft, accuracy_ft=lake.accuracy_ft,
                                    source=lake.source or "map"))
     for s in measured:
-        required_ft = j.setbacks_ft.get(s.component, {}).get(s.target)
-        # Suggest only a shortfall the measurement proves, accuracy included.
-        if required_ft is None or s.distance_ft + s.accuracy_ft >= required_ft:
+        required_ft = required_separation_ft(s, j)
+        if required_ft is None or not proven_short(s, required_ft):
             continue
-        target = s.target.replace("_", " ")
         out.append(Suggestion(
             key=f"setback/{s.component.value}#{s.ordinal}/{s.target}", component=s.component,
-            ordinal=s.ordinal,
-            defect=f"{s.distance_ft:,.1f} ft from the {target} ({s.source}); the separation "
-                   f"table requires {required_ft:g} ft",
+            ordinal=s.ordinal, defect=separation_words(s, required_ft),
             citation=j.cite("setbacks"), section=j.citations["setbacks"]))
     return tuple(_decided(replace(s, changes_record=acceptance_changes(case, s)),
                           decisions.get(s.key)) for s in out)

@@ -8,6 +8,7 @@ only the few segments near the area instead of the whole shoreline.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -119,6 +120,21 @@ class LakeLine:
 
     def measure(self, area: BaseGeometry) -> Measurement:
         return self.measure_many([area])[0]
+
+    def nearest_ft(self, xy: Sequence[tuple[float, float]]) -> float | None:
+        """How far the nearest of the points (EPSG:2261 feet) lies from the layer (0 for a
+        point in the water body); None without points."""
+        if not len(xy):
+            return None
+        points = shapely.points(np.asarray(xy, dtype=float))
+        if self.water is not None and shapely.intersects(self.water, points).any():
+            return 0.0
+        _, dist = self.tree.query_nearest(points, return_distance=True, all_matches=False)
+        return float(dist.min())
+
+    def feet_from_extent(self, extent: tuple[float, float, float, float]) -> float:
+        """How far the layer lies from an extent (EPSG:2261 feet; 0 where they meet)."""
+        return float(shapely.distance(self.geometry, shapely.box(*extent)))
 
 
 def lake_rings(lake: LakeLine, *, tolerance_ft: float) -> list[list[tuple[float, float]]]:

@@ -34,6 +34,7 @@ from rasterio.vrt import WarpedVRT
 from rasterio.windows import Window
 
 from ..errors import InputError
+from . import foreign_sqlite
 from .crs import MEASURE_CRS, WGS84, transformer
 
 Bounds = tuple[float, float, float, float]
@@ -50,6 +51,29 @@ _NOT_AN_IMAGE = ("is not an image this app reads; give a GeoTIFF (.tif), a JPEG 
                  "(.mbtiles) of raster tiles.")
 # A source image this many pixels or more with no overviews is slow to draw zoomed out.
 LARGE_WITHOUT_OVERVIEWS_PX = 4096 * 4096
+# The most pixels one clip or conversion writes (`clip_to_geotiff`), judged from the
+# image's header and the area asked for before any pixel is read: each pixel is read,
+# warped and compressed, about a minute a gigapixel on an office computer, and an image's
+# header may declare any size at all (a sparse file of 2 MB can declare 200,000 x 200,000
+# pixels). A billion pixels is a 6 x 6 mile mosaic at 1 ft, or a town's at 2 ft.
+CLIP_PX_BUDGET = 1_000_000_000
+# The most pixels of imagery a field kit carries for one parcel's surroundings: a
+# 2,000-ft square at half a foot a pixel. Finer imagery is clipped for a kit at the
+# coarser pixel that keeps it within this (a zoom-22 MBTiles tile is 0.09 ft a pixel:
+# 500 million pixels a parcel at full resolution).
+KIT_PX_PER_PARCEL = 16_000_000
+# What a kit may read of the image for one parcel to write those: four times as many
+# pixels, as an image with overviews halving each time always allows. An image without
+# coarser levels (an MBTiles file of one zoom, a GeoTIFF without overviews) much finer than
+# a kit needs would have to be read whole at its finest, and is refused for kits.
+KIT_READ_PX_PER_PARCEL = 4 * KIT_PX_PER_PARCEL
+
+
+def read_level_ft(info: RasterInfo, pixel_ft: float) -> float:
+    """The pixel size of the level a render at `pixel_ft` reads: the coarsest overview
+    still at least as fine (as `RasterReader` picks it)."""
+    levels = [info.resolution_ft * f for f in (1, *info.overview_factors)]
+    return max([level for level in levels if level <= pixel_ft * 1.0001] or levels[:1])
 
 
 class RasterFileError(InputError):
@@ -66,6 +90,7 @@ class RasterInfo:
     height_px: int
     overviews: int
     tiled: bool = False
+    overview_factors: tuple[int, ...] = ()  # each overview's reduction (MBTiles: zooms)
 
 
 def _open(path: Path, **kwargs: Any) -> Any:
@@ -98,21 +123,19 @@ def _prj_crs(path: Path) -> CRS:
                               "valid .prj).") from None
 
 
-def _check_mbtiles(path: Path) -> None:
-    """An MBTiles file must be SQLite with raster tiles; checked before GDAL opens it."""
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    except sqlite3.Error:
-        raise RasterFileError(f"{path}: cannot be opened as an MBTiles (SQLite) file.") from None
-    try:
+def _check_mbtiles(path: Path, cancelled: Callable[[], bool] | None = None) -> None:
+    """An MBTiles file must be SQLite with raster tiles, every read of it ending within
+    the budget (`foreign_sqlite`); checked before GDAL opens it."""
+    foreign_sqlite.check(path, "an MBTiles file", geopackage=False, cancelled=cancelled)
+    with foreign_sqlite.reading(path, "an MBTiles file", cancelled) as conn:
         try:
             meta = dict(conn.execute("SELECT name, value FROM metadata").fetchall())
             (tiles,) = conn.execute("SELECT count(*) FROM tiles").fetchone()
-        except sqlite3.DatabaseError:
+        except sqlite3.OperationalError as exc:
+            if "interrupted" in str(exc):
+                raise
             raise RasterFileError(f"{path}: is not an MBTiles file (it has no metadata and "
                                   "tiles tables).") from None
-    finally:
-        conn.close()
     kind = str(meta.get("format", "png")).lower()
     if kind in ("pbf", "mvt"):
         raise RasterFileError(f"{path}: holds vector tiles ({kind}), not imagery; give an "
@@ -201,6 +224,8 @@ def inspect_raster(path: Path) -> RasterInfo:
         raise RasterFileError(f"{path}: no such file.")
     if path.suffix.lower() == ".mbtiles":
         _check_mbtiles(path)
+    elif foreign_sqlite.is_sqlite(path):  # a GeoPackage or other database: not imagery
+        raise RasterFileError(f"{path}: {_NOT_AN_IMAGE}")
     try:
         ds = _open(path)
     except RasterioIOError as exc:
@@ -232,12 +257,31 @@ def inspect_raster(path: Path) -> RasterInfo:
         bounds_ft = _check_area(path, crs, tuple(ds.bounds))
         if ds.count < 1 or ds.width < 1 or ds.height < 1:
             raise RasterFileError(f"{path}: holds no image bands.")
+        if fmt != "mbtiles":  # a tile set may lack tiles; a file's last pixels may not
+            _check_last_block(path, ds)
         res = _pixel_ft(crs, t, ds.width, ds.height)
-        overviews = len(ds.overviews(1))
+        factors = tuple(int(f) for f in ds.overviews(1))
         tiled = bool(ds.profile.get("tiled")) or fmt == "mbtiles"
         return RasterInfo(format=fmt, source_crs=_crs_text(crs), bounds_ft=bounds_ft,
                           resolution_ft=res, width_px=int(ds.width), height_px=int(ds.height),
-                          overviews=overviews, tiled=tiled)
+                          overviews=len(factors), tiled=tiled, overview_factors=factors)
+
+
+def _check_last_block(path: Path, ds: Any) -> None:
+    """Read the image's last block of pixels, which a file cut short (a copy broken off,
+    a download not finished) lacks, so that such a file is refused, not stored."""
+    from rasterio.windows import Window
+
+    height, width = ds.block_shapes[0]
+    row, col = (ds.height - 1) // height * height, (ds.width - 1) // width * width
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ds.read(1, window=Window(col, row, min(width, ds.width - col),
+                                     min(height, ds.height - row)))
+    except RasterioError:
+        raise RasterFileError(f"{path}: the image is damaged or was cut short (its last "
+                              "pixels cannot be read); copy the file again.") from None
 
 
 class _Level:
@@ -418,12 +462,36 @@ def _inside(boxes: Sequence[Bounds], x0: float, y1: float, res: float, w: int,
     return inside if hit else None
 
 
+def clip_pixels(bbox_ft: Bounds, pixel_ft: float,
+                within: Sequence[Bounds] | None = None) -> int:
+    """How many pixels a clip at `pixel_ft` writes: the box's, or (`within`) the boxes'
+    (an upper bound where they overlap)."""
+    boxes = [bbox_ft] if within is None else within
+    return sum(math.ceil((b[2] - b[0]) / pixel_ft) * math.ceil((b[3] - b[1]) / pixel_ft)
+               for b in boxes)
+
+
+def check_clip_budget(path: Path, info: RasterInfo, pixels: int) -> None:
+    """RasterFileError, naming the image's size and the budget, when a clip or conversion
+    of it would write more than CLIP_PX_BUDGET pixels."""
+    if pixels > CLIP_PX_BUDGET:
+        raise RasterFileError(
+            f"{path}: the image is {info.width_px:,} x {info.height_px:,} pixels and this "
+            f"would write {pixels:,} of them, over the {CLIP_PX_BUDGET:,} pixels this app "
+            "converts at a time; import it as it is with --reference after tiling it and "
+            "building its overviews (gdal_translate -co TILED=YES, then gdaladdo), or cut it "
+            "into smaller images.")
+
+
 def clip_to_geotiff(path: Path, format: str, bbox_ft: Bounds, out_path: Path, *,
                     within: Sequence[Bounds] | None = None,
+                    pixel_ft: float | None = None,
                     progress: Callable[[int, int], None] | None = None,
                     cancelled: Callable[[], bool] | None = None) -> RasterInfo:
     """Write the part of the image inside `bbox_ft` as a tiled, JPEG-compressed GeoTIFF in
-    EPSG:2261 at the image's full resolution, with an internal mask and overviews.
+    EPSG:2261 at the image's full resolution (or `pixel_ft`, when coarser), with an
+    internal mask and overviews. RasterFileError, before any pixel is read, when that
+    would write more than CLIP_PX_BUDGET pixels.
     `within`, when given, are boxes (EPSG:2261) inside the box: only pixels in one of them
     are kept, and blocks outside all of them are not written at all (a sparse file), so
     that the imagery around scattered parcels stays small. RasterFileError when the box
@@ -436,8 +504,11 @@ def clip_to_geotiff(path: Path, format: str, bbox_ft: Bounds, out_path: Path, *,
     maxy = min(bbox_ft[3], info.bounds_ft[3])
     if maxx <= minx or maxy <= miny:
         raise RasterFileError(f"{path}: the image does not reach the area asked for.")
+    res = max(info.resolution_ft, pixel_ft or 0.0)
+    box = (minx, miny, maxx, maxy)
+    check_clip_budget(path, info, clip_pixels(box, res, within))
     with RasterReader(path, format) as reader:
-        res = reader._res_ft
+        res = max(reader._res_ft, pixel_ft or 0.0)
         width = max(1, math.ceil((maxx - minx) / res))
         height = max(1, math.ceil((maxy - miny) / res))
         maxx, miny = minx + width * res, maxy - height * res

@@ -103,23 +103,49 @@ def lot_separations(case: Case, lot: LotLine, shapes: CaseShapes | None = None
     return out
 
 
-def separations(case: Case, shapes: CaseShapes | None = None, *, lot: LotLine | None = None,
-                wells: Sequence[NearbyWell] = ()) -> list[Separation]:
-    """The shortest distance from each located component to each kind of target: the
-    site's features, the lot line of `lot` (the parcel's lot on the active lot layer) and
-    the `wells` recorded on other parcels. The nearest of each kind decides and keeps its
-    source; on a tie the site's own feature is kept. `shapes`, when given, are the case's
-    geometries as projected for all its distances."""
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class SeparationLine:
+    """A separation and where it is measured: from the nearest point of the component to
+    the nearest point of the target (EPSG:2261 feet); None for a component outside its lot
+    (0 ft, nothing to draw)."""
+
+    separation: Separation
+    between: tuple[Point, Point] | None
+
+
+def _nearest(best: dict[tuple[ComponentKind, int, str],
+                        tuple[Separation, BaseGeometry, BaseGeometry | None]]
+             ) -> list[SeparationLine]:
+    out = []
+    for found, source, target in best.values():
+        between = None
+        if target is not None:
+            (ax, ay), (bx, by) = shapely.get_coordinates(shapely.shortest_line(source, target))
+            between = ((float(ax), float(ay)), (float(bx), float(by)))
+        out.append(SeparationLine(found, between))
+    return out
+
+
+def _best(case: Case, shapes: CaseShapes | None, lot: LotLine | None,
+          wells: Sequence[NearbyWell]
+          ) -> dict[tuple[ComponentKind, int, str],
+                    tuple[Separation, BaseGeometry, BaseGeometry | None]]:
+    """The nearest of each kind of target for each located component, with the two
+    geometries it was measured between (the target None where there is no line)."""
     if shapes is None:
         shapes = CaseShapes(case)
     site = case.site
     sources = located(case, shapes)
-    best: dict[tuple[ComponentKind, int, str], Separation] = {}
+    best: dict[tuple[ComponentKind, int, str],
+               tuple[Separation, BaseGeometry, BaseGeometry | None]] = {}
 
-    def keep(found: Separation) -> None:
+    def keep(found: Separation, source: BaseGeometry, target: BaseGeometry | None) -> None:
         key = (found.component, found.ordinal, found.target)
-        if key not in best or found.distance_ft < best[key].distance_ft:
-            best[key] = found
+        if key not in best or found.distance_ft < best[key][0].distance_ft:
+            best[key] = (found, source, target)
 
     for j, feature in enumerate(site.features if site is not None else ()):
         target = TARGETS.get(feature.kind)
@@ -131,17 +157,38 @@ def separations(case: Case, shapes: CaseShapes | None = None, *, lot: LotLine | 
                             distance_ft=round(float(source.distance(geometry)), 2),
                             accuracy_ft=combined_accuracy(accuracy,
                                                           feature.capture_accuracy_ft),
-                            source="site map"))
+                            source="site map"), source, geometry)
     if lot is not None:
-        for found in lot_separations(case, lot, shapes):
-            keep(found)
+        boundary = lot.geometry.boundary
+        for found, (_, _, source, _) in zip(lot_separations(case, lot, shapes), sources,
+                                            strict=True):
+            inside = not found.source.endswith(OUTSIDE_LOT)
+            keep(found, source, boundary if inside else None)
     for well in wells:
         for kind, ordinal, source, accuracy in sources:
             keep(Separation(component=kind, ordinal=ordinal, target="well",
                             distance_ft=round(float(source.distance(well.geometry)), 2),
                             accuracy_ft=combined_accuracy(accuracy, well.accuracy_ft),
-                            source=well.source))
-    return list(best.values())
+                            source=well.source), source, well.geometry)
+    return best
+
+
+def separations(case: Case, shapes: CaseShapes | None = None, *, lot: LotLine | None = None,
+                wells: Sequence[NearbyWell] = ()) -> list[Separation]:
+    """The shortest distance from each located component to each kind of target: the
+    site's features, the lot line of `lot` (the parcel's lot on the active lot layer) and
+    the `wells` recorded on other parcels. The nearest of each kind decides and keeps its
+    source; on a tie the site's own feature is kept. `shapes`, when given, are the case's
+    geometries as projected for all its distances."""
+    return [found for found, _, _ in _best(case, shapes, lot, wells).values()]
+
+
+def separation_lines(case: Case, shapes: CaseShapes | None = None, *,
+                     lot: LotLine | None = None, wells: Sequence[NearbyWell] = ()
+                     ) -> list[SeparationLine]:
+    """`separations`, each with the two nearest points it is measured between (to draw
+    it as a dimension line)."""
+    return _nearest(_best(case, shapes, lot, wells))
 
 
 class WellIndex:

@@ -15,10 +15,26 @@ from .vector_files import geometry_from_lonlat
 
 Ring = tuple[tuple[float, float], ...]
 MIN_WINDOW_FT = 500.0
-# A lot up to this size across is shown whole on the sketch.
+# A lot up to this size across is framed whole with the parcel's system; a larger one is
+# framed whole only where nothing is drawn yet (else its system is framed).
 MAX_LOT_SHOWN_FT = 1500.0
+# The margin around what a window frames, as a share of its size.
+MARGIN = 0.125
 # The most neighbouring lots drawn (the nearest).
 MAX_NEIGHBOURS = 150
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """A setback drawn as a dimension line: between the nearest points of a component and
+    what it is measured to (EPSG:2261), the figure shown beside it, the evaluation's words
+    for it, and whether the measurement proves it short of what the table requires."""
+
+    a: tuple[float, float]
+    b: tuple[float, float]
+    figure: str      # "62.3 ft (100 ft required)"
+    words: str       # "absorption area: 62.3 ft from the well (site map); the separation ..."
+    short: bool
 
 
 @dataclass(frozen=True)
@@ -38,6 +54,15 @@ class SketchGeometry:
     neighbours: tuple[tuple[str, Ring], ...] = ()
     # Wells recorded on other parcels within the well setback: "Well (SBL)", position.
     neighbour_wells: tuple[tuple[str, tuple[float, float]], ...] = ()
+    # What is shown first (minx, miny, maxx, maxy), inside the window: the system and
+    # what is drawn, or the lot where nothing is; None: the whole window.
+    frame: tuple[float, float, float, float] | None = None
+    # The lot-line and well setbacks the evaluation measures, drawn as dimension lines.
+    dimensions: tuple[Dimension, ...] = ()
+
+    @property
+    def first_view(self) -> tuple[float, float, float, float]:
+        return self.window if self.frame is None else self.frame
 
 
 def _coords(g: BaseGeometry) -> list[Ring]:
@@ -79,17 +104,36 @@ def _clipped(lots: Sequence[tuple[str, BaseGeometry]], window: BaseGeometry
     return tuple(out)
 
 
+def _square(bounds: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """A square window around `bounds`, at least MIN_WINDOW_FT across, with a margin."""
+    minx, miny, maxx, maxy = bounds
+    cx, cy = (minx + maxx) / 2, (miny + maxy) / 2
+    half = max(maxx - minx, maxy - miny, MIN_WINDOW_FT) / 2 * (1 + 2 * MARGIN)
+    return (cx - half, cy - half, cx + half, cy + half)
+
+
+def _around(bounds: tuple[float, float, float, float], inner: tuple[float, float, float, float]
+            ) -> tuple[float, float, float, float]:
+    """`inner` grown to hold `bounds` with a margin."""
+    minx, miny, maxx, maxy = bounds
+    pad = max(maxx - minx, maxy - miny) * MARGIN
+    return (min(inner[0], minx - pad), min(inner[1], miny - pad),
+            max(inner[2], maxx + pad), max(inner[3], maxy + pad))
+
+
 def sketch_geometry(case: Case, lake: LakeLine, setback_ft: float, *,
                     lot: BaseGeometry | None = None,
                     neighbours: Callable[[BaseGeometry], Sequence[tuple[str, BaseGeometry]]]
                     | None = None,
-                    neighbour_wells: Sequence[tuple[str, BaseGeometry]] = ()
-                    ) -> SketchGeometry | None:
+                    neighbour_wells: Sequence[tuple[str, BaseGeometry]] = (),
+                    whole_lot: bool = False) -> SketchGeometry | None:
     """The sketch's geometry in a window around the parcel's system (and its whole lot,
-    when the lot is not over MAX_LOT_SHOWN_FT across). `lot` is the parcel's lot polygon;
+    when the lot is not over MAX_LOT_SHOWN_FT across, or nothing is drawn: then the lot is
+    what the window frames, whatever its size). `lot` is the parcel's lot polygon;
     `neighbours(focus)` gives the other lots to show near the parcel's things (its system,
     features and lot), each with its SBL; `neighbour_wells` are the wells on other parcels
-    to show, each with its label."""
+    to show, each with its label. With `whole_lot` (a map that can be zoomed out) the
+    window also holds the whole lot, and `frame` is the part shown first."""
     site = case.site
     if site is None:
         from ..domain.case import Site
@@ -102,26 +146,23 @@ def sketch_geometry(case: Case, lake: LakeLine, setback_ft: float, *,
     features = [(f.kind.value.replace("_", " "), geometry_from_lonlat(f.geometry, where))
                 for f in site.features]
     located = [geometry_from_lonlat(c.geometry, where) for c in case.components if c.geometry]
-    shapes = [g for g in (area, *located, *(g for _, g in features),
-                          *(g for _, g in neighbour_wells)) if g is not None]
+    drawn = [g for g in (area, *located, *(g for _, g in features)) if g is not None]
+    shapes = drawn + [g for _, g in neighbour_wells]
     if not shapes and case.parcel.longitude is not None and case.parcel.latitude is not None:
         shapes = [geometry_from_lonlat({"type": "Point", "coordinates": [
             case.parcel.longitude, case.parcel.latitude]}, where)]
     if lot is not None:
         minx, miny, maxx, maxy = lot.bounds
-        if max(maxx - minx, maxy - miny) <= MAX_LOT_SHOWN_FT:
+        if not drawn or max(maxx - minx, maxy - miny) <= MAX_LOT_SHOWN_FT:
             shapes.append(lot.envelope)
-        elif not shapes:
-            shapes.append(lot.point_on_surface())
     if not shapes:
         return None
     m = lake.measure(area) if area is not None else None
     things = shapely.union_all(shapes)
     focus = shapely.union_all([things] + ([shapely.Point(m.shore_point)] if m else []))
-    minx, miny, maxx, maxy = focus.bounds
-    cx, cy = (minx + maxx) / 2, (miny + maxy) / 2
-    half = max(maxx - minx, maxy - miny, MIN_WINDOW_FT) / 2 * 1.25
-    window = shapely.box(cx - half, cy - half, cx + half, cy + half)
+    frame = _square(focus.bounds)
+    bounds = frame if lot is None or not whole_lot else _around(lot.bounds, frame)
+    window = shapely.box(*bounds)
     line = lake.geometry.boundary if lake.water is not None else lake.geometry
     shore = shapely.intersection(line, window)
     band = shapely.intersection(line.buffer(setback_ft), window)
@@ -136,7 +177,7 @@ def sketch_geometry(case: Case, lake: LakeLine, setback_ft: float, *,
     wells = tuple((label, (float(p.x), float(p.y))) for label, p in points
                   if window.contains(p))
     return SketchGeometry(
-        window=(cx - half, cy - half, cx + half, cy + half),
+        window=bounds, frame=None if bounds == frame else frame,
         shore=tuple(_coords(shore)), band=tuple(_coords(band)),
         water=tuple(_coords(shapely.intersection(lake.water, window)))
         if lake.water is not None else (),
@@ -145,3 +186,12 @@ def sketch_geometry(case: Case, lake: LakeLine, setback_ft: float, *,
         nearest=(m.area_point, m.shore_point) if m else None,
         distance_ft=m.distance_ft if m else 0.0, lot=lot_rings, neighbours=others,
         neighbour_wells=wells)
+
+
+def leg_lengths(points_ft: Sequence[tuple[float, float]]) -> list[float]:
+    """The length in feet of each leg of a path clicked on the map (EPSG:2261, US survey
+    feet): the distance between consecutive points, as shapely measures every distance."""
+    if len(points_ft) < 2:
+        return []
+    xy = np.asarray(points_ft, dtype=float)
+    return [float(d) for d in shapely.distance(shapely.points(xy[:-1]), shapely.points(xy[1:]))]

@@ -21,6 +21,10 @@ from shapely.geometry.base import BaseGeometry
 
 from ..errors import InputError
 from ..json_input import NonFiniteNumber, loads
+from ..nesting import TooDeep
+from ..paths import UnreadableFile, read_regular_file
+from ..text_input import decode, json_problem
+from . import foreign_sqlite
 from .crs import MEASURE_CRS, WGS84, transformer
 
 # Latitude and longitude ranges around New York, to recognise swapped axes.
@@ -75,7 +79,8 @@ def to_measure_crs(geoms: list[BaseGeometry], crs: CRS, where: str, *,
     if not len(coords):
         raise GeometryFileError(f"{where}: contains no coordinates.")
     if not np.isfinite(coords).all():
-        raise GeometryFileError(f"{where}: has coordinates that are not numbers.")
+        raise GeometryFileError(f"{where}: has coordinates that are not numbers (NaN or "
+                                "infinite); give every coordinate as a number.")
     if crs.is_geographic:
         lon, lat = coords[:, 0], coords[:, 1]
         swapped = (_NY_LAT[0] <= lon.min() and lon.max() <= _NY_LAT[1]
@@ -90,16 +95,21 @@ def to_measure_crs(geoms: list[BaseGeometry], crs: CRS, where: str, *,
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             lon, lat = to_lonlat.transform(coords[:, 0], coords[:, 1])
+    if not (np.isfinite(lon).all() and np.isfinite(lat).all()):
+        raise GeometryFileError(
+            f"{where}: some coordinates lie beyond where their coordinate system "
+            f"({crs.name}) places anything on the earth; check the coordinate system they "
+            "are in.")
     west, south, east, north = area_of_use()
     tol = 0.01
-    if not (np.isfinite(lon).all() and np.isfinite(lat).all()) or (
+    if (
             lon.min() < west - tol or lon.max() > east + tol or lat.min() < south - tol
             or lat.max() > north + tol):
         raise GeometryFileError(
             f"{where}: coordinates lie outside the area of use of NY State Plane Central "
             f"(EPSG:2261: longitude {west} to {east}, latitude {south} to {north}); found "
-            f"longitude {float(np.nanmin(lon)):.4f} to {float(np.nanmax(lon)):.4f}, latitude "
-            f"{float(np.nanmin(lat)):.4f} to {float(np.nanmax(lat)):.4f}. Check the coordinate "
+            f"longitude {float(lon.min()):.4f} to {float(lon.max()):.4f}, latitude "
+            f"{float(lat.min()):.4f} to {float(lat.max()):.4f}. Check the coordinate "
             "system the coordinates are in.")
     to_feet = transformer(wkt, MEASURE_CRS)
 
@@ -109,16 +119,63 @@ def to_measure_crs(geoms: list[BaseGeometry], crs: CRS, where: str, *,
 
     out = shapely.transform(arr, project)
     if not np.isfinite(shapely.get_coordinates(out)).all():
-        raise GeometryFileError(f"{where}: coordinates could not be projected to EPSG:2261.")
+        raise GeometryFileError(
+            f"{where}: some coordinates cannot be projected to NY State Plane Central "
+            "(EPSG:2261); check the coordinate system the coordinates are in.")
     return list(out)
 
 
 # The GDAL drivers of the layer files this app reads, and how to say so.
 READ_DRIVERS = frozenset({"GeoJSON", "ESRI Shapefile", "GPKG"})
-_LAYER_SUFFIXES = frozenset({".geojson", ".json", ".shp", ".gpkg"})
+# The largest GeoJSON file of areas read whole (a county's parcels are a few hundred MB).
+MAX_GEOJSON_BYTES = 1 << 30
 _NOT_A_LAYER = ("is not a file type this app reads; give a GeoJSON file (.geojson or .json), "
                 "an ESRI Shapefile (.shp, with its .shx, .dbf and .prj beside it) or a "
                 "GeoPackage (.gpkg).")
+
+
+# The files an ESRI Shapefile is made of besides its .shp: the index, the attributes and
+# the coordinate system. Without them the shapes cannot be found, their fields read or
+# their coordinates placed.
+SHAPEFILE_SET = (".shx", ".dbf", ".prj")
+
+
+def _shapefile_set(path: Path) -> None:
+    """Refuse a .shp whose side files are not beside it (any case of their suffixes)."""
+    beside = {p.name.lower() for p in path.parent.iterdir()} if path.parent.is_dir() else set()
+    for suffix in SHAPEFILE_SET:
+        if (path.stem + suffix).lower() not in beside:
+            raise GeometryFileError(
+                f"{path}: the shapefile's {suffix} file ({path.stem}{suffix}) is missing "
+                f"beside it; copy the whole set ({', '.join(('.shp', *SHAPEFILE_SET))}) into "
+                "one folder.")
+
+
+def _damaged(path: Path) -> str:
+    """Why a layer file the reading library could not read was refused, in words: the
+    fault a GeoJSON file's own JSON shows, else what the file should be and what to do."""
+    suffix = path.suffix.lower()
+    if suffix in (".geojson", ".json"):
+        try:
+            raw = read_regular_file(path, limit=MAX_GEOJSON_BYTES, what="GeoJSON file")
+        except UnreadableFile as exc:
+            return exc.reason
+        try:
+            loads(decode(raw, path, what="GeoJSON file", save_as="UTF-8").text)
+        except json.JSONDecodeError as exc:
+            return json_problem(exc)
+        except NonFiniteNumber as exc:
+            return str(exc)
+        except InputError as exc:
+            return str(exc).removeprefix(f"{path}: ").rstrip(".")
+        return ("cannot be read as GeoJSON: its JSON is not a layer of GeoJSON features; "
+                "give a FeatureCollection of features with geometries")
+    if suffix == ".shp":
+        return ("cannot be read as an ESRI Shapefile: it is damaged or was cut short; copy "
+                f"the whole set ({', '.join(('.shp', *SHAPEFILE_SET))}) again")
+    if suffix == ".gpkg":
+        return "cannot be read as a GeoPackage: it is damaged or was cut short; copy it again"
+    return _NOT_A_LAYER.removesuffix(".")
 
 
 def _read_raw(path: Path, columns: Any = None) -> tuple[dict[str, Any], Any, Any, Any]:
@@ -127,6 +184,10 @@ def _read_raw(path: Path, columns: Any = None) -> tuple[dict[str, Any], Any, Any
     names and gives those to read (None: all of them)."""
     if not path.exists():
         raise GeometryFileError(f"{path}: no such file.")
+    if path.suffix.lower() == ".shp":
+        _shapefile_set(path)
+    if foreign_sqlite.is_sqlite(path):  # a GeoPackage: its reading must end, checked first
+        foreign_sqlite.check(path, "a GeoPackage", geopackage=True)
     import pyogrio  # GDAL is loaded only when a file is actually read
 
     try:
@@ -138,24 +199,35 @@ def _read_raw(path: Path, columns: Any = None) -> tuple[dict[str, Any], Any, Any
             wanted = None if columns is None else columns([str(f) for f in info["fields"]])
             meta, fids, wkb, field_data = pyogrio.raw.read(path, return_fids=True,
                                                            columns=wanted)
-    except GeometryFileError:
+    except InputError:  # ours, the file's fault said in words (a field not found...)
         raise
-    except Exception as exc:
-        detail = str(exc).strip()
-        if not detail or "not recognized as" in detail or "<DRIVER>" in detail:
-            if path.suffix.lower() not in _LAYER_SUFFIXES:
-                raise GeometryFileError(f"{path}: {_NOT_A_LAYER}") from None
-            detail = "the file is damaged, or is not what its name says"
-        raise GeometryFileError(f"{path}: cannot be read as GeoJSON, an ESRI Shapefile or a "
-                                f"GeoPackage ({detail}).") from None
+    except Exception:  # the library's words are not shown: they name its own settings
+        raise GeometryFileError(f"{path}: {_damaged(path)}.") from None
     return meta, fids, wkb, field_data
+
+
+def _geometries(wkb: Any, path: Path) -> np.ndarray:
+    """The features' geometries (None where a feature has none); a geometry that cannot
+    be one (a ring not closed, a coordinate that is not a number) is refused, naming its
+    feature, rather than left out."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the invalid ones are named below
+        decoded = shapely.from_wkb(wkb, on_invalid="ignore")
+    broken = [n for n, (raw, geom) in enumerate(zip(wkb, decoded, strict=True))
+              if raw is not None and geom is None]
+    if broken:
+        raise GeometryFileError(
+            f"{path}: feature {broken[0] + 1}'s geometry is not valid (a ring that is not "
+            "closed, or a coordinate that is not a number); fix it or export the layer "
+            "again.")
+    return np.asarray(decoded, dtype=object)
 
 
 def read_vector_file(path: Path) -> Features:
     """Read a Shapefile, GeoPackage or GeoJSON layer and project it to EPSG:2261."""
     meta, fids, wkb, _ = _read_raw(path)
     crs = _crs(meta.get("crs"), path)
-    geoms = [g for g in shapely.from_wkb(wkb) if g is not None and not g.is_empty] if (
+    geoms = [g for g in _geometries(wkb, path) if g is not None and not g.is_empty] if (
         wkb is not None) else []
     if not geoms:
         raise GeometryFileError(f"{path}: contains no geometry.")
@@ -188,7 +260,7 @@ def read_vector_table(path: Path, columns: Any = None) -> FeatureTable:
     meta, fids, wkb, field_data = _read_raw(path, chosen)
     crs = _crs(meta.get("crs"), path)
     count = 0 if wkb is None else len(wkb)
-    decoded = shapely.from_wkb(wkb) if count else np.empty(0, dtype=object)
+    decoded = _geometries(wkb, path) if count else np.empty(0, dtype=object)
     present = np.array([g is not None and not g.is_empty for g in decoded], dtype=bool)
     if not present.any():
         raise GeometryFileError(f"{path}: contains no geometry.")
@@ -218,13 +290,19 @@ def _geojson_crs(doc: dict[str, Any], path: Path) -> CRS:
 def read_geojson_areas(path: Path) -> Features:
     """Read a GeoJSON geometry, Feature or FeatureCollection, keeping each feature's id."""
     try:
-        doc = loads(path.read_text("utf-8"))
+        raw = read_regular_file(path, limit=MAX_GEOJSON_BYTES, what="GeoJSON file")
     except FileNotFoundError:
         raise GeometryFileError(f"{path}: no such file.") from None
-    except NonFiniteNumber as exc:
+    except UnreadableFile as exc:
+        raise GeometryFileError(str(exc)) from None
+    text = decode(raw, path, what="GeoJSON file", save_as="UTF-8",
+                  error=GeometryFileError).text
+    try:
+        doc = loads(text)
+    except (NonFiniteNumber, TooDeep) as exc:
         raise GeometryFileError(f"{path}: {exc}.") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise GeometryFileError(f"{path}: is not GeoJSON ({exc}).") from None
+    except json.JSONDecodeError as exc:
+        raise GeometryFileError(f"{path}: {json_problem(exc)}.") from None
     if not isinstance(doc, dict) or "type" not in doc:
         raise GeometryFileError(f"{path}: is not GeoJSON (no \"type\").")
     crs = _geojson_crs(doc, path)
@@ -245,8 +323,11 @@ def read_geojson_areas(path: Path) -> Features:
             raise GeometryFileError(f"{where} has no geometry.")
         try:
             geom = shapely.geometry.shape(geometry)
-        except Exception as exc:
-            raise GeometryFileError(f"{where} is not a valid GeoJSON geometry ({exc}).") from None
+        except Exception:  # shapely's words name its internals, not the file's fault
+            raise GeometryFileError(
+                f"{where} is not a valid GeoJSON geometry; give its \"type\" (Point, "
+                "LineString, Polygon or a Multi- of them) and its \"coordinates\" as GeoJSON "
+                "writes them (a polygon's rings closed, of at least 4 positions).") from None
         if geom.is_empty:
             raise GeometryFileError(f"{where} is empty.")
         geoms.append(geom)
@@ -324,3 +405,38 @@ def lonlat_many_to_measure_crs(geoms: list[BaseGeometry]) -> list[BaseGeometry] 
     if not np.isfinite(shapely.get_coordinates(out)).all():
         return None
     return list(out)
+
+
+# A table of attributes: a layer file's, or a dBASE table (.dbf) on its own, as GIS
+# programs export an attribute table.
+_TABLE_SUFFIXES = frozenset({".geojson", ".json", ".shp", ".gpkg", ".dbf"})
+
+
+def read_attribute_table(path: Path) -> tuple[list[str], list[list[Any]]]:
+    """The field names and the rows of values of a layer file (Shapefile, GeoPackage,
+    GeoJSON) or of a dBASE table, in file order, geometry set aside."""
+    if path.suffix.lower() not in _TABLE_SUFFIXES:
+        raise GeometryFileError(f"{path}: is not a table this app reads.")
+    if path.suffix.lower() == ".shp":
+        _shapefile_set(path)
+    if foreign_sqlite.is_sqlite(path):  # a GeoPackage: its reading must end, checked first
+        foreign_sqlite.check(path, "a GeoPackage", geopackage=True)
+    import pyogrio
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            info = pyogrio.read_info(path)
+            if info.get("driver") not in READ_DRIVERS:
+                raise GeometryFileError(f"{path}: {_NOT_A_LAYER}")
+            meta, _, _, field_data = pyogrio.raw.read(path, read_geometry=False)
+    except GeometryFileError:
+        raise
+    except Exception:
+        raise GeometryFileError(f"{path}: cannot be read as a dBASE table, an ESRI "
+                                "Shapefile, a GeoPackage or GeoJSON (the file is damaged, or "
+                                "is not what its name says).") from None
+    names = [str(f) for f in meta.get("fields", [])]
+    columns = [list(values) for values in (field_data or [])]
+    count = len(columns[0]) if columns else 0
+    return names, [[column[i] for column in columns] for i in range(count)]

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..domain.case import Case
 from ..domain.rules import Decision, Evaluation, Suggestion, SuggestionStatus
+from ..paths import USER_ENV
 from .parcel import attachments as parcel_attachments
 from .parcel import cases, evaluation
 from .parcel.cases import CaseImportResult
@@ -21,9 +22,10 @@ from .parcel.decisions import Reversal
 from .parcel.history import changes
 from .reference.shorelines import ensure_default_layer
 from .session.laws import NoLawFacts
-from .session.session import USER_ENV, Session, default_user
+from .session.session import Session, default_user, login_name, working_name
 
-__all__ = ["USER_ENV", "CaseImportResult", "Workspace", "default_user"]
+__all__ = ["USER_ENV", "CaseImportResult", "Workspace", "default_user", "login_name",
+           "working_name"]
 
 
 class Workspace(Session):

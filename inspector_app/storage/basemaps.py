@@ -8,6 +8,9 @@ import sqlite3
 from .records import RecordWriter
 from .rows import Row, one, rows
 
+# The folder of the data folder holding the copies of imagery, each named by its record.
+FOLDER = "basemaps"
+
 
 def basemaps(conn: sqlite3.Connection) -> list[Row]:
     """Every basemap, in the order imported."""
@@ -30,6 +33,13 @@ def active_basemap(conn: sqlite3.Connection) -> Row | None:
 def has_basemap(conn: sqlite3.Connection) -> bool:
     """Whether any basemap was ever stored (deleted ones included)."""
     return conn.execute("SELECT 1 FROM basemaps LIMIT 1").fetchone() is not None
+
+
+def copies(conn: sqlite3.Connection) -> list[str]:
+    """The paths (relative to the data folder) of every copy a basemap record names,
+    deleted records' included."""
+    return [str(p) for (p,) in conn.execute(
+        "SELECT path FROM basemaps WHERE storage = 'copy'").fetchall()]
 
 
 def make_active(w: RecordWriter, basemap_id: str | None) -> None:

@@ -70,16 +70,15 @@ def parcel_changes(conn: sqlite3.Connection, parcel_id: str) -> list[Row]:
                 "ORDER BY c.seq", (parcel_id,))
 
 
-def resolved_conflicts(conn: sqlite3.Connection, sbl: str) -> list[Row]:
+def resolved_conflicts(conn: sqlite3.Connection, parcel_id: str) -> list[Row]:
     """The parcel's resolved sync conflicts, oldest first, each with the name of the device
     the incoming value came from."""
     return rows(conn,
                 "SELECT c.table_name, c.record_id, c.field, c.local_value, c.incoming_value, "
                 "c.resolved_value, c.resolution, c.resolved_at, c.resolved_by, "
                 "c.incoming_user, d.name AS device FROM sync_conflicts c LEFT JOIN devices d "
-                "ON d.id = c.device_id WHERE c.parcel_id = (SELECT id FROM parcels WHERE "
-                "sbl = ? AND deleted_at IS NULL) AND c.resolved_at IS NOT NULL "
-                "ORDER BY c.resolved_at, c.id", (sbl,))
+                "ON d.id = c.device_id WHERE c.parcel_id = ? AND c.resolved_at IS NOT NULL "
+                "ORDER BY c.resolved_at, c.id", (parcel_id,))
 
 
 def parcel_entries(conn: sqlite3.Connection, parcel_id: str, tables: Sequence[str]

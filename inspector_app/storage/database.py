@@ -47,7 +47,7 @@ SQL_MIGRATIONS = ("0001_initial", "0002_finding_decisions", "0003_component_geom
                   "0010_permit", "0011_case_summaries", "0012_basemaps_lots",
                   "0013_inspections_and_proposals", "0014_letter_deadlines",
                   "0015_letter_service", "0016_attestations",
-                  "0017_holding_tank_discharge")
+                  "0017_holding_tank_discharge", "0018_shoreline_far_confirmed")
 
 
 def _sql_migration(name: str, version: int) -> Callable[[sqlite_utils.Database], None]:

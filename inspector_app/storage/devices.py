@@ -8,6 +8,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
+from .cases import parcels_spelled
 from .rows import one, rows
 
 
@@ -118,10 +119,9 @@ def note_assignment_held(conn: sqlite3.Connection, device_id: str, revision: int
 
 
 def parcel_ids_of(conn: sqlite3.Connection, device: dict[str, Any]) -> set[str]:
-    """A laptop's parcels at the office: those of its assignment, by tax map number."""
-    sbls = json.loads(device["parcels"])
-    marks = ",".join("?" * len(sbls)) or "NULL"
-    return {r[0] for r in conn.execute(f"SELECT id FROM parcels WHERE sbl IN ({marks})", sbls)}
+    """A laptop's parcels at the office: those of its assignment, by tax map number in
+    any spelling (`domain.sbl`)."""
+    return {pid for sbl in json.loads(device["parcels"]) for pid, _ in parcels_spelled(conn, sbl)}
 
 
 def keyless_this(conn: sqlite3.Connection) -> bool:

@@ -72,6 +72,13 @@ def shoreline_layer(conn: sqlite3.Connection, layer_id: str) -> Row:
     return found
 
 
+def shoreline_import_facts(conn: sqlite3.Connection, layer_id: str) -> Row | None:
+    """Who imported a shoreline layer and when, and what far placement they confirmed
+    (`far_confirmed`, None for none), without its geometry."""
+    return one(conn, "SELECT imported_by, imported_at, far_confirmed FROM shoreline_layers "
+                     "WHERE id = ?", (layer_id,))
+
+
 def has_shoreline_layer(conn: sqlite3.Connection) -> bool:
     """Whether any shoreline layer was ever stored (deleted ones included)."""
     return conn.execute("SELECT 1 FROM shoreline_layers LIMIT 1").fetchone() is not None
@@ -144,6 +151,15 @@ def lots_of(conn: sqlite3.Connection, layer_id: str
         parcels.append(parcel_id)
         blobs.append(geometry)
     return fids, sbls, parcels, blobs
+
+
+def matched_lot_centres(conn: sqlite3.Connection) -> list[tuple[float, float]]:
+    """The centre of each lot of the active lot layer matched to a parcel (its bounds'
+    centre, in the layer's feet)."""
+    return [(float(x), float(y)) for x, y in conn.execute(
+        "SELECT (l.minx + l.maxx) / 2, (l.miny + l.maxy) / 2 FROM lot_lines l JOIN lot_layers "
+        "y ON y.id = l.layer_id JOIN parcels p ON p.id = l.parcel_id WHERE y.active = 1 AND "
+        "y.deleted_at IS NULL AND p.deleted_at IS NULL")]
 
 
 def lot_geometries(conn: sqlite3.Connection, layer_id: str) -> dict[int, bytes]:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..domain.sbl import sbl_sort_key
+from .cases import parcels_spelled
 from .rows import rows
 
 
@@ -28,9 +29,8 @@ def sbl_of(conn: sqlite3.Connection, parcel_id: str) -> str | None:
 
 
 def has_sbl(conn: sqlite3.Connection, sbl: str) -> bool:
-    """Whether the roll holds a parcel of this tax map number."""
-    return conn.execute("SELECT 1 FROM parcels WHERE sbl = ? AND deleted_at IS NULL",
-                        (sbl,)).fetchone() is not None
+    """Whether the roll holds a parcel of this tax map number, in any spelling."""
+    return bool(parcels_spelled(conn, sbl))
 
 
 def ids_by_sbl(conn: sqlite3.Connection) -> dict[str, str]:

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..domain.records import LOCAL_TABLES
 from ..errors import InputError
+from ..nesting import JSON_STRINGS, check_depth
 
 BOOKKEEPING = frozenset({"id", "parcel_id", "created_at", "updated_at", "device_id",
                          "version", "deleted_at"})
@@ -86,6 +87,7 @@ def from_sql_text(value: Any) -> Any:
     if not isinstance(value, str) or value[:1] not in ("[", "{"):
         return value
     try:
+        check_depth(value, JSON_STRINGS)  # a text of 1,000 brackets is text, not a crash
         parsed = json.loads(value)
     except ValueError:
         return value

@@ -49,3 +49,13 @@ def parcels_with_something_located(conn: sqlite3.Connection) -> list[str]:
         "AND f.kind IN ('absorption_area', 'holding_tank')) OR EXISTS (SELECT 1 FROM "
         "components c WHERE c.parcel_id = p.id AND c.deleted_at IS NULL AND c.geometry "
         "IS NOT NULL))")]
+
+
+def located_geometries(conn: sqlite3.Connection) -> list[str]:
+    """Every geometry located on a parcel's site map (site features and components with a
+    geometry, GeoJSON text), across the parcels not deleted."""
+    return [r[0] for r in conn.execute(
+        "SELECT f.geometry FROM site_features f JOIN parcels p ON p.id = f.parcel_id "
+        "WHERE f.deleted_at IS NULL AND p.deleted_at IS NULL AND f.geometry IS NOT NULL "
+        "UNION ALL SELECT c.geometry FROM components c JOIN parcels p ON p.id = c.parcel_id "
+        "WHERE c.deleted_at IS NULL AND p.deleted_at IS NULL AND c.geometry IS NOT NULL")]

@@ -14,6 +14,7 @@ import sqlite_utils
 
 from ..errors import InspectorError
 from ..paths import DataFolder
+from . import basemaps as basemap_rows
 from . import database
 from .database import backup, open_database
 from .laptop_gate import LaptopGate
@@ -58,13 +59,22 @@ class Store:
         folder.remove_debris()
         self.folder = folder
         self.clock = clock
-        self.db: sqlite_utils.Database = open_database(folder.database, backups=folder.backups,
-                                                       now=clock)
+        try:
+            self.db: sqlite_utils.Database = open_database(
+                folder.database, backups=folder.backups, now=clock)
+        except sqlite3.OperationalError as exc:  # its backup of the day on a full disk
+            raise _disk_full(exc, folder.root) from None
         folder.restrict()
+        # a copy a killed import left named by no record, and its work files
+        folder.remove_orphans(basemap_rows.FOLDER, basemap_rows.copies(self.db.conn))
         self.device_id, self.device_name = self._ensure_device()
         self.actor = Actor(user=user, device_id=self.device_id)
         # every value a transaction writes passes the fields' declared rules
         self.values_check = values_check
+
+    def set_user(self, user: str) -> None:
+        """Who makes the changes from the next transaction on."""
+        self.actor = Actor(user=user, device_id=self.device_id)
 
     @property
     def conn(self) -> Any:

@@ -28,13 +28,17 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from ..errors import InputError
+from ..json_input import loads
 
 MIN_PASSPHRASE = 10
 MAX_PASSPHRASE = 1024
 KIT_MAGIC = b"WIKIT1\n"
 # scrypt with n = 2**15, r = 8: 32 MiB and about a tenth of a second per attempt.
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**15, 8, 1
-_MAX_HEADER = 4096
+# The parameters a kit's header may ask for: those this app writes, and no others, so that
+# a kit cannot make the laptop spend seconds and gigabytes before its passphrase is tried.
+KIT_KDF_PARAMETERS = frozenset({(SCRYPT_N, SCRYPT_R, SCRYPT_P)})
+_MAX_HEADER = 512
 
 
 class KitLocked(InputError):
@@ -135,6 +139,16 @@ def is_sealed(head: bytes) -> bool:
     return head.startswith(KIT_MAGIC)
 
 
+_HEADER_KEYS = frozenset({"kdf", "n", "r", "p", "salt", "cipher", "nonce"})
+
+
+def _power(n: Any) -> str:
+    """n as the power of two it is ("2^15"), else as given."""
+    if type(n) is int and n > 0 and n & (n - 1) == 0:
+        return f"2^{n.bit_length() - 1}"
+    return repr(n)[:20]
+
+
 def unseal(blob: bytes, passphrase: str, *, source: str) -> bytes:
     """The kit's contents, or KitLocked (a wrong passphrase or a changed byte)."""
     if not blob.startswith(KIT_MAGIC):
@@ -148,15 +162,21 @@ def unseal(blob: bytes, passphrase: str, *, source: str) -> bytes:
         raise damaged
     header_bytes, ciphertext = rest[:end], rest[end + 1:]
     try:
-        header: dict[str, Any] = json.loads(header_bytes)
-        n, r, p = int(header["n"]), int(header["r"]), int(header["p"])
+        header: dict[str, Any] = loads(header_bytes)
+        if type(header) is not dict or set(header) != _HEADER_KEYS:
+            raise damaged
+        n, r, p = header["n"], header["r"], header["p"]
         salt, nonce = bytes.fromhex(header["salt"]), bytes.fromhex(header["nonce"])
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, TypeError):
         raise damaged from None
-    if (header.get("kdf") != "scrypt" or header.get("cipher") != "aes-256-gcm"
-            or not (2**14 <= n <= 2**20 and n & (n - 1) == 0) or not 1 <= r <= 16
-            or not 1 <= p <= 4 or len(salt) < 16 or len(nonce) != 12):
+    if header["kdf"] != "scrypt" or header["cipher"] != "aes-256-gcm" or len(
+            salt) != 16 or len(nonce) != 12:
         raise damaged
+    if not all(type(x) is int for x in (n, r, p)) or (n, r, p) not in KIT_KDF_PARAMETERS:
+        raise KitLocked(f"{source}: this kit was not made by this app's enrolment (its header "
+                        f"asks for key derivation with scrypt n={_power(n)}, r={r}, p={p}; "
+                        f"this app writes n={_power(SCRYPT_N)}, r={SCRYPT_R}, p={SCRYPT_P}); "
+                        "ask the office for a new kit. Nothing was changed.")
     try:
         key = _kdf(passphrase, salt, n, r, p)
         return AESGCM(key).decrypt(nonce, ciphertext, KIT_MAGIC + header_bytes)

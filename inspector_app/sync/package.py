@@ -31,6 +31,7 @@ from zlib import error as zlib_error
 
 from ..errors import InputError
 from ..json_input import NonFiniteNumber, loads, schema_check
+from ..nesting import JSON_STRINGS, TooDeep, check_depth
 from ..paths import UnreadableFile, UnwritablePath, read_regular_file
 from . import keys
 
@@ -53,6 +54,7 @@ _TIME = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\
 _TABLE = {"type": "string", "pattern": r"^[a-z_]{2,40}$"}
 _KEY = {"type": "string", "pattern": "^[0-9a-f]{64}$"}  # an Ed25519 public key
 MAX_KEY_CHAIN = 64  # endorsements a package carries: one for each rotation of its key
+_SIGNATURE = re.compile(r"[0-9a-f]{128}")  # Ed25519, hex
 
 MANIFEST_SCHEMA = {
     "type": "object", "additionalProperties": False,
@@ -214,7 +216,9 @@ _DECODE = json.JSONDecoder().raw_decode
 def _json_line(line: bytes) -> Any:
     """`json.loads(line)`: read directly where the line is plainly one JSON object in
     UTF-8 (from `{` to `}`, as `json.loads` reads such bytes), by `json.loads` itself, for
-    its value or its error, where it is anything else."""
+    its value or its error, where it is anything else; TooDeep, before it is read, where
+    it nests too deep."""
+    check_depth(line, JSON_STRINGS)
     if line[:1] == b"{" and line[-1:] == b"}" and line[1:2] != b"\x00":
         try:
             text = line.decode("utf-8", "surrogatepass")
@@ -231,6 +235,15 @@ def _json_line(line: bytes) -> Any:
 # compression method damaged into one it does not know, a truncated member...
 _UNREADABLE = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib_error, OSError, ValueError,
                EOFError, NotImplementedError, RuntimeError, KeyError)
+
+
+def read_member(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    """A member's bytes, decompressed no further than the size the zip's index declares
+    for it (`ZipFile.read` inflates all its compressed bytes in one step: a member of
+    10 MB declared as 1 KB would be 10 GB in memory before its CRC is checked). A member
+    whose data does not match its declared size and CRC is BadZipFile."""
+    with z.open(info) as f:
+        return f.read(info.file_size + 1)
 
 
 class PackageError(InputError):
@@ -399,16 +412,23 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
 
     def member(name: str) -> bytes:
         try:
-            return z.read(name)
+            return read_member(z, z.getinfo(name))
         except _UNREADABLE as exc:
             raise refuse(f"{name} cannot be read ({type(exc).__name__}: damaged)") from None
 
+    # Nothing a sender writes is parsed before its signature is there and has a
+    # signature's shape; the manifest then names the key it is checked with.
+    if "signature" not in names:
+        raise refuse("it is unsigned; only packages from enrolled devices are accepted")
+    signature = member("signature").decode("ascii", errors="replace").strip()
+    if _SIGNATURE.fullmatch(signature) is None:
+        raise refuse("its signature is not an Ed25519 signature (damaged or forged)")
     manifest_bytes = member("manifest.json")
     if len(manifest_bytes) > MAX_MANIFEST_BYTES:
         raise refuse("its manifest is too large")
     try:
         manifest = loads(manifest_bytes)
-    except NonFiniteNumber as exc:
+    except (NonFiniteNumber, TooDeep) as exc:
         raise refuse(f"its manifest is not valid ({exc})") from None
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise refuse("its manifest is not valid JSON") from None
@@ -422,13 +442,9 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
 
     device = manifest["source_device"]
     key = key_for(device)
-    if "signature" not in names:
-        raise refuse(f"it is unsigned (from {manifest['source_name']!r}); only packages "
-                     "from enrolled devices are accepted")
     if key is None:
         raise refuse(f"it comes from {manifest['source_name']!r} ({device}), a device this "
                      "data folder has not enrolled")
-    signature = member("signature").decode("ascii", errors="replace").strip()
     candidates, learned = _signing_keys(manifest, key, keys_held(device), refuse)
     if not any(keys.verify(manifest_bytes, signature, k) for k in candidates):
         raise refuse("its signature does not match (tampered with, or signed with another "
@@ -471,6 +487,8 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
         try:
             # NaN and infinities are left to the policy, which names the change and field
             change = _json_line(line)
+        except TooDeep as exc:
+            raise refuse(f"changes.jsonl line {n} is not a valid change ({exc})") from None
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise refuse(f"changes.jsonl line {n} is not valid JSON") from None
         problem = change_problem(change)
@@ -500,7 +518,7 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
             try:
                 if line.strip():
                     loads(line)
-            except NonFiniteNumber as exc:
+            except (NonFiniteNumber, TooDeep) as exc:
                 raise refuse(f"{name} line {n} is not a valid record ({exc})") from None
             except (json.JSONDecodeError, UnicodeDecodeError):
                 raise refuse(f"{name} line {n} is not valid JSON") from None

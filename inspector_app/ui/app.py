@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from .. import __version__
 from ..errors import InspectorError
+from ..paths import given_user
 from .main_window import MainWindow
 
 
@@ -32,7 +33,8 @@ def run_gui(data_dir: Path, *, user: str | None = None) -> int:
     _install_error_hook()
     # The window shows at once; the worker opens the data folder behind it (a refused
     # folder is reported there and the app exits with its status).
-    window = MainWindow(root=data_dir, user=user)
+    # Who is working is asked once per data folder unless the command line named them.
+    window = MainWindow(root=data_dir, user=user, ask_who=user is None and given_user() is None)
     window.quit_if_folder_fails = True
     window.show()
     # The keys go to the window from the start (the search has them), also where no

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QGridLayout,
     QLabel,
@@ -152,10 +151,10 @@ class AttestDialog(RefusingDialog):
         layout.addWidget(buttons)
 
     def _choose(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, "Scanned signature", "",
-                                              "Images (*.png *.jpg *.jpeg)")
+        name = self.ctx.files.open_file(self, "signatures", "Scanned signature",
+                                       tell=self.refuse)
         if name:
-            self.use_scan(Path(name))
+            self.use_scan(name)
 
     def use_scan(self, path: Path) -> None:
         self.scanned = path

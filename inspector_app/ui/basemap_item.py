@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QObject, QRectF, Qt, Signal
@@ -30,6 +30,35 @@ Opener = Callable[[], tuple[Render, Callable[[], None]]]
 CACHE_RENDERS = 4        # the renders kept: the newest drawn on top of older ones
 MAX_SIDE_PX = 4096       # never ask for more than this many pixels a side
 Z_VALUE = -1.0           # over the paper, under water, band, areas and lines
+
+
+@dataclass(frozen=True)
+class SiteImagery:
+    """The imagery to draw under a parcel's sketch: the active basemap (a BasemapRef, or
+    None), every basemap for the chooser, and how the render thread opens its file."""
+
+    parcel: str
+    ref: Any = None
+    basemaps: tuple[dict[str, Any], ...] = ()
+    opener: Opener | None = field(default=None, compare=False)
+    lots: str | None = None  # the active lot layer, as the app names it: "NAME vN (±A ft)"
+
+    @property
+    def key(self) -> str | None:
+        return None if self.ref is None else f"{self.ref.id}:{self.ref.path}"
+
+    def caption(self) -> tuple[str, bool]:
+        """The line naming the imagery, and whether it is a warning."""
+        ref = self.ref
+        if ref is None:
+            return "Imagery: none — File > Import aerial imagery...", False
+        if getattr(ref, "problem", None):
+            return f"Imagery: {ref.problem}", True
+        what = ref.source or ref.label or ref.name
+        when = f", captured {ref.captured_on}" if ref.captured_on else ""
+        res = getattr(ref, "resolution_ft", None)
+        detail = f" ({res:,.1f} ft per pixel)" if res else ""
+        return f"Imagery: {what}{when}{detail}", False
 
 
 @dataclass(frozen=True)

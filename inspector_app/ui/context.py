@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from ..errors import InspectorError
+from .file_dialogs import FileDialogs
 from .ops import Op
 from .tasks import TaskRunner
 
@@ -27,6 +28,21 @@ class AppContext(QObject):
         self.runner = runner
         self.window: QWidget | None = None
         self.as_of: date | None = None
+        self._files: FileDialogs | None = None
+
+    @property
+    def files(self) -> FileDialogs:
+        """File dialogs that remember their folder per kind of file (the window gives its
+        settings; alone, the app's)."""
+        if self._files is None:
+            from PySide6.QtCore import QSettings
+
+            self._files = FileDialogs(QSettings("Watershed Inspector", "inspector-app"))
+        return self._files
+
+    @files.setter
+    def files(self, files: FileDialogs) -> None:
+        self._files = files
 
     def today(self) -> date:
         from datetime import date as _date

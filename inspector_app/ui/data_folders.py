@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings, QTimer
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QMenu, QMessageBox, QWidget
 
 from ..errors import InputError
 from ..paths import DATABASE_NAME
@@ -18,6 +18,7 @@ from .context import AppContext
 
 if TYPE_CHECKING:
     from ..services.workspace import Workspace
+    from .fingerprint import FingerprintDialog
 
 # Files an operating system leaves in any folder it shows; they do not make it "not empty".
 _OS_LITTER = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
@@ -48,8 +49,11 @@ class DataFolders:
 
     def __init__(self, ctx: AppContext, settings: QSettings, parent: QWidget, *,
                  leave: Callable[[], None], attach: Callable[[Workspace], None],
-                 stay: Callable[[], None]) -> None:
+                 stay: Callable[[], None],
+                 user_for: Callable[[Workspace | None], str | None]) -> None:
         self.ctx = ctx
+        self._user_for = user_for
+        self.fingerprint: FingerprintDialog | None = None  # shown after joining a kit
         self.settings = settings
         self.parent = parent
         self._leave, self._attach, self._stay = leave, attach, stay
@@ -79,17 +83,16 @@ class DataFolders:
     # --- File menu --------------------------------------------------------------------
 
     def open_folder(self) -> None:
-        path = QFileDialog.getExistingDirectory(self.parent, "Open a data folder (the folder "
-                                                f"that holds {DATABASE_NAME})")
+        path = self.ctx.files.folder(self.parent, "data folders", "Open a data folder (the "
+                                     f"folder that holds {DATABASE_NAME})")
         if path:
-            self.switch_folder(Path(path))
+            self.switch_folder(path)
 
     def new_folder(self) -> None:
-        path = QFileDialog.getExistingDirectory(self.parent, "New data folder: choose an empty "
-                                                "folder, or create one here")
-        if not path:
+        root = self.ctx.files.folder(self.parent, "data folders", "New data folder: choose an "
+                                     "empty folder, or create one here")
+        if root is None:
             return
-        root = Path(path)
         problem = not_empty(root)
         if problem:
             self.ctx.error(InputError(problem))
@@ -101,15 +104,14 @@ class DataFolders:
     def join_kit(self) -> None:
         """Set up this laptop from a field kit, in the folder open now if it holds nothing
         yet or in another empty folder, and open that folder in this window."""
-        kit, _ = QFileDialog.getOpenFileName(self.parent, "Field kit from the office", "",
-                                             "Field kits (*.zip)")
+        kit = self.ctx.files.open_file(self.parent, "field kits", "Field kit from the office")
         ws = self.ctx.ws
-        if not kit or ws is None:
+        if kit is None or ws is None:
             return
         from ..services import exchange as sync
 
         self.ctx.op(lambda: sync.holds_nothing_yet(ws.store)).success(
-            lambda empty: self._join_kit(ws, Path(kit), here_is_empty=empty)).run()
+            lambda empty: self._join_kit(ws, kit, here_is_empty=empty)).run()
 
     def _join_kit(self, ws: Workspace, kit: Path, *, here_is_empty: bool) -> None:
         from ..services import exchange as sync
@@ -128,11 +130,10 @@ class DataFolders:
             if answer == QMessageBox.StandardButton.Yes:
                 folder = here
         if folder is None:
-            chosen = QFileDialog.getExistingDirectory(self.parent, "An empty folder for this "
-                                                      "laptop's records")
-            if not chosen:
+            folder = self.ctx.files.folder(self.parent, "data folders", "An empty folder for "
+                                           "this laptop's records")
+            if folder is None:
                 return
-            folder = Path(chosen)
             problem = None if (folder / DATABASE_NAME).is_file() else not_empty(folder)
             if problem:
                 self.ctx.error(InputError(problem))
@@ -148,13 +149,23 @@ class DataFolders:
             done_text=lambda r: f"This laptop is set up as {r['device']} with "
                                 f"{r['parcels']} parcel(s); {target} is open. Check that "
                                 f"the office key fingerprint {r['office_fingerprint']} is the "
-                                "one the office showed.")
+                                "one the office showed.",
+            then=lambda r: self._show_fingerprint(r, target))
+
+    def _show_fingerprint(self, joined: dict[str, Any], folder: Path) -> None:
+        from .fingerprint import show_fingerprint
+
+        self.fingerprint = show_fingerprint(
+            self.parent, fingerprint=joined["office_fingerprint"], enrolled=False,
+            done=f"This laptop is set up as {joined['device']} with {joined['parcels']} "
+                 f"parcel(s); {folder} is open.")
 
     # --- switching --------------------------------------------------------------------
 
     def switch_folder(self, root: Path, *, create: bool = False,
                       prepare: Callable[[], Any] | None = None,
-                      done_text: Callable[[Any], str] | None = None) -> None:
+                      done_text: Callable[[Any], str] | None = None,
+                      then: Callable[[Any], None] | None = None) -> None:
         """Open another data folder in this window.
 
         The worker first finishes what it was given, then (after `prepare`, e.g. joining a
@@ -168,7 +179,7 @@ class DataFolders:
         if prepare is None and old is not None and old.folder.root.resolve() == root:
             self.ctx.say(f"{root} is already open.")
             return
-        user = old.store.actor.user if old is not None else None
+        user = self._user_for(old)
         self.switching = True
         self._leave()
         self.ctx.say(f"Opening {root}...")
@@ -192,6 +203,8 @@ class DataFolders:
             new, prepared = result
             self._attach(new)
             self.ctx.say(done_text(prepared) if done_text else f"Opened {root}")
+            if then is not None:
+                then(prepared)
 
         def failed(exc: BaseException) -> None:
             self.switching = False

@@ -1,5 +1,5 @@
-"""The File menu's imports of aerial imagery and tax-parcel lot lines: what to ask before,
-and the match report after."""
+"""The File menu's imports of aerial imagery, tax-parcel lot lines and shoreline layers:
+what to ask before, and the match report after."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QRadioButton,
@@ -123,6 +124,22 @@ class LotsImportDialog(QDialog):
         return {"name": self.name.text().strip() or None,
                 "sbl_field": self.sbl_field.text().strip() or None,
                 "source": self.source.text().strip() or None}
+
+
+def confirm_far_layer(parent: QWidget | None, refusal: str) -> bool:
+    """Ask whether a shoreline layer that lies far from the law's water body or from every
+    parcel is to be imported all the same (`refusal` says how far it lies)."""
+    box = QMessageBox(QMessageBox.Icon.Warning, "Shoreline layer far away",
+                      f"{refusal}", parent=parent)
+    box.setInformativeText(
+        "Import it anyway as the line every lake distance of this data folder is measured "
+        "to? What you confirm is kept with the layer, with your name and the time, and "
+        "shown wherever the layer is named.")
+    anyway = box.addButton("&Import anyway", QMessageBox.ButtonRole.AcceptRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    box.exec()
+    return box.clickedButton() is anyway
 
 
 def _file_label(path: Path) -> QLabel:

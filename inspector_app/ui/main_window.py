@@ -31,9 +31,11 @@ from .actions.view import ViewActions
 from .context import AppContext
 from .data_folders import DataFolders
 from .elided_label import ElidedLabel
+from .file_dialogs import FileDialogs
 from .ops import Op
 from .parcel_list import ParcelList
 from .tasks import TaskRunner
+from .who import WhoIsWorking
 from .workbench import Workbench
 
 # The window is built and shown before the parcel workbench (form, site map, letters)
@@ -63,23 +65,30 @@ def folder_view(ws: Workspace) -> FolderView:
 class MainWindow(QMainWindow):
     def __init__(self, workspace: Workspace | None = None, *, root: Path | None = None,
                  user: str | None = None, runner: TaskRunner | None = None,
-                 settings: QSettings | None = None) -> None:
+                 settings: QSettings | None = None, ask_who: bool = False) -> None:
         """Open on a workspace, or on a data folder (`root`) that the worker opens while
-        the window is already showing."""
+        the window is already showing. With `ask_who` (the app started with no `--user`),
+        who is working is asked once per data folder (`who.py`); else the changes are
+        recorded as `user` (or as the workspace's)."""
         super().__init__()
         self.workspace: Workspace = workspace  # type: ignore[assignment]  # set on attach
         self.runner = runner or TaskRunner()
         self.ctx = AppContext(workspace, self.runner)
         self.ctx.window = self
         self.settings = settings or QSettings("Watershed Inspector", "inspector-app")
+        self.ctx.files = FileDialogs(self.settings)
         self.exit_status = 0
         self._attached = False
         folder = workspace.folder.root if workspace is not None else root
         self.setWindowTitle(f"Watershed Inspector - {folder}")
+        self.given_user = user
         screen = QApplication.primaryScreen().availableGeometry()
         self.resize(min(1400, screen.width()), min(860, screen.height()))
         self.folders = DataFolders(self.ctx, self.settings, self, leave=self._leaving_folder,
-                                   attach=self.attach, stay=self._folder_kept)
+                                   attach=self.attach, stay=self._folder_kept,
+                                   user_for=self._user_for)
+        self.who = WhoIsWorking(self.ctx, self.folders, self, asks=ask_who,
+                                shown=self._show_who)
         self.workbench = Workbench(self.ctx, self.settings, remember=self.folders.remember,
                                    row_changed=lambda rows: self.parcel_list.row_changed(rows))
         self.parcel_list = ParcelList(self.ctx, open_parcel=self.open_parcel,
@@ -88,10 +97,11 @@ class MainWindow(QMainWindow):
         self._build()
         self.menus = self._menus()
         self._install_input_guard()
-        self.ctx.status.connect(self.message.setText)
+        # (through lambdas: a queued call to a method of a window deleted meanwhile, as
+        # in a test's teardown, would reach freed memory)
+        self.ctx.status.connect(lambda text: self.say(text))
         self.ctx.changed.connect(self.workbench.refresh_parcel)  # an SBL whose records changed
-        self.runner.busy_changed.connect(lambda busy: self.busy.setText(
-            "Working..." if busy else ""))
+        self.runner.busy_changed.connect(lambda busy: self._busy_changed(busy))
         self.menus.view.toggle_contrast()  # the theme the user chose last time
         if workspace is not None:
             self.attach(workspace, first_view=True)
@@ -137,12 +147,21 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(split)
 
         # A long message is shortened with "…" (all of it in the tooltip); it never pushes
-        # the permanent widgets off the status bar.
+        # the permanent widgets off the status bar. It goes when it may no longer be true
+        # (`say`).
         self.message = ElidedLabel(takes_the_rest=True)
+        self.message_timer = QTimer(self)
+        self.message_timer.setSingleShot(True)
+        self.message_timer.timeout.connect(lambda: self.message.setText(""))
         self.layer_label = ElidedLabel()
         self.busy = QLabel()
+        self.who_label = QLabel()
+        self.who_label.setToolTip("Who is working: every change, decision and letter made "
+                                  "here is recorded with this name (File > Who is "
+                                  "working... changes it).")
         self.statusBar().addWidget(self.message, 1)
         self.statusBar().addPermanentWidget(self.busy)
+        self.statusBar().addPermanentWidget(self.who_label)
         self.statusBar().addPermanentWidget(self.lists_state)
         self.statusBar().addPermanentWidget(self.layer_label)
 
@@ -159,7 +178,8 @@ class MainWindow(QMainWindow):
                              workbench=self.workbench,
                              reload=lambda then=None: self.load_parcels(then),
                              select=self.select, show_layer=self.show_layer,
-                             refresh_overview=self.refresh_overview),
+                             refresh_overview=self.refresh_overview,
+                             who_is_working=self.who.change),
             edit=EditActions(self.ctx, edit, workbench=self.workbench,
                              find=lambda: self.search.setFocus()),
             letters=LettersActions(self.ctx, letters, self,
@@ -259,12 +279,50 @@ class MainWindow(QMainWindow):
         self._attached = True
         self.workspace = workspace
         self.ctx.ws = workspace
-        self.setWindowTitle(f"Watershed Inspector - {workspace.folder.root}")
         self.folders.add_recent(workspace.folder.root)
         self.centralWidget().setEnabled(True)
         self.menuBar().setEnabled(True)
         self.message.setText("")
+        self.who.attached(workspace)
         self.load_parcels(first_view=first_view)
+
+    # How long a message says what just happened ("Saved 13.-3-1", "Exported ...") before
+    # it goes: after that it may no longer be true (another edit, another parcel).
+    MESSAGE_LASTS_MS = 12_000
+
+    def say(self, text: str) -> None:
+        """A message in the status bar. One of work under way ("Importing ...") stays
+        until the worker has nothing left to do; any other goes after MESSAGE_LASTS_MS."""
+        self.message.setText(text)
+        if text and not self._under_way(text):
+            self.message_timer.start(self.MESSAGE_LASTS_MS)
+        else:
+            self.message_timer.stop()
+
+    @staticmethod
+    def _under_way(text: str) -> bool:
+        return text.rstrip().endswith(("...", "\u2026"))
+
+    def _busy_changed(self, busy: bool) -> None:
+        self.busy.setText("Working..." if busy else "")
+        if not busy and self._under_way(self.message.text()):
+            self.message.setText("")  # the work it told of is over
+
+    def _show_who(self, who: str) -> None:
+        """The name every change is recorded as, in the title and the status bar."""
+        if self.workspace is None:
+            return
+        self.setWindowTitle(f"Watershed Inspector - {who} working - "
+                            f"{self.workspace.folder.root}")
+        self.who_label.setText(f"Working: {who}")
+
+    def _user_for(self, old: Workspace | None) -> str | None:
+        """Who a folder the window switches to opens with: the `--user` name, else (once
+        open) the one remembered for it or asked (`who.py`); without asking, the name of
+        the folder before."""
+        if self.who.asks or old is None:
+            return self.given_user
+        return old.user
 
     def load_parcels(self, then: Callable[[], None] | None = None, *,
                      first_view: bool = False) -> None:
@@ -304,8 +362,13 @@ class MainWindow(QMainWindow):
         self.ctx.op(lambda: active_layer_info(ws)).success(self._show_layer_info).run()
 
     def _show_layer_info(self, layer: dict[str, Any] | None) -> None:
+        from ..services.reference.shorelines import far_confirmed_text
+
+        far = None if layer is None else far_confirmed_text(layer)
         self.layer_label.setText("No shoreline layer" if layer is None
-                                 else f"Shoreline: {layer['label']}")
+                                 else f"Shoreline: {layer['label']}"
+                                 + (" (imported although far)" if far else ""))
+        self.layer_label.setToolTip(f"{layer['label']}: {far}" if layer and far else "")
         self.parcel_list.warn_about_layer(layer)
 
     def install_demo(self) -> None:

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..domain.sbl import sbl_sort_key
+from ..domain.sbl import sbl_key, sbl_sort_key
 from .context import AppContext
 from .ops import Op
 from .parcel_table import ParcelTable
@@ -63,6 +63,7 @@ class ParcelTableModel(QAbstractTableModel):
         super().__init__()
         self.rows: list[dict[str, Any]] = []
         self.searched: list[str] = []
+        self.keys: list[tuple[str, ...] | None] = []
         self.replace(rows)
 
     def replace(self, rows: list[dict[str, Any]]) -> None:
@@ -70,8 +71,9 @@ class ParcelTableModel(QAbstractTableModel):
         # a list of its own (a keystroke reads one string a row, no row's dictionary).
         searched = [f"{r['sbl']}|{r['site_address']}|{r['owner_name']}".casefold()
                     for r in rows]
+        keys = [sbl_key(r["sbl"]) for r in rows]  # a tax map number typed in any spelling
         self.beginResetModel()
-        self.rows, self.searched = rows, searched
+        self.rows, self.searched, self.keys = rows, searched, keys
         self.endResetModel()
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
@@ -158,8 +160,14 @@ class ParcelFilter(QAbstractTableModel):
     def _wanted(self) -> list[int]:
         needle, work_list = self.text, self.work_list
         source = self._source.rows
-        rows = ([i for i, text in enumerate(self._source.searched) if needle in text]
-                if needle else list(range(len(source))))
+        if needle:
+            # the text anywhere, or the same tax map number in another spelling
+            # ("503689-13.-3-1" or the 26-digit SBL finds 13.00-3-1)
+            wanted, keys = sbl_key(needle), self._source.keys
+            rows = [i for i, text in enumerate(self._source.searched)
+                    if needle in text or (wanted is not None and keys[i] == wanted)]
+        else:
+            rows = list(range(len(source)))
         if work_list != "all":
             rows = [i for i in rows if source[i].get("flags", {}).get(work_list)]
         column, order = self._order
@@ -325,10 +333,17 @@ class ParcelList(QWidget):
         self._count()
 
     def warn_about_layer(self, layer: dict[str, Any] | None) -> None:
-        """Say when the active shoreline layer cannot settle the 200-ft question."""
+        """Say when the active shoreline layer cannot settle the 200-ft question, or was
+        imported although it lies far from the lake or the parcels."""
+        from ..services.reference.shorelines import far_confirmed_text
+
+        far = None if layer is None else far_confirmed_text(layer)
         coarse = layer is None or layer["accuracy_ft"] >= 1000
-        self.layer_warning.setVisible(coarse)
-        if layer is None:
+        self.layer_warning.setVisible(coarse or far is not None)
+        if layer is not None and far is not None:
+            self.layer_warning.setText(f"The shoreline layer {layer['label']} was {far}. "
+                                       "Every lake distance is measured to it.")
+        elif layer is None:
             self.layer_warning.setText("No shoreline layer is active: import one (File > "
                                        "Import shoreline layer).")
         elif coarse:
@@ -348,6 +363,7 @@ class ParcelList(QWidget):
     def stop_overview(self) -> None:
         """The work lists' chunks still to come are not asked for (another folder)."""
         self._overview_round += 1
+        self.lists_state.setText("")  # no longer being worked out
 
     def refresh_overview(self) -> None:
         """Work-list flags for every parcel, as of today, worked out on the worker in small
@@ -386,7 +402,13 @@ class ParcelList(QWidget):
                 chunk(start + len(part), max(fewest, min(most, int(
                     len(part) * self.OVERVIEW_CHUNK_S / max(took, 0.001)))))
 
-            Op(self.ctx.runner, work).success(done).failure(self.ctx.error).run()
+            def failed(exc: BaseException) -> None:
+                if round_ == self._overview_round:
+                    self.lists_state.setText(f"Work lists stopped at {start} of {total} "
+                                             "parcels")
+                self.ctx.error(exc)
+
+            Op(self.ctx.runner, work).success(done).failure(failed).run()
 
         self._show_list_counts(done=False)
         chunk(0, fewest)

@@ -9,7 +9,6 @@ from typing import Any
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import (
-    QFileDialog,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -78,10 +77,9 @@ class PhotosPage(QWidget):
         self.photos.clear()
 
     def _pick_photos(self) -> None:
-        files, _ = QFileDialog.getOpenFileNames(self, "Photos", "",
-                                                "Images (*.jpg *.jpeg *.png);;All files (*)")
+        files = self.ctx.files.open_files(self, "photos", "Photos")
         if files:
-            self.add_photos([Path(f) for f in files])
+            self.add_photos(files)
 
     def add_photos(self, paths: list[Path]) -> None:
         sbl = self._open_sbl()

@@ -20,7 +20,6 @@ from PySide6.QtCore import QDate, Qt
 from PySide6.QtGui import QCloseEvent, QImage
 from PySide6.QtWidgets import (
     QDialog,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -370,15 +369,13 @@ class ProgramReportDialog(QDialog):
         if request is None or self.job is not None:
             return
         if path is None:
-            chosen, _ = QFileDialog.getSaveFileName(
-                self, "Save the program report", str(Path.home() / (
-                    f"program-report-{request.start.isoformat()}"
-                    f"-to-{request.end.isoformat()}.pdf")), PDF_FILTER)
+            chosen = self.ctx.files.save_file(
+                self, "reports", "Save the program report",
+                f"program-report-{request.start.isoformat()}"
+                f"-to-{request.end.isoformat()}.pdf", PDF_FILTER, suffix=".pdf")
             if not chosen:
                 return
-            path = Path(chosen)
-            if not path.suffix:
-                path = path.with_suffix(".pdf")
+            path = chosen[0]
         target = path
 
         def saved(made: Made) -> None:
@@ -404,13 +401,13 @@ class ProgramReportDialog(QDialog):
         if request is None or self.job is not None:
             return
         if path is None:
-            chosen, kind = QFileDialog.getSaveFileName(
-                self, "Export the inspections", str(Path.home() / (
-                    f"inspections-{request.start.isoformat()}"
-                    f"-to-{request.end.isoformat()}.csv")), f"{CSV_FILTER};;{EXCEL_FILTER}")
-            if not chosen:
+            picked = self.ctx.files.save_file(
+                self, "spreadsheets", "Export the inspections",
+                f"inspections-{request.start.isoformat()}"
+                f"-to-{request.end.isoformat()}.csv", f"{CSV_FILTER};;{EXCEL_FILTER}")
+            if not picked:
                 return
-            path = Path(chosen)
+            path, kind = picked
             if not path.suffix:
                 path = path.with_suffix(".xlsx" if kind == EXCEL_FILTER else ".csv")
         target = path

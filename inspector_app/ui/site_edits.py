@@ -8,10 +8,9 @@ is one step on the undo stack like a form edit: undo writes the case as it was b
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit
+from PySide6.QtWidgets import QInputDialog, QLineEdit
 
 from .case_edits import SaveCase
 
@@ -29,7 +28,7 @@ def _site_service() -> Any:
 def site_imagery(ws: Workspace, sbl: str) -> Any:
     """The imagery for a parcel's site map (on the worker): the active basemap, every
     basemap for the chooser, and how the render thread opens the file."""
-    from .site_map import SiteImagery
+    from .basemap_item import SiteImagery
 
     try:
         from ..services.reference.lot_lines import active_lot_layer_info
@@ -83,8 +82,11 @@ class SiteEdits:
         from .coordinates import CoordinatesDialog
 
         target, label = self.site.target.currentData(), self.site.target.currentText()
+        case = self.wb.case
+        recorded = [] if case is None else _site_service().recorded_points(case, target)
         answer = CoordinatesDialog.ask(self.wb.window(), label, target,
-                                       str(self.settings.value("coordinate_system", "lonlat")))
+                                       str(self.settings.value("coordinate_system", "lonlat")),
+                                       recorded)
         if answer is None:
             return
         system, text = answer
@@ -97,12 +99,12 @@ class SiteEdits:
         if self.wb.sbl is None:
             return
         target = self.site.target.currentData()
-        files, _ = QFileDialog.getOpenFileNames(self.wb.window(), "NMEA logs, one per point",
-                                                "", "NMEA logs (*.nmea *.txt *.log);;All files "
-                                                "(*)")
+        files = self.ctx.files.open_files(self.wb.window(), "nmea logs",
+                                          "NMEA logs: several of a point are averaged, "
+                                          "one per corner of an area")
         if files:
             self._save(lambda ws, sbl: _site_service().set_from_gps_logs(
-                ws, sbl, target, [Path(f) for f in files]))
+                ws, sbl, target, files))
 
     def gps_device(self) -> None:
         if self.wb.sbl is None:
@@ -160,6 +162,12 @@ class SiteEdits:
             zone = lake["zone"].replace("_", " ").replace("200ft", "200 ft")
             text += (f" The lake distance goes by {by} ({lake['distance_ft']:,.1f} ft"
                      f"{accuracy}): {zone}.")
+        averaged = result.get("gps_averaged")
+        if averaged:
+            text += (f" {averaged['logs']} GPS logs averaged into one point (±"
+                     f"{averaged['accuracy_ft']:,.0f} ft).")
+        for note in result.get("notes", ()):
+            text += f" {note}."
         self.ctx.say(text)
 
     def choose_basemap(self, basemap_id: str) -> None:

@@ -4,11 +4,19 @@ features, the distance line."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QKeySequence,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+    QShortcut,
+)
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -18,50 +26,38 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSlider,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from . import theme as themes
-from .basemap_item import BasemapItem, BasemapLayer, Opener
-from .map_view import Handle, LabelText, MapView
+from .basemap_item import BasemapItem, BasemapLayer, SiteImagery
+from .map_items import (
+    RANK_FEATURE,
+    RANK_LAKE,
+    LabelText,
+    declutter,
+    dimension,
+    dot,
+    label_font,
+    pen,
+    square,
+    symbol,
+    well,
+)
+from .map_labels import Placer
+from .map_measure import MeasureTool
+from .map_view import Handle, MapView
 
 Ring = tuple[tuple[float, float], ...]
 SAME_POINT_FT = 0.5  # a point drawn again this close to the one before is the same point
 SAME_POINT_PX = 3
+HANDLE_PX = 5  # a draggable corner's radius on screen
 
 
 def _poly(ring: Ring) -> QPolygonF:
     return QPolygonF([QPointF(x, -y) for x, y in ring])  # scene y grows downward
-
-
-@dataclass(frozen=True)
-class SiteImagery:
-    """The imagery to draw under a parcel's sketch: the active basemap (a BasemapRef, or
-    None), every basemap for the chooser, and how the render thread opens its file."""
-
-    parcel: str
-    ref: Any = None
-    basemaps: tuple[dict[str, Any], ...] = ()
-    opener: Opener | None = field(default=None, compare=False)
-    lots: str | None = None  # the active lot layer, as the app names it: "NAME vN (±A ft)"
-
-    @property
-    def key(self) -> str | None:
-        return None if self.ref is None else f"{self.ref.id}:{self.ref.path}"
-
-    def caption(self) -> tuple[str, bool]:
-        """The line naming the imagery, and whether it is a warning."""
-        ref = self.ref
-        if ref is None:
-            return "Imagery: none — File > Import aerial imagery...", False
-        if getattr(ref, "problem", None):
-            return f"Imagery: {ref.problem}", True
-        what = ref.source or ref.label or ref.name
-        when = f", captured {ref.captured_on}" if ref.captured_on else ""
-        res = getattr(ref, "resolution_ft", None)
-        detail = f" ({res:,.1f} ft per pixel)" if res else ""
-        return f"Imagery: {what}{when}{detail}", False
 
 
 class SiteMap(QWidget):
@@ -105,7 +101,10 @@ class SiteMap(QWidget):
         self.target = QComboBox()
         for key, label, _ in self.TARGETS:
             self.target.addItem(label, key)
-        self.draw = QPushButton("&Draw")
+        # The map's tools as tool buttons: narrower than push buttons, so that the chooser
+        # keeps its width beside them on a 1024-pixel screen.
+        self.draw = QToolButton()
+        self.draw.setText("&Draw")
         self.draw.setCheckable(True)
         self.draw.setToolTip("Click the points of the chosen feature on the map")
         self.target.setMinimumContentsLength(15)
@@ -119,12 +118,22 @@ class SiteMap(QWidget):
         device = QPushButton("GPS &device...")
         device.setToolTip("Average a serial GPS's fixes where you stand")
         device.clicked.connect(self.gps_device_requested.emit)
-        fit = QPushButton("&Fit")
-        fit.setToolTip("Show the whole sketch")
+        self.measure_button = QToolButton()
+        self.measure_button.setText("&Measure")
+        self.measure_button.setCheckable(True)
+        self.measure_button.setToolTip("Click two or more points on the map to read the "
+                                       "distance in feet and the running total; Esc ends. "
+                                       "Nothing is kept.")
+        self.measure_button.toggled.connect(self._toggle_measure)
+        fit = QToolButton()
+        fit.setText("&Fit")
+        fit.setToolTip("Show the whole lot and everything drawn")
         fit.clicked.connect(self.fit)
         # Two short rows fit beside the evaluation on a 1280-pixel screen.
         choose = QHBoxLayout()
-        for w in (QLabel("Feature:"), self.target, self.draw, fit):
+        tools: tuple[QWidget, ...] = (QLabel("Feature:"), self.target, self.draw,
+                                      self.measure_button, fit)
+        for w in tools:
             choose.addWidget(w)
         choose.addStretch()
         enter = QHBoxLayout()
@@ -167,7 +176,7 @@ class SiteMap(QWidget):
         self.lot_legend.setWordWrap(True)
         self.lot_legend.setMargin(2)
         self.lot_legend.hide()
-        self.buttons = (self.target, self.draw, fit, typed, gps, device)
+        self.buttons = (self.target, self.draw, self.measure_button, fit, typed, gps, device)
         layout = QVBoxLayout(self)
         layout.addWidget(self.layer)
         layout.addLayout(choose)
@@ -179,11 +188,19 @@ class SiteMap(QWidget):
         layout.addWidget(self.distances)
         layout.addWidget(self.hint)
         self.points: list[tuple[float, float]] = []
-        self.view.clicked.connect(self._add_point)
+        self.view.clicked.connect(self._clicked)
+        self.view.zoomed.connect(lambda: declutter(self.scene, self.view.viewportTransform()))
+        self.measure = MeasureTool(self.scene, self._same_place)
+        self.measure.said.connect(self.hint.setText)
+        self.view.moved.connect(self.measure.hover)
+        escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
+        escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        escape.activated.connect(self._escape)
         self.view.finished.connect(self._finish)
         self.distance_label = ""
         self.map_distance_ft: float | None = None  # on the active layer, for the sketch
         self._shown: tuple[Any, ...] | None = None
+        self._labels = Placer(self.scene, QRectF(), 1.0)  # as the sketch is first shown
 
     def restyle(self) -> None:
         """Draw the site again in the active theme's colours."""
@@ -208,6 +225,8 @@ class SiteMap(QWidget):
         self.basemap_item = None
         self.imagery.item = None
         self._water = []
+        self.measure.clear()  # its drawing goes with the scene
+        self.measure_button.setChecked(False)
         self.scene.clear()
         self.lot_legend.hide()
         self._show_imagery_controls(imagery if geometry is not None else None)
@@ -225,9 +244,11 @@ class SiteMap(QWidget):
             return
         minx, miny, maxx, maxy = geometry.window
         self.scene.setSceneRect(minx, -maxy, maxx - minx, maxy - miny)
-        width = (maxx - minx) / 400
+        fx, fy, fx2, fy2 = geometry.first_view
+        first = QRectF(fx, -fy2, fx2 - fx, fy2 - fy)
+        self._labels = labels = Placer(self.scene, first, self._scale_showing(first))
         paper = self.scene.addRect(minx, -maxy, maxx - minx, maxy - miny,
-                                   QPen(QColor(t.map_frame), 0), QBrush(QColor(t.map_paper)))
+                                   pen(t.map_frame, 1), QBrush(QColor(t.map_paper)))
         paper.setZValue(-2)  # the imagery goes over the paper, under everything else
         self._add_imagery(imagery)
         self._water = [self.scene.addPolygon(_poly(ring), QPen(Qt.PenStyle.NoPen),
@@ -241,51 +262,55 @@ class SiteMap(QWidget):
         for line in geometry.shore:
             path = QPainterPath()
             path.addPolygon(_poly(line))
-            self.scene.addPath(path, QPen(QColor(t.map_shore), width * 2))
+            self.scene.addPath(path, pen(t.map_shore, 2))
         self.corners: list[tuple[float, float]] = []
-        self._draw_lots(geometry, width)
+        self._draw_lots(geometry)
         for ring in geometry.areas:
             if len(ring) >= 3:
-                self.scene.addPolygon(_poly(ring), QPen(QColor(t.map_area_line), width),
+                self.scene.addPolygon(_poly(ring), pen(t.map_area_line, 1.5),
                                       QBrush(t.map_area_fill))
             elif len(ring) == 1:  # a holding tank located by one point: where the line starts
                 x, y = ring[0]
-                self.scene.addRect(x - width * 5, -y - width * 5, width * 10, width * 10,
-                                   QPen(QColor(t.map_area_line), width),
-                                   QBrush(t.map_area_fill))
+                symbol(self.scene, x, -y, square(6), pen(t.map_area_line, 1.5),
+                       t.map_area_fill)
         if geometry.areas and len(geometry.areas[0]) >= 4:
             self.corners = list(geometry.areas[0][:-1])  # the ring without its closing point
             for i, (x, y) in enumerate(self.corners):
-                self.scene.addItem(Handle(self, i, x, y, width * 5))
-        font = QFont()
-        font.setPointSizeF(max(width * 9, 1))
+                self.scene.addItem(Handle(self, i, x, y, HANDLE_PX))
+        font = label_font()
         for label, coords in geometry.features:
             if len(coords) == 1:
                 x, y = coords[0]
-                self.scene.addEllipse(x - width * 4, -y - width * 4, width * 8, width * 8,
-                                      QPen(QColor(t.map_feature), width),
-                                      QBrush(QColor(t.map_feature)))
+                symbol(self.scene, x, -y, dot(4), pen(t.map_feature, 1),
+                       QColor(t.map_feature))
             else:
                 path = QPainterPath()
                 path.addPolygon(_poly(coords))
-                self.scene.addPath(path, QPen(QColor(t.map_feature), width,
-                                                       Qt.PenStyle.DashLine))
-            text = self._text(label, font)
+                self.scene.addPath(path, pen(t.map_feature, 1.5, Qt.PenStyle.DashLine))
+            text = self._text(label, font, RANK_FEATURE)
             text.setDefaultTextColor(QColor(t.map_feature))
-            self._place(text, coords[0][0], -coords[0][1])
+            beside = len(coords) == 1  # right of its symbol, else where its line starts
+            labels.place(text, coords[0][0], -coords[0][1], 7.0 if beside else 0.0,
+                         -text.boundingRect().height() / 2 if beside else 0.0)
+            labels.take(text)
+        # the setbacks, red where short; the short first, to keep their figures when zoomed out
+        for d in sorted(getattr(geometry, "dimensions", ()), key=lambda d: not d.short):
+            dimension(self.scene, (d.a[0], -d.a[1]), (d.b[0], -d.b[1]), d.figure,
+                      t.failure if d.short else t.acceptable, d.words, taken=labels.taken,
+                      scale=labels.scale, inside=first)
         if geometry.nearest is not None:
             (ax, ay), (sx, sy) = geometry.nearest
-            self.scene.addLine(ax, -ay, sx, -sy, QPen(QColor(t.map_distance), width * 2))
+            self.scene.addLine(ax, -ay, sx, -sy, pen(t.map_distance, 2))
             self.distance_label = (f"{geometry.distance_ft:,.1f} ft to the lake line (map, "
                                    f"±{accuracy_ft:,.0f} ft)")
             # On the map a short label; the whole story is in the caption below it.
-            text = self._text(f"{geometry.distance_ft:,.1f} ft (map)", font)
+            text = self._text(f"{geometry.distance_ft:,.1f} ft (map)", font, RANK_LAKE)
             text.setDefaultTextColor(QColor(t.map_distance))
             text.setToolTip(self.distance_label)
-            self._place(text, (ax + sx) / 2, -(ay + sy) / 2)
+            labels.place(text, (ax + sx) / 2, -(ay + sy) / 2)
         self.hint.setText("Shaded orange: within 200 ft of the lake line. Wheel to zoom, drag "
                           "to pan.")
-        self.fit()
+        self.view.fit(first)
 
     # --- imagery ----------------------------------------------------------------------
 
@@ -377,34 +402,25 @@ class SiteMap(QWidget):
 
     # --- lot lines ----------------------------------------------------------------------
 
-    def _draw_lots(self, geometry: Any, width: float) -> None:
+    def _draw_lots(self, geometry: Any) -> None:
         t = themes.active()
         lot = getattr(geometry, "lot", ()) or ()
         neighbours = getattr(geometry, "neighbours", ()) or ()
         wells = getattr(geometry, "neighbour_wells", ()) or ()
-        font = QFont()
-        font.setPointSizeF(max(width * 8, 1))
-        taken: list[QRectF] = []
+        font = label_font()
         # Wells first: their labels matter more than a neighbour's SBL.
-        well_pen = QPen(QColor(t.map_well), width * 1.6)
-        r = width * 7
+        r = 7.0
         for label, (x, y) in wells:
-            path = QPainterPath()
-            path.addEllipse(QPointF(x, -y), r, r)
-            path.moveTo(x - r * 1.5, -y)
-            path.lineTo(x + r * 1.5, -y)
-            path.moveTo(x, -y - r * 1.5)
-            path.lineTo(x, -y + r * 1.5)
             text = str(label) if str(label).startswith("Well") else f"Well ({label})"
             ground = QColor(t.map_paper)
             ground.setAlpha(190)
-            symbol = self.scene.addPath(path, well_pen, QBrush(ground))
-            symbol.setToolTip(f"{text}: a well recorded on a neighbouring parcel")
-            taken.append(symbol.sceneBoundingRect())
-            self._label_once(text, ((x, y),), font, QColor(t.map_well), taken,
-                             beside=r * 1.8)
+            mark = symbol(self.scene, x, -y, well(r), pen(t.map_well, 1.6), ground)
+            mark.setToolTip(f"{text}: a well recorded on a neighbouring parcel")
+            self._labels.take(mark)
+            self._labels.label_once(text, ((x, y),), font, QColor(t.map_well),
+                                    beside=r * 1.8)
         # The lines are the lots' boundaries clipped to the sketch: open where clipped.
-        neighbour_pen = QPen(QColor(t.map_neighbour), width * 0.8)
+        neighbour_pen = pen(t.map_neighbour, 1)
         labelled: set[str] = set()
         for sbl, ring in neighbours:
             if len(ring) < 2:
@@ -412,10 +428,10 @@ class SiteMap(QWidget):
             path = QPainterPath()
             path.addPolygon(_poly(ring))
             self.scene.addPath(path, neighbour_pen).setToolTip(f"Neighbouring lot {sbl}")
-            if str(sbl) not in labelled and self._label_once(
-                    str(sbl), ring, font, QColor(t.map_neighbour), taken):
+            if str(sbl) not in labelled and self._labels.label_once(
+                    str(sbl), ring, font, QColor(t.map_neighbour)):
                 labelled.add(str(sbl))
-        lot_pen = QPen(QColor(t.map_lot), width * 2.5)
+        lot_pen = pen(t.map_lot, 2.5)
         lot_pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
         legend = self.lot_caption(self._imagery.lots if self._imagery is not None else None,
                                   self._lot_label)
@@ -434,46 +450,18 @@ class SiteMap(QWidget):
         head = f"Lot line: {layer}" if layer else lot_label or "Lot line"
         return f"{head}, approximate, not a survey; thin lines: neighbouring lots."
 
-    def _label_once(self, text: str, ring: Ring, font: QFont, colour: QColor,
-                    taken: list[QRectF], beside: float | None = None) -> bool:
-        """A label at the middle of `ring` (inside the sketch), unless it would cover one
-        already placed: then the line's tooltip carries it alone."""
-        xs = [x for x, _ in ring]
-        ys = [y for _, y in ring]
-        rect = self.scene.sceneRect()
-        cx = min(max(sum(xs) / len(xs), rect.left()), rect.right())
-        cy = min(max(-sum(ys) / len(ys), rect.top()), rect.bottom())
-        item = LabelText(text)
-        item.setFont(font)
-        item.setDefaultTextColor(colour)
-        box = item.boundingRect()
-        self.scene.addItem(item)
-        if beside is not None:  # right of a symbol at the point, else left of it
-            spots = [(cx + beside, cy - box.height() / 2),
-                     (cx - beside - box.width(), cy - box.height() / 2)]
-        else:                   # centred on the middle of the line, or just above or below
-            spots = [(cx - box.width() / 2, cy - box.height() * (0.5 + shift))
-                     for shift in (0, 1.2, -1.2)]
-        for x, y in spots:
-            self._place(item, x, y)
-            placed = item.sceneBoundingRect()
-            if not any(placed.intersects(other) for other in taken):
-                taken.append(placed)
-                return True
-        self.scene.removeItem(item)
-        return False
-
-    def _text(self, text: str, font: QFont) -> LabelText:
-        item = LabelText(text)
+    def _text(self, text: str, font: QFont, rank: int) -> LabelText:
+        item = LabelText(text, rank)
         item.setFont(font)
         self.scene.addItem(item)
         return item
 
-    def _place(self, item: Any, x: float, y: float) -> None:
-        """Put a label at (x, y) in the scene, moved just enough to stay inside the sketch."""
-        rect, box = self.scene.sceneRect(), item.boundingRect()
-        item.setPos(max(rect.left(), min(x, rect.right() - box.width())),
-                    max(rect.top(), min(y, rect.bottom() - box.height())))
+    def _scale_showing(self, rect: QRectF) -> float:
+        """Pixels per foot when `rect` of the scene fills the view (the view's size as laid
+        out, or a laptop's map before it is first shown)."""
+        size = self.view.viewport().size()
+        w, h = (size.width(), size.height()) if size.width() >= 200 else (600, 450)
+        return min(w / max(rect.width(), 1e-9), h / max(rect.height(), 1e-9))
 
     def corner_moved(self, index: int, x: float, y: float) -> None:
         if not 0 <= index < len(self.corners) or self.corners[index] == (x, y):
@@ -487,7 +475,37 @@ class SiteMap(QWidget):
     def needed(self) -> int:
         return next(n for key, _, n in self.TARGETS if key == self.target.currentData())
 
+    def _clicked(self, x: float, y: float) -> None:
+        if self.measure.active:
+            self.measure.add(x, y)
+        else:
+            self._add_point(x, y)
+
+    def _toggle_measure(self, on: bool) -> None:
+        if on:
+            self.draw.setChecked(False)
+        self.view.measuring = on
+        self.view.viewport().setMouseTracking(on)
+        self.view.setDragMode(QGraphicsView.DragMode.NoDrag if on
+                              else QGraphicsView.DragMode.ScrollHandDrag)
+        if on:
+            self.measure.start()
+            self.view.setFocus()
+        else:
+            self.measure.stop()
+
+    def _escape(self) -> None:
+        """Esc ends measuring, or drawing (nothing drawn is saved)."""
+        if self.measure_button.isChecked():
+            self.measure_button.setChecked(False)
+        elif self.draw.isChecked():
+            self.points = []
+            self.draw.setChecked(False)
+            self.hint.setText("Drawing ended with Esc; nothing was saved.")
+
     def _toggle_draw(self, on: bool) -> None:
+        if on:
+            self.measure_button.setChecked(False)
         self.view.drawing = on
         self.view.setDragMode(QGraphicsView.DragMode.NoDrag if on
                               else QGraphicsView.DragMode.ScrollHandDrag)
@@ -500,9 +518,8 @@ class SiteMap(QWidget):
 
     def _add_point(self, x: float, y: float) -> None:
         self.points.append((x, y))
-        r = self.scene.sceneRect().width() / 200
         colour = QColor(themes.active().map_area_line)
-        self.scene.addEllipse(x - r, -y - r, 2 * r, 2 * r, QPen(colour, 0), QBrush(colour))
+        symbol(self.scene, x, -y, dot(3), pen(colour, 1), colour)
         self.hint.setText(f"{len(self.points)} point(s); double-click to finish.")
         if self.needed() == 1:
             self._finish()

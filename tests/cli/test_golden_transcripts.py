@@ -223,8 +223,7 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "900.02-1-1,Town of Canandaigua,5000 County Road 16,Ann Golden,5000 County Road 16,"
         "\"Canandaigua, NY 14424\",585-555-0100\n"
         "900.02-1-2,Town of Canandaigua,5010 County Road 16,Bo Golden,PO Box 12,"
-        "\"Rushville, NY 14544\",\n"
-        "900.02-1-3,,5020 County Road 16,No Town,PO Box 13,,\n", "utf-8")
+        "\"Rushville, NY 14544\",\n", "utf-8")
     # 900.01-1-1's absorption area is at about -77.31168, 42.80806.
     files["shoreline"] = _geojson(d / "shore.geojson", [(
         {"name": "golden line"},

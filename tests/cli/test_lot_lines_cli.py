@@ -53,7 +53,7 @@ def test_refusals_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     shp.with_suffix(".prj").unlink()
     status, out, err = _cli(capsys, "--data-dir", str(data), "parcels", "import-lines",
                             str(shp))
-    assert status == 2 and out is None and "no coordinate reference system" in err
+    assert status == 2 and out is None and "the shapefile's .prj file" in err
     other = write_lots(tmp_path / "other.gpkg", [lot_box(0)], SBLS[:1], field="OWNER")
     status, _, err = _cli(capsys, "--data-dir", str(data), "parcels", "import-lines",
                           str(other))

@@ -101,7 +101,8 @@ def test_a_missing_data_folder_is_refused_and_not_created(
         assert err.strip() == (
             f"There is no data folder {typo} (from --data-dir); check its spelling, or start "
             f"one there with `inspector-app --data-dir {typo} parcels import ROLL.csv` (or "
-            "`case import`, `shoreline import`, `demo`, `sync join`).")
+            "`case import`, `demo`, `jurisdiction use`, `shoreline import`, `basemap import`, "
+            "`office use`, `wording use` or `sync join`).")
     assert not typo.exists()
 
 
@@ -289,3 +290,36 @@ def test_a_case_file_shows_every_problem(capsys: pytest.CaptureFixture[str],
     assert status == 2
     assert "(20) " in err and "(21) " not in err
     assert err.strip().endswith("more, shown once these are fixed.")
+
+
+@pytest.mark.parametrize(("name", "why"), [
+    ("   ", "no name was given"),
+    ("x" * 81, "is longer than 80 characters"),
+    ("J.\tHaldane", "holds a character that cannot be printed"),
+])
+def test_a_user_that_is_no_name_is_refused_and_nothing_changes(
+        capsys: pytest.CaptureFixture[str], data: Path, name: str, why: str) -> None:
+    before = _tree(data)
+    status, out, err = cli(capsys, "--user", name, "--data-dir", str(data), "suggestion",
+                           "reject", "900.01-1-5", "septic_tank_capacity/septic_tank#1",
+                           "--as-of", "2026-11-25")
+    assert (status, out) == (2, None)
+    assert err.startswith("Who is working must be a name of 1 to 80 characters, and ")
+    assert why in err and err.strip().endswith("give it with --user NAME or "
+                                                "$INSPECTOR_APP_USER.")
+    assert len(err.strip().splitlines()) == 1
+    assert _tree(data) == before
+
+
+def test_the_user_named_is_recorded_on_the_decision_and_its_change(
+        capsys: pytest.CaptureFixture[str], data: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("INSPECTOR_APP_USER", "K. Olmsted")
+    status, _, err = cli(capsys, "--user", " J. Haldane ", "--data-dir", str(data), "suggestion",
+                         "reject", "900.01-1-5", "septic_tank_capacity/septic_tank#1",
+                         "--as-of", "2026-11-25")
+    assert status == 0, err
+    status, history, _ = cli(capsys, "--data-dir", str(data), "history", "900.01-1-5")
+    assert status == 0
+    decided = [h for h in history if h["table_name"] == "finding_decisions"]
+    assert [h["user"] for h in decided] == ["J. Haldane"]

@@ -12,8 +12,8 @@ from pyproj import Transformer
 
 TO_LONLAT = Transformer.from_crs("EPSG:2261", "OGC:CRS84", always_xy=True)
 TO_FEET = Transformer.from_crs("OGC:CRS84", "EPSG:2261", always_xy=True)
-# A point on the lake, in State Plane feet, to build around.
-X0, Y0 = 1_100_000.0, 1_000_000.0
+# A point on Canandaigua Lake, in State Plane feet, to build around.
+X0, Y0 = 625_000.0, 1_010_000.0
 
 
 def lonlat(geom: Any) -> Any:

@@ -62,7 +62,7 @@ def test_nmea_log_is_averaged_with_quality_and_hdop_kept(tmp_path: Path) -> None
 def test_a_log_without_a_usable_fix_is_refused(tmp_path: Path) -> None:
     log = tmp_path / "nofix.nmea"
     log.write_text("\n".join([gga(LON, LAT, quality=0)] * 5))
-    with pytest.raises(InputError, match="no usable GPS fix among 5 position sentences"):
+    with pytest.raises(InputError, match="none of its 5 GGA sentences has a position fix"):
         capture.average_log(log)
 
 

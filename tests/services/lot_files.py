@@ -45,5 +45,6 @@ def add_parcels(ws: Workspace, folder: Path, sbls: list[str]) -> None:
         for n, sbl in enumerate(sbls):
             out.writerow([sbl, "Town of Gorham", f"{n + 1} West Lake Rd", "A. Owner",
                           "PO Box 1"])
-    result = apply_roll(ws.store, read_roll(roll))
-    assert not result.rejected, result.rejected
+    parsed = read_roll(roll)
+    assert not parsed.rejected, parsed.rejected
+    apply_roll(ws.store, parsed)

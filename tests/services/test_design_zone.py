@@ -19,7 +19,7 @@ from inspector_app.services.letters.register import draft_from_case
 from inspector_app.services.parcel.evaluation_json import evaluation_json
 from inspector_app.services.reference.shorelines import import_layer
 from inspector_app.services.workspace import Workspace
-from tests.geo.helpers import box, lake_with_island, lonlat, write_wgs84
+from tests.geo.helpers import X0, Y0, box, lake_with_island, lonlat, write_wgs84
 
 TODAY = date(2026, 11, 25)
 SBL = "112.09-1-7.2"
@@ -37,7 +37,7 @@ def _case(contract_case: dict[str, Any]) -> dict[str, Any]:
     for key in ("proposed_work", "etu", "holding_tank_service", "observations", "ahj"):
         doc.pop(key)
     doc["site"] = {"absorption_area": _geojson(box(10_250, 3000, 40, 60))}
-    tank = shapely.Point(1_100_000 + 10_150, 1_000_000 + 3030)
+    tank = shapely.Point(X0 + 10_150, Y0 + 3030)
     doc["components"] = [
         {"kind": "septic_tank", "condition": "substandard",
          "defects": ["outlet baffle missing"], "geometry": _geojson(tank)},

@@ -313,3 +313,72 @@ def test_the_report_lists_the_separations_and_draws_the_lot_line(
     register_fonts()
     drawn = _sketch_flowable(sketch, 400).getContents()
     assert "Lot line: County lots v1 (±1 ft)" in [s.text for s in drawn if isinstance(s, String)]
+
+
+# An 87-acre lakefront lot (1,950 ft square), its west line on the lake shore.
+BIG_LOT = box(-1000, 0, 1950, 1950)
+
+
+def _inside(inner: tuple[float, ...], outer: tuple[float, ...]) -> bool:
+    return (outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2]
+            and inner[3] <= outer[3])
+
+
+def test_a_large_lot_with_nothing_drawn_is_drawn_whole_and_framed(
+        ws: Workspace, tmp_path: Path) -> None:
+    assert round(BIG_LOT.area / 43_560) == 87
+    _lots(ws, tmp_path, moved={D: BIG_LOT})
+    g = site_map(ws, ws.load_case(D)).geometry
+    assert g is not None
+    # the lot line whole: one closed ring through the lot's four corners
+    (ring,) = g.lot
+    assert ring[0] == ring[-1]
+    assert {(round(x - X0), round(y - Y0)) for x, y in ring} == {
+        (-1000, 0), (950, 0), (950, 1950), (-1000, 1950)}
+    # nothing drawn: the first view is the lot, with a margin; the window holds it
+    assert _inside(BIG_LOT.bounds, g.first_view) and _inside(g.first_view, g.window)
+    assert g.first_view[2] - g.first_view[0] < 1950 * 1.5
+
+
+def test_a_large_lot_with_its_system_drawn_frames_the_system_and_holds_the_lot(
+        ws: Workspace, tmp_path: Path) -> None:
+    _lots(ws, tmp_path, moved={D: BIG_LOT})
+    area = box(100, 900, 40, 60)
+    ws.save_case(Case(parcel=_parcel(D), site=Site(absorption_area=_gj(area))),
+                 today=TODAY)
+    g = site_map(ws, ws.load_case(D)).geometry
+    assert g is not None and g.frame is not None
+    # first the system and its line to the lake (1,100 ft west), not the whole lot
+    assert _inside(area.bounds, g.first_view)
+    assert not _inside(BIG_LOT.bounds, g.first_view)
+    # the window (what Fit shows) holds the whole lot and the first view
+    assert _inside(BIG_LOT.bounds, g.window) and _inside(g.first_view, g.window)
+    (ring,) = g.lot
+    assert ring[0] == ring[-1] and len(ring) == 5
+    # the report's sketch, which does not zoom, keeps to the system
+    from inspector_app.services.parcel.sketch import site_sketch
+
+    sketch = site_sketch(ws, ws.load_case(D))
+    assert sketch is not None and sketch.window == g.first_view
+
+
+def test_the_site_maps_setback_lines_are_the_evaluations_separations(
+        ws: Workspace, tmp_path: Path) -> None:
+    import math
+
+    _lots(ws, tmp_path, accuracy_ft=1.0)
+    ws.save_case(_case_b(), today=TODAY)  # the neighbour's well, 60 ft from A's area
+    e = ws.evaluate_parcel(A, as_of=TODAY)
+    g = site_map(ws, ws.load_case(A)).geometry
+    assert g is not None
+    wanted = {s.component.value.replace("_", " ") + ": " + s.target: s
+              for s in e.separations if s.target in ("property_line", "well")}
+    assert len(g.dimensions) == len(wanted) == 4  # tank and area, to lot line and well
+    suggested = {x.key for x in e.suggestions}
+    for d in g.dimensions:
+        (s,) = [s for key, s in wanted.items() if d.words.startswith(key.split(": ")[0])
+                and f"ft from the {s.target.replace('_', ' ')} ({s.source})" in d.words]
+        assert math.dist(d.a, d.b) == pytest.approx(s.distance_ft, abs=0.005)
+        assert d.figure.startswith(f"{s.distance_ft:,.1f} ft (")
+        assert d.short == (f"setback/{s.component.value}#{s.ordinal}/{s.target}" in suggested)
+    assert sum(d.short for d in g.dimensions) == 2  # the tank 8 ft from the lot line; the well

@@ -221,7 +221,7 @@ def test_refusals_store_nothing(ws: Workspace, tmp_path: Path) -> None:
     _refused(ws, text, "not a file type this app reads")
     shp = write_lots(tmp_path / "noprj.shp", _grid(4), PARCELS)
     shp.with_suffix(".prj").unlink()
-    _refused(ws, shp, "no coordinate reference system")
+    _refused(ws, shp, r"the shapefile's \.prj file \(noprj\.prj\) is missing beside it")
     far = write_lots(tmp_path / "far.gpkg", [shapely.box(0, 0, 10, 10)], PARCELS[:1],
                      crs="EPSG:4326")
     _refused(ws, far, "outside the area of use")

@@ -126,3 +126,28 @@ def test_a_point_target_takes_one_point_and_an_unknown_system_is_refused() -> No
         site.typed_points(f"{E0},{N0}", "state_plane", "property_line")
     with pytest.raises(InputError, match="coordinate system"):
         site.typed_points(f"{E0},{N0}", "utm", "well")
+
+
+def test_the_recorded_shape_is_offered_as_typed_and_reads_back_the_same(
+        ws: Workspace) -> None:
+    site.set_from_typed(ws, SBL, "absorption_area",
+                        "\n".join(f"{x},{y}" for x, y in _corners_ft()), "state_plane",
+                        today=TODAY)
+    case = ws.load_case(SBL)
+    points = site.recorded_points(case, "absorption_area")
+    assert len(points) == len(_corners_ft())  # the ring without its closing point
+    # in State Plane feet: the stored corners to the hundredth of a foot (they are kept in
+    # degrees, to within a few hundredths of a foot of the feet typed)
+    typed = site.typed_points(site.typed_text(points, "state_plane"), "state_plane",
+                              "absorption_area")
+    stored = _ring_ft(case.site.absorption_area)[:-1]
+    for (x, y), (sx, sy), (tx, ty) in zip(_corners_ft(), stored, typed, strict=True):
+        assert abs(sx - tx) <= 0.005 and abs(sy - ty) <= 0.005
+        assert abs(x - tx) <= 0.05 and abs(y - ty) <= 0.05
+    # in longitude,latitude: the stored coordinates to 1e-8 degree
+    back = site.typed_points(site.typed_text(points, "lonlat"), "lonlat", "absorption_area")
+    assert all(abs(a - b) <= 1e-8 for p, q in zip(points, back, strict=True)
+               for a, b in zip(p, q, strict=True))
+    # a site feature is added, never replaced: nothing to offer
+    assert site.recorded_points(case, "well") == []
+    assert site.typed_text([], "lonlat") == ""

@@ -62,9 +62,10 @@ def _open_with_the_cli(folder: Path) -> None:
 
 @pytest.fixture
 def fresh(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
-    """The schema of a data folder the command line creates (an empty parcel roll)."""
+    """The schema of a data folder the command line creates (a roll of one parcel)."""
     roll = tmp_path / "roll.csv"
-    roll.write_text("sbl,municipality,site_address,owner_name,mailing_address_1\n", "utf-8")
+    roll.write_text("sbl,municipality,site_address,owner_name,mailing_address_1\n"
+                    "13.-3-1,Town of Gorham,1 Lake Rd,A. Owner,PO Box 1\n", "utf-8")
     folder = tmp_path / "fresh"
     assert main(["--user", "schema.checker", "--data-dir", str(folder), "parcels", "import",
                  str(roll)]) == 0

@@ -299,7 +299,8 @@ def test_a_malformed_signature_is_refused_not_a_crash(pair: Pair, signature: str
         for name, data in members.items():
             z.writestr(name, data)
     before = state(pair.office)
-    with pytest.raises(PackageError, match="signature does not match"):
+    with pytest.raises(PackageError, match="signature does not match|signature is not an "
+                                           "Ed25519 signature"):
         sync.import_package(pair.office, pair.tmp / "bad.zip")
     assert state(pair.office) == before
 
@@ -375,3 +376,22 @@ def test_a_kit_given_to_import_is_pointed_to_join(pair: Pair) -> None:
     with pytest.raises(PackageError, match="is a field kit; use `inspector-app sync join`"):
         sync.import_package(pair.office, pair.tmp / "kit.zip")
     assert state(pair.office) == before
+
+
+@pytest.mark.parametrize("name", ["laptop-1.wikit", "kit.zip", "kit-without-suffix"])
+def test_a_kit_is_read_by_its_content_whatever_its_name(
+        kit: tuple[Workspace, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        name: str) -> None:
+    """Kits are named .wikit; one written as .zip by an earlier version still joins."""
+    renamed = tmp_path / name
+    renamed.write_bytes(kit[1].read_bytes())
+    phrase = tmp_path / "phrase.txt"
+    phrase.write_text(KIT_PASSPHRASE + "\n", "utf-8")
+    status, out, err = cli(capsys, "--user", "J. Haldane", "--data-dir",
+                           str(tmp_path / "field"), "sync", "join", str(renamed),
+                           "--passphrase-file", str(phrase))
+    assert status == 0, err
+    assert out["device"] == "laptop-1" and out["parcels"] == 1
+    with Workspace(tmp_path / "field", user="reader") as field:
+        assert field.role == "field"
+        assert len(field.parcels()) == 1

@@ -18,6 +18,7 @@ from inspector_app.errors import InputError
 from inspector_app.services import exchange as sync
 from inspector_app.services.exchange import assignment, proposal_flow
 from inspector_app.services.parcel.roll import apply_roll, read_roll
+from inspector_app.storage import parcels as parcel_rows
 
 from .conftest import TODAY, Pair
 from .test_hostile_packages import hostile, office_row, update
@@ -69,7 +70,7 @@ def test_accepting_a_proposal_adds_the_parcel_with_what_the_laptop_recorded(
         pair: Pair) -> None:
     _new_parcel(pair)
     pair.up()
-    done = proposal_flow.accept(pair.office, NEW_SBL)
+    done = proposal_flow.accept(pair.office, "009.99-0009-009")  # the same, spelled otherwise
     assert done["status"] == "accepted" and done["changes_applied"] > 0
     office_case, laptop_case = (ws.load_case(NEW_SBL) for ws in (pair.office, pair.field))
     assert to_document(office_case) == to_document(laptop_case)
@@ -85,6 +86,8 @@ def test_accepting_a_proposal_adds_the_parcel_with_what_the_laptop_recorded(
     assert pair.office.load_case(NEW_SBL).parcel.owner_phone == "585-555-0123"
     with pytest.raises(InputError, match="already accepted"):
         proposal_flow.accept(pair.office, NEW_SBL)
+    # and the roll now holds it, by any spelling: a second proposal of it is refused
+    assert parcel_rows.has_sbl(pair.office.store.conn, "9.99-09-09")
 
 
 def test_a_rejected_proposal_is_kept_visible_and_nothing_sent_is_dropped(

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from inspector_app import casefile
@@ -233,6 +233,52 @@ def test_joining_shows_the_office_key_fingerprint(
     w.folders.join_kit()
     switched_to(w, qtbot, tmp_path / "laptop", 2)
     assert f"office key fingerprint {shown}" in w.message.text()
+    # and in a dialog that stays until closed, selectable, saying what to compare with whom
+    dialog = w.folders.fingerprint
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.fingerprint.text() == shown and dialog.fingerprint.isReadOnly()
+    assert dialog.fingerprint.selectedText() == shown
+    assert dialog.compare.text().startswith("Compare this fingerprint with the one the office "
+                                            "showed when it wrote the kit")
+    assert "telephone" in dialog.compare.text() and "new kit" in dialog.compare.text()
+    assert dialog.compare.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse
+    qtbot.wait(200)
+    assert dialog.isVisible()  # nothing closes it but the person
+    dialog.close()
+
+
+def test_enrolling_shows_the_office_key_fingerprint_until_closed(
+        open_window: Callable[[Path], MainWindow], qtbot: QtBot, tmp_path: Path,
+        said: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspector_app.ui.dialogs import EnrollDialog
+
+    office = demo_folder(tmp_path / "office", 3)
+    w = open_window(office)
+    sbl = w.model.rows[0]["sbl"]
+    monkeypatch.setattr(EnrollDialog, "exec", lambda self: QDialog.DialogCode.Accepted)
+    monkeypatch.setattr(EnrollDialog, "values",
+                        lambda self: ("laptop-2", [sbl], KIT_PASSPHRASE, True))
+    offered: list[tuple[str, str]] = []
+
+    def save_as(_parent: Any, _title: str, name: str, filters: str) -> tuple[str, str]:
+        offered.append((name, filters))
+        return str(tmp_path / "laptop-2"), filters  # typed without a suffix
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_as))
+    kit_path = tmp_path / "laptop-2.wikit"
+    w.menus.sync.enroll()
+    qtbot.waitUntil(lambda: w.menus.sync.fingerprint is not None, timeout=15_000)
+    settle(w, qtbot)
+    assert said == [] and kit_path.is_file()
+    assert offered == [(str(Path.home() / "laptop-2.wikit"), "Field kits (*.wikit)")]
+    shown = w.runner.wait(lambda: sync.office_fingerprint(w.workspace))
+    dialog = w.menus.sync.fingerprint
+    assert dialog.isVisible() and dialog.fingerprint.text() == shown
+    assert dialog.done_text.text() == f"Field kit for laptop-2 written to {kit_path}."
+    assert dialog.compare.text().startswith("Read this fingerprint to the inspector who sets "
+                                            "the laptop up")
+    assert shown in w.message.text()
+    dialog.close()
 
 
 # --- open, new, recent ------------------------------------------------------------------

@@ -300,3 +300,40 @@ def test_a_referred_file_that_moved_is_said_under_the_map(
     assert caption.text().startswith(f"Imagery: the file {tif} was moved or deleted")
     assert caption.property("tone") == "warning" and caption.isVisible()
     assert window.site.basemap_item is None  # nothing drawn from a file that is not there
+
+
+def test_a_shoreline_layer_of_another_lake_is_imported_only_when_confirmed(
+        window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QInputDialog
+
+    from inspector_app.services.reference.shorelines import list_layers
+    from inspector_app.ui import imports
+
+    onondaga = Path(__file__).parents[1] / "fixtures" / "onondaga_county_areawater.geojson"
+    choose_file(monkeypatch, onondaga)
+    monkeypatch.setattr(QInputDialog, "getText",
+                        staticmethod(lambda *a, **k: ("TIGER water", True)))
+    monkeypatch.setattr(QInputDialog, "getDouble", staticmethod(lambda *a, **k: (10.0, True)))
+    asked: list[str] = []
+    monkeypatch.setattr(imports, "confirm_far_layer",
+                        lambda _parent, text: asked.append(text) or False)
+    before = list_layers(window.workspace)
+    window.menus.file.import_layer()
+    settle(window, qtbot)
+    assert len(asked) == 1
+    assert "lies 219,874 ft (41.6 mi) from Canandaigua Lake" in asked[0]
+    assert "--far-ok" not in asked[0]
+    assert list_layers(window.workspace) == before
+    assert window.warnings == []  # type: ignore[attr-defined]
+    assert "onondaga_county_areawater.geojson was not imported" in window.message.text()
+    monkeypatch.setattr(imports, "confirm_far_layer",
+                        lambda _parent, text: asked.append(text) or True)
+    window.menus.file.import_layer()
+    settle(window, qtbot)
+    layer = list_layers(window.workspace)[-1]
+    assert layer["name"] == "TIGER water" and layer["active"]
+    assert layer["far_confirmed"]["by"] == "k.olmsted"
+    assert "(imported although far)" in window.layer_label.text()
+    assert window.layer_warning.isVisibleTo(window)
+    assert "was imported although it lies 219,874 ft" in window.layer_warning.text()
+    assert "confirmed by k.olmsted" in window.layer_warning.text()

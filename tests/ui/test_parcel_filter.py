@@ -96,3 +96,19 @@ def test_new_values_in_the_source_reach_the_row_shown(app: QApplication) -> None
     seen.clear()
     model.dataChanged.emit(model.index(0, 4), model.index(0, 5))  # a row not shown
     assert seen == []
+
+
+@pytest.mark.parametrize(("stored", "typed"), [
+    ("13.00-3-1", "13.-3-1"), ("13.00-3-1", "503689-13.-3-1"),
+    ("13.00-3-1", "50368901300000030010000000"), ("13.-3-1", "013.00-3-001"),
+    ("13.-3-1", "01300000030010000000"),
+])
+def test_the_search_finds_a_tax_map_number_in_any_spelling(
+        app: QApplication, stored: str, typed: str) -> None:
+    model, proxy, _ = _made(app)
+    model.replace([*_rows(), dict(_rows()[0], sbl=stored, site_address="1 Lake Shore Dr"),
+                   dict(_rows()[0], sbl="13.-4-1", site_address="2 Lake Shore Dr")])
+    proxy.set_text(typed)
+    assert _shown(proxy) == [stored]
+    proxy.set_text("13.-3-2")  # the same section and block, another lot: none
+    assert _shown(proxy) == []

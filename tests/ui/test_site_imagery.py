@@ -227,7 +227,8 @@ def test_lot_line_neighbours_and_their_wells_are_drawn_with_labels(
     texts = [i.toPlainText() for i in labels]
     assert {"900.01-1-2", "900.01-1-3", "Well (900.01-1-2)"} <= set(texts)
     assert 1 <= len({sbl for sbl, _ in piled} & set(texts)) <= 3  # the rest: tooltips
-    boxes = [i.sceneBoundingRect() for i in labels]
+    view = site.view.viewportTransform()
+    boxes = [i.deviceTransform(view).mapRect(i.boundingRect()) for i in labels]
     assert not any(a.intersects(b) for n, a in enumerate(boxes) for b in boxes[n + 1:])
     shot = site.view.grab().toImage()
     assert near(pixel(site, 628300, 1021000, shot), QColor(themes.active().map_lot).getRgb()[:3],

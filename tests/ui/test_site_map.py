@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMessageBox,
     QPushButton,
+    QToolButton,
 )
 from pytestqt.qtbot import QtBot
 
@@ -174,7 +175,8 @@ def test_the_site_map_fits_a_1280_by_800_screen(window: MainWindow, qtbot: QtBot
         for n in range(1, 13):
             _open(window, qtbot, f"900.01-1-{n}")
             qtbot.wait(20)
-            controls: list[Any] = [site.target, *site.findChildren(QPushButton)]
+            controls: list[Any] = [site.target, *site.findChildren(QPushButton),
+                                   *site.findChildren(QToolButton)]
             for c in controls:
                 assert c.isVisible()
                 assert c.width() >= c.sizeHint().width(), (theme, n, c)
@@ -183,7 +185,8 @@ def test_the_site_map_fits_a_1280_by_800_screen(window: MainWindow, qtbot: QtBot
             texts = [i for i in site.scene.items() if isinstance(i, QGraphicsTextItem)]
             assert any("ft (map)" in t.toPlainText() for t in texts)
             for t in texts:
-                box = site.view.mapFromScene(t.sceneBoundingRect()).boundingRect()
+                box = t.deviceTransform(site.view.viewportTransform()).mapRect(
+                    t.boundingRect()).toRect()
                 assert viewport.contains(box), (theme, n, t.toPlainText())
             for label in (site.layer, site.distances, site.hint):
                 assert _fits(label), (theme, n, label.text())
@@ -314,3 +317,150 @@ def test_a_corner_dragged_with_the_mouse_is_saved_after_the_drag(
                for h in ws.history(sbl))
     assert redrawn_in_release == [False]  # drawn anew once, after the release returned
     assert len([i for i in w.site.scene.items() if isinstance(i, Handle)]) == 4
+
+
+def test_type_coordinates_opens_with_the_recorded_corners_in_the_chosen_system(
+        window: MainWindow, qtbot: QtBot, ws: Workspace,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspector_app.ui.coordinates import CoordinatesDialog
+    from inspector_app.ui.map_view import Handle
+
+    sbl = "900.01-1-3"
+    _open(window, qtbot, sbl)
+    site = window.site
+    site.target.setCurrentIndex(site.target.findData("absorption_area"))
+    shown: list[CoordinatesDialog] = []
+
+    def exec_(dialog: CoordinatesDialog) -> int:
+        shown.append(dialog)
+        dialog.accept()  # OK on what it opened with
+        return int(dialog.result())
+
+    monkeypatch.setattr(CoordinatesDialog, "exec", exec_)
+    before, history = ws.load_case(sbl), len(ws.history(sbl))
+    site.type_coordinates.emit()
+    (dialog,) = shown
+    # the corners as recorded, one per line, longitude first
+    ring = before.site.absorption_area["coordinates"][0][:-1]
+    assert dialog.text.toPlainText() == "\n".join(f"{x:.8f},{y:.8f}" for x, y in ring)
+    # in State Plane feet they are the corners the map's handles stand on
+    dialog.system.setCurrentIndex(dialog.system.findData("state_plane"))
+    typed = [tuple(map(float, line.split(","))) for line in
+             dialog.text.toPlainText().splitlines()]
+    handles = sorted((h.index, h.scenePos().x(), -h.scenePos().y())
+                     for h in site.scene.items() if isinstance(h, Handle))
+    assert len(typed) == len(handles) == 4
+    for (x, y), (_, hx, hy) in zip(typed, handles, strict=True):
+        assert abs(x - hx) <= 0.01 and abs(y - hy) <= 0.01
+    assert "as recorded is filled in" in dialog.how.text()
+    # OK on them unchanged saves nothing
+    assert dialog.unchanged and dialog.result() != QDialog.DialogCode.Accepted
+    assert ws.load_case(sbl) == before and len(ws.history(sbl)) == history
+    # a corner moved 10 ft east is saved as typed
+    moved = [f"{x + 10:.2f},{y:.2f}" if n == 0 else f"{x:.2f},{y:.2f}"
+             for n, (x, y) in enumerate(typed)]
+    dialog.text.setPlainText("\n".join(moved))
+    dialog.accept()
+    assert dialog.result() == QDialog.DialogCode.Accepted and not dialog.unchanged
+
+
+def test_type_coordinates_for_a_feature_that_adds_opens_empty(qtbot: QtBot) -> None:
+    from inspector_app.services.parcel.site import recorded_points
+    from inspector_app.ui.coordinates import CoordinatesDialog
+
+    dialog = CoordinatesDialog(None, "Well", "well", "lonlat",
+                               recorded_points(_demo_case_with_a_well(), "well"))
+    qtbot.addWidget(dialog)
+    assert dialog.text.toPlainText() == "" and "filled in" not in dialog.how.text()
+
+
+def _demo_case_with_a_well() -> Any:
+    from inspector_app.domain.case import Case, Parcel, Site, SiteFeature
+    from inspector_app.domain.vocabulary import SiteFeatureKind
+
+    return Case(parcel=Parcel(sbl="900.01-1-99", municipality="Town of Canandaigua",
+                              site_address="1 Road", owner_name="A",
+                              owner_mailing_address=("PO Box 1",)),
+                site=Site(features=(SiteFeature(kind=SiteFeatureKind.WELL, geometry={
+                    "type": "Point", "coordinates": [-77.3, 42.8]}),)))
+
+
+# --- setbacks drawn as dimension lines ------------------------------------------------
+
+def test_lot_line_and_well_setbacks_are_drawn_with_the_evaluations_figures(
+        window: MainWindow, qtbot: QtBot, ws: Workspace) -> None:
+    import math
+
+    from PySide6.QtGui import QColor
+    from PySide6.QtWidgets import QGraphicsLineItem
+
+    from inspector_app.ui import theme as themes
+
+    sbl = "900.01-1-34"  # its absorption area about 52 ft from its neighbour's well
+    _open(window, qtbot, sbl)
+    e = ws.evaluate_parcel(sbl, as_of=TODAY)
+    law = ws.law_for(ws.load_case(sbl).parcel.municipality)
+    wanted = [s for s in e.separations if s.target in ("property_line", "well")
+              and "outside the lot line" not in s.source]
+    assert {s.target for s in wanted} == {"property_line", "well"}
+    suggested = {x.key for x in e.suggestions}
+    items = [i for i in window.site.scene.items() if i.data(0) == "dimension"]
+    labels = {i.toPlainText(): i for i in items if isinstance(i, QGraphicsTextItem)}
+    lines = [i for i in items if isinstance(i, QGraphicsLineItem)]
+    assert len(labels) == len(lines) == len(wanted)
+    t = themes.active()
+    for s in wanted:
+        required = law.setbacks_ft[s.component][s.target]
+        figure = f"{s.distance_ft:,.1f} ft ({required:g} ft required)"
+        label = labels[figure]  # the evaluation's figure, and what the law requires
+        line = next(i for i in lines if i.toolTip() == label.toolTip())
+        ends = line.line()
+        assert math.dist((ends.x1(), ends.y1()), (ends.x2(), ends.y2())) == pytest.approx(
+            s.distance_ft, abs=0.01)  # drawn between the two points it was measured at
+        short = f"setback/{s.component.value}#{s.ordinal}/{s.target}" in suggested
+        assert label.defaultTextColor() == QColor(t.failure if short else t.acceptable)
+        assert f"{s.distance_ft:,.1f} ft from the {s.target.replace('_', ' ')}" in (
+            label.toolTip())
+    # the neighbour's well is the short one here, as the evaluation suggests
+    assert any(k.endswith("/well") for k in suggested)
+    assert any(lab.defaultTextColor() == QColor(t.failure) for lab in labels.values())
+
+
+# --- a large lot with nothing drawn -----------------------------------------------------
+
+def test_a_large_lot_with_nothing_drawn_is_drawn_framed_and_found_by_fit(
+        window: MainWindow, qtbot: QtBot, ws: Workspace, tmp_path: Path) -> None:
+    import shapely
+    from PySide6.QtCore import QRectF
+
+    from inspector_app.services.reference.lot_lines import import_lot_lines
+    from tests.services.lot_files import add_parcels, write_lots
+
+    sbl = "900.01-2-1"
+    add_parcels(ws, tmp_path, [sbl])
+    lot = shapely.box(628400, 1021000, 630350, 1022950)  # 87 acres, 1,950 ft square
+    import_lot_lines(ws, write_lots(tmp_path / "big.gpkg", [lot], [sbl]), name="County")
+    window.resize(1024, 700)
+    window.open_parcel(sbl)
+    window.tabs.setCurrentIndex(window.tabs.indexOf(window.site))
+    site = window.site
+    qtbot.waitUntil(lambda: window.runner.pending == 0 and any(
+        i.toolTip().startswith("Lot line") for i in site.scene.items()), timeout=20_000)
+    qtbot.waitUntil(lambda: site.view.viewport().width() >= 300)  # laid out at its size
+    minx, miny, maxx, maxy = lot.bounds
+
+    def lot_in_view() -> tuple[bool, float]:
+        box = site.view.mapFromScene(QRectF(minx, -maxy, maxx - minx, maxy - miny)
+                                     ).boundingRect().toRectF()
+        view = site.view.viewport().rect().toRectF()
+        return view.contains(box), max(box.width() / view.width(),
+                                       box.height() / view.height())
+
+    inside, share = lot_in_view()
+    assert inside and share > 0.6  # framed on its lot
+    site.view.scale(8, 8)
+    assert not lot_in_view()[0]
+    QTest.mouseClick(next(b for b in site.findChildren(QToolButton) if b.text() == "&Fit"),
+                     Qt.MouseButton.LeftButton)
+    inside, share = lot_in_view()
+    assert inside and share > 0.6

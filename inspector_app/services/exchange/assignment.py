@@ -75,9 +75,9 @@ def _named(ws: Session, parcels: list[str] | None, worklist: str | None) -> list
     if not parcels and not worklist:
         raise InputError("sync assign: name the parcels with --parcels SBL,SBL or a work list "
                          f"with --worklist ({', '.join(WORKLISTS)}).")
-    sbls = list(dict.fromkeys(s.strip() for s in parcels or [] if s.strip()))
-    for sbl in sbls:
-        ws.parcel_id(sbl)  # an unknown tax map number is refused, with where to look
+    # each as stored (an unknown tax map number is refused, with where to look), so that
+    # one typed in another spelling is found among the laptop's
+    sbls = list(dict.fromkeys(ws.stored_sbl(s) for s in parcels or [] if s.strip()))
     if worklist:
         if worklist not in WORKLISTS:
             raise InputError(f"sync assign: --worklist {worklist!r} is not a work list; use "

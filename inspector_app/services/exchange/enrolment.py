@@ -35,7 +35,8 @@ def _enrolment_parcels(ws: Session, parcels: list[str] | None,
                          in_app="Name the laptop's parcels (tax map numbers separated by "
                                 "commas); a field kit carries only the parcels assigned to "
                                 "that laptop.")
-    sbls = list(dict.fromkeys(parcels or []))
+    # each as stored, so that the laptop's list names each parcel once, in one spelling
+    sbls = list(dict.fromkeys(ws.stored_sbl(s) for s in parcels or []))
     if worklist:
         if worklist not in WORKLISTS:
             raise InputError(f"sync enroll: --worklist {worklist!r} is not a work list; use "

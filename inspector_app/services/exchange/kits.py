@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
+from ...json_input import loads
 from ...paths import DataFolder
 from ...storage import devices, folder_state, received_records
 from ...storage.received_records import HISTORY_COLUMNS
@@ -22,6 +23,7 @@ from ...sync import keys, policy
 from ...sync.package import (
     MAX_PACKAGE_BYTES,
     PackageError,
+    read_member,
     read_package,
 )
 from ..reference import basemaps
@@ -40,7 +42,7 @@ def _peek_kit(contents: bytes) -> dict[str, Any] | None:
             info = z.getinfo("kit.json")
             if info.file_size > 10 * 1024**2:
                 return None
-            kit: dict[str, Any] = json.loads(z.read(info))
+            kit: dict[str, Any] = loads(read_member(z, info))
             return kit
     except (KeyError, zipfile.BadZipFile, OSError, ValueError):
         return None
@@ -97,6 +99,18 @@ def holds_nothing_yet(store: Store) -> bool:
     return not held or _only_what_opening_wrote(store) is not None
 
 
+def _zip_member_names(data: bytes) -> set[str]:
+    """The names in a zip file (none when it cannot be read as one)."""
+    import io
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            return set(z.namelist())
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return set()
+
+
 def _open_kit(kit_path: Path, passphrase: str) -> bytes:
     """The field kit's contents, decrypted; nothing is touched if it cannot be opened."""
     try:
@@ -110,7 +124,11 @@ def _open_kit(kit_path: Path, passphrase: str) -> bytes:
     except OSError as exc:
         raise PackageError(f"{kit_path}: cannot be read ({exc.strerror}).") from None
     if sealed.startswith(b"PK"):
-        raise PackageError(f"{kit_path}: this field kit is not encrypted: it {SHARED_KEY_REFUSAL}.")
+        if _zip_member_names(sealed) & {"manifest.json"}:
+            raise PackageError(f"{kit_path}: this field kit is not encrypted: it "
+                               f"{SHARED_KEY_REFUSAL}.")
+        raise PackageError(f"{kit_path}: is a zip file, not a field kit; give the file the "
+                           "office wrote for this laptop with Enrol a laptop (`sync enroll`).")
     return keys.unseal(sealed, passphrase, source=str(kit_path))
 
 

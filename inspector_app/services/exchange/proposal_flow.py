@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...domain.field_spec import TEXT_LENGTH
+from ...domain.sbl import lookup_key
 from ...errors import InputError, NotFoundError
 from ...storage import held, proposals
 from ...storage import parcels as parcel_rows
@@ -51,7 +52,7 @@ def _pending(ws: Session, parcel: str) -> dict[str, Any]:
                                          else "not an office."))
     wanted = parcel.strip()
     for pid, p in proposals.listed(ws.store.conn).items():
-        if wanted in (pid, p["sbl"]):
+        if wanted == pid or lookup_key(wanted) == lookup_key(p["sbl"]):
             if p["status"] != proposals.PENDING:
                 raise InputError(f"The proposal of parcel {p['sbl']} was already "
                                  f"{p['status']} by {p['decided_by']} on "

@@ -34,6 +34,7 @@ from ...documents.content import (
 from ...domain.case import Case
 from ...domain.jurisdiction import EXAMPLE_MARK, Jurisdiction
 from ...domain.rules import Evaluation, LakeFinding, LetterKind, next_inspection_due
+from ...domain.sbl import lookup_key
 from ...errors import Cancelled, InputError, NotFoundError
 from ...paths import write_atomically
 from ...storage import attachments, conflicts, inspections, measurements
@@ -132,7 +133,8 @@ def why_not(kind: str, evaluation: Evaluation, ws: Session, sbl: str) -> str | N
         from ..lists.worklists import worklists
 
         items = worklists(ws, as_of=evaluation.as_of, names=("five-year-inspections",))
-        if any(i["sbl"] == sbl for i in items["five-year-inspections"]):
+        if any(lookup_key(i["sbl"]) == lookup_key(sbl)
+               for i in items["five-year-inspections"]):
             return None
         why = premise_problems(kind, evaluation, ws.law_for(
             ws.load_case(sbl).parcel.municipality).lake_setback_ft)

@@ -20,7 +20,7 @@ _WHOLE_RECORD = ("(deleted)", "(record)")
 
 def decisions(ws: Session, sbl: str) -> list[dict[str, Any]]:
     """The resolved sync conflicts of a parcel, oldest first."""
-    return change_log.resolved_conflicts(ws.store.conn, sbl.strip())
+    return change_log.resolved_conflicts(ws.store.conn, ws.parcel_id(sbl))
 
 
 def with_decisions(ws: Session, sbl: str, rows: list[dict[str, Any]]

@@ -1,7 +1,11 @@
-"""Importing the office's parcel roll from CSV.
+"""Importing the office's parcel roll: its own CSV, or a county's export as the county
+writes it (CSV, an Excel workbook, a dBASE attribute table or a parcel layer's table).
 
-Good rows are imported in one transaction; each bad row is reported with its line
-number and reason. Importing the same file again changes nothing.
+Which column gives which field is `roll_columns`'s to say (a column map, else the names
+New York's tax-parcel exports use); the columns not used are listed and ignored. A roll is
+imported whole or not at all: when any row is refused, every refused row is named (its
+line or row, its SBL as written, why) and nothing is imported. Importing the same file
+again changes nothing.
 """
 
 from __future__ import annotations
@@ -9,28 +13,36 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ...casefile.values import value_problem
-from ...domain.sbl import SBL_EXAMPLES, is_sbl, lookup_key
+from ...domain.sbl import SBL_EXAMPLES, is_sbl, lookup_key, sbl_key
 from ...errors import InputError
 from ...storage.cases import parcels_spelled
 from ...storage.store import Store
+from ...text_input import UTF8, Decoded, decode
+from .roll_columns import REQUIRED, Columns, header_name, resolve
 
-REQUIRED = ("sbl", "municipality", "site_address", "owner_name", "mailing_address_1")
-OPTIONAL = ("mailing_address_2", "mailing_address_3", "mailing_address_4", "owner_phone",
-            "owner_email", "longitude", "latitude")
 # The lake lies around 77.3 W, 42.8 N; anything outside New York is a mistake.
 NY_LON = (-80.0, -71.5)
 NY_LAT = (40.4, 45.1)
+EXCEL_SUFFIXES = frozenset({".xlsx", ".xlsm"})
+TABLE_SUFFIXES = frozenset({".dbf", ".shp", ".gpkg", ".geojson"})
 
 
 @dataclass(frozen=True)
 class RejectedRow:
     line: int
     reason: str
+    sbl: str = ""
+    unit: str = "line"
+
+    def describe(self) -> str:
+        named = f" (SBL {self.sbl!r})" if self.sbl else ""
+        return f"{self.unit} {self.line}{named}: {self.reason}"
 
 
 @dataclass
@@ -38,27 +50,34 @@ class RollImportResult:
     created: int = 0
     updated: int = 0
     unchanged: int = 0
-    rejected: list[RejectedRow] = field(default_factory=list)
+    columns: dict[str, str] = field(default_factory=dict)
+    ignored_columns: list[str] = field(default_factory=list)
+    encoding: str = UTF8  # how the file's text was read
 
     def as_json(self) -> dict[str, Any]:
-        return {"created": self.created, "updated": self.updated, "unchanged": self.unchanged,
-                "rejected": [{"line": r.line, "reason": r.reason} for r in self.rejected]}
+        out = {"created": self.created, "updated": self.updated, "unchanged": self.unchanged,
+               "rejected": [], "columns": self.columns,
+               "ignored_columns": self.ignored_columns}
+        if self.encoding != UTF8:
+            out["encoding"] = self.encoding  # said only when it is not the usual one
+        return out
 
 
-def _header_name(raw: str) -> str:
-    return re.sub(r"[\s-]+", "_", raw.strip().lower())
-
-
-def _read_text(path: Path) -> str:
+def _read_text(path: Path) -> Decoded:
+    """The roll's text: UTF-8, or Windows-1252 as Excel on Windows saves a CSV."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
         raise InputError(f"{path}: no such file.") from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: is not UTF-8 text (byte {exc.start}); save the roll as "
-                         "\"CSV UTF-8\".") from None
+    return decode(raw, path, what="roll", save_as="\"CSV UTF-8\"", windows=True)
+
+
+def _csv_words(exc: csv.Error) -> str:
+    """What is wrong with a line of CSV, in words rather than the csv module's."""
+    if "field larger than field limit" in str(exc):
+        return ("a cell runs on for more than 131,072 characters: a double quote that opens "
+                "a cell is probably never closed")
+    return "its double quotes do not pair up; a quote inside a cell is written twice (\"\")"
 
 
 def _coordinate(text: str, name: str, bounds: tuple[float, float]) -> float:
@@ -71,16 +90,25 @@ def _coordinate(text: str, name: str, bounds: tuple[float, float]) -> float:
     return value
 
 
-def _row_values(row: dict[str, str]) -> dict[str, Any]:
+def _row_values(row: dict[str, str], labels: dict[str, str]) -> dict[str, Any]:
+    """The parcel's values from one row (`row`: each field of the roll and its text;
+    `labels`: the file's column(s) of each field, to name them in a refusal)."""
+    def named(field_name: str) -> str:
+        label = labels.get(field_name, field_name)
+        return field_name if header_name(label) == field_name else f"{field_name} ({label})"
+
+    lines = [row.get(f"mailing_address_{i}", "") for i in range(1, 5)]
     for name in REQUIRED:
-        if not row.get(name, "").strip():
-            raise ValueError(f"{name} is empty")
-    sbl = row["sbl"].strip()
+        # the mailing address may begin on any of its lines (an export's PO_BOX)
+        empty = not any(lines) if name == "mailing_address_1" else not row.get(name, "")
+        if empty:
+            raise ValueError(f"{named(name)} is empty")
+    sbl = row["sbl"]
     if not is_sbl(sbl):
-        raise ValueError(f"sbl {sbl!r} is not a tax map number (write it like "
+        raise ValueError(f"{named('sbl')} {sbl!r} is not a tax map number (write it like "
                          f"{SBL_EXAMPLES})")
-    lon_text = row.get("longitude", "").strip()
-    lat_text = row.get("latitude", "").strip()
+    lon_text = row.get("longitude", "")
+    lat_text = row.get("latitude", "")
     longitude = latitude = None
     if lon_text or lat_text:
         if not (lon_text and lat_text):
@@ -96,17 +124,15 @@ def _row_values(row: dict[str, str]) -> dict[str, Any]:
                 raise ValueError("longitude and latitude look swapped (longitude is the "
                                  "negative one, about -77)") from None
             raise
-    lines = [row.get(f"mailing_address_{i}", "").strip() for i in range(1, 5)]
     values: dict[str, Any] = {
-        "sbl": sbl, "municipality": row["municipality"].strip(),
-        "site_address": row["site_address"].strip(), "owner_name": row["owner_name"].strip(),
-        "owner_mailing_address": [line for line in lines if line],
+        "sbl": sbl, "municipality": row["municipality"], "site_address": row["site_address"],
+        "owner_name": row["owner_name"], "owner_mailing_address": [ln for ln in lines if ln],
     }
     if longitude is not None:
         values.update(longitude=longitude, latitude=latitude)
     for name in ("owner_phone", "owner_email"):
-        if row.get(name, "").strip():
-            values[name] = row[name].strip()
+        if row.get(name, ""):
+            values[name] = row[name]
     # the rules every door applies to a parcel's fields (a case file, the form, a package)
     for name, value in values.items():
         problem = value_problem("parcels", name, value, _column_words(name))
@@ -124,11 +150,18 @@ def _column_words(column: str) -> str:
 class ParsedRoll:
     rows: list[tuple[int, dict[str, Any]]]
     rejected: list[RejectedRow]
+    columns: Columns | None = None
+    count: int = 0  # the rows read (blank ones not counted)
+    encoding: str = UTF8
 
 
-def read_roll(path: Path) -> ParsedRoll:
-    """Read and check a roll without touching the database."""
-    text = _read_text(path)
+# A table read from a file: its header, then each row with where it is ("line 4" of a CSV
+# file, "row 4" of a workbook, "record 3" of a dBASE table).
+Rows = Iterator[tuple[str, int, list[str] | str]]
+
+
+def _csv_table(path: Path) -> tuple[list[str], Rows, str]:
+    text, encoding = _read_text(path)
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(reader)
@@ -136,58 +169,133 @@ def read_roll(path: Path) -> ParsedRoll:
         raise InputError(f"{path}: is empty; the first line must name the columns "
                          f"({', '.join(REQUIRED)}).") from None
     except csv.Error as exc:
-        raise InputError(f"{path}: line 1 is not valid CSV ({exc}).") from None
-    names = [_header_name(h) for h in header]
-    unknown = [h for h, n in zip(header, names, strict=True) if n not in REQUIRED + OPTIONAL]
-    if unknown:
-        raise InputError(f"{path}: line 1 has the unknown column {unknown[0]!r}; the columns "
-                         f"are {', '.join(REQUIRED)} and optionally {', '.join(OPTIONAL)}.")
-    missing = [n for n in REQUIRED if n not in names]
-    if missing:
-        raise InputError(f"{path}: line 1 lacks the column {missing[0]!r}; the required "
-                         f"columns are {', '.join(REQUIRED)}.")
-    duplicates = {n for n in names if names.count(n) > 1}
-    if duplicates:
-        raise InputError(f"{path}: line 1 names the column {sorted(duplicates)[0]!r} twice.")
+        raise InputError(f"{path}: line 1 is not valid CSV ({_csv_words(exc)}).") from None
 
-    parsed = ParsedRoll(rows=[], rejected=[])
-    seen: dict[tuple[str, ...], int] = {}
-    while True:
-        try:
-            cells = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            parsed.rejected.append(RejectedRow(reader.line_num, f"not valid CSV ({exc})"))
+    def rows() -> Rows:
+        while True:
+            try:
+                cells = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                yield "line", reader.line_num, f"not valid CSV ({_csv_words(exc)})"
+                continue
+            yield "line", reader.line_num, cells
+    return header, rows(), encoding
+
+
+def _excel_table(path: Path) -> tuple[list[str], Rows, str]:
+    from ...documents.spreadsheet import read_xlsx_rows
+
+    table = read_xlsx_rows(path)
+    if not table:
+        raise InputError(f"{path}: its first sheet is empty; the first row must name the "
+                         f"columns ({', '.join(REQUIRED)}).")
+    width = len(table[0])
+    while width and not table[0][width - 1]:
+        width -= 1  # a formatted but empty cell at the end of the header row
+    return table[0][:width], (("row", i, cells[:width] + [""] * (width - len(cells)))
+                              for i, cells in enumerate(table[1:], start=2)), UTF8
+
+
+def _attribute_table(path: Path) -> tuple[list[str], Rows, str]:
+    from ...documents.spreadsheet import cell_text
+    from ...geo.vector_files import read_attribute_table
+
+    names, records = read_attribute_table(path)
+    return names, (("record", i, [cell_text(v) for v in values])
+                   for i, values in enumerate(records, start=1)), UTF8
+
+
+def _table(path: Path) -> tuple[list[str], Rows, str]:
+    """The file's header, its rows and how its text was read."""
+    suffix = path.suffix.lower()
+    if suffix == ".xls":
+        raise InputError(f"{path}: is an Excel 97-2003 workbook (.xls), which this app does "
+                         "not read; save it from the spreadsheet as .xlsx or as CSV UTF-8.")
+    if suffix in EXCEL_SUFFIXES:
+        return _excel_table(path)
+    if suffix in TABLE_SUFFIXES:
+        return _attribute_table(path)
+    return _csv_table(path)
+
+
+def read_roll(path: Path, mapped: dict[str, tuple[str, ...]] | None = None) -> ParsedRoll:
+    """Read and check a roll without touching the database (`mapped`: a column map,
+    field -> the file's column(s))."""
+    header, rows, encoding = _table(path)
+    columns = resolve(str(path), header, mapped)
+    labels = columns.describe()
+    width = len(header)
+    names = [header_name(h) for h in header]
+    parsed = ParsedRoll(rows=[], rejected=[], columns=columns, encoding=encoding)
+    seen: dict[tuple[str, ...], str] = {}
+    for unit, line, cells in rows:
+        if isinstance(cells, str):
+            parsed.count += 1
+            parsed.rejected.append(RejectedRow(line, cells, unit=unit))
             continue
-        line = reader.line_num
         if not any(c.strip() for c in cells):
             continue
-        if len(cells) != len(names):
+        parsed.count += 1
+        cells_by_name = dict(zip(names, cells, strict=False))
+        row = {f: s.value(cells_by_name) for f, s in columns.sources.items()}
+        written = row.get("sbl", "")
+        if len(cells) != width:
             parsed.rejected.append(RejectedRow(
-                line, f"has {len(cells)} cells; the header has {len(names)}"))
+                line, f"has {len(cells)} cells; the header has {width}", written, unit))
             continue
         try:
-            values = _row_values(dict(zip(names, cells, strict=True)))
+            values = _row_values(row, labels)
+            _same_parcel(values["sbl"], cells_by_name, columns)
         except ValueError as exc:
-            parsed.rejected.append(RejectedRow(line, str(exc)))
+            parsed.rejected.append(RejectedRow(line, str(exc), written, unit))
             continue
         key = lookup_key(values["sbl"])
         if key in seen:
             parsed.rejected.append(RejectedRow(
-                line, f"sbl {values['sbl']} already appears on line {seen[key]}"))
+                line, f"sbl {values['sbl']} already appears on {seen[key]}", written, unit))
             continue
-        seen[key] = line
+        seen[key] = f"{unit} {line}"
         parsed.rows.append((line, values))
     return parsed
 
 
+def _same_parcel(sbl: str, cells: dict[str, str], columns: Columns) -> None:
+    """The file's other columns holding the tax map number (an export has the print key,
+    the packed SBL and both with the SWIS code) must name the same parcel."""
+    key = sbl_key(sbl)
+    for other in columns.other_sbls:
+        text = cells.get(other, "").strip()
+        other_key = sbl_key(text) if text else None
+        if key is not None and other_key is not None and other_key != key:
+            raise ValueError(f"{columns.spelled[other]} {text!r} names another parcel than "
+                             f"{sbl!r}")
+
+
+def refuse_rejected(path: Path, parsed: ParsedRoll) -> None:
+    """All or nothing: a roll with a refused row, or with no row at all, is refused whole,
+    every refused row named."""
+    if not parsed.count:
+        raise InputError(f"{path}: has no parcels below its header; nothing was imported.")
+    if parsed.rejected:
+        lines = "\n".join(f"  {r.describe()}." for r in parsed.rejected)
+        raise InputError(f"{path}: {len(parsed.rejected)} of {parsed.count} rows were "
+                         f"refused, so nothing was imported:\n{lines}")
+
+
 def apply_roll(store: Store, parsed: ParsedRoll) -> RollImportResult:
-    """Import the good rows of a roll in one transaction."""
+    """Import a roll in one transaction; a roll with any refused row imports nothing."""
     if store.get_meta("sync_role") == "field":
         raise InputError("This data folder is an enrolled laptop; only the office changes "
                          "the parcels roll. Nothing was changed.")
-    result = RollImportResult(rejected=list(parsed.rejected))
+    if parsed.rejected:
+        raise InputError(f"{len(parsed.rejected)} rows of the roll were refused; nothing was "
+                         "imported.")
+    result = RollImportResult(encoding=parsed.encoding)
+    if parsed.columns is not None:
+        result.columns = parsed.columns.describe()
+        result.ignored_columns = list(parsed.columns.unused)
     with store.transaction() as w:
         for _, values in parsed.rows:
             found = parcels_spelled(w.conn, values["sbl"])

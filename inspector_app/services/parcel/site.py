@@ -8,8 +8,9 @@ from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from ...domain.case import Capture, Site, SiteFeature
+from ...domain.case import Capture, Case, Site, SiteFeature
 from ...domain.vocabulary import CaptureMethod, ComponentKind, SiteFeatureKind
+from ...domain.water_body import CANANDAIGUA_LAKE, NEAR_LAKE_MI
 from ...errors import InputError
 from .cases import store_case
 from .evaluation import assess_parcel
@@ -80,12 +81,6 @@ COORDINATE_SYSTEMS = {
 }
 _ORDER = {"lonlat": "longitude,latitude", "state_plane": "easting,northing"}
 _EXAMPLE = {"lonlat": "-77.3001,42.8001", "state_plane": "628400.25,1021000.50"}
-# Canandaigua Lake's extent in EPSG:2261 feet (about the bundled outline's bounds), and how
-# far from it a typed point may lie before it is taken for a slip: a generous margin for
-# parcels anywhere in the lake's watershed.
-LAKE_EXTENT_FT = (609_780.0, 979_979.0, 641_565.0, 1_055_151.0)
-NEAR_LAKE_MI = 15.0
-_FT_PER_MI = 5280.0
 _US_FT_PER_M = 1 / 0.3048006096
 _NY_LAT = (40.0, 46.0)
 _NY_LON = (-80.5, -71.0)
@@ -110,12 +105,7 @@ def points_needed(target: str) -> tuple[int, str]:
 
 
 def _miles_from_lake(x_ft: float, y_ft: float) -> float:
-    if not (math.isfinite(x_ft) and math.isfinite(y_ft)):
-        return math.inf
-    minx, miny, maxx, maxy = LAKE_EXTENT_FT
-    dx = max(minx - x_ft, 0.0, x_ft - maxx)
-    dy = max(miny - y_ft, 0.0, y_ft - maxy)
-    return math.hypot(dx, dy) / _FT_PER_MI
+    return CANANDAIGUA_LAKE.miles_from(x_ft, y_ft)
 
 
 def _near_lake(x_ft: float, y_ft: float) -> bool:
@@ -249,6 +239,45 @@ def set_from_typed(ws: Session, sbl: str, target: str, text: str, system: str, *
                            today=today)
 
 
+def recorded_points(case: Case, target: str) -> list[tuple[float, float]]:
+    """The longitude,latitude points of the shape typing coordinates for `target` would
+    replace: the absorption area's corners (without the ring's closing point), the holding
+    tank's or a component's point. Nothing for a site feature (typing adds another one) or
+    a shape not recorded."""
+    feature_kind, component_kind, ordinal = parse_target(target)
+    site = case.site
+    geometry: dict[str, Any] | None = None
+    if component_kind is not None:
+        located = [c for c in case.components if c.kind is component_kind]
+        geometry = located[ordinal - 1].geometry if len(located) >= ordinal else None
+    elif site is not None and feature_kind is SiteFeatureKind.ABSORPTION_AREA:
+        geometry = site.absorption_area
+    elif site is not None and feature_kind is SiteFeatureKind.HOLDING_TANK:
+        geometry = site.holding_tank
+    if geometry is None:
+        return []
+    coordinates = geometry.get("coordinates") or ()
+    if geometry.get("type") == "Polygon":
+        ring = _positions(coordinates[0] if coordinates else ())
+        return ring[:-1] if len(ring) > 1 and ring[0] == ring[-1] else ring
+    if geometry.get("type") == "MultiPolygon":
+        return []  # several areas: typing gives one, so nothing is offered to edit
+    return _positions(coordinates)
+
+
+def typed_text(points_lonlat: Sequence[tuple[float, float]], system: str) -> str:
+    """Points as the coordinates dialog takes them, one per line: longitude,latitude to 8
+    decimals (about 1 mm), or State Plane easting,northing in feet to 2 decimals."""
+    if not points_lonlat:
+        return ""
+    if system == "state_plane":
+        from ...geo.crs import lonlat_to_feet
+
+        xs, ys = lonlat_to_feet([p[0] for p in points_lonlat], [p[1] for p in points_lonlat])
+        return "\n".join(f"{float(x):.2f},{float(y):.2f}" for x, y in zip(xs, ys, strict=True))
+    return "\n".join(f"{lon:.8f},{lat:.8f}" for lon, lat in points_lonlat)
+
+
 def set_from_file(ws: Session, sbl: str, target: str, path: Any, *,
                   accuracy_ft: float | None = None, note: str | None = None,
                   today: date | None = None) -> dict[str, Any]:
@@ -259,29 +288,43 @@ def set_from_file(ws: Session, sbl: str, target: str, path: Any, *,
                         accuracy_ft=accuracy_ft, note=note, today=today)
 
 
-def _from_fixes(ws: Session, sbl: str, target: str, fixes: list[Any], *,
-                accuracy_ft: float | None, note: str | None,
-                today: date | None) -> dict[str, Any]:
+def _from_fixes(ws: Session, sbl: str, target: str, fixes: list[Any], sources: list[str], *,
+                accuracy_ft: float | None, note: str | None, today: date | None,
+                averaged: Any = None) -> dict[str, Any]:
+    """Store what GPS fixes give: one averaged position per source (a log, a device), or
+    `averaged`, when given, the sources' fixes averaged together into one point."""
     from ...geo.capture import from_lonlat
 
-    pairs = [(f.longitude, f.latitude) for f in fixes]
+    kept = fixes if averaged is None else [averaged]
+    pairs = [(f.longitude, f.latitude) for f in kept]
     result = set_geometry(ws, sbl, target, from_lonlat(pairs, _shape(target, len(pairs)), "GPS"),
                           method=CaptureMethod.GPS,
                           accuracy_ft=accuracy_ft if accuracy_ft is not None
-                          else round(max(f.accuracy_ft for f in fixes), 1),
+                          else round(max(f.accuracy_ft for f in kept), 1),
                           note=note, today=today)
     result["gps"] = [f.as_json() for f in fixes]
+    if averaged is not None:
+        result["gps_averaged"] = averaged.as_json()
+    notes = [f"{source}: {f.note}" for f, source in zip(fixes, sources, strict=True) if f.note]
+    if notes:
+        result["notes"] = notes
     return result
 
 
 def set_from_gps_logs(ws: Session, sbl: str, target: str, logs: list[Any], *,
                       accuracy_ft: float | None = None, note: str | None = None,
                       today: date | None = None) -> dict[str, Any]:
-    """One averaged position per NMEA log: a point, or the corners of an area."""
-    from ...geo.capture import average_log
+    """NMEA logs, each averaged on its own: for a point (a well, a tank, a component) all
+    the logs are averaged together into the one point; for a line or an area each log is
+    one point or corner, in order."""
+    from ...geo.capture import average_log, average_together
 
-    return _from_fixes(ws, sbl, target, [average_log(log) for log in logs],
-                       accuracy_ft=accuracy_ft, note=note, today=today)
+    fixes = [average_log(log) for log in logs]
+    names = [str(log) for log in logs]
+    averaged = (average_together(fixes, names)
+                if points_needed(target)[0] == 1 and len(fixes) > 1 else None)
+    return _from_fixes(ws, sbl, target, fixes, names, accuracy_ft=accuracy_ft, note=note,
+                       today=today, averaged=averaged)
 
 
 def set_from_gps_device(ws: Session, sbl: str, target: str, port: str, *,
@@ -292,7 +335,7 @@ def set_from_gps_device(ws: Session, sbl: str, target: str, port: str, *,
     from ...geo.capture import average_device
 
     return _from_fixes(ws, sbl, target, [average_device(port, seconds=seconds, baud=baud)],
-                       accuracy_ft=accuracy_ft, note=note, today=today)
+                       [port], accuracy_ft=accuracy_ft, note=note, today=today)
 
 
 def parse_target(text: str) -> tuple[SiteFeatureKind | None, ComponentKind | None, int]:
@@ -321,7 +364,7 @@ def _positions(coordinates: Any) -> list[tuple[float, float]]:
 
 def far_from_lake(geometry: dict[str, Any]) -> str | None:
     """A warning when a stored geometry (WGS84) lies more than NEAR_LAKE_MI from the lake's
-    extent (LAKE_EXTENT_FT): most likely a slip in the numbers, though kept as given."""
+    extent (`domain.water_body`): most likely a slip in the numbers, though kept as given."""
     from ...geo.crs import lonlat_to_feet
 
     points = _positions(geometry.get("coordinates"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...documents.content import Sketch
@@ -10,9 +11,11 @@ from ...domain.rules import LakeFinding, Zone
 from ..reference.shorelines import active_layer
 
 if TYPE_CHECKING:
+    from ...geo.case_shapes import CaseShapes
     from ...geo.lake_line import LakeLine
-    from ...geo.sketch import SketchGeometry
+    from ...geo.sketch import Dimension, SketchGeometry
     from ..session.session import Session
+    from .separations import SeparationInputs
 
 
 class SiteMapData(NamedTuple):
@@ -33,16 +36,20 @@ def _setback_ft(ws: Session, case: Case) -> float:
 NEIGHBOURS_FT = 300.0
 
 
-def _geometry(ws: Session, case: Case, lake: LakeLine, setback_ft: float
-              ) -> tuple[SketchGeometry | None, str | None]:
+def _geometry(ws: Session, case: Case, lake: LakeLine, setback_ft: float, *,
+              whole_lot: bool = False) -> tuple[SketchGeometry | None, str | None]:
     """The sketch's geometry with the parcel's lot and the neighbouring lots (on the active
     lot layer) and the neighbours' wells its separations are measured against (as the
-    evaluation finds them), and the lot line's label (None: no lot drawn)."""
+    evaluation finds them), and the lot line's label (None: no lot drawn). `whole_lot`:
+    the window holds the whole lot, whatever its size (a map that zooms)."""
+    from dataclasses import replace
+
     from ...geo.case_shapes import CaseShapes
     from ...geo.sketch import sketch_geometry
     from .separations import separation_inputs
 
-    inputs = separation_inputs(ws, case, CaseShapes(case),
+    shapes = CaseShapes(case)
+    inputs = separation_inputs(ws, case, shapes,
                                law=ws.laws.for_municipality(case.parcel.municipality))
     lots, own = inputs.lot_layer, inputs.lot_record
     neighbours = None
@@ -55,10 +62,48 @@ def _geometry(ws: Session, case: Case, lake: LakeLine, setback_ft: float
                     if own is None or lot.parcel_id is None or lot.parcel_id != own.parcel_id]
     g = sketch_geometry(case, lake, setback_ft, lot=None if own is None else own.geometry,
                         neighbours=neighbours,
-                        neighbour_wells=[(f"Well ({w.sbl})", w.geometry) for w in inputs.wells])
+                        neighbour_wells=[(f"Well ({w.sbl})", w.geometry) for w in inputs.wells],
+                        whole_lot=whole_lot)
+    if g is not None and whole_lot:
+        g = replace(g, dimensions=dimensions(ws, case, shapes, inputs))
     label = (None if own is None or lots is None
              else f"Lot line: {lots.label()}")
     return g, label
+
+
+# The setbacks drawn as dimension lines: the lot line's and the wells'.
+DIMENSION_TARGETS = ("property_line", "well")
+
+
+def dimensions(ws: Session, case: Case, shapes: CaseShapes, inputs: SeparationInputs
+               ) -> tuple[Dimension, ...]:
+    """The lot-line and well separations the evaluation measures (the same measure, the
+    same nearest target), each between its two nearest points, with what the parcel's law
+    requires and whether the measurement proves it short (as a suggested finding does)."""
+    from ...domain.rules import proven_short, required_separation_ft, separation_words
+    from ...geo.setbacks import separation_lines
+    from ...geo.sketch import Dimension
+
+    law = ws.laws.for_municipality(case.parcel.municipality)
+    out = []
+    for line in separation_lines(case, shapes, lot=inputs.lot, wells=inputs.wells):
+        s = line.separation
+        if s.target not in DIMENSION_TARGETS or line.between is None:
+            continue
+        required = None if law is None else required_separation_ft(s, law)
+        what = s.component.value.replace("_", " ")
+        if required is None:
+            figure, words, short = (f"{s.distance_ft:,.1f} ft",
+                                    f"{what}: {s.distance_ft:,.1f} ft from the "
+                                    f"{s.target.replace('_', ' ')} ({s.source})", False)
+        else:
+            figure = f"{s.distance_ft:,.1f} ft ({required:g} ft required)"
+            words = f"{what}: {separation_words(s, required)}"
+            short = proven_short(s, required)
+        if s.accuracy_ft:
+            words += f"; measured to ±{s.accuracy_ft:,g} ft"
+        out.append(Dimension(line.between[0], line.between[1], figure, words, short))
+    return tuple(out)
 
 
 def site_map(ws: Session, case: Case) -> SiteMapData:
@@ -67,9 +112,17 @@ def site_map(ws: Session, case: Case) -> SiteMapData:
     layer = active_layer(ws)
     if layer is None:
         return SiteMapData(None, "No shoreline layer is active", 0.0)
-    g, lot_label = _geometry(ws, case, layer.lake, _setback_ft(ws, case))
+    g, lot_label = _geometry(ws, case, layer.lake, _setback_ft(ws, case), whole_lot=True)
     return SiteMapData(g, f"Shoreline: {layer.label()}", layer.accuracy_ft,
                        f"{layer.name} v{layer.version}", lot_label)
+
+
+def measured_legs(points_ft: Sequence[tuple[float, float]]) -> list[float]:
+    """The legs of a path measured on the site map, in feet (EPSG:2261), each as the
+    distances of the evaluation and the letters are measured."""
+    from ...geo.sketch import leg_lengths
+
+    return leg_lengths(points_ft)
 
 
 FIELD_METHODS = {"tape": "Tape", "survey": "Survey", "rangefinder": "Rangefinder"}

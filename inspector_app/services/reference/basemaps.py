@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import re
 import tempfile
@@ -23,17 +24,17 @@ from typing import TYPE_CHECKING, Any
 
 from ...domain.units import plain_number
 from ...errors import InputError, NotFoundError
+from ...paths import UnwritablePath, work_folder
 from ...storage import basemaps as basemap_rows
 from ...storage import office_settings as office_settings_rows
-from ...storage import parcels as parcel_rows
-from ...storage import site_features
 from ...storage.records import RecordWriter, new_id
+from .kit_boxes import kit_boxes
 
 if TYPE_CHECKING:
     from ...geo.rasters import RasterInfo, RasterReader
     from ..session.session import Session
 
-FOLDER = "basemaps"  # inside the data folder: the copies
+FOLDER = basemap_rows.FOLDER  # inside the data folder: the copies
 _MIB = 1024 * 1024
 _SUFFIX = {"geotiff": ".tif", "mbtiles": ".mbtiles"}
 
@@ -287,24 +288,18 @@ def _check_date(captured_on: date | None, today: date) -> None:
 
 
 def _copy_file(src: Path, dest: Path, progress: Any = None, cancelled: Any = None) -> None:
-    tmp = dest.with_name(f".{dest.name}.tmp")
     total = src.stat().st_size
-    try:
-        with src.open("rb") as fin, tmp.open("wb") as fout:
-            done = 0
-            while chunk := fin.read(8 * _MIB):
-                if cancelled is not None and cancelled():
-                    raise InputError(f"{src}: importing was cancelled; nothing was imported.")
-                fout.write(chunk)
-                done += len(chunk)
-                if progress is not None:
-                    progress(done, total)
-            fout.flush()
-            os.fsync(fout.fileno())
-        tmp.replace(dest)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    with src.open("rb") as fin, dest.open("wb") as fout:
+        done = 0
+        while chunk := fin.read(8 * _MIB):
+            if cancelled is not None and cancelled():
+                raise InputError(f"{src}: importing was cancelled; nothing was imported.")
+            fout.write(chunk)
+            done += len(chunk)
+            if progress is not None:
+                progress(done, total)
+        fout.flush()
+        os.fsync(fout.fileno())
 
 
 def _fast_as_is(info: RasterInfo) -> bool:
@@ -321,22 +316,39 @@ def _large_px() -> int:
     return LARGE_WITHOUT_OVERVIEWS_PX
 
 
-def _store_copy(ws: Session, path: Path, info: RasterInfo, record_id: str, *,
-                progress: Any = None, cancelled: Any = None) -> tuple[Path, RasterInfo]:
-    """The data folder's copy: the file as it is when it draws quickly as it is (an MBTiles
-    file, a tiled GeoTIFF with overviews, a small GeoTIFF), else a tiled GeoTIFF with
-    overviews in EPSG:2261 made from it (a JPEG or PNG with its world file is converted)."""
+def _make_copy(path: Path, info: RasterInfo, work: Path, record_id: str, *,
+               progress: Any = None, cancelled: Any = None) -> tuple[Path, RasterInfo]:
+    """The data folder's copy, made in the job's work folder under the name it will have:
+    the file as it is when it draws quickly as it is (an MBTiles file, a tiled GeoTIFF with
+    overviews, a small GeoTIFF), else a tiled GeoTIFF with overviews in EPSG:2261 made from
+    it (a JPEG or PNG with its world file is converted)."""
     from ...geo.rasters import clip_to_geotiff
 
-    folder = ws.folder.root / FOLDER
-    folder.mkdir(mode=0o700, exist_ok=True)
     if info.format != "world_file" and _fast_as_is(info):
-        dest = folder / f"{record_id}{_SUFFIX[info.format]}"
-        _copy_file(path, dest, progress, cancelled)
-        return dest, info
-    dest = folder / f"{record_id}.tif"
-    return dest, clip_to_geotiff(path, info.format, info.bounds_ft, dest, progress=progress,
+        made = work / f"{record_id}{_SUFFIX[info.format]}"
+        _copy_file(path, made, progress, cancelled)
+        return made, info
+    made = work / f"{record_id}.tif"
+    return made, clip_to_geotiff(path, info.format, info.bounds_ft, made, progress=progress,
                                  cancelled=cancelled)
+
+
+def check_importable(path: Path, *, copy: bool) -> RasterInfo:
+    """The image described, or RasterFileError (from its header, before any pixel is
+    read) when it cannot be imported so: not an image this app places, too slow to draw
+    where it is, or too many pixels to convert into the data folder's copy."""
+    from ...geo.rasters import RasterFileError, check_clip_budget, inspect_raster
+
+    info = inspect_raster(path)
+    if not copy and not _fast_as_is(info):
+        raise RasterFileError(
+            f"{path}: the image is {info.width_px:,} x {info.height_px:,} pixels with no "
+            "overviews (or not tiled), too slow to draw zoomed out from where it is; import "
+            "it with --copy (the data folder then keeps a tiled copy with overviews), or "
+            "build overviews first (for example `gdaladdo -r average FILE`).")
+    if copy and (info.format == "world_file" or not _fast_as_is(info)):
+        check_clip_budget(path, info, info.width_px * info.height_px)
+    return info
 
 
 def import_basemap(ws: Session, path: Path, *, name: str, copy: bool,
@@ -345,43 +357,37 @@ def import_basemap(ws: Session, path: Path, *, name: str, copy: bool,
                    cancelled: Callable[[], bool] | None = None) -> dict[str, Any]:
     """Check an image, keep it (a copy in the data folder, or a reference to the file) and
     make it the active basemap. Nothing is stored when the image is refused, or when
-    `cancelled()` says so while a copy is made (`progress(done, total)` follows it)."""
-    from ...geo.rasters import RasterFileError, inspect_raster
-
+    `cancelled()` says so while a copy is made (`progress(done, total)` follows it). A
+    copy is made in a work folder inside the data folder and appears under its name in
+    `basemaps/` only in the transaction that records it; one left by a killed import is
+    removed when the data folder is next opened."""
     if not name.strip():
         raise InputError("basemap import: --name is empty; give the imagery a name.")
     _check_date(captured_on, ws.today())
     path = Path(path).expanduser().resolve()
-    info = inspect_raster(path)
-    if not copy and not _fast_as_is(info):
-        raise RasterFileError(
-            f"{path}: the image is {info.width_px:,} x {info.height_px:,} pixels with no "
-            "overviews (or not tiled), too slow to draw zoomed out from where it is; import "
-            "it with --copy (the data folder then keeps a tiled copy with overviews), or "
-            "build overviews first (for example `gdaladdo -r average FILE`).")
+    info = check_importable(path, copy=copy)
     record_id = new_id()
-    stored = path
-    if copy:
-        stored, info = _store_copy(ws, path, info, record_id, progress=progress,
-                                   cancelled=cancelled)
-    try:
-        with ws.store.transaction() as w:
-            w.insert("basemaps", {
-                "name": name.strip(), "format": info.format,
-                "storage": "copy" if copy else "reference",
-                "path": stored.relative_to(ws.folder.root).as_posix() if copy else str(path),
-                "size_bytes": stored.stat().st_size, "fingerprint": fingerprint(stored),
-                "source": (source or path.name).strip(),
-                "captured_on": captured_on.isoformat() if captured_on else None,
-                "source_crs": info.source_crs, "bounds": list(info.bounds_ft),
-                "resolution_ft": info.resolution_ft, "width_px": info.width_px,
-                "height_px": info.height_px, "active": 0, "imported_at": w.now,
-                "imported_by": w.actor.user}, parcel_id=None, record_id=record_id)
-            basemap_rows.make_active(w, record_id)
-    except BaseException:
-        if copy:
-            stored.unlink(missing_ok=True)
-        raise
+    if not copy:
+        _record(ws, record_id, info, path, path, stored_as=str(path), copy=False,
+                name=name, source=source, captured_on=captured_on)
+    else:
+        folder = ws.folder.root / FOLDER
+        with work_folder(folder, record_id) as work:
+            try:
+                made, info = _make_copy(path, info, work, record_id, progress=progress,
+                                        cancelled=cancelled)
+            except OSError as exc:
+                raise UnwritablePath(folder, exc, what="folder") from None
+            final = folder / made.name
+            try:
+                _record(ws, record_id, info, path, made,
+                        stored_as=final.relative_to(ws.folder.root).as_posix(), copy=True,
+                        name=name, source=source, captured_on=captured_on,
+                        keep=lambda: os.replace(made, final))
+            except BaseException:
+                final.unlink(missing_ok=True)
+                raise
+    stored = final if copy else path
     out = _json(ws, basemap_rows.basemap(ws.store.conn, record_id))
     out["storage_note"] = (
         f"copied into the data folder ({stored.relative_to(ws.folder.root).as_posix()}); "
@@ -389,6 +395,30 @@ def import_basemap(ws: Session, path: Path, *, name: str, copy: bool,
         "referenced where it is; if the file is moved, changed or deleted the imagery is "
         "not shown until it is imported again or put back")
     return out
+
+
+def _record(ws: Session, record_id: str, info: RasterInfo, path: Path, file: Path, *,
+            stored_as: str, copy: bool, name: str, source: str | None,
+            captured_on: date | None, keep: Callable[[], None] | None = None) -> None:
+    """The basemap's record, made active; `keep()`, inside the same transaction, puts the
+    copy `file` where the record says it is."""
+    with ws.store.transaction() as w:
+        w.insert("basemaps", {
+            "name": name.strip(), "format": info.format,
+            "storage": "copy" if copy else "reference", "path": stored_as,
+            "size_bytes": file.stat().st_size, "fingerprint": fingerprint(file),
+            "source": (source or path.name).strip(),
+            "captured_on": captured_on.isoformat() if captured_on else None,
+            "source_crs": info.source_crs, "bounds": list(info.bounds_ft),
+            "resolution_ft": info.resolution_ft, "width_px": info.width_px,
+            "height_px": info.height_px, "active": 0, "imported_at": w.now,
+            "imported_by": w.actor.user}, parcel_id=None, record_id=record_id)
+        basemap_rows.make_active(w, record_id)
+        if keep is not None:
+            try:
+                keep()
+            except OSError as exc:
+                raise UnwritablePath(file.parent, exc, what="folder") from None
 
 
 # ---- the report of findings' sketch -----------------------------------------------------
@@ -434,50 +464,19 @@ def report_imagery(ws: Session, window: tuple[float, float, float, float]
 KIT_MEMBER_PREFIX = "basemaps/"
 
 
-def kit_boxes(ws: Session, parcel_ids: list[str], radius_ft: float
-              ) -> list[tuple[float, float, float, float]]:
-    """Each parcel's surroundings (EPSG:2261): the box around its location and its drawn
-    site features, `radius_ft` beyond them. A parcel with neither has none."""
-    from ...geo.crs import lonlat_to_feet
-
-    boxes = []
-    for start in range(0, len(parcel_ids), 500):
-        chunk = parcel_ids[start:start + 500]
-        points: dict[str, list[tuple[float, float]]] = {}
-        for r in parcel_rows.locations(ws.store.conn, chunk):
-            points.setdefault(r["id"], []).append((r["longitude"], r["latitude"]))
-        for r in site_features.drawn_geometries(ws.store.conn, chunk):
-            try:
-                points.setdefault(r["parcel_id"], []).extend(
-                    _lonlat_points(json.loads(r["geometry"])))
-            except (TypeError, ValueError, KeyError):
-                continue
-        for lonlats in points.values():
-            if not lonlats:
-                continue
-            xs, ys = lonlat_to_feet([p[0] for p in lonlats], [p[1] for p in lonlats])
-            boxes.append((float(xs.min()) - radius_ft, float(ys.min()) - radius_ft,
-                          float(xs.max()) + radius_ft, float(ys.max()) + radius_ft))
-    return boxes
-
-
-def _lonlat_points(geojson: Any) -> list[tuple[float, float]]:
-    coords = geojson["coordinates"] if isinstance(geojson, dict) else geojson
-    if isinstance(coords, list) and len(coords) >= 2 and all(
-            isinstance(v, (int, float)) for v in coords[:2]):
-        return [(float(coords[0]), float(coords[1]))]
-    out: list[tuple[float, float]] = []
-    if isinstance(coords, list):
-        for part in coords:
-            out.extend(_lonlat_points(part))
-    return out
-
-
 def kit_imagery(ws: Session, parcel_ids: list[str]) -> tuple[dict[str, Any], bytes] | None:
     """The active basemap clipped to the parcels' surroundings (`kit_imagery_radius_ft`),
     as a GeoTIFF's bytes and its description for kit.json; None when no basemap is active
     (or it does not reach the parcels)."""
-    from ...geo.rasters import RasterFileError, clip_to_geotiff
+    from ...geo.rasters import (
+        KIT_PX_PER_PARCEL,
+        KIT_READ_PX_PER_PARCEL,
+        RasterFileError,
+        clip_pixels,
+        clip_to_geotiff,
+        inspect_raster,
+        read_level_ft,
+    )
     from ...sync.package import MAX_MEMBER_BYTES
 
     ref = active_basemap(ws)
@@ -496,12 +495,38 @@ def kit_imagery(ws: Session, parcel_ids: list[str]) -> tuple[dict[str, Any], byt
         return None
     bbox = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
             max(b[3] for b in boxes))
-    with tempfile.TemporaryDirectory(prefix="inspector-kit-imagery-") as work:
-        out = Path(work) / "kit-imagery.tif"
+    # Estimated before clipping: imagery finer than a kit needs is clipped at the coarser
+    # pixel that keeps each parcel's surroundings within KIT_PX_PER_PARCEL, read from the
+    # level of the image nearest that pixel.
+    try:
+        info = inspect_raster(ref.path)
+    except RasterFileError:
+        return None
+    pixel_ft = info.resolution_ft * max(1.0, math.sqrt(
+        clip_pixels(bbox, info.resolution_ft, boxes) / (KIT_PX_PER_PARCEL * len(boxes))))
+    level_ft = read_level_ft(info, pixel_ft)
+    read = clip_pixels(bbox, level_ft, boxes)
+    if read > KIT_READ_PX_PER_PARCEL * len(boxes):
+        raise InputError(
+            f"The field kit would carry the basemap {ref.name}, but its imagery is "
+            f"{level_ft:.2g} ft a pixel with no coarser levels, so clipping it for "
+            f"{len(boxes)} parcel(s) would read {read:,} pixels, over the "
+            f"{KIT_READ_PX_PER_PARCEL:,} a parcel this app reads for a kit; import the "
+            "imagery with coarser levels (overviews, or lower MBTiles zooms), or turn the "
+            "imagery off (`basemap off`) to enrol without it. Nothing was written.",
+            in_app=f"The field kit would carry the basemap {ref.name}, but its imagery is "
+                   f"{level_ft:.2g} ft a pixel with no coarser levels, too fine to clip for "
+                   "a kit; import it with coarser levels, or show no imagery.")
+    # the clip is made inside the data folder, in a work folder removed however it ends
+    with work_folder(ws.folder.root / FOLDER, f"kit-{new_id()}") as work:
+        out = work / "kit-imagery.tif"
         try:
-            info = clip_to_geotiff(ref.path, ref.format, bbox, out, within=boxes)
+            info = clip_to_geotiff(ref.path, ref.format, bbox, out, within=boxes,
+                                   pixel_ft=pixel_ft)
         except RasterFileError:
             return None
+        except OSError as exc:
+            raise UnwritablePath(ws.folder.root / FOLDER, exc, what="folder") from None
         data = out.read_bytes()
     if len(data) > MAX_MEMBER_BYTES:
         raise InputError(f"The imagery for this field kit is {len(data) / 1e6:,.0f} MB, over "

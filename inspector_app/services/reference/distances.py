@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from ...domain.units import plain_number
 from ...errors import InputError
 from ...geo.crs import MEASURE_CRS
 from ...geo.vector_files import read_geojson_areas
+from ...json_input import loads
 from .shorelines import read_layer_file
 
 SETBACK_FT = 200.0  # the contract's zones are named for the 200-ft line
@@ -27,7 +27,7 @@ def declared_accuracy_ft(shoreline: Path) -> float | None:
     if shoreline.suffix.lower() not in (".geojson", ".json"):
         return None
     try:
-        doc = json.loads(shoreline.read_text("utf-8"))
+        doc = loads(shoreline.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):
         return None
     if not isinstance(doc, dict):

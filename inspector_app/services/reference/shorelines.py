@@ -12,14 +12,21 @@ from typing import TYPE_CHECKING, Any
 from ...domain.case import Case
 from ...domain.rules import ComponentDistance, MapDistance, measured_capture
 from ...domain.units import plain_number
+from ...domain.water_body import (
+    LAYER_NEAR_FT,
+    PARCELS_NEAR_FT,
+    feet_and_miles,
+    water_body_named,
+)
 from ...errors import InputError
 from ...paths import resource
-from ...storage import layers, measurements
+from ...storage import layers, measurements, site_features
 from ...storage.records import RecordWriter
 
 if TYPE_CHECKING:
     from ...geo.case_shapes import CaseShapes
     from ...geo.lake_line import LakeLine, Measurement
+    from ..session.laws import Laws
     from ..session.session import Session
 
 BUNDLED_FILE = ("shorelines", "canandaigua_lake_ne10m_coarse.geojson")
@@ -64,7 +71,27 @@ def _layer_json(row: dict[str, Any]) -> dict[str, Any]:
             "accuracy_ft": plain_number(row["accuracy_ft"]), "version": row["layer_version"],
             "active": bool(row["active"]), "imported_at": row["imported_at"],
             "imported_by": row["imported_by"], "source_crs": row["source_crs"],
-            "kind": row["geometry_kind"], "vertices": row["vertex_count"]}
+            "kind": row["geometry_kind"], "vertices": row["vertex_count"],
+            "far_confirmed": _far_confirmed(row)}
+
+
+def _far_confirmed(row: dict[str, Any]) -> dict[str, Any] | None:
+    """What a person confirmed in importing a layer that lies far from the law's water
+    body or from every parcel, who and when (the layer's import); None for a layer that
+    was not far."""
+    if not row.get("far_confirmed"):
+        return None
+    return {"finding": row["far_confirmed"], "by": row["imported_by"],
+            "at": row["imported_at"]}
+
+
+def far_confirmed_text(layer: dict[str, Any]) -> str | None:
+    """The confirmation of a far layer in words, for where the layer is listed."""
+    far = layer.get("far_confirmed")
+    if not far:
+        return None
+    return (f"imported although it {far['finding']}: confirmed by {far['by']} at "
+            f"{far['at']}")
 
 
 def list_layers(ws: Session) -> list[dict[str, Any]]:
@@ -72,14 +99,76 @@ def list_layers(ws: Session) -> list[dict[str, Any]]:
 
 
 def _store_layer(w: RecordWriter, *, lake: LakeLine, name: str, source: str,
-                 accuracy_ft: float, source_crs: str) -> str:
+                 accuracy_ft: float, source_crs: str, far_confirmed: str | None = None) -> str:
     version = layers.next_layer_version(w.conn, layers.SHORELINE_LAYERS, name)
     layers.deactivate_layers(w, layers.SHORELINE_LAYERS)
     return w.insert("shoreline_layers", {
         "name": name, "source": source, "accuracy_ft": accuracy_ft, "layer_version": version,
         "active": 1, "imported_at": w.now, "imported_by": w.actor.user,
         "source_crs": source_crs, "geometry_kind": lake.kind, "geometry": lake.to_geojson(),
-        "vertex_count": lake.vertex_count}, parcel_id=None)
+        "vertex_count": lake.vertex_count, "far_confirmed": far_confirmed}, parcel_id=None)
+
+
+class FarLayer(InputError):
+    """A shoreline layer that lies far from the law's water body or from every parcel
+    located in the data folder: imported only when a person confirms it."""
+
+    def __init__(self, path: Path, finding: str) -> None:
+        super().__init__(
+            f"{path}: the shoreline layer {finding}: it is not the line this data folder's "
+            "lake distances are measured to; if it is the layer you mean, import it again "
+            "with --far-ok. Nothing was imported.",
+            in_app=f"{path.name}: the shoreline layer {finding}: it is not the line this "
+                   "data folder's lake distances are measured to.")
+        self.finding = finding
+
+
+def far_finding(lake: LakeLine, laws: Laws, located_ft: list[tuple[float, float]]
+                ) -> str | None:
+    """What lies far about a layer, in words ("lies 219,874 ft (41.6 mi) from Canandaigua
+    Lake ..."), or None: more than LAYER_NEAR_FT from the extent of the water body the laws
+    in force name (where this program knows its place), or more than PARCELS_NEAR_FT from
+    the nearest of the located points of the data folder's parcels (none located: the
+    water body alone decides)."""
+    parts = []
+    bodies = {w.name: (w, j) for j in laws.files
+              if (w := water_body_named(j.water_body)) is not None}
+    if bodies:
+        feet, body, law = min((lake.feet_from_extent(w.extent_ft), w, j)
+                              for w, j in bodies.values())
+        if feet > LAYER_NEAR_FT:
+            parts.append(f"{feet_and_miles(feet)} from {body.name}, the water body of the "
+                         f"law in force ({law.name}), more than the "
+                         f"{feet_and_miles(LAYER_NEAR_FT)} within which a layer of it lies")
+    nearest = lake.nearest_ft(located_ft)
+    if nearest is not None and nearest > PARCELS_NEAR_FT:
+        parts.append(f"{feet_and_miles(nearest)} from the nearest parcel located in this "
+                     f"data folder, more than {feet_and_miles(PARCELS_NEAR_FT)}")
+    return f"lies {', and '.join(parts)}" if parts else None
+
+
+def located_points(ws: Session) -> list[tuple[float, float]]:
+    """Where the data folder's parcels are (EPSG:2261 feet): a point of each geometry on a
+    site map, and the centre of each lot of the active lot layer matched to a parcel."""
+    import json as json_text
+
+    from ...geo.crs import lonlat_to_feet
+
+    firsts = []
+    for text in site_features.located_geometries(ws.store.conn):
+        try:
+            coordinates = json_text.loads(text).get("coordinates")
+            while isinstance(coordinates, list) and coordinates and isinstance(
+                    coordinates[0], list):
+                coordinates = coordinates[0]
+            firsts.append((float(coordinates[0]), float(coordinates[1])))
+        except (ValueError, TypeError, IndexError, AttributeError):
+            continue  # a geometry no door would have stored: no place to judge by
+    points = layers.matched_lot_centres(ws.store.conn)
+    if firsts:
+        xs, ys = lonlat_to_feet([p[0] for p in firsts], [p[1] for p in firsts])
+        points += [(float(x), float(y)) for x, y in zip(xs, ys, strict=True)]
+    return points
 
 
 def read_layer_file(path: Path) -> tuple[LakeLine, str]:
@@ -104,18 +193,25 @@ def _check_vertices(count: int, path: Path) -> None:
 
 
 def import_layer(ws: Session, path: Path, *, name: str, accuracy_ft: float,
-                 source: str | None = None) -> dict[str, Any]:
-    """Store a layer and make it active; earlier layers and their measurements stay."""
+                 source: str | None = None, far_ok: bool = False) -> dict[str, Any]:
+    """Store a layer and make it active; earlier layers and their measurements stay. A
+    layer that lies far from the law's water body or from every located parcel is refused
+    (FarLayer) unless `far_ok`: a person confirmed it, and what they confirmed is kept
+    with the layer."""
     if not name.strip():
         raise InputError("shoreline import: --name is empty; give the layer a name.")
     if not (0 <= accuracy_ft <= 100_000):
         raise InputError(f"shoreline import: --accuracy-ft {accuracy_ft:g} is not plausible; "
                          "give the layer's accuracy in feet (0 to 100000).")
     lake, source_crs = read_layer_file(path)
+    finding = far_finding(lake, ws.laws, located_points(ws))
+    if finding is not None and not far_ok:
+        raise FarLayer(path, finding)
     with ws.store.transaction() as w:
         layer_id = _store_layer(w, lake=lake, name=name.strip(),
                                 source=(source or str(path.name)).strip(),
-                                accuracy_ft=accuracy_ft, source_crs=source_crs)
+                                accuracy_ft=accuracy_ft, source_crs=source_crs,
+                                far_confirmed=finding)
     return _layer_json(layers.shoreline_layer(ws.store.conn, layer_id))
 
 
@@ -130,8 +226,13 @@ def ensure_default_layer(ws: Session) -> None:
 
 
 def active_layer_info(ws: Session) -> dict[str, Any] | None:
-    """The active layer's name, version and accuracy, without loading its geometry."""
-    return active_info(ws, layers.SHORELINE_LAYERS)
+    """The active layer's name, version and accuracy, and the far placement confirmed in
+    importing it (`far_confirmed`), without loading its geometry."""
+    info = active_info(ws, layers.SHORELINE_LAYERS)
+    if info is not None:
+        facts = layers.shoreline_import_facts(ws.store.conn, info["id"])
+        info["far_confirmed"] = None if facts is None else _far_confirmed(facts)
+    return info
 
 
 def active_info(ws: Session, table: str) -> dict[str, Any] | None:

@@ -30,7 +30,9 @@ from ...domain.rules import (
     measured_capture,
 )
 from ...errors import InputError
-from ...paths import resources_dir
+from ...paths import UnreadableFile, read_regular_file, resources_dir
+from ...text_input import decode
+from ...toml_input import MAX_TOML_BYTES
 
 DEFAULT_JURISDICTION = ("jurisdictions", "town-of-canandaigua-ch202.toml")
 DEFAULT_JURISDICTION_ID = "town-of-canandaigua-ch202"
@@ -41,11 +43,13 @@ NO_LAW_ON_FILE = "no_law_on_file"
 
 def load_jurisdiction_file(path: Path) -> Jurisdiction:
     try:
-        text = path.read_text("utf-8")
+        raw = read_regular_file(path, limit=MAX_TOML_BYTES, what="jurisdiction file")
     except FileNotFoundError:
         raise JurisdictionError(f"{path}: no such jurisdiction file.") from None
-    except UnicodeDecodeError:
-        raise JurisdictionError(f"{path}: is not UTF-8 text.") from None
+    except UnreadableFile as exc:
+        raise JurisdictionError(str(exc)) from None
+    text = decode(raw, path, what="jurisdiction file", save_as="UTF-8 text",
+                  error=JurisdictionError).text
     return parse_jurisdiction(text, source=str(path))
 
 

@@ -5,7 +5,6 @@ force. Every service takes a session; nothing here reaches up to the services th
 from __future__ import annotations
 
 import getpass
-import os
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -15,25 +14,44 @@ from ...casefile.values import stored_problem
 from ...domain.case import Case
 from ...domain.jurisdiction import Jurisdiction
 from ...domain.sbl import closest
-from ...errors import NotFoundError
-from ...paths import DataFolder
+from ...errors import InputError, NotFoundError
+from ...paths import USER_ENV, DataFolder, given_user
 from ...storage import parcels as parcel_rows
 from ...storage.cases import case_version, load_case, parcel_id_for
 from ...storage.store import Store
 from .laws import Laws, NoLawOnFile, laws_for
 
-USER_ENV = "INSPECTOR_APP_USER"
 OFFICE, FIELD = "office", "field"
 
 
-def default_user() -> str:
-    env = os.environ.get(USER_ENV, "").strip()
-    if env:
-        return env
+NAME_MAX = 80
+
+
+def login_name() -> str:
+    """The login of this computer's account: only ever a default for who is working."""
     try:
         return getpass.getuser()
     except (KeyError, OSError):
         return "unknown user"
+
+
+def default_user() -> str:
+    return given_user() or login_name()
+
+
+def working_name(name: str) -> str:
+    """`name` as recorded for who is working, or InputError with the one sentence."""
+    text = name.strip()
+    if 0 < len(text) <= NAME_MAX and text.isprintable():
+        return text
+    shown = f"{text[:NAME_MAX]}..." if len(text) > NAME_MAX else text
+    why = ("no name was given" if not text else
+           f"{shown!r} is longer than {NAME_MAX} characters" if len(text) > NAME_MAX else
+           f"{shown!r} holds a character that cannot be printed")
+    raise InputError(f"Who is working must be a name of 1 to {NAME_MAX} characters, and "
+                     f"{why}; give it with --user NAME or ${USER_ENV}.",
+                     in_app=f"Who is working must be a name of 1 to {NAME_MAX} characters, "
+                            f"and {why}; type the name of the person working.")
 
 
 class Session:
@@ -43,8 +61,8 @@ class Session:
                  clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self.folder = DataFolder(root)
         self.clock = clock
-        self.store = Store(self.folder, user=user or default_user(), clock=clock,
-                           values_check=stored_problem)
+        who = working_name(default_user() if user is None else user)
+        self.store = Store(self.folder, user=who, clock=clock, values_check=stored_problem)
         self._laws: Laws | None = None
 
     def close(self) -> None:
@@ -58,6 +76,16 @@ class Session:
 
     def today(self) -> date:
         return self.clock().astimezone().date()
+
+    @property
+    def user(self) -> str:
+        """Who is working: recorded on every change, decision and letter made here."""
+        return self.store.actor.user
+
+    def set_user(self, name: str) -> str:
+        """Record the changes made from now on as `name` (checked as `--user` is)."""
+        self.store.set_user(working_name(name))
+        return self.store.actor.user
 
     @property
     def role(self) -> str | None:
@@ -101,6 +129,13 @@ class Session:
                                        f"{hint}; find it with the search box above the "
                                        "parcel list (Edit > Find parcel).")
         return parcel_id
+
+    def stored_sbl(self, sbl: str) -> str:
+        """The parcel's tax map number as stored, from any spelling (refused as
+        `parcel_id` refuses an unknown one)."""
+        spelled = parcel_rows.sbl_of(self.store.conn, self.parcel_id(sbl))
+        assert spelled is not None
+        return spelled
 
     def load_case(self, sbl: str) -> Case:
         return load_case(self.store.conn, self.parcel_id(sbl))

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMenu, QProgressDialog, QWidget
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QMenu, QProgressDialog, QWidget
 
 from ...errors import InputError
 from ..context import AppContext
@@ -35,13 +35,15 @@ def call_with_progress(fn: Callable[..., Any], *args: Any, progress: Any, cancel
 class FileActions:
     """`reload(then)` lists the folder's parcels again (then calls `then`); `select(sbl)`
     opens a parcel in the list; `show_layer()` says which shoreline layer is active;
-    `refresh_overview()` works the work lists out again."""
+    `refresh_overview()` works the work lists out again; `who_is_working()` asks who is
+    working."""
 
     def __init__(self, ctx: AppContext, menu: QMenu, parent: QWidget, *,
                  folders: DataFolders, workbench: Workbench,
                  reload: Callable[[Callable[[], None] | None], None],
                  select: Callable[[str], None], show_layer: Callable[[], None],
-                 refresh_overview: Callable[[], None]) -> None:
+                 refresh_overview: Callable[[], None],
+                 who_is_working: Callable[[], None]) -> None:
         self.ctx, self.parent, self.wb = ctx, parent, workbench
         self._reload, self._select = reload, select
         self._show_layer, self._refresh_overview = show_layer, refresh_overview
@@ -49,6 +51,7 @@ class FileActions:
         add_action(menu, "&Open data folder...", folders.open_folder)
         add_action(menu, "&New data folder...", folders.new_folder)
         menu.addMenu(folders.recent_menu)
+        add_action(menu, "Who is &working...", who_is_working)
         menu.addSeparator()
         add_action(menu, "&Import case file...", self.import_case, "Ctrl+O")
         add_action(menu, "&Export case file...", self.export_case)
@@ -73,8 +76,7 @@ class FileActions:
     # --- case files -------------------------------------------------------------------
 
     def import_case(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.parent, "Import a case file", "",
-                                              "Case files (*.json)")
+        path = self.ctx.files.open_file(self.parent, "case files", "Import a case file")
         if not path:
             return
         ws, day = self._ws(), self.ctx.today()
@@ -83,15 +85,16 @@ class FileActions:
             self.ctx.say(f"Imported {result.sbl}")
             self._reload(lambda: self._select(result.sbl))
 
-        self.ctx.op(lambda: ws.import_case_file(Path(path), today=day)).success(done).run()
+        self.ctx.op(lambda: ws.import_case_file(path, today=day)).success(done).run()
 
     def export_case(self) -> None:
         case = self.wb.case
         if case is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self.parent, "Export the case file",
-                                              f"{case.parcel.sbl}.json", "Case files (*.json)")
-        if path:
+        saved = self.ctx.files.save_file(self.parent, "case files", "Export the case file",
+                                         f"{case.parcel.sbl}.json", suffix=".json")
+        if saved:
+            path = saved[0]
             from ... import casefile
 
             Path(path).write_text(casefile.dumps(case), "utf-8")
@@ -106,15 +109,11 @@ class FileActions:
     # --- reference layers -------------------------------------------------------------
 
     def import_layer(self) -> None:
-        from ...services.reference.shorelines import import_layer
-
-        path, _ = QFileDialog.getOpenFileName(
-            self.parent, "Shoreline layer", "",
-            "Shoreline layers (*.geojson *.json *.shp *.gpkg)")
+        path = self.ctx.files.open_file(self.parent, "shoreline layers", "Shoreline layer")
         if not path:
             return
         name, ok = QInputDialog.getText(self.parent, "Shoreline layer", "Name of the layer:",
-                                        QLineEdit.EchoMode.Normal, Path(path).stem)
+                                        QLineEdit.EchoMode.Normal, path.stem)
         if not ok or not name.strip():
             return
         accuracy, ok = QInputDialog.getDouble(self.parent, "Shoreline layer",
@@ -122,32 +121,51 @@ class FileActions:
                                               100_000, 1)
         if not ok:
             return
+        self.run_layer_import(path, name=name, accuracy_ft=accuracy)
+
+    def run_layer_import(self, path: Path, *, name: str, accuracy_ft: float,
+                         far_ok: bool = False) -> None:
+        """Import a shoreline layer on the worker; one that lies far from the law's water
+        body or from every parcel is imported only when the user says so."""
+        from ...services.reference.shorelines import FarLayer, import_layer
+        from ..imports import confirm_far_layer
+
         ws = self._ws()
 
         def done(layer: dict[str, Any]) -> None:
+            far = " (imported although far: confirmed by you)" if layer["far_confirmed"] else ""
             self.ctx.say(f"{layer['name']} v{layer['version']} (±{layer['accuracy_ft']} ft) "
-                         "is now the active shoreline layer; earlier layers and their "
+                         f"is now the active shoreline layer{far}; earlier layers and their "
                          "measurements are kept.")
             self._show_layer()
             self._refresh_open_parcel()
             self._refresh_overview()
 
-        self.ctx.op(lambda: import_layer(ws, Path(path), name=name, accuracy_ft=accuracy)
-                    ).success(done).run()
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, FarLayer) and not far_ok:
+                if confirm_far_layer(self.parent, exc.in_app):
+                    self.run_layer_import(path, name=name, accuracy_ft=accuracy_ft,
+                                          far_ok=True)
+                else:
+                    self.ctx.say(f"{path.name} was not imported.")
+                return
+            self.ctx.error(exc)
+
+        self.ctx.op(lambda: import_layer(ws, path, name=name, accuracy_ft=accuracy_ft,
+                                         far_ok=far_ok)).success(done).failure(failed).run()
 
     def import_imagery(self) -> None:
         """File > Import aerial imagery: a file, then its name, copy or reference, source and
         date; the import runs on the worker with a progress bar and Cancel."""
         from ..imports import IMAGERY_FILTER, ImageryImportDialog
 
-        path, _ = QFileDialog.getOpenFileName(self.parent, "Aerial imagery", "",
-                                              IMAGERY_FILTER)
+        path = self.ctx.files.open_file(self.parent, "imagery", "Aerial imagery", IMAGERY_FILTER)
         if not path:
             return
-        dialog = ImageryImportDialog(Path(path), self.parent, today=self.ctx.today())
+        dialog = ImageryImportDialog(path, self.parent, today=self.ctx.today())
         if dialog.exec() != ImageryImportDialog.DialogCode.Accepted:
             return
-        self.run_imagery_import(Path(path), **dialog.values())
+        self.run_imagery_import(path, **dialog.values())
 
     def run_imagery_import(self, path: Path, *, name: str, copy: bool,
                            source: str | None = None, captured_on: Any = None
@@ -180,14 +198,14 @@ class FileActions:
         says how many lots matched parcels, and which did not and why."""
         from ..imports import LOTS_FILTER, LotsImportDialog
 
-        path, _ = QFileDialog.getOpenFileName(self.parent, "Tax-parcel lines", "",
-                                              LOTS_FILTER)
+        path = self.ctx.files.open_file(self.parent, "lot lines", "Tax-parcel lines",
+                                        LOTS_FILTER)
         if not path:
             return
-        dialog = LotsImportDialog(Path(path), self.parent)
+        dialog = LotsImportDialog(path, self.parent)
         if dialog.exec() != LotsImportDialog.DialogCode.Accepted:
             return
-        self.run_lots_import(Path(path), **dialog.values())
+        self.run_lots_import(path, **dialog.values())
 
     def run_lots_import(self, path: Path, *, name: str | None = None,
                         sbl_field: str | None = None, source: str | None = None

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
+from PySide6.QtWidgets import QMenu, QWidget
 
 from ..context import AppContext
 from .common import add_action
@@ -22,11 +22,12 @@ class LettersActions:
     def print_pending(self) -> None:
         from ...services.letters import register
 
-        path, _ = QFileDialog.getSaveFileName(self.parent, "All pending letters in one PDF",
-                                              "letters-to-print.pdf", "PDF (*.pdf)")
+        saved = self.ctx.files.save_file(self.parent, "letters", "All pending letters in one "
+                                         "PDF", "letters-to-print.pdf", suffix=".pdf")
         ws = self.ctx.ws
-        if not path or ws is None:
+        if not saved or ws is None:
             return
+        path = saved[0]
         labels = Path(path).with_name(Path(path).stem + "-labels.pdf")
 
         def done(r: dict[str, Any]) -> None:

@@ -6,14 +6,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox, QWidget
 
 from ...errors import InputError
 from ..context import AppContext
+from ..file_dialogs import FILTERS, KIT_SUFFIX
 from .common import add_action
 
 if TYPE_CHECKING:
     from ..dialogs import ConflictsDialog
+    from ..fingerprint import FingerprintDialog
     from ..proposals import WaitingDialog
 
 
@@ -23,6 +25,7 @@ class SyncActions:
     def __init__(self, ctx: AppContext, menu: QMenu, parent: QWidget, *,
                  reload: Callable[[], None]) -> None:
         self.ctx, self.parent, self._reload = ctx, parent, reload
+        self.fingerprint: FingerprintDialog | None = None  # shown after enrolling a laptop
         add_action(menu, "&Export a package...", self.export_package, "Ctrl+E")
         add_action(menu, "&Import a package...", self.import_package, "Ctrl+I")
         add_action(menu, "&Conflicts...", self.show_conflicts)
@@ -31,12 +34,13 @@ class SyncActions:
         add_action(menu, "E&nrol a laptop (field kit)...", self.enroll)
 
     def export_package(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self.parent, "Export a sync package (USB drive "
-                                              "or shared folder)", "inspector-package.zip",
-                                              "Sync packages (*.zip)")
+        saved = self.ctx.files.save_file(self.parent, "sync packages", "Export a sync package "
+                                         "(USB drive or shared folder)",
+                                         "inspector-package.zip", suffix=".zip")
         ws = self.ctx.ws
-        if not path or ws is None:
+        if not saved or ws is None:
             return
+        path = saved[0]
         from ...services import exchange as sync
 
         def export(device: str | None) -> None:
@@ -61,11 +65,10 @@ class SyncActions:
     def import_package(self) -> None:
         from ...services import exchange as sync
 
-        path, _ = QFileDialog.getOpenFileName(self.parent, "Import a sync package", "",
-                                              "Sync packages (*.zip)")
+        path = self.ctx.files.open_file(self.parent, "sync packages", "Import a sync package")
         ws = self.ctx.ws
-        if path and ws is not None:
-            self.ctx.op(lambda progress, cancelled: sync.import_package(ws, Path(path))
+        if path is not None and ws is not None:
+            self.ctx.op(lambda progress, cancelled: sync.import_package(ws, path)
                         ).success(self._imported).with_progress(
                 "Checking and applying the package...", self.parent).run()
 
@@ -119,13 +122,20 @@ class SyncActions:
             self.ctx.error(InputError("The two passphrases differ; type the same kit "
                                       "passphrase twice."))
             return
-        path, _ = QFileDialog.getSaveFileName(self.parent, "Save the field kit",
-                                              f"{name}-kit.zip", "Field kits (*.zip)")
+        saved = self.ctx.files.save_file(self.parent, "field kits", "Save the field kit",
+                                         f"{name}{KIT_SUFFIX}", FILTERS["new field kits"],
+                                         suffix=KIT_SUFFIX)
         ws = self.ctx.ws
-        if path and ws is not None:
+        if saved and ws is not None:
+            path = saved[0]
             self.ctx.op(lambda: sync.enroll(ws, name, Path(path), parcels,
                                             passphrase=passphrase)).success(
-                lambda r: self.ctx.say(
-                    f"Field kit for {r['device']} written to {r['path']}. Office key "
-                    f"fingerprint: {r['office_fingerprint']} (the laptop shows it when it is "
-                    "set up).")).run()
+                self._enrolled).run()
+
+    def _enrolled(self, result: dict[str, Any]) -> None:
+        from ..fingerprint import show_fingerprint
+
+        done = f"Field kit for {result['device']} written to {result['path']}."
+        self.ctx.say(f"{done} Office key fingerprint: {result['office_fingerprint']}.")
+        self.fingerprint = show_fingerprint(self.parent, done=done, enrolled=True,
+                                            fingerprint=result["office_fingerprint"])

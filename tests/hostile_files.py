@@ -1,0 +1,137 @@
+"""Hostile files made on the spot, as a sender of a file by e-mail would make them: SQLite
+files (MBTiles, GeoPackage) whose tables are views that never finish, rasters whose
+headers declare more pixels than any office has. Each function writes its file and
+returns its path."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+# A view that never finishes: an endless recursive common table expression.
+_ENDLESS = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) ")
+
+
+def loop_mbtiles(path: Path) -> Path:
+    """An MBTiles file whose `tiles` is a view over an endless recursive query."""
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("CREATE TABLE metadata (name TEXT, value TEXT)")
+        conn.executemany("INSERT INTO metadata VALUES (?, ?)",
+                         [("name", "loop"), ("format", "png"), ("minzoom", "12"),
+                          ("maxzoom", "12"), ("bounds", "-77.35,42.80,-77.25,42.90")])
+        conn.execute("CREATE VIEW tiles AS " + _ENDLESS +
+                     "SELECT 12 AS zoom_level, x AS tile_column, x AS tile_row, "
+                     "zeroblob(10) AS tile_data FROM c")
+    conn.close()
+    return path
+
+
+def endless_view_mbtiles(path: Path) -> Path:
+    """The same endless view hidden behind an ordinary-looking view over another view, with
+    no common table expression in the `tiles` view itself: only the reading budget
+    stops it."""
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("CREATE TABLE metadata (name TEXT, value TEXT)")
+        conn.executemany("INSERT INTO metadata VALUES (?, ?)",
+                         [("name", "cross"), ("format", "png")])
+        conn.execute("CREATE TABLE n (i INTEGER)")
+        conn.executemany("INSERT INTO n VALUES (?)", [(i,) for i in range(200)])
+        # 200^5 = 3.2e11 rows: finite, but never read in a lifetime
+        conn.execute("CREATE VIEW tiles AS SELECT 12 AS zoom_level, a.i AS tile_column, "
+                     "b.i AS tile_row, zeroblob(10) AS tile_data FROM n a, n b, n c, n d, n e")
+    conn.close()
+    return path
+
+
+def trigger_mbtiles(path: Path) -> Path:
+    """An MBTiles file with real tables and a trigger on them."""
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("CREATE TABLE metadata (name TEXT, value TEXT)")
+        conn.execute("INSERT INTO metadata VALUES ('format', 'png')")
+        conn.execute("CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, "
+                     "tile_row INTEGER, tile_data BLOB)")
+        conn.execute("INSERT INTO tiles VALUES (12, 1, 1, zeroblob(10))")
+        conn.execute("CREATE TRIGGER t AFTER INSERT ON tiles BEGIN DELETE FROM metadata; END")
+    conn.close()
+    return path
+
+
+def loop_gpkg(path: Path) -> Path:
+    """A GeoPackage of one feature table that is a view over an endless recursive query,
+    registered as GDAL expects a layer to be."""
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("PRAGMA application_id = 1196444487")  # 'GPKG'
+        conn.execute("PRAGMA user_version = 10300")
+        conn.execute("CREATE TABLE gpkg_spatial_ref_sys (srs_name TEXT NOT NULL, srs_id "
+                     "INTEGER PRIMARY KEY, organization TEXT NOT NULL, organization_coordsys_id "
+                     "INTEGER NOT NULL, definition TEXT NOT NULL, description TEXT)")
+        conn.execute("INSERT INTO gpkg_spatial_ref_sys VALUES ('WGS 84', 4326, 'EPSG', 4326, "
+                     "'GEOGCS[\"WGS 84\",DATUM[\"WGS_1984\",SPHEROID[\"WGS 84\",6378137,"
+                     "298.257223563]],PRIMEM[\"Greenwich\",0],UNIT[\"degree\","
+                     "0.0174532925199433]]', NULL)")
+        conn.execute("CREATE TABLE gpkg_contents (table_name TEXT NOT NULL PRIMARY KEY, "
+                     "data_type TEXT NOT NULL, identifier TEXT UNIQUE, description TEXT "
+                     "DEFAULT '', last_change DATETIME NOT NULL DEFAULT "
+                     "(strftime('%Y-%m-%dT%H:%M:%fZ','now')), min_x DOUBLE, min_y DOUBLE, "
+                     "max_x DOUBLE, max_y DOUBLE, srs_id INTEGER)")
+        conn.execute("INSERT INTO gpkg_contents (table_name, data_type, identifier, srs_id) "
+                     "VALUES ('lots', 'features', 'lots', 4326)")
+        conn.execute("CREATE TABLE gpkg_geometry_columns (table_name TEXT NOT NULL, "
+                     "column_name TEXT NOT NULL, geometry_type_name TEXT NOT NULL, srs_id "
+                     "INTEGER NOT NULL, z TINYINT NOT NULL, m TINYINT NOT NULL)")
+        conn.execute("INSERT INTO gpkg_geometry_columns VALUES ('lots', 'geom', 'POINT', "
+                     "4326, 0, 0)")
+        conn.execute("CREATE VIEW lots AS " + _ENDLESS +
+                     "SELECT x AS fid, NULL AS geom, 'x' AS sbl FROM c")
+    conn.close()
+    return path
+
+
+def endless_view_gpkg(path: Path) -> Path:
+    """A GeoPackage whose feature table is a plain view of a join no one could wait for."""
+    loop_gpkg(path)
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("DROP VIEW lots")
+        conn.execute("CREATE TABLE n (i INTEGER)")
+        conn.executemany("INSERT INTO n VALUES (?)", [(i,) for i in range(200)])
+        conn.execute("CREATE VIEW lots AS SELECT a.i AS fid, NULL AS geom, 'x' AS sbl "
+                     "FROM n a, n b, n c, n d, n e")
+    conn.close()
+    return path
+
+
+def huge_sparse_geotiff(path: Path, size_px: int = 200_000) -> Path:
+    """A GeoTIFF near the lake declaring `size_px` x `size_px` pixels of which none is
+    written (a sparse file of a few megabytes), stripped and without overviews."""
+    import numpy as np
+    import rasterio
+    from rasterio.transform import Affine
+
+    from tests.geo.helpers import X0, Y0
+
+    profile = {"driver": "GTiff", "width": size_px, "height": size_px, "count": 3,
+               "dtype": "uint8", "crs": "EPSG:2261",
+               "transform": Affine(0.05, 0, X0, 0, -0.05, Y0 + 200), "tiled": False,
+               "BIGTIFF": "YES", "SPARSE_OK": True}
+    with rasterio.open(path, "w", **profile) as dst:
+        dst.write(np.zeros((3, 1, 1), dtype=np.uint8), window=((0, 1), (0, 1)))
+    return path
+
+
+def one_fine_tile_mbtiles(path: Path, lon: float, lat: float, zoom: int = 22) -> Path:
+    """An MBTiles file of one tile at `zoom` at (lon, lat) whose bounds claim the area
+    around it: at zoom 22 a pixel is about 0.09 ft beside the lake."""
+    from tests.geo.raster_helpers import write_mbtiles
+
+    write_mbtiles(path, zoom=zoom, lonlat_box=(lon, lat, lon + 1e-6, lat + 1e-6))
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("UPDATE metadata SET value = ? WHERE name = 'bounds'",
+                     (f"{lon - 0.02},{lat - 0.02},{lon + 0.02},{lat + 0.02}",))
+    conn.close()
+    return path
