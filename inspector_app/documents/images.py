@@ -104,8 +104,7 @@ def check_photo(data: bytes) -> ImageHeader:
         raise PhotoTooLarge(
             f"is a {header.kind} of {header.width_px:,} x {header.height_px:,} px "
             f"({header.width_px * header.height_px / 1e6:,.0f} MP), over the "
-            f"{PHOTO_MAX_DECODE_PIXELS / 1e6:,.0f} MP a photo is read at{how}; save it "
-            "smaller (a JPEG of at most 50 MP) and attach that")
+            f"{PHOTO_MAX_DECODE_PIXELS / 1e6:,.0f} MP a photo is read at{how}")
     return header
 
 

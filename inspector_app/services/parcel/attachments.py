@@ -9,6 +9,7 @@ from typing import Any
 
 from ...documents.images import (
     JPEG_SIGNATURE,
+    PHOTO_MAX_DECODE_PIXELS,
     PNG_SIGNATURE,
     ImageRefused,
     PhotoTooLarge,
@@ -38,7 +39,9 @@ def add_attachment(ws: Session, sbl: str, path: Path, *, caption: str | None = N
         try:
             check_photo(data)
         except PhotoTooLarge as exc:
-            raise InputError(f"{path}: {exc}; nothing was attached.") from None
+            raise InputError(f"{path}: {exc}; save it smaller (a JPEG under "
+                             f"{PHOTO_MAX_DECODE_PIXELS / 1e6:,.0f} MP) and attach that; "
+                             "nothing was attached.") from None
         except ImageRefused:
             pass  # kept as a damaged file is: a report names it, unprinted
     digest = hashlib.sha256(data).hexdigest()
