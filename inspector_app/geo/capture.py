@@ -315,10 +315,19 @@ def _without_repeats(fixes: Sequence[Fix]) -> list[Fix]:
 
 def independent_samples(fixes: Sequence[Fix]) -> int:
     """How many of the fixes count as independent: the most that lie INDEPENDENT_AFTER_S
-    apart in time. Fixes without a time show no time apart: one sample."""
-    seconds = sorted(f.second for f in fixes if f.second is not None)
+    apart in time. Fixes without a time show no time apart: one sample. GGA gives the time
+    of day only: a time more than half a day before the one before is the next day's."""
+    seconds: list[float] = []
+    day = 0.0
+    for fix in fixes:
+        if fix.second is None:
+            continue
+        if seconds and fix.second + day < seconds[-1] - 43_200:
+            day += 86_400
+        seconds.append(fix.second + day)
     if not seconds:
         return 1
+    seconds.sort()
     samples, last = 1, seconds[0]
     for second in seconds[1:]:
         if second - last >= INDEPENDENT_AFTER_S:
