@@ -91,10 +91,9 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def read_regular_file(path: Path, *, limit: int, what: str) -> bytes:
-    """The bytes of a regular file of at most `limit` bytes. A pipe, device, folder or
-    socket is refused at once, without waiting for anything to be written to it; a file
-    over the limit is refused without reading it all. FileNotFoundError if missing."""
+def _open_regular(path: Path, *, limit: int, what: str) -> int:
+    """A descriptor of a regular file of at most `limit` bytes, its kind and size checked
+    before a byte is read."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     flags |= getattr(os, "O_BINARY", 0)
     try:
@@ -109,10 +108,42 @@ def read_regular_file(path: Path, *, limit: int, what: str) -> bytes:
             raise UnreadableFile(path, f"is {_kind(mode)}, not a file; give the {what} as "
                                        "a file saved on disk")
         size = os.fstat(fd).st_size
-        too_big = (f"it is {_size_text(size)}, over the {_size_text(limit)} limit of a "
-                   f"{what}")
         if size > limit:
-            raise UnreadableFile(path, too_big)
+            raise UnreadableFile(path, f"it is {_size_text(size)}, over the "
+                                       f"{_size_text(limit)} limit of a {what}")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_regular_lines(path: Path, *, limit: int, what: str,
+                       longest: int = 4096) -> Iterator[bytes]:
+    """The lines of a regular file of at most `limit` bytes, read as they are used: the
+    checks of `read_regular_file`, and a line longer than `longest` bytes given in pieces
+    of that length, so that no line is held whole."""
+    fd = _open_regular(path, limit=limit, what=what)
+    total = 0
+    try:
+        with os.fdopen(fd, "rb", closefd=False) as stream:
+            while line := stream.readline(longest):
+                total += len(line)
+                if total > limit:
+                    raise UnreadableFile(path, f"it grew over the {_size_text(limit)} limit "
+                                               f"of a {what} while it was read")
+                yield line
+    except OSError as exc:
+        raise UnreadableFile(path, f"cannot be read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+
+
+def read_regular_file(path: Path, *, limit: int, what: str) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes. A pipe, device, folder or
+    socket is refused at once, without waiting for anything to be written to it; a file
+    over the limit is refused without reading it all. FileNotFoundError if missing."""
+    fd = _open_regular(path, limit=limit, what=what)
+    try:
         chunks: list[bytes] = []
         total = 0
         while True:

@@ -360,10 +360,7 @@ def _story(letter: Letter, office: Office, width: float) -> list[Any]:
             story += [KeepTogether([RLParagraph("Site sketch", st["heading"]),
                                     _sketch_flowable(block, width)]), Spacer(1, 8)]
         elif isinstance(block, Photo):
-            image = Image(str(block.path))
-            ratio = min(3.2 * inch / image.imageWidth, 2.4 * inch / image.imageHeight)
-            image.drawWidth, image.drawHeight = image.imageWidth * ratio, image.imageHeight * ratio
-            story.append(KeepTogether([image, RLParagraph(block.caption, st["small"])]))
+            story.append(_photo(block, st))
         elif isinstance(block, AttestationBlock):
             story.append(_attestation(block, st))
     for text in letter.closing:
@@ -394,6 +391,23 @@ def _story(letter: Letter, office: Office, width: float) -> list[Any]:
 
 def _date_words(d: Any) -> str:
     return f"{d:%B} {d.day}, {d.year}"
+
+
+def _photo(block: Photo, st: dict[str, ParagraphStyle]) -> Any:
+    """A photo drawn from a copy made within the pixel budget (`images.printable_photo`);
+    one that cannot be is named in its place with the reason, never decoded whole."""
+    from xml.sax.saxutils import escape
+
+    from .images import ImageRefused, printable_photo
+
+    try:
+        image = Image(io.BytesIO(printable_photo(block.path)))
+    except ImageRefused as exc:
+        return RLParagraph(f"[Photo not printed: {escape(block.caption)} {escape(str(exc))}; "
+                           "it is kept with the case.]", st["small"])
+    ratio = min(3.2 * inch / image.imageWidth, 2.4 * inch / image.imageHeight)
+    image.drawWidth, image.drawHeight = image.imageWidth * ratio, image.imageHeight * ratio
+    return KeepTogether([image, RLParagraph(escape(block.caption), st["small"])])
 
 
 def _attestation(a: AttestationBlock, st: dict[str, ParagraphStyle]) -> KeepTogether:

@@ -6,11 +6,10 @@ the case file stores), checked for swapped axes and the area of use of EPSG:2261
 
 from __future__ import annotations
 
-import io
 import math
 import re
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ import shapely
 from pyproj import CRS
 
 from ..errors import InputError
-from ..paths import UnreadableFile, read_regular_file
+from ..paths import UnreadableFile, read_regular_lines
 from .crs import MEASURE_CRS, WGS84
 from .vector_files import geometry_to_lonlat, read_geojson_areas, read_vector_file, to_measure_crs
 
@@ -107,6 +106,30 @@ MAX_SPREAD_FT = 100.0
 # The fewest usable fixes averaged into one position: fewer show no spread worth judging.
 MIN_FIXES = 5
 
+# GPS errors are correlated over minutes: the satellites' geometry, the atmosphere's delays
+# and multipath change slowly, so fixes a second apart repeat most of each other's error,
+# and averaging them reduces it far less than 1/sqrt(N). Wilson's twenty-day test of a
+# stationary receiver ("GPS Error When Averaging Position" and "Correlation of Errors",
+# users.erols.com/dlwilson/gpsavg.htm, gpscorr.htm) finds the error's autocorrelation
+# bending only after about a minute and a second, long-term component lasting hours;
+# Schumayer et al., "Comparison of Enhanced Noise Model Performance Based on Analysis of
+# Civilian GPS Data", Sensors 20(21):6050 (2020), doi:10.3390/s20216050, find the
+# position noise of stationary single-frequency receivers significantly autocorrelated,
+# not white. So the 1/sqrt(N) reduction counts independent samples only: the most fixes
+# of the log that lie at least this far apart in time (a setting chosen on the safe side
+# of those findings; not confirmed for any one receiver). A log of a few minutes is one
+# sample: the accuracy of a single fix of its quality.
+INDEPENDENT_AFTER_S = 300.0
+
+# A field capture needs a few minutes at a point. A 1 Hz receiver writing every sentence
+# of several constellations (GGA, RMC, GSA, GSV, VTG...) writes about 1.5 KB a second,
+# 5.4 MB an hour; the bounds below allow some 6 hours of that, or 10 hours of 1 Hz fixes
+# (1 hour at 10 Hz). A log beyond either is refused as it is read, never read whole.
+MAX_NMEA_LOG_BYTES = 32 * 1000**2
+MAX_GGA_FIXES = 36_000
+# A log without one NMEA sentence in its first megabyte is not a receiver's log.
+_SNIFF_BYTES = 1000**2
+
 
 @dataclass(frozen=True)
 class Fix:
@@ -115,6 +138,7 @@ class Fix:
     quality: int
     hdop: float | None
     satellites: int | None
+    second: float | None = None  # of the day (UTC), as the GGA sentence gives it
 
 
 @dataclass(frozen=True)
@@ -143,6 +167,8 @@ class AveragedFix:
     fixes_without_hdop: int = 0
     logs: int = 1
     used: tuple[Fix, ...] = ()
+    fixes_repeated: int = 0
+    independent_samples: int = 1
 
     @property
     def note(self) -> str | None:
@@ -164,12 +190,28 @@ class AveragedFix:
                 "fixes_without_hdop": self.fixes_without_hdop,
                 "judged_by": ("spread" if self.fixes_without_hdop == self.fixes_used
                               else "hdop_and_spread"),
-                "note": self.note, "logs": self.logs}
+                "note": self.note, "logs": self.logs,
+                "fixes_repeated": self.fixes_repeated,
+                "independent_samples": self.independent_samples}
 
 
-def read_fixes(lines: Iterable[str]) -> NmeaReading:
+class TooManyFixes(CaptureError):
+    pass
+
+
+def _second_of_day(msg: Any) -> float | None:
+    stamp = getattr(msg, "timestamp", None)
+    if stamp is None:
+        return None
+    return float(stamp.hour * 3600 + stamp.minute * 60 + stamp.second
+                 + stamp.microsecond / 1e6)
+
+
+def read_fixes(lines: Iterable[str], *, max_fixes: int = MAX_GGA_FIXES,
+               where: str = "GPS") -> NmeaReading:
     """The GGA fixes of NMEA 0183 sentences. A sentence's checksum is checked when it has
-    one; NMEA 0183 makes it optional, and receivers that leave it out are read too."""
+    one; NMEA 0183 makes it optional, and receivers that leave it out are read too. More
+    than `max_fixes` GGA sentences are refused as soon as the one over is read."""
     fixes: list[Fix] = []
     sentences = unreadable = bad_checksums = 0
     kinds: set[str] = set()
@@ -190,18 +232,24 @@ def read_fixes(lines: Iterable[str]) -> NmeaReading:
         kinds.add(str(getattr(msg, "sentence_type", "") or "?"))
         if not isinstance(msg, pynmea2.types.talker.GGA):
             continue
+        if len(fixes) >= max_fixes:
+            raise TooManyFixes(
+                f"{where}: holds more than {max_fixes:,} GGA fixes ({max_fixes / 3600:g} "
+                "hours of one a second); a point needs a few minutes of fixes: give the "
+                "part of the log recorded at the point.")
         try:
             quality = int(msg.gps_qual or 0)
             lat, lon = float(msg.latitude), float(msg.longitude)
             hdop = float(msg.horizontal_dil) if msg.horizontal_dil else None
             sats = int(msg.num_sats) if msg.num_sats else None
+            second = _second_of_day(msg)
         except (TypeError, ValueError):
             unreadable += 1
             continue
         if quality == 0 or not msg.lat or not msg.lon:
             fixes.append(Fix(lon, lat, 0, None, None))
             continue
-        fixes.append(Fix(lon, lat, quality, hdop, sats))
+        fixes.append(Fix(lon, lat, quality, hdop, sats, second))
     return NmeaReading(tuple(fixes), sentences, unreadable, bad_checksums, tuple(sorted(kinds)))
 
 
@@ -254,8 +302,42 @@ def _refuse_without_fixes(reading: NmeaReading, where: str, max_hdop: float) -> 
     return good
 
 
-def _average(good: Sequence[Fix], *, rejected: int, unreadable: int, where: str,
+def _without_repeats(fixes: Sequence[Fix]) -> list[Fix]:
+    """A fix at the very position of the one before is the receiver repeating its last
+    fix (it had no new one), not a new measurement: identical consecutive fixes are one."""
+    kept: list[Fix] = []
+    for fix in fixes:
+        if kept and (fix.longitude, fix.latitude) == (kept[-1].longitude, kept[-1].latitude):
+            continue
+        kept.append(fix)
+    return kept
+
+
+def independent_samples(fixes: Sequence[Fix]) -> int:
+    """How many of the fixes count as independent: the most that lie INDEPENDENT_AFTER_S
+    apart in time. Fixes without a time show no time apart: one sample. GGA gives the time
+    of day only: a time more than half a day before the one before is the next day's."""
+    seconds: list[float] = []
+    day = 0.0
+    for fix in fixes:
+        if fix.second is None:
+            continue
+        if seconds and fix.second + day < seconds[-1] - 43_200:
+            day += 86_400
+        seconds.append(fix.second + day)
+    if not seconds:
+        return 1
+    seconds.sort()
+    samples, last = 1, seconds[0]
+    for second in seconds[1:]:
+        if second - last >= INDEPENDENT_AFTER_S:
+            samples, last = samples + 1, second
+    return samples
+
+
+def _average(given: Sequence[Fix], *, rejected: int, unreadable: int, where: str,
              logs: int = 1) -> AveragedFix:
+    good = _without_repeats(given)
     lon = np.array([f.longitude for f in good])
     lat = np.array([f.latitude for f in good])
     pts = _in_feet(shapely.MultiPoint(np.column_stack([lon, lat])), WGS84, where)
@@ -265,14 +347,20 @@ def _average(good: Sequence[Fix], *, rejected: int, unreadable: int, where: str,
     best = max(good, key=lambda f: {4: 4, 5: 3, 2: 2, 1: 1}[f.quality]).quality
     hdops = [f.hdop for f in good if f.hdop is not None]
     mean_hdop = sum(hdops) / len(hdops) if hdops else None
-    # Without HDOP, the best the fix type gives (HDOP 1) is the least error claimed.
-    model = (mean_hdop or 1.0) * UERE_FT[best] * 2 / math.sqrt(len(good))
+    # One fix's 2DRMS from its own quality and HDOP (without HDOP, the best its fix type
+    # gives: HDOP 1), averaged over the fixes: one RTK fix among autonomous ones does not
+    # lend them its precision. Averaging reduces it by the square root of the independent
+    # samples only, never by the count of fixes taken seconds apart.
+    single = sum((f.hdop or 1.0) * UERE_FT[f.quality] * 2 for f in good) / len(good)
+    samples = min(len(good), independent_samples(good))
+    model = single / math.sqrt(samples)
     point = geometry_to_lonlat(shapely.Point(centre))
     return AveragedFix(longitude=point["coordinates"][0], latitude=point["coordinates"][1],
                        fixes_used=len(good), fixes_rejected=rejected,
                        sentences_unreadable=unreadable, best_quality=QUALITY_NAMES[best],
                        mean_hdop=mean_hdop, spread_ft=spread, accuracy_ft=max(spread, model),
-                       fixes_without_hdop=len(good) - len(hdops), logs=logs, used=tuple(good))
+                       fixes_without_hdop=len(good) - len(hdops), logs=logs, used=tuple(good),
+                       fixes_repeated=len(given) - len(good), independent_samples=samples)
 
 
 def average_fixes(reading: NmeaReading, *, max_hdop: float = MAX_HDOP,
@@ -315,25 +403,35 @@ def average_together(fixes: Sequence[AveragedFix], names: Sequence[str]) -> Aver
     return together
 
 
-MAX_NMEA_LOG_BYTES = 200 * 1024**2
-
-
-def average_log(path: Path) -> AveragedFix:
+def _log_lines(path: Path) -> Iterator[str]:
+    """The lines of a log file, read as they are used, within MAX_NMEA_LOG_BYTES; a file
+    with no NMEA sentence in its first _SNIFF_BYTES (or at all) is refused as not a log."""
+    read = 0
+    sentence_seen = False
     try:
-        raw = read_regular_file(path, limit=MAX_NMEA_LOG_BYTES, what="NMEA log")
+        for raw in read_regular_lines(path, limit=MAX_NMEA_LOG_BYTES, what="NMEA log"):
+            line = raw.decode("ascii", errors="replace")
+            read += len(raw)
+            if not sentence_seen:
+                sentence_seen = bool(_NMEA_SENTENCE.match(line))
+                if not sentence_seen and read > _SNIFF_BYTES:
+                    break
+            yield line
     except FileNotFoundError:
         raise CaptureError(f"{path}: no such NMEA log.") from None
     except UnreadableFile as exc:
         raise CaptureError(str(exc)) from None
-    text = raw.decode("ascii", errors="replace")
-    if not _NMEA_SENTENCE.search(text):
+    if not sentence_seen:
         raise CaptureError(f"{path}: is not an NMEA 0183 log (no line is a sentence such as "
                            "$GPGGA,...); give the log file the GPS receiver wrote.")
-    return average_fixes(read_fixes(io.StringIO(text)), where=str(path))
+
+
+def average_log(path: Path) -> AveragedFix:
+    return average_fixes(read_fixes(_log_lines(path), where=str(path)), where=str(path))
 
 
 # The start of an NMEA 0183 sentence: "$", a two-letter talker and a three-letter type.
-_NMEA_SENTENCE = re.compile(r"^\s*\$[A-Z]{2}[A-Z]{3},", re.MULTILINE)
+_NMEA_SENTENCE = re.compile(r"^\s*\$[A-Z]{2}[A-Z]{3},")
 
 
 def average_device(port: str, *, seconds: float, baud: int = 4800) -> AveragedFix:
@@ -351,4 +449,4 @@ def average_device(port: str, *, seconds: float, baud: int = 4800) -> AveragedFi
             raw = device.readline()
             if raw:
                 lines.append(raw.decode("ascii", errors="replace"))
-    return average_fixes(read_fixes(lines), where=port)
+    return average_fixes(read_fixes(lines, where=port), where=port)

@@ -132,3 +132,30 @@ def test_logs_recorded_at_different_places_are_refused_as_one_point(tmp_path: Pa
     with pytest.raises(capture.CaptureError,
                        match=r"a.nmea and c.nmea: these logs of one point lie 7\d\d ft apart"):
         capture.average_together([a, c], ["a.nmea", "c.nmea"])
+
+
+def _at(line: str, hhmmss: str) -> str:
+    """A GGA sentence given another time of day (without its checksum, which NMEA 0183
+    makes optional)."""
+    fields = line.split("*")[0].split(",")
+    fields[1] = f"{hhmmss}.00"
+    return ",".join(fields)
+
+
+def test_a_log_across_midnight_is_as_long_as_it_lasted(tmp_path: Path) -> None:
+    """23:58 to 00:02 UTC is four minutes, one sample; 23:50 to 00:10 is twenty, five."""
+    short = [_at(gga(x, y), f"{t}") for (x, y), t in zip(
+        noisy_points(LON, LAT, 5), ["235800", "235900", "000000", "000100", "000200"],
+        strict=True)]
+    assert capture.average_log(_write(tmp_path / "short.nmea", short)).independent_samples == 1
+    times = [f"{(23 * 60 + 50 + m) // 60 % 24:02d}{(50 + m) % 60:02d}00" for m in range(21)]
+    long = [_at(gga(x, y), t) for (x, y), t in zip(noisy_points(LON, LAT, 21), times,
+                                                   strict=True)]
+    assert capture.average_log(_write(tmp_path / "long.nmea", long)).independent_samples == 5
+
+
+def test_fixes_without_a_time_are_one_sample(tmp_path: Path) -> None:
+    lines = [_at(gga(x, y), "").replace(",.00,", ",,") for x, y in noisy_points(LON, LAT, 20)]
+    fix = capture.average_log(_write(tmp_path / "untimed.nmea", lines))
+    assert fix.fixes_used == 20 and fix.independent_samples == 1
+    assert fix.accuracy_ft == pytest.approx(max(fix.spread_ft, 0.9 * capture.UERE_FT[1] * 2))

@@ -171,9 +171,6 @@ def join(root: Path, kit_path: Path, *, user: str, passphrase: str,
         kit_lots = lots.check_kit_lot_lines(
             package.extra["lot_lines.jsonl"], where=str(kit_path),
             parcels={r["row"]["id"] for r in records if r.get("table") == "parcels"})
-    imagery = None
-    if "basemap" in kit:  # checked by the reader every import uses, before anything is done
-        imagery = basemaps.check_kit_imagery(kit_path, kit["basemap"], package.extra)
     folder = DataFolder(root)
     # A join that fails leaves the folder as it was, so that it can be tried again.
     undo = FolderUndo(root)
@@ -191,6 +188,11 @@ def join(root: Path, kit_path: Path, *, user: str, passphrase: str,
                              in_app=f"{root} already holds records ({held} changes); only an "
                                     "empty data folder can join. Make one with File > New "
                                     "data folder..., then set up the laptop again.")
+        imagery = None
+        if "basemap" in kit:  # checked by the reader every import uses, in a work folder
+            # of the data folder, before anything is written
+            imagery = basemaps.check_kit_imagery(kit_path, kit["basemap"], package.extra,
+                                                 root)
         # The kit's records pass the checks a package's records pass, before anything is
         # written: a kit is refused like a package.
         problem = policy.record_problem(store.conn, records, blobs=package.attachments,

@@ -7,6 +7,14 @@ import mimetypes
 from pathlib import Path
 from typing import Any
 
+from ...documents.images import (
+    JPEG_SIGNATURE,
+    PHOTO_MAX_DECODE_PIXELS,
+    PNG_SIGNATURE,
+    ImageRefused,
+    PhotoTooLarge,
+    check_photo,
+)
 from ...errors import InputError
 from ...paths import write_atomically
 from ...storage import attachments as attachment_rows
@@ -27,6 +35,15 @@ def add_attachment(ws: Session, sbl: str, path: Path, *, caption: str | None = N
         data = path.read_bytes()
     except FileNotFoundError:
         raise InputError(f"{path}: no such file.") from None
+    if data.startswith((PNG_SIGNATURE, JPEG_SIGNATURE)):  # a photo: printable in a report
+        try:
+            check_photo(data)
+        except PhotoTooLarge as exc:
+            raise InputError(f"{path}: {exc}; save it smaller (a JPEG under "
+                             f"{PHOTO_MAX_DECODE_PIXELS / 1e6:,.0f} MP) and attach that; "
+                             "nothing was attached.") from None
+        except ImageRefused:
+            pass  # kept as a damaged file is: a report names it, unprinted
     digest = hashlib.sha256(data).hexdigest()
     target = ws.attachment_path(digest)
     if not target.exists():

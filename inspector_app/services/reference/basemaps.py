@@ -15,7 +15,6 @@ import json
 import math
 import os
 import re
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
@@ -541,9 +540,11 @@ def kit_imagery(ws: Session, parcel_ids: list[str]) -> tuple[dict[str, Any], byt
     return meta, data
 
 
-def check_kit_imagery(kit_path: Path, meta: Any, members: dict[str, bytes]) -> RasterInfo:
-    """The kit's image, checked by the reader every import uses; InputError naming the kit
-    if it is not one this app can place."""
+def check_kit_imagery(kit_path: Path, meta: Any, members: dict[str, bytes],
+                      root: Path) -> RasterInfo:
+    """The kit's image, checked by the reader every import uses, from a work folder of the
+    data folder `root` (removed however the check ends; by the next opening if the program
+    is killed); InputError naming the kit if it is not one this app can place."""
     from ...geo.rasters import RasterFileError, inspect_raster
 
     def refuse(why: str) -> InputError:
@@ -562,9 +563,12 @@ def check_kit_imagery(kit_path: Path, meta: Any, members: dict[str, bytes]) -> R
             date.fromisoformat(captured)
         except (TypeError, ValueError):
             raise refuse("has a capture date that is not a date") from None
-    with tempfile.TemporaryDirectory(prefix="inspector-kit-imagery-") as work:
-        tmp = Path(work) / "kit-imagery.tif"
-        tmp.write_bytes(data)
+    with work_folder(root / FOLDER, f"kit-check-{new_id()}") as work:
+        tmp = work / "kit-imagery.tif"
+        try:
+            tmp.write_bytes(data)
+        except OSError as exc:
+            raise UnwritablePath(root / FOLDER, exc, what="folder") from None
         try:
             info = inspect_raster(tmp)
         except RasterFileError as exc:
