@@ -178,16 +178,23 @@ def _damaged(path: Path) -> str:
     return _NOT_A_LAYER.removesuffix(".")
 
 
+def _before_reading(path: Path) -> None:
+    """What every layer or table file passes before the reading library opens it: a
+    Shapefile's side files beside it, and a GeoPackage (a SQLite file we did not write)
+    whose reading is sure to end."""
+    if path.suffix.lower() == ".shp":
+        _shapefile_set(path)
+    if foreign_sqlite.is_sqlite(path):
+        foreign_sqlite.check(path, "a GeoPackage", geopackage=True)
+
+
 def _read_raw(path: Path, columns: Any = None) -> tuple[dict[str, Any], Any, Any, Any]:
     """pyogrio's raw read of a layer file (meta, fids, WKB, field data), with every failure
     said as a GeometryFileError. `columns`, when given, is called with the file's field
     names and gives those to read (None: all of them)."""
     if not path.exists():
         raise GeometryFileError(f"{path}: no such file.")
-    if path.suffix.lower() == ".shp":
-        _shapefile_set(path)
-    if foreign_sqlite.is_sqlite(path):  # a GeoPackage: its reading must end, checked first
-        foreign_sqlite.check(path, "a GeoPackage", geopackage=True)
+    _before_reading(path)
     import pyogrio  # GDAL is loaded only when a file is actually read
 
     try:
@@ -417,10 +424,7 @@ def read_attribute_table(path: Path) -> tuple[list[str], list[list[Any]]]:
     GeoJSON) or of a dBASE table, in file order, geometry set aside."""
     if path.suffix.lower() not in _TABLE_SUFFIXES:
         raise GeometryFileError(f"{path}: is not a table this app reads.")
-    if path.suffix.lower() == ".shp":
-        _shapefile_set(path)
-    if foreign_sqlite.is_sqlite(path):  # a GeoPackage: its reading must end, checked first
-        foreign_sqlite.check(path, "a GeoPackage", geopackage=True)
+    _before_reading(path)
     import pyogrio
 
     try:
