@@ -67,7 +67,7 @@ class ComponentDetails(QGroupBox):
                 widget = item.widget() if item is not None else None
                 if widget is not None:
                     widget.hide()
-                    widget.setParent(None)  # type: ignore[call-overload]
+                    widget.setParent(None)
                     widget.deleteLater()
         self.widgets = {}
         self.key = None
