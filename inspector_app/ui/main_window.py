@@ -110,7 +110,7 @@ class MainWindow(QMainWindow):
             # the data folder.
             QTimer.singleShot(30, self.workbench.build)
             assert root is not None
-            self.centralWidget().setEnabled(False)
+            self.panes.setEnabled(False)
             self.menuBar().setEnabled(False)
             self.parcel_list.opening(str(root))
 
@@ -145,6 +145,7 @@ class MainWindow(QMainWindow):
         width = self.width()
         split.setSizes([int(width * 0.3), int(width * 0.7)])
         self.setCentralWidget(split)
+        self.panes = split  # the central widget: the parcel list beside the workbench
 
         # A long message is shortened with "…" (all of it in the tooltip); it never pushes
         # the permanent widgets off the status bar. It goes when it may no longer be true
@@ -176,7 +177,7 @@ class MainWindow(QMainWindow):
         return Menus(
             file=FileActions(self.ctx, file, self, folders=self.folders,
                              workbench=self.workbench,
-                             reload=lambda then=None: self.load_parcels(then),
+                             reload=self.load_parcels,
                              select=self.select, show_layer=self.show_layer,
                              refresh_overview=self.refresh_overview,
                              who_is_working=self.who.change),
@@ -280,7 +281,7 @@ class MainWindow(QMainWindow):
         self.workspace = workspace
         self.ctx.ws = workspace
         self.folders.add_recent(workspace.folder.root)
-        self.centralWidget().setEnabled(True)
+        self.panes.setEnabled(True)
         self.menuBar().setEnabled(True)
         self.message.setText("")
         self.who.attached(workspace)
@@ -383,12 +384,12 @@ class MainWindow(QMainWindow):
         """The worker is about to open another folder: nothing more is asked of this one."""
         self.parcel_list.stop_overview()
         self.menus.reports.close_report()
-        self.centralWidget().setEnabled(False)
+        self.panes.setEnabled(False)
         self.menuBar().setEnabled(False)
 
     def _folder_kept(self) -> None:
         """Another folder could not be opened: this one is shown as before."""
-        self.centralWidget().setEnabled(True)
+        self.panes.setEnabled(True)
         self.menuBar().setEnabled(True)
         self.refresh_overview()
 
