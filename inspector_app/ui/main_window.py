@@ -71,7 +71,7 @@ class MainWindow(QMainWindow):
         who is working is asked once per data folder (`who.py`); else the changes are
         recorded as `user` (or as the workspace's)."""
         super().__init__()
-        self.workspace: Workspace = workspace  # type: ignore[assignment]  # set on attach
+        self.workspace: Workspace | None = workspace  # None until a data folder is attached
         self.runner = runner or TaskRunner()
         self.ctx = AppContext(workspace, self.runner)
         self.ctx.window = self
@@ -331,6 +331,8 @@ class MainWindow(QMainWindow):
         layer is active, and reopen the parcel and tab where the user left off in this
         folder; then call `then`."""
         ws = self.workspace
+        if ws is None:
+            return  # no data folder attached: no parcels to list
         if first_view:
             # The window is being built on a folder already open and is not on screen yet:
             # no event can arrive, and the worker, just started, has nothing else to do,
@@ -360,6 +362,8 @@ class MainWindow(QMainWindow):
         from ..services.reference.shorelines import active_layer_info
 
         ws = self.workspace
+        if ws is None:
+            return
         self.ctx.op(lambda: active_layer_info(ws)).success(self._show_layer_info).run()
 
     def _show_layer_info(self, layer: dict[str, Any] | None) -> None:
@@ -376,6 +380,8 @@ class MainWindow(QMainWindow):
         from ..services.demo.parcels import install_demo
 
         ws, day = self.workspace, self.ctx.today()
+        if ws is None:
+            return
         self.ctx.op(lambda progress, cancelled: install_demo(ws, today=day, progress=progress)
                     ).success(lambda _: self.load_parcels()).with_progress(
             "Loading the demo parcels...", self).run()
