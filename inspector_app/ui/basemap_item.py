@@ -19,7 +19,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QImage, QPainter, QPainterPath
-from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QStyleOptionGraphicsItem, QWidget
 
 # A render function: bbox in feet (minx, miny, maxx, maxy), width and height in pixels ->
 # a (height, width, 4) uint8 straight-RGBA array, row 0 north, column 0 west.
@@ -185,9 +185,9 @@ class BasemapLayer(QObject):
 
     def __init__(self) -> None:
         super().__init__()
-        self.thread = RenderThread()
-        self.thread.signals.rendered.connect(self._rendered)
-        self.thread.signals.failed.connect(self._failed)
+        self.renderer = RenderThread()
+        self.renderer.signals.rendered.connect(self._rendered)
+        self.renderer.signals.failed.connect(self._failed)
         self.picture: Picture | None = None
         self.bounds: QRectF | None = None   # the image's extent in the scene
         self.cache: list[Rendered] = []
@@ -207,15 +207,15 @@ class BasemapLayer(QObject):
         self.asked = None
         if basemap is None or opener is None or bounds_ft is None:
             self.picture, self.bounds = None, None
-            self.thread.use("", None)
+            self.renderer.use("", None)
             return
         self.picture = Picture(basemap, parcel, self._generation)
         minx, miny, maxx, maxy = bounds_ft
         self.bounds = QRectF(minx, -maxy, maxx - minx, maxy - miny)
-        self.thread.use(basemap, opener)
+        self.renderer.use(basemap, opener)
 
     def stop(self) -> None:
-        self.thread.stop()
+        self.renderer.stop()
 
     def _rendered(self, rendered: Rendered) -> None:
         if rendered.request.picture != self.picture:
@@ -295,7 +295,7 @@ class BasemapLayer(QObject):
         request = self.wanted(visible, abs(scale) * ratio)
         if request is not None and self.broken != self.picture and not self._covered(request):
             self.asked = request
-            self.thread.ask(request)
+            self.renderer.ask(request)
 
 
 class BasemapItem(QGraphicsItem):
@@ -319,10 +319,10 @@ class BasemapItem(QGraphicsItem):
 
         start = time.perf_counter()
         view = widget.parentWidget() if widget is not None else None
-        if view is not None and hasattr(view, "mapToScene"):
-            visible = view.mapToScene(widget.rect()).boundingRect()  # type: ignore[union-attr]
+        if widget is not None and isinstance(view, QGraphicsView):
+            visible = view.mapToScene(widget.rect()).boundingRect()
         else:
-            visible = option.exposedRect  # type: ignore[attr-defined]
+            visible = option.exposedRect
         self.layer.paint(painter, visible.intersected(self._rect))
         if self.layer.timing:
             self.layer.paint_ms.append((time.perf_counter() - start) * 1000)

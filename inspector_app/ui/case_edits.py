@@ -27,7 +27,7 @@ from .ops import Op
 if TYPE_CHECKING:
     from ..domain.case import Case
     from .forms import CaseForm
-    from .workbench_parts import WorkbenchParts
+    from .workbench_parts import WorkbenchParts, Writes
 
 
 LAST_REASON = "inspection_reason"  # the setting that remembers the last reason chosen
@@ -38,7 +38,7 @@ class SaveCase(QUndoCommand):
     the same change (only those fields) to the same parcel, redo writes it again. A step
     that cannot be made any more (the values changed elsewhere) is dropped from the stack."""
 
-    def __init__(self, edits: CaseEdits, parcel_id: str, before: Case, after: Case,
+    def __init__(self, edits: Writes, parcel_id: str, before: Case, after: Case,
                  text: str) -> None:
         super().__init__(text)
         self.edits, self.parcel_id, self.before, self.after = edits, parcel_id, before, after

@@ -53,8 +53,9 @@ class ComponentDetails(QGroupBox):
             self.key = key
         self.setTitle(f"Selected component: {words(component.kind.value)}")
         w = self.widgets
-        set_combo(w["condition"], component.condition.value)  # type: ignore[arg-type]
-        set_plain(w["defects"], "\n".join(component.defects))  # type: ignore[arg-type]
+        condition, defects = self._condition_and_defects()
+        set_combo(condition, component.condition.value)
+        set_plain(defects, "\n".join(component.defects))
         for spec in details_for(component.kind):
             self._set(spec, w[spec.name], component.details.get(spec.name))
 
@@ -67,7 +68,7 @@ class ComponentDetails(QGroupBox):
                 widget = item.widget() if item is not None else None
                 if widget is not None:
                     widget.hide()
-                    widget.setParent(None)  # type: ignore[call-overload]
+                    widget.setParent(None)
                     widget.deleteLater()
         self.widgets = {}
         self.key = None
@@ -111,9 +112,9 @@ class ComponentDetails(QGroupBox):
 
     @staticmethod
     def _set(spec: DetailField, widget: QWidget, value: Any) -> None:
-        if spec.type is FieldType.BOOLEAN:
-            set_combo(widget, None if value is None else ("yes" if value else "no"))  # type: ignore[arg-type]
-        elif isinstance(widget, QComboBox):
+        if isinstance(widget, QComboBox):  # a choice, or yes and no for a boolean
+            if spec.type is FieldType.BOOLEAN and value is not None:
+                value = "yes" if value else "no"
             set_combo(widget, value)
         elif isinstance(widget, NumberField):
             widget.set_value(value)
@@ -155,7 +156,12 @@ class ComponentDetails(QGroupBox):
                 except ValueError:
                     raise ValueError(f"{spec.label}: {text!r} is not a date; type it as "
                                      "YYYY-MM-DD") from None
-        condition = w["condition"].currentData()  # type: ignore[attr-defined]
-        return replace(c, condition=Condition(condition),
-                       defects=lines(w["defects"].toPlainText()),  # type: ignore[attr-defined]
-                       details=details)
+        condition, defects = self._condition_and_defects()
+        return replace(c, condition=Condition(condition.currentData()),
+                       defects=lines(defects.toPlainText()), details=details)
+
+    def _condition_and_defects(self) -> tuple[QComboBox, FinishedTextEdit]:
+        """The two fields every component has, as `_build` made them."""
+        condition, defects = self.widgets["condition"], self.widgets["defects"]
+        assert isinstance(condition, QComboBox) and isinstance(defects, FinishedTextEdit)
+        return condition, defects

@@ -105,8 +105,11 @@ class ConflictsDialog(QDialog):
         """Read the open conflicts on the worker; the table fills when they are in."""
         from ..services import exchange as sync
 
+        ws = self.ctx.ws
+        if ws is None:
+            return
         self._set_busy(True)
-        self.ctx.runner.run(lambda: sync.conflicts(self.ctx.ws), self._show,
+        self.ctx.runner.run(lambda: sync.conflicts(ws), self._show,
                             on_error=self._failed)
 
     @staticmethod
@@ -136,8 +139,8 @@ class ConflictsDialog(QDialog):
         self._set_busy(False)
 
     def resolve(self, choice: str, value: Any = None) -> None:
-        row = self._selected_row()
-        if self.busy or row is None:
+        row, ws = self._selected_row(), self.ctx.ws
+        if self.busy or row is None or ws is None:
             return
         conflict = self.rows[row]
         field, here, _ = self._words(conflict)
@@ -153,7 +156,7 @@ class ConflictsDialog(QDialog):
         self.problem.hide()
         self._set_busy(True)
         self.ctx.runner.run(
-            lambda: sync.resolve(self.ctx.ws, conflict["id"], choice=choice, value=value,
+            lambda: sync.resolve(ws, conflict["id"], choice=choice, value=value,
                                  text=text),
             lambda _result: self._resolved(conflict, field), on_error=self._failed)
 

@@ -210,8 +210,8 @@ class EvaluationPanel(QTextBrowser):
                 self.decided.emit(key, accept, note.strip())
         elif action == "reword":
             s = self._suggestion(key)
-            note = s.decision.note if s is not None and s.decision is not None else None
-            self.decided.emit(key, True, note or "")
+            kept = s.decision.note if s is not None and s.decision is not None else None
+            self.decided.emit(key, True, kept or "")
         elif action == "undo":
             self.undone.emit(key)
         elif action == "issue":

@@ -475,12 +475,10 @@ class CaseForm(QWidget):
             tests=tests, note=case.inspection.note if case.inspection else None,
             # the inspection the form shows: an edit changes that one (its date too)
             id=case.inspection.id if case.inspection else None)
-        site = case.site or Site()
-        site = replace(site, lake_distance_ft=self.lake_ft.value(),
-                       lake_distance_method=None if self.lake_method.currentData() is None
-                       else LakeDistanceMethod(self.lake_method.currentData()))
-        if site == Site():
-            site = None  # type: ignore[assignment]
+        shown = replace(case.site or Site(), lake_distance_ft=self.lake_ft.value(),
+                        lake_distance_method=None if self.lake_method.currentData() is None
+                        else LakeDistanceMethod(self.lake_method.currentData()))
+        site = None if shown == Site() else shown
         encroach, clear, discharges = (lines(self.encroachments.toPlainText()),
                                        lines(self.clear_water.toPlainText()),
                                        lines(self.tank_discharges.toPlainText()))

@@ -50,12 +50,14 @@ class HistoryView(QWidget):
         self._rows_measured = True
         self._measure = QTimer(self, singleShot=True, interval=0)
         self._measure.timeout.connect(self._fit_rows)
-        header.sectionResized.connect(
-            lambda column, *_: column == CHANGE and self._rows_changed())
-        self.table.horizontalHeaderItem(WHO).setToolTip(
-            "Who made the change, and on which laptop or office computer")
-        self.table.horizontalHeaderItem(WHEN).setToolTip("Local time; the stored time (UTC) "
-                                                         "is in each time's tooltip")
+        header.sectionResized.connect(self._section_resized)
+        for column, tip in ((WHO, "Who made the change, and on which laptop or office "
+                                  "computer"),
+                            (WHEN, "Local time; the stored time (UTC) is in each time's "
+                                   "tooltip")):
+            item = QTableWidgetItem(COLUMNS[column])
+            item.setToolTip(tip)
+            self.table.setHorizontalHeaderItem(column, item)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.caption)
@@ -87,6 +89,10 @@ class HistoryView(QWidget):
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._fit_columns()
+            self._rows_changed()
+
+    def _section_resized(self, column: int, _old: int, _new: int) -> None:
+        if column == CHANGE:
             self._rows_changed()
 
     def _rows_changed(self) -> None:

@@ -113,8 +113,6 @@ class LettersTab(QWidget):
             button.setCheckable(True)
             self.zoom.addButton(button)
         self.fit_width.setChecked(True)
-        self.zoom.buttonToggled.connect(
-            lambda *_: self.scroll.set_paper_size(self.actual_size.isChecked()))
         self.service_button = QPushButton("Record service...")
         self.service_button.setToolTip("Record how the issued letter shown was served, that "
                                        "its delivery was confirmed, or that it came back")
@@ -131,17 +129,19 @@ class LettersTab(QWidget):
 
         self.register = QListWidget()
         self.register.itemSelectionChanged.connect(self.show_issued)
-        self.scroll = PageView(PREVIEW_DPI)  # fits its pages to its width when resized
-        self.pages = self.scroll.pages
+        self.page_view = PageView(PREVIEW_DPI)  # fits its pages to its width when resized
+        self.zoom.buttonToggled.connect(
+            lambda *_: self.page_view.set_paper_size(self.actual_size.isChecked()))
+        self.pages = self.page_view.pages
         self.relayout = QTimer(self)
         self.relayout.setSingleShot(True)
         self.relayout.setInterval(40)
         self.relayout.timeout.connect(self._fit_kind)
-        self.relayout.timeout.connect(self.scroll.layout_pages)
+        self.relayout.timeout.connect(self.page_view.layout_pages)
         # The register above the pages, a few rows high, so the page keeps the full width.
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.addWidget(self.register)
-        self.split.addWidget(self.scroll)
+        self.split.addWidget(self.page_view)
         self.split.setCollapsible(1, False)
         self.split.setStretchFactor(1, 1)
         self.split.splitterMoved.connect(self._register_dragged)
@@ -196,7 +196,7 @@ class LettersTab(QWidget):
     @property
     def images(self) -> list[QImage]:
         """The pages the preview shows."""
-        return self.scroll.images
+        return self.page_view.images
 
     def _show(self, images: list[QImage], pdf: bytes | None, caption: str, *,
               letter_id: str | None = None, kind: str | None = None) -> None:
@@ -204,7 +204,7 @@ class LettersTab(QWidget):
         self.current_letter_id = letter_id
         self.current_kind = kind
         self.service_button.setEnabled(letter_id is not None)
-        self.scroll.show_images(images)
+        self.page_view.show_images(images)
         self.base_caption = caption
         self.caption.setText(caption)
 
@@ -269,7 +269,7 @@ class LettersTab(QWidget):
         self._fit_kind()
 
     def refresh_register(self, select: str | None = None) -> None:
-        sbl = self.sbl
+        sbl, ws = self.sbl, self.ctx.ws
 
         def done(rows: list[dict[str, Any]]) -> None:
             if self.sbl != sbl:
@@ -293,8 +293,8 @@ class LettersTab(QWidget):
             self.register_toggle.setText(f"Issued letters ({len(rows)})")
             self._show_register(self.register_toggle.isChecked())
 
-        if sbl is not None:
-            self._run(lambda: letter_service.register(self.ctx.ws, sbl), done)
+        if sbl is not None and ws is not None:
+            self._run(lambda: letter_service.register(ws, sbl), done)
 
     def _deselect_register(self) -> None:
         self.register.blockSignals(True)
@@ -306,15 +306,15 @@ class LettersTab(QWidget):
     # --- preview ----------------------------------------------------------------------
 
     def preview_draft(self) -> None:
-        sbl, kind = self.sbl, self.kind.currentData()
-        if sbl is None:
+        sbl, kind, ws = self.sbl, self.kind.currentData(), self.ctx.ws
+        if sbl is None or ws is None:
             return
         day = self.ctx.today()
         wanted = ("draft", sbl, kind)
         self.wanted = wanted
 
         def work() -> tuple[bytes, list[Any]]:
-            pdf = letter_service.draft_pdf(self.ctx.ws, sbl, kind, as_of=day)
+            pdf = letter_service.draft_pdf(ws, sbl, kind, as_of=day)
             return pdf, letter_service.preview_pages(pdf, dpi=PREVIEW_DPI)
 
         def done(result: tuple[bytes, list[Any]]) -> None:
@@ -334,14 +334,14 @@ class LettersTab(QWidget):
         self._open_issued(items[0].data(LETTER_ROLE), kind, day)
 
     def _open_issued(self, letter_id: str, kind: str, day: str) -> None:
-        sbl = self.sbl
-        if sbl is None:
+        sbl, ws = self.sbl, self.ctx.ws
+        if sbl is None or ws is None:
             return
         wanted = ("issued", sbl, letter_id)
         self.wanted = wanted
 
         def work() -> tuple[bytes, list[Any]]:
-            pdf = letter_store.stored_pdf(self.ctx.ws, letter_id)
+            pdf = letter_store.stored_pdf(ws, letter_id)
             return pdf, letter_service.preview_pages(pdf, dpi=PREVIEW_DPI)
 
         def done(result: tuple[bytes, list[Any]]) -> None:
@@ -469,7 +469,7 @@ class LettersTab(QWidget):
             self.issue_button.setEnabled(True)
             self.ctx.error(exc)
 
-        self.ctx.runner.run(lambda: letter_service.issue(self.ctx.ws, sbl, [kind], as_of=day,
+        self.ctx.runner.run(lambda: letter_service.issue(ws, sbl, [kind], as_of=day,
                                                          replaces=replaces),
                             done, on_error=refused)
 
@@ -477,6 +477,9 @@ class LettersTab(QWidget):
                              then: Callable[[], None]) -> None:
         """A notice whose recorded deadlines have passed: offer to record new ones, counted
         from the letter's date, and then issue it."""
+        ws = self.ctx.ws
+        if ws is None:
+            return
         answer = QMessageBox.question(
             self, "Set new deadlines?",
             f"{exc.in_app}\n\nRecord new deadlines (Permit by, Complete by) counted from "
@@ -495,7 +498,7 @@ class LettersTab(QWidget):
             self.ctx.changed.emit(sbl)
             then()
 
-        self._run(lambda: letter_service.set_new_deadlines(self.ctx.ws, sbl, as_of=day), done)
+        self._run(lambda: letter_service.set_new_deadlines(ws, sbl, as_of=day), done)
 
     # --- printing and the viewer --------------------------------------------------------
 
@@ -541,7 +544,9 @@ class LettersTab(QWidget):
     def _mark_printed(self, letter_id: str, sent: str) -> None:
         """An issued letter printed here is recorded as printed, so that Letters > Print
         all pending letters does not print it again."""
-        sbl = self.sbl
+        sbl, ws = self.sbl, self.ctx.ws
+        if ws is None:
+            return
 
         def done(result: dict[str, Any]) -> None:
             if result["before"]:
@@ -555,12 +560,14 @@ class LettersTab(QWidget):
             if sbl is not None and not result["before"]:
                 self.ctx.changed.emit(sbl)
 
-        self._run(lambda: letter_service.mark_printed(self.ctx.ws, letter_id), done)
+        self._run(lambda: letter_service.mark_printed(ws, letter_id), done)
 
     def open_current(self) -> None:
-        letter_id = self.current_letter_id
+        letter_id, ws = self.current_letter_id, self.ctx.ws
         if letter_id is None:
             self.ctx.status.emit("Pick an issued letter to open it in the PDF viewer.")
+            return
+        if ws is None:
             return
 
         def done(path: Any) -> None:
@@ -573,7 +580,7 @@ class LettersTab(QWidget):
                 self.caption.setText(f"{self.base_caption}\nNo PDF viewer opened it; the file "
                                      f"is {path}")
 
-        self._run(lambda: letter_service.issued_copy(self.ctx.ws, letter_id), done)
+        self._run(lambda: letter_service.issued_copy(ws, letter_id), done)
 
 
 def _served(row: dict[str, Any]) -> str:

@@ -71,7 +71,7 @@ class MainWindow(QMainWindow):
         who is working is asked once per data folder (`who.py`); else the changes are
         recorded as `user` (or as the workspace's)."""
         super().__init__()
-        self.workspace: Workspace = workspace  # type: ignore[assignment]  # set on attach
+        self.workspace: Workspace | None = workspace  # None until a data folder is attached
         self.runner = runner or TaskRunner()
         self.ctx = AppContext(workspace, self.runner)
         self.ctx.window = self
@@ -110,7 +110,7 @@ class MainWindow(QMainWindow):
             # the data folder.
             QTimer.singleShot(30, self.workbench.build)
             assert root is not None
-            self.centralWidget().setEnabled(False)
+            self.panes.setEnabled(False)
             self.menuBar().setEnabled(False)
             self.parcel_list.opening(str(root))
 
@@ -145,6 +145,7 @@ class MainWindow(QMainWindow):
         width = self.width()
         split.setSizes([int(width * 0.3), int(width * 0.7)])
         self.setCentralWidget(split)
+        self.panes = split  # the central widget: the parcel list beside the workbench
 
         # A long message is shortened with "…" (all of it in the tooltip); it never pushes
         # the permanent widgets off the status bar. It goes when it may no longer be true
@@ -176,7 +177,7 @@ class MainWindow(QMainWindow):
         return Menus(
             file=FileActions(self.ctx, file, self, folders=self.folders,
                              workbench=self.workbench,
-                             reload=lambda then=None: self.load_parcels(then),
+                             reload=self.load_parcels,
                              select=self.select, show_layer=self.show_layer,
                              refresh_overview=self.refresh_overview,
                              who_is_working=self.who.change),
@@ -280,7 +281,7 @@ class MainWindow(QMainWindow):
         self.workspace = workspace
         self.ctx.ws = workspace
         self.folders.add_recent(workspace.folder.root)
-        self.centralWidget().setEnabled(True)
+        self.panes.setEnabled(True)
         self.menuBar().setEnabled(True)
         self.message.setText("")
         self.who.attached(workspace)
@@ -330,6 +331,8 @@ class MainWindow(QMainWindow):
         layer is active, and reopen the parcel and tab where the user left off in this
         folder; then call `then`."""
         ws = self.workspace
+        if ws is None:
+            return  # no data folder attached: no parcels to list
         if first_view:
             # The window is being built on a folder already open and is not on screen yet:
             # no event can arrive, and the worker, just started, has nothing else to do,
@@ -359,6 +362,8 @@ class MainWindow(QMainWindow):
         from ..services.reference.shorelines import active_layer_info
 
         ws = self.workspace
+        if ws is None:
+            return
         self.ctx.op(lambda: active_layer_info(ws)).success(self._show_layer_info).run()
 
     def _show_layer_info(self, layer: dict[str, Any] | None) -> None:
@@ -375,6 +380,8 @@ class MainWindow(QMainWindow):
         from ..services.demo.parcels import install_demo
 
         ws, day = self.workspace, self.ctx.today()
+        if ws is None:
+            return
         self.ctx.op(lambda progress, cancelled: install_demo(ws, today=day, progress=progress)
                     ).success(lambda _: self.load_parcels()).with_progress(
             "Loading the demo parcels...", self).run()
@@ -383,12 +390,12 @@ class MainWindow(QMainWindow):
         """The worker is about to open another folder: nothing more is asked of this one."""
         self.parcel_list.stop_overview()
         self.menus.reports.close_report()
-        self.centralWidget().setEnabled(False)
+        self.panes.setEnabled(False)
         self.menuBar().setEnabled(False)
 
     def _folder_kept(self) -> None:
         """Another folder could not be opened: this one is shown as before."""
-        self.centralWidget().setEnabled(True)
+        self.panes.setEnabled(True)
         self.menuBar().setEnabled(True)
         self.refresh_overview()
 

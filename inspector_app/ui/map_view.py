@@ -3,20 +3,14 @@ corners of the absorption area that can be dragged."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
-from PySide6.QtCore import QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsScene, QGraphicsView
 
 from . import theme as themes
-
-
-class CornerOwner(Protocol):
-    """Where a dragged corner tells its new place: the site map, a QObject (the move is
-    delivered only while it exists)."""
-
-    def corner_moved(self, index: int, x: float, y: float) -> None: ...
 
 
 class MapView(QGraphicsView):
@@ -78,11 +72,13 @@ class MapView(QGraphicsView):
 
 class Handle(QGraphicsEllipseItem):
     """A corner of the absorption area that can be dragged to a new place: a disc `r`
-    pixels across on screen at any zoom, at its corner's place in the scene."""
+    pixels across on screen at any zoom, at its corner's place in the scene. A move is
+    told to `moved` (index, x, y) only while `owner` (the site map) exists."""
 
-    def __init__(self, owner: CornerOwner, index: int, x: float, y: float, r: float) -> None:
+    def __init__(self, owner: QObject, moved: Callable[[int, float, float], None],
+                 index: int, x: float, y: float, r: float) -> None:
         super().__init__(-r, -r, 2 * r, 2 * r)
-        self.owner, self.index = owner, index
+        self.owner, self.moved, self.index = owner, moved, index
         self.setPos(x, -y)
         self.setBrush(QBrush(QColor(themes.active().map_handle)))
         self.setPen(QPen(QColor(themes.active().map_area_line), max(r / 3, 1.5)))
@@ -96,5 +92,5 @@ class Handle(QGraphicsEllipseItem):
         super().mouseReleaseEvent(event)
         # The saved area is drawn anew, which deletes this handle: the map hears of the
         # move once this event has returned.
-        owner, index, x, y = self.owner, self.index, self.pos().x(), -self.pos().y()
-        QTimer.singleShot(0, owner, lambda: owner.corner_moved(index, x, y))
+        moved, index, x, y = self.moved, self.index, self.pos().x(), -self.pos().y()
+        QTimer.singleShot(0, self.owner, lambda: moved(index, x, y))

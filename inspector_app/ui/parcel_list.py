@@ -370,6 +370,7 @@ class ParcelList(QWidget):
         chunks: whatever the user asks for meanwhile runs between two chunks."""
         from ..services.lists.overview import overview
 
+        ws = self.ctx.ws
         day = self.ctx.today()
         sbls = [r["sbl"] for r in self.model.rows]
         self._row_of = {sbl: i for i, sbl in enumerate(sbls)}
@@ -389,11 +390,13 @@ class ParcelList(QWidget):
                 self._show_list_counts(done=True)
                 self.table.remeasure()  # outcomes and zones are in now
                 return
+            if ws is None:
+                return  # no data folder open: no parcels to work out
             self.lists_state.setText(f"Work lists: {start} of {total} parcels")
 
             def work() -> tuple[list[dict[str, Any]], float]:
                 began = time.perf_counter()
-                rows = overview(self.ctx.ws, as_of=day, sbls=part)
+                rows = overview(ws, as_of=day, sbls=part)
                 return rows, time.perf_counter() - began
 
             def done(result: tuple[list[dict[str, Any]], float]) -> None:

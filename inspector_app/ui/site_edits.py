@@ -43,12 +43,14 @@ def site_imagery(ws: Workspace, sbl: str) -> Any:
         return SiteImagery(sbl, lots=lots_label)
     ref = basemaps.active_basemap(ws)
     listed = tuple(basemaps.list_basemaps(ws))
+    if ref is None:
+        return SiteImagery(sbl, None, listed, None, lots_label)
 
     def opener() -> tuple[Callable[..., Any], Callable[[], None]]:
         reader = basemaps.open_reader(ref)
         return (lambda bbox, w, h: reader.render(bbox, w, h)), reader.close
 
-    return SiteImagery(sbl, ref, listed, opener if ref is not None else None, lots_label)
+    return SiteImagery(sbl, ref, listed, opener, lots_label)
 
 
 class SiteEdits:

@@ -233,7 +233,7 @@ class SiteMap(QWidget):
         self.points = []
         self.distance_label = ""
         measured = geometry is not None and geometry.nearest is not None
-        self.map_distance_ft: float | None = geometry.distance_ft if measured else None
+        self.map_distance_ft = geometry.distance_ft if measured else None
         if lake is not None:
             self.distances.setText(lake_caption(lake, self.map_distance_ft, accuracy_ft,
                                                 layer_name))
@@ -276,7 +276,7 @@ class SiteMap(QWidget):
         if geometry.areas and len(geometry.areas[0]) >= 4:
             self.corners = list(geometry.areas[0][:-1])  # the ring without its closing point
             for i, (x, y) in enumerate(self.corners):
-                self.scene.addItem(Handle(self, i, x, y, HANDLE_PX))
+                self.scene.addItem(Handle(self, self.corner_moved, i, x, y, HANDLE_PX))
         font = label_font()
         for label, coords in geometry.features:
             if len(coords) == 1:

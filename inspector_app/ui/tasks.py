@@ -104,14 +104,14 @@ class TaskRunner(QObject):
         self._jobs_by_id: dict[int, Job] = {}
         if not synchronous:
             self.jobs: queue.Queue[Job | None] = queue.Queue()
-            self.thread = QThread()
+            self.worker_thread = QThread()
             self.worker = _Worker(self.jobs)
-            self.worker.moveToThread(self.thread)
-            self.thread.started.connect(self.worker.run)
+            self.worker.moveToThread(self.worker_thread)
+            self.worker_thread.started.connect(self.worker.run)
             self.worker.finished.connect(self._finished)
             self.worker.failed.connect(self._failed)
             self.worker.progressed.connect(self._progressed)
-            self.thread.start()
+            self.worker_thread.start()
 
     def run(self, fn: Callable[..., Any], on_done: Callable[[Any], None] | None = None, *,
             on_error: Callable[[BaseException], None] | None = None,
@@ -207,11 +207,11 @@ class TaskRunner(QObject):
         """Cancel what is still queued or running, then let the worker finish cleanly.
 
         A cancelled job rolls back whatever it had not committed."""
-        if self.synchronous or not self.thread.isRunning():
+        if self.synchronous or not self.worker_thread.isRunning():
             return
         self._stopped = True
         for job in list(self._jobs_by_id.values()):
             job.cancel.set()
         self.jobs.put(None)
-        self.thread.quit()
-        self.thread.wait()
+        self.worker_thread.quit()
+        self.worker_thread.wait()

@@ -120,7 +120,8 @@ class Workbench(QWidget):
         form_layout.addWidget(self.problem)
         form_layout.addWidget(form_scroll)
         self.site: SiteMap = SiteMap()
-        self.site.set_opacity(int(self.settings.value("imagery_opacity", 100, type=int)))
+        opacity = self.settings.value("imagery_opacity", 100, type=int)  # typed `object`
+        self.site.set_opacity(opacity if isinstance(opacity, int) else 100)
         self.site.opacity_changed.connect(
             lambda v: self.settings.setValue("imagery_opacity", v))
         self.site_edits: SiteEdits = SiteEdits(self)

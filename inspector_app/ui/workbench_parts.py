@@ -3,6 +3,7 @@ protocol: they are made by the workbench and need not import it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -16,10 +17,15 @@ if TYPE_CHECKING:
 
 
 class Writes(Protocol):
-    """The writes of the open parcel on their way (`case_edits.CaseEdits`)."""
+    """The writes of the open parcel on their way, and an edit saved again when undone or
+    redone (`case_edits.CaseEdits`)."""
 
     def started(self) -> None: ...
     def landed(self, sbl: str, parcel_id: str, case: Case | None) -> None: ...
+    def save_edit(self, parcel_id: str, before: Case, after: Case, *,
+                  saved: Callable[[], None] | None = None,
+                  refused: Callable[[], None] | None = None) -> None: ...
+    def drop_obsolete(self) -> None: ...
 
 
 class WorkbenchParts(Protocol):
@@ -27,13 +33,14 @@ class WorkbenchParts(Protocol):
     form: CaseForm
     site: SiteMap
     undo_stack: QUndoStack
-    edits: Writes
     settings: Any
     problem: QLabel
     sbl: str | None
     parcel_id: str | None
     wanted: str | None
 
+    @property
+    def edits(self) -> Writes: ...
     @property
     def case(self) -> Case | None: ...
     def window(self) -> QWidget: ...

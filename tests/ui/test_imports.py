@@ -251,7 +251,7 @@ def test_switching_parcels_quickly_draws_only_the_open_parcels_imagery(
     site.view.viewport().repaint()  # asks for 900.01-1-4's imagery
     qtbot.waitUntil(lambda: bool(held), timeout=5000)
     late: list[str] = []
-    site.imagery.thread.signals.rendered.connect(
+    site.imagery.renderer.signals.rendered.connect(
         lambda r: late.append(r.request.picture.parcel))
     window.open_parcel("900.01-1-30")
     settle(window, qtbot)

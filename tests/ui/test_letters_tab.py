@@ -372,7 +372,7 @@ def check_readable(window: MainWindow, tab: letters_tab.LettersTab) -> None:
         assert button.mapTo(tab, button.rect().bottomRight()).x() <= tab.width()
     # The page fills the preview's width: a letter page at 1280 x 800 is read, not squinted at.
     # and the preview has the tab's width: nothing beside it takes the room.
-    room = tab.scroll.viewport().width()
+    room = tab.page_view.viewport().width()
     for label in page_labels(tab):
         assert page_width(label) >= room - 24
     assert page_width(page_labels(tab)[0]) >= tab.width() - 60
@@ -406,13 +406,13 @@ def test_the_page_follows_the_tab_width_and_zooms(window: MainWindow, qtbot: QtB
     narrow = page_width(first)
     window.resize(1600, 900)
     qtbot.waitUntil(lambda: page_width(page_labels(tab)[0]) > narrow + 100, timeout=5000)
-    assert page_width(page_labels(tab)[0]) >= tab.scroll.viewport().width() - 24
+    assert page_width(page_labels(tab)[0]) >= tab.page_view.viewport().width() - 24
     # 100%: the paper's own size on screen (8.5 in wide); fit width brings it back.
     qtbot.mouseClick(tab.actual_size, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: page_width(page_labels(tab)[0]) == round(
         8.5 * tab.logicalDpiX()), timeout=5000)
     qtbot.mouseClick(tab.fit_width, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: page_width(page_labels(tab)[0]) >= tab.scroll.viewport().width()
+    qtbot.waitUntil(lambda: page_width(page_labels(tab)[0]) >= tab.page_view.viewport().width()
                     - 24, timeout=5000)
     # An empty register takes no room; one with a letter folds away on request, and the
     # preview takes its room.
@@ -420,10 +420,10 @@ def test_the_page_follows_the_tab_width_and_zooms(window: MainWindow, qtbot: QtB
     issue(tab, window, qtbot, prompts)
     assert tab.register.isVisible() and tab.register_toggle.text() == (
         "Issued letters (1)")
-    before = tab.scroll.height()
+    before = tab.page_view.height()
     qtbot.mouseClick(tab.register_toggle, Qt.MouseButton.LeftButton)
     assert not tab.register.isVisible()
-    qtbot.waitUntil(lambda: tab.scroll.height() > before, timeout=5000)
+    qtbot.waitUntil(lambda: tab.page_view.height() > before, timeout=5000)
     qtbot.mouseClick(tab.register_toggle, Qt.MouseButton.LeftButton)
     assert tab.register.isVisible()
 

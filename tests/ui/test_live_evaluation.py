@@ -151,7 +151,7 @@ def test_closing_the_window_with_a_field_in_hand_saves_it(qtbot: QtBot, tmp_path
     before = _bedrooms(w, UNDERSIZED)
     _type_bedrooms(w, before + 2)
     w.close()  # returns: the save ran before the worker stopped
-    assert not w.runner.thread.isRunning()
+    assert not w.runner.worker_thread.isRunning()
     with pytest.raises(RuntimeError, match="closed"):
         w.runner.wait(lambda: None)
     w.deleteLater()

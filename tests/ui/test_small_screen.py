@@ -63,7 +63,7 @@ def test_issued_letters_show_five_rows_at_1024x700(window: MainWindow, qtbot: Qt
     row = register.sizeHintForRow(0)
     shown = register.viewport().height() // row
     assert shown >= REGISTER_ROWS, (register.viewport().height(), row)
-    assert w.letters.scroll.viewport().height() >= 150  # the page still shows beside it
+    assert w.letters.page_view.viewport().height() >= 150  # the page still shows beside it
     # every button of the tab is as wide as its words need
     for button in w.letters.findChildren(QPushButton):
         if button.isVisible():

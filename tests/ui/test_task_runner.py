@@ -16,7 +16,7 @@ def test_a_job_queued_after_the_runner_stopped_is_neither_run_nor_counted(
     runner.run(lambda: ran.append("before"))
     qtbot.waitUntil(lambda: runner.pending == 0)
     runner.stop()  # the window closing
-    assert not runner.thread.isRunning()
+    assert not runner.worker_thread.isRunning()
     # a field left as the window closes saves, and its refreshes are asked after the stop
     job = runner.run(lambda: ran.append("after"), lambda _: ran.append("done"))
     assert job.cancel.is_set()

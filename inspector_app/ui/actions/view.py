@@ -19,7 +19,8 @@ class ViewActions:
         self.contrast = add_action(menu, "&High contrast (sunlight)", self.toggle_contrast,
                                    "Ctrl+Shift+H")
         self.contrast.setCheckable(True)
-        self.contrast.setChecked(settings.value("high_contrast", False, type=bool))
+        on = settings.value("high_contrast", False, type=bool)  # a bool, typed `object`
+        self.contrast.setChecked(on is True)
 
     def toggle_contrast(self) -> None:
         """Apply the normal or the high-contrast theme (ui/theme.py), as the View menu has
