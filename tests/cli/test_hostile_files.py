@@ -29,10 +29,12 @@ def cli(data: Path, *argv: str, timeout: float = 60) -> subprocess.CompletedProc
 def snapshot(folder: Path) -> dict[str, str]:
     """Every file under the data folder with a digest of its contents; the database's by
     a digest of the records it holds (SQLite may fold its log into the file at any close;
-    the kept summaries are derived data, worked out by any reading command)."""
+    the kept summaries are derived data, worked out by any reading command). The day's
+    safety copy, which any command opening the folder takes once a day, is no change."""
     out = {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
            for p in sorted(folder.rglob("*")) if p.is_file()
-           and not p.name.startswith("inspector.sqlite")}
+           and not p.name.startswith("inspector.sqlite")
+           and not (p.parent.name == "backups" and p.name.endswith("-daily.sqlite"))}
     conn = sqlite3.connect(f"file:{folder / 'inspector.sqlite'}?mode=ro", uri=True)
     try:
         out["inspector.sqlite"] = hashlib.sha256(
