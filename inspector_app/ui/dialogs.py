@@ -25,7 +25,9 @@ from PySide6.QtWidgets import (
 
 from ..errors import InspectorError
 from .context import AppContext
-from .red_bar import RedBar
+from .file_dialogs import FILTERS, KIT_SUFFIX
+from .ops import Op
+from .red_bar import RedBar, RefusingDialog
 from .screen_size import resize_within_screen
 
 
@@ -176,9 +178,15 @@ class ConflictsDialog(QDialog):
         self.ctx.status.emit(text.splitlines()[0])
 
 
-class EnrollDialog(QDialog):
-    def __init__(self, parent: QWidget | None = None) -> None:
+class EnrollDialog(RefusingDialog):
+    """The laptop's name, parcels and kit passphrase, checked through the service before
+    the kit's file is chosen; a refusal said in the red bar with everything typed kept.
+    `done` gets the enrolment's result once the kit is written."""
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None, *,
+                 done: Callable[[dict[str, Any]], None] | None = None) -> None:
         super().__init__(parent)
+        self.ctx, self._done = ctx, done
         self.setWindowTitle("Enrol a laptop")
         self.name = QLineEdit()
         self.name.setPlaceholderText("e.g. laptop-olmsted")
@@ -194,19 +202,71 @@ class EnrollDialog(QDialog):
         form.addRow("&Parcels", self.parcels)
         form.addRow("Kit pass&phrase", self.passphrase)
         form.addRow("Passphrase &again", self.again)
-        buttons = ok_cancel(self)
+        self.problem = RedBar()
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.submit)
+        self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(QLabel("The field kit holds the laptop's signing key, encrypted "
                                 "with the passphrase: hand the kit and the passphrase over "
                                 "separately."))
-        layout.addWidget(buttons)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.buttons)
 
     def values(self) -> tuple[str, list[str] | None, str, bool]:
         """Name, parcels, passphrase, and whether the passphrase was typed the same twice."""
         sbls = [s.strip() for s in self.parcels.text().split(",") if s.strip()]
         same = self.passphrase.text() == self.again.text()
         return self.name.text().strip(), sbls or None, self.passphrase.text(), same
+
+    def _busy(self, busy: bool) -> None:
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(not busy)
+
+    def _failed(self, exc: BaseException) -> None:
+        self._busy(False)
+        if isinstance(exc, InspectorError):
+            self.refuse(exc.in_app)
+        else:
+            self.ctx.error(exc)
+
+    def submit(self) -> None:
+        """Check what was typed, then ask where to save the kit, then write it."""
+        from ..services import exchange as sync
+
+        ws = self.ctx.ws
+        if ws is None:
+            return
+        name, parcels, passphrase, same = self.values()
+        if not same:
+            self.refuse("The two passphrases differ; type the same kit passphrase twice.")
+            self.again.setFocus()
+            return
+        self.problem.hide()
+        self._busy(True)
+
+        def save(_: list[str]) -> None:
+            saved = self.ctx.files.save_file(self, "field kits", "Save the field kit",
+                                             f"{name}{KIT_SUFFIX}", FILTERS["new field kits"],
+                                             suffix=KIT_SUFFIX)
+            if saved is None:
+                self._busy(False)
+                return
+            out = saved[0]
+            Op(self.ctx.runner, lambda: sync.enroll(ws, name, out, parcels,
+                                                    passphrase=passphrase)
+               ).success(self._enrolled).failure(self._failed).run()
+
+        Op(self.ctx.runner, lambda: sync.check_enrolment(ws, name, parcels,
+                                                         passphrase=passphrase)
+           ).success(save).failure(self._failed).run()
+
+    def _enrolled(self, result: dict[str, Any]) -> None:
+        self._busy(False)
+        self.accept()
+        if self._done is not None:
+            self._done(result)
 
 
 def ok_cancel(dialog: QDialog) -> QDialogButtonBox:

@@ -256,8 +256,6 @@ def test_enrolling_shows_the_office_key_fingerprint_until_closed(
     w = open_window(office)
     sbl = w.model.rows[0]["sbl"]
     monkeypatch.setattr(EnrollDialog, "exec", lambda self: QDialog.DialogCode.Accepted)
-    monkeypatch.setattr(EnrollDialog, "values",
-                        lambda self: ("laptop-2", [sbl], KIT_PASSPHRASE, True))
     offered: list[tuple[str, str]] = []
 
     def save_as(_parent: Any, _title: str, name: str, filters: str) -> tuple[str, str]:
@@ -266,7 +264,9 @@ def test_enrolling_shows_the_office_key_fingerprint_until_closed(
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_as))
     kit_path = tmp_path / "laptop-2.wikit"
-    w.menus.sync.enroll()
+    form = w.menus.sync.enroll()
+    fill_enrolment(form, "laptop-2", sbl, KIT_PASSPHRASE, KIT_PASSPHRASE)
+    form.buttons.accepted.emit()
     qtbot.waitUntil(lambda: w.menus.sync.fingerprint is not None, timeout=15_000)
     settle(w, qtbot)
     assert said == [] and kit_path.is_file()
@@ -279,6 +279,59 @@ def test_enrolling_shows_the_office_key_fingerprint_until_closed(
                                             "the laptop up")
     assert shown in w.message.text()
     dialog.close()
+
+
+def fill_enrolment(form: Any, name: str, parcels: str, passphrase: str, again: str) -> None:
+    form.name.setText(name)
+    form.parcels.setText(parcels)
+    form.passphrase.setText(passphrase)
+    form.again.setText(again)
+
+
+def test_an_enrolment_refused_is_said_in_the_form_with_everything_typed_kept(
+        open_window: Callable[[Path], MainWindow], qtbot: QtBot, tmp_path: Path,
+        said: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspector_app.ui.dialogs import EnrollDialog
+
+    w = open_window(demo_folder(tmp_path / "office", 3))
+    monkeypatch.setattr(EnrollDialog, "exec", lambda self: QDialog.DialogCode.Rejected)
+    asked: list[str] = []
+
+    def save_as(_parent: Any, _title: str, name: str, filters: str) -> tuple[str, str]:
+        asked.append(name)
+        return str(tmp_path / "laptop-3.wikit"), filters
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_as))
+    form = w.menus.sync.enroll()
+    qtbot.addWidget(form)
+    form.show()
+    typed = ("laptop-3", "900.01-1-2, 900.01-1-99", KIT_PASSPHRASE, KIT_PASSPHRASE + "x")
+    fill_enrolment(form, *typed)
+    form.buttons.accepted.emit()
+    assert form.problem.isVisible() and form.isVisible()
+    assert form.problem.text() == ("The two passphrases differ; type the same kit "
+                                   "passphrase twice.")
+    assert (form.name.text(), form.parcels.text(), form.passphrase.text(),
+            form.again.text()) == typed
+    # the passphrases made the same, the parcel that is not there refused before the
+    # kit's file is asked for, in words for this form
+    form.again.setText(KIT_PASSPHRASE)
+    form.buttons.accepted.emit()
+    qtbot.waitUntil(lambda: "900.01-1-99" in form.problem.text() and form.problem.isVisible())
+    assert form.problem.text().startswith("No parcel with SBL '900.01-1-99' in this data "
+                                          "folder; correct the Parcels field")
+    assert "search box" not in form.problem.text()
+    assert form.isVisible() and asked == [] and said == []
+    assert form.parcels.text() == "900.01-1-2, 900.01-1-99"
+    assert form.buttons.button(form.buttons.StandardButton.Ok).isEnabled()
+    assert not (tmp_path / "laptop-3.wikit").exists()
+    # another spelling of a parcel that is there passes, and the kit is written
+    form.parcels.setText("900.01-001-002")
+    form.buttons.accepted.emit()
+    qtbot.waitUntil(lambda: w.menus.sync.fingerprint is not None, timeout=15_000)
+    assert len(asked) == 1 and asked[0].endswith("laptop-3.wikit")
+    assert (tmp_path / "laptop-3.wikit").is_file() and not form.isVisible()
+    w.menus.sync.fingerprint.close()
 
 
 # --- open, new, recent ------------------------------------------------------------------

@@ -17,11 +17,11 @@ app call is named here.
 
 from .conflicts import conflicts, field_label, open_conflicts, resolve, value_text
 from .devices import office_fingerprint, revoke, rotate_key
-from .enrolment import enroll
+from .enrolment import check_enrolment, enroll
 from .incoming import import_package
 from .kits import holds_nothing_yet, join
 from .outgoing import GAPS_LISTED, export, status
 
-__all__ = ["GAPS_LISTED", "conflicts", "enroll", "export", "field_label", "holds_nothing_yet",
-           "import_package", "join", "office_fingerprint", "open_conflicts", "resolve",
-           "revoke", "rotate_key", "status", "value_text"]
+__all__ = ["GAPS_LISTED", "check_enrolment", "conflicts", "enroll", "export", "field_label",
+           "holds_nothing_yet", "import_package", "join", "office_fingerprint",
+           "open_conflicts", "resolve", "revoke", "rotate_key", "status", "value_text"]

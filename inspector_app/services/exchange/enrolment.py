@@ -6,9 +6,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ...errors import InputError
+from ...domain.sbl import closest
+from ...errors import InputError, NotFoundError
 from ...paths import resource
 from ...storage import devices, received, sync_log
+from ...storage import parcels as parcels_table
 from ...storage.records import new_id
 from ...sync import keys
 from ...sync.package import (
@@ -36,7 +38,7 @@ def _enrolment_parcels(ws: Session, parcels: list[str] | None,
                                 "commas); a field kit carries only the parcels assigned to "
                                 "that laptop.")
     # each as stored, so that the laptop's list names each parcel once, in one spelling
-    sbls = list(dict.fromkeys(ws.stored_sbl(s) for s in parcels or []))
+    sbls = list(dict.fromkeys(_stored(ws, s) for s in parcels or []))
     if worklist:
         if worklist not in WORKLISTS:
             raise InputError(f"sync enroll: --worklist {worklist!r} is not a work list; use "
@@ -49,20 +51,41 @@ def _enrolment_parcels(ws: Session, parcels: list[str] | None,
     return sbls
 
 
+def _stored(ws: Session, sbl: str) -> str:
+    """The parcel's SBL as stored; an unknown one refused with words for the enrolment
+    form (its Parcels field), not for the parcel list."""
+    try:
+        return ws.stored_sbl(sbl)
+    except NotFoundError as exc:
+        near = closest(sbl, parcels_table.ids_by_sbl(ws.store.conn))
+        hint = f" (the closest: {', '.join(near)})" if near else ""
+        raise NotFoundError(str(exc), in_app=f"No parcel with SBL {sbl.strip()!r} in this "
+                            f"data folder; correct the Parcels field{hint}.") from exc
+
+
+def check_enrolment(ws: Session, name: str, parcels: list[str] | None, *, passphrase: str,
+                    worklist: str | None = None) -> list[str]:
+    """What `enroll` refuses before it writes anything, checked before the kit's file is
+    chosen: the laptop's SBLs as stored, or the one sentence that refuses them."""
+    if ws.role == FIELD:
+        raise InputError("This data folder is a field laptop; only the office enrols devices.")
+    name = name.strip()
+    if not name:
+        raise InputError("sync enroll: --device is empty; name the laptop.",
+                         in_app="Name the laptop (e.g. laptop-olmsted).")
+    keys.check_passphrase(passphrase)
+    if devices.laptop_named(ws.store.conn, name) is not None:
+        raise InputError(f"A laptop named {name!r} is already enrolled; choose another name.")
+    return _enrolment_parcels(ws, parcels, worklist)
+
+
 def enroll(ws: Session, name: str, out: Path, parcels: list[str] | None, *,
            passphrase: str, worklist: str | None = None) -> dict[str, Any]:
     """Enrol a laptop: a new key pair for it, and its field kit (its private key, the
     office's public key, its parcels) encrypted with `passphrase`. The kit is written
     before the laptop is recorded, so an interrupted enrolment leaves the name free."""
-    if ws.role == FIELD:
-        raise InputError("This data folder is a field laptop; only the office enrols devices.")
+    sbls = check_enrolment(ws, name, parcels, passphrase=passphrase, worklist=worklist)
     name = name.strip()
-    if not name:
-        raise InputError("sync enroll: --device is empty; name the laptop.")
-    keys.check_passphrase(passphrase)
-    if devices.laptop_named(ws.store.conn, name) is not None:
-        raise InputError(f"A laptop named {name!r} is already enrolled; choose another name.")
-    sbls = _enrolment_parcels(ws, parcels, worklist)
     parcel_ids = [ws.parcel_id(s) for s in sbls]
     office_private = office_private_key(ws)
     office_public = keys.public_key(office_private)

@@ -8,13 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox, QWidget
 
-from ...errors import InputError
 from ..context import AppContext
-from ..file_dialogs import FILTERS, KIT_SUFFIX
 from .common import add_action
 
 if TYPE_CHECKING:
-    from ..dialogs import ConflictsDialog
+    from ..dialogs import ConflictsDialog, EnrollDialog
     from ..fingerprint import FingerprintDialog
     from ..proposals import WaitingDialog
 
@@ -109,28 +107,13 @@ class SyncActions:
             dialog.exec()
         return dialog
 
-    def enroll(self) -> None:
+    def enroll(self) -> EnrollDialog:
         from ..dialogs import EnrollDialog
 
-        dialog = EnrollDialog(self.parent)
-        if dialog.exec() != dialog.DialogCode.Accepted:
-            return
-        from ...services import exchange as sync
-
-        name, parcels, passphrase, same = dialog.values()
-        if not same:
-            self.ctx.error(InputError("The two passphrases differ; type the same kit "
-                                      "passphrase twice."))
-            return
-        saved = self.ctx.files.save_file(self.parent, "field kits", "Save the field kit",
-                                         f"{name}{KIT_SUFFIX}", FILTERS["new field kits"],
-                                         suffix=KIT_SUFFIX)
-        ws = self.ctx.ws
-        if saved and ws is not None:
-            path = saved[0]
-            self.ctx.op(lambda: sync.enroll(ws, name, Path(path), parcels,
-                                            passphrase=passphrase)).success(
-                self._enrolled).run()
+        dialog = EnrollDialog(self.ctx, self.parent, done=self._enrolled)
+        if not self.ctx.runner.synchronous:
+            dialog.exec()
+        return dialog
 
     def _enrolled(self, result: dict[str, Any]) -> None:
         from ..fingerprint import show_fingerprint
