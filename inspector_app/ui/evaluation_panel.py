@@ -9,6 +9,7 @@ from PySide6.QtCore import QUrl, Signal
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QTextBrowser
 
 from ..domain.rules import NOT_INSPECTED, Evaluation, Suggestion, SuggestionStatus
+from ..services.letters.due import NEW, LetterDue
 from ..services.session.laws import NoLawFacts
 from . import theme as themes
 from .theme import Theme
@@ -43,7 +44,22 @@ def _distance(distance_ft: float, method: str | None, layer: str | None,
             + (f", ±{accuracy_ft:,.0f} ft" if accuracy_ft else ""))
 
 
-def evaluation_html(e: Evaluation, t: Theme | None = None) -> str:
+def _letters_html(t: Theme, e: Evaluation, due: tuple[LetterDue, ...] | None) -> str:
+    """The letters called for, each issued one with its date and number, and the link to
+    issue the first that is due (a new letter or a correction); `due` None: all new."""
+    if not e.letters:
+        return "none"
+    standing = due if due is not None else tuple(LetterDue(k.value, NEW) for k in e.letters)
+    words = [escape(d.issued_words()) for d in standing]
+    first = next((d for d in standing if d.due is not None), None)
+    if first is None:
+        return ", ".join(words)
+    text = "Issue it... (Ctrl+L)" if first.due == NEW else "Issue its correction... (Ctrl+L)"
+    return ", ".join(words) + " \u00b7 " + _link(t, "issue", first.kind, text)
+
+
+def evaluation_html(e: Evaluation, t: Theme | None = None,
+                    due: tuple[LetterDue, ...] | None = None) -> str:
     t = t or themes.active()
 
     def cite(text: str) -> str:
@@ -63,10 +79,7 @@ def evaluation_html(e: Evaluation, t: Theme | None = None) -> str:
                         "; the outcome rests on the component records alone.") + "</p>")
     # The letter the records call for, and what awaits the inspector's decision (a
     # letter waits on it), come first.
-    letters = ", ".join(k.value.replace("_", " ") for k in e.letters) or "none"
-    issue = (" \u00b7 " + _link(t, "issue", e.letters[0].value, "Issue it... (Ctrl+L)")
-             if e.letters else "")
-    parts.append(f"<p><b>Letters called for:</b> {escape(letters)}{issue}</p>")
+    parts.append(f"<p><b>Letters called for:</b> {_letters_html(t, e, due)}</p>")
     if e.suggestions:
         items = []
         for s in e.suggestions:
@@ -181,16 +194,20 @@ class EvaluationPanel(QTextBrowser):
         self.setPlaceholderText("Select a parcel to see what its law makes of it.")
         self.evaluation: Evaluation | None = None
         self.no_law: NoLawFacts | None = None
+        # the letters called for, each with whether it is due (None: not known)
+        self.due: tuple[LetterDue, ...] | None = None
 
-    def show_evaluation(self, e: Evaluation | NoLawFacts | None) -> None:
+    def show_evaluation(self, e: Evaluation | NoLawFacts | None,
+                        due: tuple[LetterDue, ...] | None = None) -> None:
         self.no_law = e if isinstance(e, NoLawFacts) else None
         self.evaluation = None if isinstance(e, NoLawFacts) else e
+        self.due = due
         self.setHtml("" if e is None else no_law_html(e) if isinstance(e, NoLawFacts)
-                     else evaluation_html(e))
+                     else evaluation_html(e, due=due))
 
     def restyle(self) -> None:
         """Render again in the active theme's colours."""
-        self.show_evaluation(self.no_law or self.evaluation)
+        self.show_evaluation(self.no_law or self.evaluation, self.due)
 
     def _suggestion(self, key: str) -> Suggestion | None:
         e = self.evaluation

@@ -262,8 +262,10 @@ class Workbench(QWidget):
 
     def _show_details(self, case: Case) -> None:
         """The evaluation, site map, letters, history and photos of the parcel shown."""
+        from ..services.letters.due import letters_due
         from ..services.lists.overview import overview
         from ..services.parcel.sketch import site_map
+        from ..services.session.laws import NoLawFacts
         from .site_edits import site_imagery
 
         sbl = case.parcel.sbl
@@ -274,18 +276,19 @@ class Workbench(QWidget):
         round_ = self._shown_round
 
         def details() -> tuple[Any, ...]:
-            return (ws.assess_parcel(sbl, as_of=day), site_map(ws, case), ws.history(sbl),
+            evaluation = ws.assess_parcel(sbl, as_of=day)
+            due = (None if isinstance(evaluation, NoLawFacts)
+                   else letters_due(ws, sbl, evaluation, as_of=day))
+            return (evaluation, due, site_map(ws, case), ws.history(sbl),
                     ws.attachments(sbl), overview(ws, as_of=day, sbls=[sbl]),
                     site_imagery(ws, sbl))
 
         def shown(result: tuple[Any, ...]) -> None:
-            evaluation, site_map_data, history, photos, row, imagery = result
+            evaluation, due, site_map_data, history, photos, row, imagery = result
             self._row_changed(row)  # the parcel's own row, wherever the user is now
             if round_ != self._shown_round or sbl != self.sbl:
                 return  # the user has moved on: never show one parcel's details on another
-            from ..services.session.laws import NoLawFacts
-
-            self.evaluation.show_evaluation(evaluation)
+            self.evaluation.show_evaluation(evaluation, due)
             if isinstance(evaluation, NoLawFacts):  # measured, never judged: no zone shown
                 self.site.show_site(*site_map_data, lake=None, imagery=imagery)
                 self.letters.load(sbl, [], no_law=evaluation.sentence)
@@ -335,7 +338,12 @@ class Workbench(QWidget):
         if not self.built or self.sbl is None or self.letters.sbl != self.sbl:
             self.ctx.say("Open a parcel first; then issue the letter its records call for.")
             return
-        kind = kind or (self.letters.called_for[0] if self.letters.called_for else None)
+        due = self.evaluation.due
+        if kind is None and due and all(d.due is None for d in due):
+            self.ctx.say(f"No letter due: {due[0].issued_words()}.")
+            return
+        kind = kind or next((d.kind for d in due or () if d.due is not None),
+                            self.letters.called_for[0] if self.letters.called_for else None)
         if kind is None:
             self.ctx.say(f"The records of {self.sbl} call for no letter now; the Letters "
                          "tab issues any other kind.")

@@ -16,6 +16,10 @@ if TYPE_CHECKING:
     from ..session.session import Session
 
 
+class NothingToCorrect(LetterRefused):
+    """A correction refused because it would say word for word what the letter says."""
+
+
 # The line a correction adds below the one naming the letter it replaces.
 CORRECTS_LINE = "This letter corrects the letter of {date}: {changes}"
 
@@ -34,7 +38,7 @@ def what_changed(ws: Session, sbl: str, replaced: tuple[str, str, date], pdf: by
              for s in letter_sentences(pdf)]
     found = tuple(changes(before, after))
     if not found:
-        raise LetterRefused(
+        raise NothingToCorrect(
             f"Parcel {sbl}: a correction of letter {replaced[0][:8]} (dated "
             f"{replaced[2].isoformat()}) would say word for word what it says; nothing was "
             "issued. Correct the records first, then issue the correction.")

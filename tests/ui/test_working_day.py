@@ -1,0 +1,86 @@
+"""A working day at 1024x700 without surprises: what an inspector met walking the app, each
+put right and driven as a user drives it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
+
+from inspector_app.services.demo.parcels import install_demo
+from inspector_app.services.letters import register as letter_service
+from inspector_app.services.workspace import Workspace
+from inspector_app.ui.main_window import MainWindow
+from inspector_app.ui.tasks import TaskRunner
+from tests.suggestions import decide_pending
+
+TODAY = date(2026, 11, 25)
+VIOLATION = "900.01-1-7"  # the demo's failed system: a notice of violation
+
+
+@pytest.fixture
+def window(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+           ) -> Iterator[MainWindow]:
+    warned: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning",
+                        lambda _p, _t, text, *a, **k: warned.append(text))
+    ws = Workspace(tmp_path / "data", user="k.olmsted")
+    install_demo(ws, today=TODAY)
+    decide_pending(ws, VIOLATION, as_of=TODAY)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(ws, runner=TaskRunner(), settings=settings)
+    w.ctx.as_of = TODAY
+    w.resize(1024, 700)
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    idle(w, qtbot)
+    w.close()
+    w.deleteLater()
+    ws.close()
+    assert not warned, warned
+
+
+def idle(window: MainWindow, qtbot: QtBot) -> None:
+    qtbot.waitUntil(lambda: window.runner.pending == 0, timeout=20000)
+    qtbot.wait(30)
+
+
+def opened(window: MainWindow, qtbot: QtBot, sbl: str) -> None:
+    window.select(sbl)
+    qtbot.waitUntil(lambda: window.letters.sbl == sbl, timeout=20000)
+    idle(window, qtbot)
+
+
+# --- the evaluation offers a letter only when one is due ----------------------------------
+
+def test_the_evaluation_says_a_letter_is_issued_and_offers_only_one_due(
+        window: MainWindow, qtbot: QtBot) -> None:
+    opened(window, qtbot, VIOLATION)
+    pane = window.evaluation
+    assert "Issue it... (Ctrl+L)" in pane.toHtml()
+    ws = window.workspace
+    (issued,) = window.runner.wait(lambda: letter_service.issue(
+        ws, VIOLATION, ["notice_of_violation"], as_of=TODAY))
+    opened(window, qtbot, "900.01-1-2")
+    opened(window, qtbot, VIOLATION)
+    text = pane.toPlainText()
+    assert (f"notice of violation issued {TODAY.isoformat()} (letter {issued.id[:8]})"
+            in text)
+    assert "Issue it" not in text and "correction" not in text
+    # Ctrl+L says so, instead of a refusal
+    window.workbench.issue_letter()
+    assert window.message.text() == (f"No letter due: notice of violation issued "
+                                     f"{TODAY.isoformat()} (letter {issued.id[:8]}).")
+    # the records changed so that the letter would say something else: its correction is due
+    window.form.owner_name.setText("Someone Else Entirely")
+    window.form.owner_name.editingFinished.emit()
+    idle(window, qtbot)
+    opened(window, qtbot, "900.01-1-2")
+    opened(window, qtbot, VIOLATION)
+    assert "Issue its correction... (Ctrl+L)" in pane.toPlainText()
