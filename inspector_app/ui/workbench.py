@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from ..errors import InputError
 from .context import AppContext
+from .elided_label import ElidedLabel
 from .ops import Op
 
 # The form, the site map and the letters (and the services behind them) are imported when
@@ -68,7 +69,9 @@ class Workbench(QWidget):
         self._open_round = 0   # the latest open asked for; older ones are not shown
         self._shown_round = 0  # the latest parcel shown; older details are dropped
         self.built = False
-        self.heading = QLabel("Select a parcel")
+        # elided, never widening the window (a long owner's name in the larger
+        # high-contrast font asked for more than a 1024 px screen)
+        self.heading = ElidedLabel("Select a parcel", minimum_chars=20)
         self.heading.setProperty("role", "heading")
         # Ctrl+1 ... Ctrl+5: the tabs, in the order they show (the View menu lists them).
         self.tab_actions: list[QAction] = []

@@ -84,3 +84,26 @@ def test_the_evaluation_says_a_letter_is_issued_and_offers_only_one_due(
     opened(window, qtbot, "900.01-1-2")
     opened(window, qtbot, VIOLATION)
     assert "Issue its correction... (Ctrl+L)" in pane.toPlainText()
+
+
+# --- high contrast never widens the window past a 1024 px screen --------------------------
+
+def test_high_contrast_keeps_the_window_within_a_small_screen(
+        window: MainWindow, qtbot: QtBot) -> None:
+    opened(window, qtbot, VIOLATION)
+    contrast = window.menus.view.contrast
+    assert not contrast.isChecked()
+    try:
+        contrast.trigger()
+        assert contrast.isChecked()
+        idle(window, qtbot)
+        # the larger font asks for no more than the screen has; the heading is elided
+        assert window.minimumSizeHint().width() <= 1024
+        qtbot.waitUntil(lambda: window.width() <= 1024)
+        heading = window.workbench.heading
+        assert heading.text().startswith(VIOLATION) and heading.toolTip() == heading.text()
+    finally:
+        contrast.trigger()
+    idle(window, qtbot)
+    assert not contrast.isChecked()
+    assert window.width() <= 1024 and window.minimumSizeHint().width() <= 1024
