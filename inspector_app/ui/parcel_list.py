@@ -468,12 +468,11 @@ class ParcelList(QWidget):
             self.count.setText(f"{shown} of {total} parcels shown")
 
     def open_found(self) -> None:
-        """Enter in the search: the parcel selected among those found stays open, else the
-        first found opens; the list takes the keys (arrows move, Tab goes on)."""
+        """Enter in the search: the first parcel found opens (the user guide's promise),
+        whichever was open before; the list takes the keys (arrows move, Tab goes on)."""
         if not self.proxy.rowCount():
             return
-        if not self.table.selectionModel().hasSelection():
-            self.table.selectRow(0)
+        self.table.selectRow(0)
         self.table.setFocus()
 
     def select(self, sbl: str, *, load: bool = True) -> None:

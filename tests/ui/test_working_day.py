@@ -8,7 +8,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
@@ -107,3 +107,21 @@ def test_high_contrast_keeps_the_window_within_a_small_screen(
     idle(window, qtbot)
     assert not contrast.isChecked()
     assert window.width() <= 1024 and window.minimumSizeHint().width() <= 1024
+
+
+# --- Enter in the search opens the first parcel found -------------------------------------
+
+def test_enter_in_the_search_opens_the_first_found_even_with_another_open(
+        window: MainWindow, qtbot: QtBot) -> None:
+    opened(window, qtbot, "900.01-1-12")
+    window.search.setFocus()
+    qtbot.keyClicks(window.search, "900.01-1-1")
+    qtbot.waitUntil(lambda: 1 < window.proxy.rowCount() < window.model.rowCount())
+    found = [window.proxy.index(r, 0).data() for r in range(window.proxy.rowCount())]
+    first = found[0]
+    assert "900.01-1-12" in found
+    assert first != "900.01-1-12" and window.sbl == "900.01-1-12"
+    qtbot.keyClick(window.search, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.sbl == first and window.case is not None)
+    assert window.table.hasFocus()
+    idle(window, qtbot)
