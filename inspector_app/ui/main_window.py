@@ -187,19 +187,11 @@ class MainWindow(QMainWindow):
                                    issue_called_for=lambda: self.workbench.issue_letter()),
             reports=ReportsActions(self.ctx, reports, self),
             sync=SyncActions(self.ctx, sync, self, reload=lambda: self.load_parcels()),
-            view=ViewActions(view, self.settings, restyle=self._restyled),
+            view=ViewActions(view, self.settings, restyle=self.workbench.restyle,
+                             window=self),
             help=HelpActions(self.ctx, help_menu, self,
                              switching=lambda: self.folders.switching,
                              layer_text=lambda: self.layer_label.text()))
-
-    def _restyled(self) -> None:
-        """Drawn again in the theme's colours and fonts, and kept within the screen: a
-        larger font never leaves the window wider or taller than the screen."""
-        from .screen_size import resize_within_screen
-
-        self.workbench.restyle()
-        if not self.isMaximized() and not self.isFullScreen():
-            resize_within_screen(self, self.width(), self.height())
 
     def _install_input_guard(self) -> None:
         from .input_guard import InputGuard
