@@ -16,10 +16,12 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 class ElidedLabel(QLabel):
     def __init__(self, text: str = "", parent: QWidget | None = None, *,
-                 minimum_chars: int = 12, takes_the_rest: bool = False) -> None:
-        """`takes_the_rest`: width left over by its neighbours, none of its own asked."""
+                 minimum_chars: int = 12, maximum_chars: int | None = None,
+                 takes_the_rest: bool = False) -> None:
+        """`takes_the_rest`: width left over by its neighbours, none of its own asked;
+        `maximum_chars`: the most it asks for, leaving the rest to its neighbours."""
         super().__init__(text, parent)
-        self.minimum_chars = minimum_chars
+        self.minimum_chars, self.maximum_chars = minimum_chars, maximum_chars
         self.setWordWrap(False)
         self.setSizePolicy(QSizePolicy.Policy.Ignored if takes_the_rest
                            else QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
@@ -32,6 +34,13 @@ class ElidedLabel(QLabel):
     def minimumSizeHint(self) -> QSize:
         hint = super().minimumSizeHint()
         width = self.fontMetrics().horizontalAdvance("x" * self.minimum_chars)
+        return QSize(min(hint.width(), width), hint.height())
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        if self.maximum_chars is None:
+            return hint
+        width = self.fontMetrics().horizontalAdvance("x" * self.maximum_chars)
         return QSize(min(hint.width(), width), hint.height())
 
     def shown_text(self) -> str:

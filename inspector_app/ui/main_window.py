@@ -154,7 +154,8 @@ class MainWindow(QMainWindow):
         self.message_timer = QTimer(self)
         self.message_timer.setSingleShot(True)
         self.message_timer.timeout.connect(lambda: self.message.setText(""))
-        self.layer_label = ElidedLabel()
+        # the layer's name asks for little, so that the messages fit beside it
+        self.layer_label = ElidedLabel(maximum_chars=30)
         self.busy = QLabel()
         self.who_label = QLabel()
         self.who_label.setToolTip("Who is working: every change, decision and letter made "
@@ -374,7 +375,8 @@ class MainWindow(QMainWindow):
         self.layer_label.setText("No shoreline layer" if layer is None
                                  else f"Shoreline: {layer['label']}"
                                  + (" (imported although far)" if far else ""))
-        self.layer_label.setToolTip(f"{layer['label']}: {far}" if layer and far else "")
+        if layer and far:
+            self.layer_label.setToolTip(f"{layer['label']}: {far}")
         self.parcel_list.warn_about_layer(layer)
 
     def install_demo(self) -> None:

@@ -125,3 +125,19 @@ def test_enter_in_the_search_opens_the_first_found_even_with_another_open(
     qtbot.waitUntil(lambda: window.sbl == first and window.case is not None)
     assert window.table.hasFocus()
     idle(window, qtbot)
+
+
+# --- the day's messages fit the status bar of a 1024 px window ----------------------------
+
+def test_status_messages_fit_beside_the_layer_name_at_1024_px(
+        window: MainWindow, qtbot: QtBot) -> None:
+    opened(window, qtbot, VIOLATION)
+    assert window.width() == 1024
+    layer = window.layer_label
+    assert layer.text().startswith("Shoreline: ") and layer.is_elided()
+    assert layer.toolTip() == layer.text()  # all of it where the pointer rests
+    for said in ("All changes are saved: every field is saved as you leave it.",
+                 f"Issued notice of violation for {VIOLATION} (letter 1a2b3c4d)"):
+        window.say(said)
+        qtbot.waitUntil(lambda s=said: window.message.text() == s)
+        assert not window.message.is_elided(), window.message.contentsRect().width()
