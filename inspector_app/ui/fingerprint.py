@@ -8,6 +8,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QLineEdit, QVBoxLayout, QWidget
 
+from .window_keys import show_with_keys
+
 ENROLLED = ("Read this fingerprint to the inspector who sets the laptop up, by telephone or "
             "in person, never with the kit or its passphrase. When the laptop is set up from "
             "the kit, it shows a fingerprint that must be exactly this one; if it differs, "
@@ -60,6 +62,5 @@ def show_fingerprint(parent: QWidget | None, *, done: str, fingerprint: str,
     """Show the fingerprint until the person closes it; the window stays usable."""
     dialog = FingerprintDialog(parent, done=done, fingerprint=fingerprint,
                                compare=ENROLLED if enrolled else JOINED)
-    dialog.show()
-    dialog.raise_()
+    show_with_keys(dialog)
     return dialog

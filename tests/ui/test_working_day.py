@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from inspector_app.services.demo.parcels import install_demo
@@ -141,3 +141,40 @@ def test_status_messages_fit_beside_the_layer_name_at_1024_px(
         window.say(said)
         qtbot.waitUntil(lambda s=said: window.message.text() == s)
         assert not window.message.is_elided(), window.message.contentsRect().width()
+
+
+# --- windows opened beside the main one take the keyboard and give it back ----------------
+
+def _escape_closes_and_gives_the_keys_back(window: MainWindow, qtbot: QtBot,
+                                           dialog: QWidget) -> None:
+    qtbot.waitUntil(lambda: dialog.isActiveWindow())
+    focused = QApplication.focusWidget()
+    assert focused is not None and focused.window() is dialog
+    qtbot.keyClick(focused, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not dialog.isVisible())
+    qtbot.waitUntil(lambda: window.isActiveWindow())
+
+
+def test_the_fingerprint_the_guide_and_the_report_take_and_give_back_the_keys(
+        window: MainWindow, qtbot: QtBot) -> None:
+    from inspector_app.ui.fingerprint import show_fingerprint
+
+    opened(window, qtbot, VIOLATION)
+    window.table.setFocus()
+    shown = show_fingerprint(window, done="Field kit written.", fingerprint="AB12 CD34",
+                             enrolled=True)
+    _escape_closes_and_gives_the_keys_back(window, qtbot, shown)
+
+    window.menus.help.show_guide()
+    guide = window.menus.help.guide
+    assert guide is not None
+    _escape_closes_and_gives_the_keys_back(window, qtbot, guide)
+
+    report = window.menus.reports.show_program_report()
+    idle(window, qtbot)
+    _escape_closes_and_gives_the_keys_back(window, qtbot, report)
+    # the main window's shortcuts work at once: Ctrl+F finds
+    focused = QApplication.focusWidget()
+    assert focused is not None and focused.window() is window
+    qtbot.keyClick(focused, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.search.hasFocus())

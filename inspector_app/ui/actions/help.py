@@ -31,6 +31,7 @@ class HelpActions:
 
     def show_guide(self) -> None:
         from ..guide import GuideWindow, guide_candidates, guide_path
+        from ..window_keys import show_with_keys
 
         path = guide_path()
         if path is None:
@@ -41,8 +42,7 @@ class HelpActions:
             return
         if self.guide is None:
             self.guide = GuideWindow(path, self.parent)
-        self.guide.show()
-        self.guide.raise_()
+        show_with_keys(self.guide)
 
     def show_about(self) -> None:
         """The app's version, and what the open data folder says about itself (its laws

@@ -23,6 +23,7 @@ class ReportsActions:
         """Reports > Program report: the report to the Watershed Commission for a period,
         previewed, saved as a PDF, its inspections exported."""
         from ..reports import ProgramReportDialog
+        from ..window_keys import show_with_keys
 
         shown = self.program_report_dialog
         if shown is not None and not shown.closed:
@@ -32,7 +33,7 @@ class ReportsActions:
         if shown is not None:
             shown.deleteLater()
         self.program_report_dialog = ProgramReportDialog(self.ctx, self.parent)
-        self.program_report_dialog.show()
+        show_with_keys(self.program_report_dialog)
         return self.program_report_dialog
 
     def close_report(self) -> None:
