@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from .date_field import DateField
 from .dialogs import ok_cancel
+from .red_bar import RedBar, RefusingDialog
 from .screen_size import resize_within_screen
 
 IMAGERY_FILTER = "Aerial imagery (*.tif *.tiff *.jpg *.jpeg *.png *.mbtiles)"
@@ -125,6 +126,67 @@ class LotsImportDialog(QDialog):
         return {"name": self.name.text().strip() or None,
                 "sbl_field": self.sbl_field.text().strip() or None,
                 "source": self.source.text().strip() or None}
+
+
+ACCURACY_MEANS = ("The declared accuracy is how far, in feet, the layer's line may lie from "
+                  "the true shore, as its maker states it (a survey's or a data set's "
+                  "metadata). It is shown with every distance measured to this layer; "
+                  "type what the source says, not a guess.")
+
+
+class ShorelineLayerDialog(RefusingDialog):
+    """A shoreline layer's name and declared accuracy: the accuracy typed, never filled in."""
+
+    def __init__(self, path: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Shoreline layer")
+        self.name = QLineEdit(path.stem)
+        self.accuracy = QLineEdit()
+        self.accuracy.setPlaceholderText("feet, e.g. 3 (from the layer's source)")
+        form = QFormLayout()
+        form.addRow("Layer &name", self.name)
+        form.addRow("Declared &accuracy (ft)", self.accuracy)
+        means = QLabel(ACCURACY_MEANS)
+        means.setWordWrap(True)
+        self.problem = RedBar()
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.submit)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(_file_label(path))
+        layout.addLayout(form)
+        layout.addWidget(means)
+        layout.addWidget(self.problem)
+        layout.addWidget(buttons)
+        self.accuracy.setFocus()
+        self.chosen: tuple[str, float] | None = None
+
+    def submit(self) -> None:
+        name, typed = self.name.text().strip(), self.accuracy.text().strip()
+        if not name:
+            self.refuse("The layer has no name; give it one.")
+            return
+        try:
+            accuracy = float(typed.replace(",", ""))
+        except ValueError:
+            accuracy = -1.0
+        if not typed:
+            self.refuse("Type the layer's declared accuracy in feet, as its source states it.")
+            return
+        if not 0 <= accuracy <= 100_000:
+            self.refuse(f"The declared accuracy {typed!r} is not a number of feet from 0 to "
+                        "100000.")
+            return
+        self.chosen = (name, accuracy)
+        self.accept()
+
+
+def ask_shoreline_layer(path: Path, parent: QWidget | None) -> tuple[str, float] | None:
+    """The name and declared accuracy the user gives the layer; None when cancelled."""
+    dialog = ShorelineLayerDialog(path, parent)
+    dialog.exec()
+    return dialog.chosen
 
 
 def confirm_far_layer(parent: QWidget | None, refusal: str) -> bool:

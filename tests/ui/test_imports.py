@@ -304,16 +304,14 @@ def test_a_referred_file_that_moved_is_said_under_the_map(
 
 def test_a_shoreline_layer_of_another_lake_is_imported_only_when_confirmed(
         window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
-    from PySide6.QtWidgets import QInputDialog
-
     from inspector_app.services.reference.shorelines import list_layers
     from inspector_app.ui import imports
 
     onondaga = Path(__file__).parents[1] / "fixtures" / "onondaga_county_areawater.geojson"
     choose_file(monkeypatch, onondaga)
-    monkeypatch.setattr(QInputDialog, "getText",
-                        staticmethod(lambda *a, **k: ("TIGER water", True)))
-    monkeypatch.setattr(QInputDialog, "getDouble", staticmethod(lambda *a, **k: (10.0, True)))
+    declared: list[Path] = []
+    monkeypatch.setattr(imports, "ask_shoreline_layer",
+                        lambda path, _parent: declared.append(path) or ("TIGER water", 10.0))
     asked: list[str] = []
     monkeypatch.setattr(imports, "confirm_far_layer",
                         lambda _parent, text: asked.append(text) or False)
@@ -321,6 +319,7 @@ def test_a_shoreline_layer_of_another_lake_is_imported_only_when_confirmed(
     window.menus.file.import_layer()
     settle(window, qtbot)
     assert len(asked) == 1
+    assert declared == []  # far away: asked before the name and the accuracy
     assert "lies 219,874 ft (41.6 mi) from Canandaigua Lake" in asked[0]
     assert "--far-ok" not in asked[0]
     assert list_layers(window.workspace) == before

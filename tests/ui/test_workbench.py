@@ -221,16 +221,15 @@ def test_screenshots_of_the_main_screens(window: MainWindow, qtbot: QtBot,
 
 def test_importing_a_shoreline_layer_replaces_the_coarse_warning(
         window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from PySide6.QtWidgets import QInputDialog
-
+    from inspector_app.ui import imports
     from tests.geo.helpers import lake_with_island, write_wgs84
 
     assert window.layer_warning.isVisibleTo(window)
     assert "±1,500 ft" in window.layer_warning.text()
     lake = write_wgs84(tmp_path / "lake.geojson", [lake_with_island()])
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(lake), ""))
-    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("County contour", True))
-    monkeypatch.setattr(QInputDialog, "getDouble", lambda *a, **k: (3.0, True))
+    monkeypatch.setattr(imports, "ask_shoreline_layer",
+                        lambda _path, _parent: ("County contour", 3.0))
     window.menus.file.import_layer()
     assert not window.layer_warning.isVisibleTo(window)
     assert "County contour v1 (±3 ft)" in window.layer_label.text()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from inspector_app.services.demo.parcels import install_demo
@@ -178,3 +178,27 @@ def test_the_fingerprint_the_guide_and_the_report_take_and_give_back_the_keys(
     assert focused is not None and focused.window() is window
     qtbot.keyClick(focused, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: window.search.hasFocus())
+
+
+# --- a shoreline layer's accuracy is typed, never filled in -------------------------------
+
+def test_the_shoreline_layers_accuracy_must_be_typed(qtbot: QtBot, tmp_path: Path) -> None:
+    from inspector_app.ui.imports import ACCURACY_MEANS, ShorelineLayerDialog
+
+    dialog = ShorelineLayerDialog(tmp_path / "county-contour.geojson")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.name.text() == "county-contour" and dialog.accuracy.text() == ""
+    labels = [w.text() for w in dialog.findChildren(QLabel)]
+    assert ACCURACY_MEANS in labels
+    # Enter with nothing typed declares nothing: refused in the dialog, which stays
+    qtbot.keyClick(dialog.accuracy, Qt.Key.Key_Return)
+    assert dialog.isVisible() and dialog.chosen is None
+    assert dialog.problem.text() == ("Type the layer's declared accuracy in feet, as its "
+                                     "source states it.")
+    dialog.accuracy.setText("about five")
+    qtbot.keyClick(dialog.accuracy, Qt.Key.Key_Return)
+    assert dialog.isVisible() and "'about five' is not a number of feet" in dialog.problem.text()
+    dialog.accuracy.setText("2.5")
+    qtbot.keyClick(dialog.accuracy, Qt.Key.Key_Return)
+    assert not dialog.isVisible() and dialog.chosen == ("county-contour", 2.5)

@@ -192,6 +192,16 @@ def _check_vertices(count: int, path: Path) -> None:
                          "and import it again. Nothing was imported.")
 
 
+def far_layer(ws: Session, path: Path) -> FarLayer | None:
+    """The refusal `import_layer` would make of the file for lying far from the law's water
+    body or from every located parcel, found before its name and accuracy are asked for;
+    None when it lies where it should. A file that cannot be read is refused as the import
+    refuses it."""
+    lake, _ = read_layer_file(path)
+    finding = far_finding(lake, ws.laws, located_points(ws))
+    return None if finding is None else FarLayer(path, finding)
+
+
 def import_layer(ws: Session, path: Path, *, name: str, accuracy_ft: float,
                  source: str | None = None, far_ok: bool = False) -> dict[str, Any]:
     """Store a layer and make it active; earlier layers and their measurements stay. A

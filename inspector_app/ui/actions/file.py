@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QInputDialog, QLineEdit, QMenu, QProgressDialog, QWidget
+from PySide6.QtWidgets import QMenu, QProgressDialog, QWidget
 
 from ...errors import InputError
 from ..context import AppContext
@@ -109,19 +109,28 @@ class FileActions:
     # --- reference layers -------------------------------------------------------------
 
     def import_layer(self) -> None:
+        """File > Import shoreline layer: the file, whether it lies far from the lake
+        (checked on the worker first), then its name and declared accuracy."""
+        from ...services.reference.shorelines import far_layer
+
         path = self.ctx.files.open_file(self.parent, "shoreline layers", "Shoreline layer")
         if not path:
             return
-        name, ok = QInputDialog.getText(self.parent, "Shoreline layer", "Name of the layer:",
-                                        QLineEdit.EchoMode.Normal, path.stem)
-        if not ok or not name.strip():
+        ws = self._ws()
+        self.ctx.op(lambda: far_layer(ws, path)).success(
+            lambda far: self._declare_layer(path, far)).run()
+
+    def _declare_layer(self, path: Path, far: Any) -> None:
+        from .. import imports
+
+        if far is not None and not imports.confirm_far_layer(self.parent, far.in_app):
+            self.ctx.say(f"{path.name} was not imported.")
             return
-        accuracy, ok = QInputDialog.getDouble(self.parent, "Shoreline layer",
-                                              "Declared horizontal accuracy (feet):", 5, 0,
-                                              100_000, 1)
-        if not ok:
+        declared = imports.ask_shoreline_layer(path, self.parent)
+        if declared is None:
             return
-        self.run_layer_import(path, name=name, accuracy_ft=accuracy)
+        name, accuracy = declared
+        self.run_layer_import(path, name=name, accuracy_ft=accuracy, far_ok=far is not None)
 
     def run_layer_import(self, path: Path, *, name: str, accuracy_ft: float,
                          far_ok: bool = False) -> None:
