@@ -10,7 +10,8 @@ from PySide6.QtWidgets import QDialog, QWidget
 def show_with_keys(dialog: QDialog, back_to: QWidget | None = None) -> None:
     """Show `dialog` raised and active; when it closes, `back_to` (its parent's window
     when not given) is active again."""
-    window = back_to or (dialog.parentWidget().window() if dialog.parentWidget() else None)
+    parent = dialog.parentWidget()
+    window = back_to or (parent.window() if parent is not None else None)
     if window is not None and not dialog.property("gives_keys_back"):
         dialog.setProperty("gives_keys_back", True)
         dialog.finished.connect(lambda _result: _activate(window))
