@@ -19,6 +19,12 @@ def _feet(value: float) -> str:
     return f"{value:,.1f} ft"
 
 
+def added_unrounded(legs: list[float]) -> bool:
+    """Whether the legs as shown (to 0.1 ft) do not add up to their total as shown: the
+    total is of the legs as measured, before rounding, and the readout says so."""
+    return _feet(sum(round(leg, 1) for leg in legs)) != _feet(sum(legs))
+
+
 class MeasureTool(QObject):
     """The points clicked, their legs' lengths (from the services' measure, the one every
     distance of the app is measured with) and what is drawn of them."""
@@ -114,8 +120,10 @@ class MeasureTool(QObject):
             return "Measuring: click the next point. Esc ends (nothing is kept)."
         legs = " + ".join(_feet(leg) for leg in self.legs[-3:])
         more = "... + " if len(self.legs) > 3 else ""
+        unrounded = ", added before rounding" if added_unrounded(self.legs) else ""
         return (f"Measured: last leg {_feet(self.legs[-1])}; total {_feet(self.total_ft)} "
-                f"({more}{legs}). Click on to add a leg; Esc ends (nothing is kept).")
+                f"({more}{legs}{unrounded}). Click on to add a leg; Esc ends (nothing is "
+                "kept).")
 
     def _label(self, text: str, x: float, y: float, colour: QColor) -> LabelText:
         label = LabelText(text)

@@ -202,3 +202,27 @@ def test_the_shoreline_layers_accuracy_must_be_typed(qtbot: QtBot, tmp_path: Pat
     dialog.accuracy.setText("2.5")
     qtbot.keyClick(dialog.accuracy, Qt.Key.Key_Return)
     assert not dialog.isVisible() and dialog.chosen == ("county-contour", 2.5)
+
+
+# --- a measure's total a reader can add up -------------------------------------------------
+
+def test_a_measures_total_says_when_its_legs_were_added_before_rounding(qtbot: QtBot) -> None:
+    from PySide6.QtWidgets import QGraphicsScene
+
+    from inspector_app.ui.map_measure import MeasureTool
+
+    scene = QGraphicsScene()
+    tool = MeasureTool(scene, lambda: 0.5)
+    said: list[str] = []
+    tool.said.connect(said.append)
+    tool.start()
+    for x in (0.0, 161.84, 283.98):  # legs of 161.84 and 122.14 ft
+        tool.add(x, 0.0)
+    assert tool.legs == pytest.approx([161.84, 122.14], abs=0.005)
+    assert said[-1].startswith("Measured: last leg 122.1 ft; total 284.0 ft (161.8 ft + "
+                               "122.1 ft, added before rounding).")
+    tool.clear()
+    tool.start()
+    for x in (0.0, 161.84, 283.91):  # 161.8 + 122.1 = 283.9: nothing to explain
+        tool.add(x, 0.0)
+    assert "total 283.9 ft (161.8 ft + 122.1 ft). Click on" in said[-1]
