@@ -20,8 +20,17 @@ class EditConflict(ValueError):
 
     def __init__(self, path: str, stored: Any, mine: Any) -> None:
         super().__init__(f"{path}: changed elsewhere since the form was opened "
-                         f"(now {stored!r}; your value {mine!r})")
+                         f"(now {_said(stored)}; your value {_said(mine)})")
         self.path = path
+
+
+def _said(value: Any) -> str:
+    """A value as the refusal says it: "blank" for nothing, a list's items quoted."""
+    if value is None or value == "" or value == () or value == []:
+        return "blank"
+    if isinstance(value, list | tuple):
+        return ", ".join(repr(v) for v in value)
+    return repr(value)
 
 
 def changed_paths(before: Any, after: Any, path: str = "") -> list[str]:

@@ -15,13 +15,13 @@ last, as stored.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import QInputDialog
 
-from ..errors import InputError
+from ..errors import InputError, InspectorError
 from .ops import Op
 
 if TYPE_CHECKING:
@@ -112,6 +112,55 @@ class MarkInError(QUndoCommand):
                 return inspections.mark_entered_in_error(ws, self.sbl, self.inspection_id,
                                                          reason=self.reason, on=day)
             return inspections.restore(ws, self.sbl, self.inspection_id)
+
+        Op(edits.ctx.runner, work).success(done).failure(failed).run()
+
+
+class DecideSuggestion(QUndoCommand):
+    """A suggested finding accepted or rejected, already decided when it is pushed: it is
+    the top undo step (the decision changes the records the form's earlier steps wrote),
+    undone as its Undo decision link undoes it, redone with the same decision and note."""
+
+    def __init__(self, edits: CaseEdits, sbl: str, key: str, *, accept: bool, note: str,
+                 text: str) -> None:
+        super().__init__(text)
+        self.edits, self.sbl, self.key, self.accept, self.note = edits, sbl, key, accept, note
+        self.done = True
+
+    def redo(self) -> None:
+        if self.done:
+            self.done = False  # pushed after the decision itself
+            return
+        self.write(decide=True)
+
+    def undo(self) -> None:
+        self.write(decide=False)
+
+    def write(self, *, decide: bool, then: Callable[[], None] | None = None) -> None:
+        edits, ws = self.edits, self.edits.ctx.ws
+        assert ws is not None
+        day = edits.ctx.today()
+        edits.started()
+
+        def done(result: Any) -> None:
+            if then is not None:
+                then()
+            elif decide:
+                edits.ctx.say(f"Redone: {self.text()}.")
+            if not decide:
+                edits.ctx.say(result.summary())
+            edits.landed(self.sbl, edits.wb.parcel_id or "", None)
+
+        def failed(exc: BaseException) -> None:
+            self.setObsolete(True)
+            edits.wb.show_problem(exc.in_app if isinstance(exc, InspectorError) else str(exc))
+            edits.landed(self.sbl, edits.wb.parcel_id or "", None)
+
+        def work() -> Any:
+            if decide:
+                return ws.decide_suggestion(self.sbl, self.key, accept=self.accept,
+                                            note=self.note or None, as_of=day)
+            return ws.reopen_suggestion(self.sbl, self.key)
 
         Op(edits.ctx.runner, work).success(done).failure(failed).run()
 

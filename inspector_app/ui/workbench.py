@@ -369,10 +369,12 @@ class Workbench(QWidget):
         sbl, ws = self.sbl, self.ctx.ws
         if sbl is None or ws is None:
             return
-        day = self.ctx.today()
-        self.ctx.op(lambda: ws.decide_suggestion(sbl, key, accept=accept, note=note or None,
-                                                 as_of=day)).success(
-            lambda _: self.refresh_parcel(sbl)).run()
+        from .case_edits import DecideSuggestion
+
+        step = DecideSuggestion(self.edits, sbl, key, accept=accept, note=note,
+                                text=f"{'accepting' if accept else 'rejecting'} the "
+                                     "suggested finding")
+        step.write(decide=True, then=lambda: self.undo_stack.push(step))
 
     def _undo_decision(self, key: str) -> None:
         sbl, ws = self.sbl, self.ctx.ws

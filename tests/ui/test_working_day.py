@@ -226,3 +226,51 @@ def test_a_measures_total_says_when_its_legs_were_added_before_rounding(qtbot: Q
     for x in (0.0, 161.84, 283.91):  # 161.8 + 122.1 = 283.9: nothing to explain
         tool.add(x, 0.0)
     assert "total 283.9 ft (161.8 ft + 122.1 ft). Click on" in said[-1]
+
+
+# --- accepting a suggested finding is the top undo step ------------------------------------
+
+CAPACITY = "900.01-1-2"  # the demo's small septic tank: a capacity suggestion
+CAPACITY_KEY = "septic_tank_capacity/septic_tank#1"
+
+
+def test_undo_after_accepting_a_suggestion_undoes_the_acceptance_first(
+        window: MainWindow, qtbot: QtBot) -> None:
+    ws = window.workspace
+    opened(window, qtbot, CAPACITY)
+    tank_before = window.runner.wait(lambda: ws.load_case(CAPACITY).components[0])
+    window.form.owner_name.setText("Owner Typed Today")
+    window.form.owner_name.editingFinished.emit()
+    idle(window, qtbot)
+    assert window.undo_stack.count() == 1
+    window.evaluation.decided.emit(CAPACITY_KEY, True, "")
+    qtbot.waitUntil(lambda: "Undo decision" in window.evaluation.toPlainText())
+    idle(window, qtbot)
+    assert window.undo_stack.count() == 2
+    assert window.menus.edit.undo_action.text() == "&Undo accepting the suggested finding"
+    accepted = window.runner.wait(lambda: ws.load_case(CAPACITY).components[0])
+    assert accepted.defects != tank_before.defects
+
+    window.menus.edit.undo()  # the acceptance, not the owner's name
+    qtbot.waitUntil(lambda: "pending again" in window.message.text())
+    idle(window, qtbot)
+    assert not window.workbench.problem.isVisible()
+    case = window.runner.wait(lambda: ws.load_case(CAPACITY))
+    assert case.components[0].defects == tank_before.defects
+    assert case.parcel.owner_name == "Owner Typed Today"
+
+    window.menus.edit.undo()  # then the owner's name, without a false conflict
+    qtbot.waitUntil(lambda: window.runner.wait(
+        lambda: ws.load_case(CAPACITY).parcel.owner_name) != "Owner Typed Today")
+    idle(window, qtbot)
+    assert not window.workbench.problem.isVisible()
+    assert "Not saved" not in window.message.text() and "()" not in window.message.text()
+
+
+def test_a_refused_edit_names_an_empty_value_in_words() -> None:
+    from inspector_app.domain.edits import EditConflict
+
+    said = str(EditConflict("components[0].defects", ("cracked baffle",), ()))
+    assert said == ("components[0].defects: changed elsewhere since the form was opened "
+                    "(now 'cracked baffle'; your value blank)")
+    assert "()" not in said
