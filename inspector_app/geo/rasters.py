@@ -8,6 +8,7 @@ the window needs from the overview (or MBTiles zoom level) nearest the zoom show
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
 import os
 import sqlite3
@@ -36,6 +37,12 @@ from rasterio.windows import Window
 from ..errors import InputError
 from . import foreign_sqlite
 from .crs import MEASURE_CRS, WGS84, transformer
+
+# GDAL's own complaints about a file (rasterio logs them as warnings) name its internals;
+# what was wrong with the file reaches the user as our sentence, and only that.
+_gdal_log = logging.getLogger("rasterio")
+_gdal_log.addHandler(logging.NullHandler())
+_gdal_log.propagate = False
 
 Bounds = tuple[float, float, float, float]
 
