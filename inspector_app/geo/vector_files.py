@@ -237,6 +237,25 @@ def _geojson_source(path: Path, bounds: Bounds) -> tuple[bytes, bool, str | None
     return raw, utf16, crs
 
 
+def _library_source(path: Path, bounds: Bounds) -> tuple[Path | bytes, str | None]:
+    """What the reading library is given for a layer or table file (the file, or a UTF-16
+    GeoJSON file's text as UTF-8) and the CRS a GeoJSON file's "crs" member names; a
+    GeoJSON file is checked against `bounds` first (`_geojson_source`)."""
+    if path.suffix.lower() not in (".geojson", ".json"):
+        return path, None
+    utf8, utf16, named_crs = _geojson_source(path, bounds)
+    return (utf8 if utf16 else path), named_crs
+
+
+def _check_feature_count(info: dict[str, Any], path: Path, bounds: Bounds) -> None:
+    """Refuse a file whose reading library counts more features than `bounds` allows."""
+    count = int(info.get("features") or 0)
+    if count > bounds.features:
+        raise GeometryFileError(
+            f"{path}: holds {count:,} features, more than the {bounds.features:,} "
+            f"{bounds.what} may hold; {bounds.fewer}.")
+
+
 def _check_vertices(geometries: np.ndarray, path: Path, bounds: Bounds) -> None:
     """Refuse a geometry (None: none) of more coordinates than `bounds` allows."""
     counts = shapely.get_num_coordinates(geometries)
@@ -296,13 +315,7 @@ def _read_raw(path: Path, columns: Any = None,
     if not path.exists():
         raise GeometryFileError(f"{path}: no such file.")
     _before_reading(path)
-    source: Path | bytes = path
-    named_crs = None
-    if path.suffix.lower() in (".geojson", ".json"):
-        utf8, utf16, named_crs = _geojson_source(path, bounds)
-        if utf16:
-            source = utf8
-        del utf8
+    source, named_crs = _library_source(path, bounds)
     import pyogrio  # GDAL is loaded only when a file is actually read
 
     try:
@@ -311,10 +324,7 @@ def _read_raw(path: Path, columns: Any = None,
             info = pyogrio.read_info(source)
             if info.get("driver") not in READ_DRIVERS:
                 raise GeometryFileError(f"{path}: {_NOT_A_LAYER}")
-            if int(info.get("features") or 0) > bounds.features:
-                raise GeometryFileError(
-                    f"{path}: holds {int(info['features']):,} features, more than the "
-                    f"{bounds.features:,} {bounds.what} may hold; {bounds.fewer}.")
+            _check_feature_count(info, path, bounds)
             _crs(named_crs or info.get("crs"), path)  # before any field is looked for
             wanted = None if columns is None else columns([str(f) for f in info["fields"]])
             meta, fids, wkb, field_data = pyogrio.raw.read(source, return_fids=True,
@@ -537,15 +547,17 @@ def read_attribute_table(path: Path) -> tuple[list[str], list[list[Any]]]:
     if path.suffix.lower() not in _TABLE_SUFFIXES:
         raise GeometryFileError(f"{path}: is not a table this app reads.")
     _before_reading(path)
+    source, _ = _library_source(path, LAYER)
     import pyogrio
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            info = pyogrio.read_info(path)
+            info = pyogrio.read_info(source)
             if info.get("driver") not in READ_DRIVERS:
                 raise GeometryFileError(f"{path}: {_NOT_A_LAYER}")
-            meta, _, _, field_data = pyogrio.raw.read(path, read_geometry=False)
+            _check_feature_count(info, path, LAYER)
+            meta, _, _, field_data = pyogrio.raw.read(source, read_geometry=False)
     except GeometryFileError:
         raise
     except Exception:
