@@ -104,12 +104,16 @@ def check_photo(data: bytes) -> ImageHeader:
     ImageRefused naming why (its words complete "FILE: ...")."""
     header = read_header(data)
     if _decode_scale(header) is None:
+        least = _JPEG_SCALES[-1] if header.kind == "JPEG" else 1
         how = (" even at an eighth of its size" if header.kind == "JPEG" else "")
+        over = (f"over the {PHOTO_MAX_DECODE_PIXELS / 1e6:,.0f} MP"
+                if -(-header.width_px // least) * -(-header.height_px // least)
+                > PHOTO_MAX_DECODE_PIXELS
+                else f"longer than the {PHOTO_MAX_DECODE_SIDE_PX:,} px a side")
         raise PhotoTooLarge(
             f"is a {header.kind} of {header.width_px:,} x {header.height_px:,} px "
-            f"({header.width_px * header.height_px / 1e6:,.0f} MP), over the "
-            f"{PHOTO_MAX_DECODE_PIXELS / 1e6:,.0f} MP or {PHOTO_MAX_DECODE_SIDE_PX:,} px a "
-            f"side a photo is read at{how}")
+            f"({header.width_px * header.height_px / 1e6:,.0f} MP), {over} a photo is read "
+            f"at{how}")
     return header
 
 
