@@ -194,3 +194,14 @@ def bogus_strips_tiff(path: Path, size_px: int = 100_000) -> Path:
         else struct.pack("<HHIHH", tag, kind, 1, value, 0) for tag, kind, value in entries)
     path.write_bytes(b"II*\x00" + struct.pack("<I", 8) + ifd + struct.pack("<I", 0))
     return path
+
+
+def other_body_world_file_png(path: Path) -> Path:
+    """A small PNG with a world file and a .prj naming a CRS on a body of 1e30 m radius,
+    which no transformation relates to the earth."""
+    from PIL import Image
+
+    Image.new("RGB", (64, 64), "olive").save(path)
+    path.with_suffix(".pgw").write_text("1\n0\n0\n-1\n0\n0\n")
+    path.with_suffix(".prj").write_text("+proj=geos +h=1e30 +a=1e30")
+    return path

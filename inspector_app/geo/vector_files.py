@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 import shapely
 from pyproj import CRS
-from pyproj.exceptions import CRSError, ProjError
 from shapely.geometry.base import BaseGeometry
 
 from ..errors import InputError
@@ -27,7 +26,7 @@ from ..nesting import TooDeep
 from ..paths import UnreadableFile, read_regular_file
 from ..text_input import decode, json_problem
 from . import foreign_sqlite
-from .crs import MEASURE_CRS, WGS84, transformer
+from .crs import MEASURE_CRS, WGS84, UnusableCRS, transformer, usable_crs
 
 # Latitude and longitude ranges around New York, to recognise swapped axes.
 _NY_LAT = (40.0, 46.0)
@@ -58,16 +57,13 @@ def _crs(text: str | None, path: Path | str) -> CRS:
             f"{path}: has no coordinate reference system; a Shapefile needs its .prj file "
             "beside it, and GeoJSON must be WGS84 or name its CRS.")
     try:
-        crs = CRS.from_user_input(text)
-        transformer(crs.to_wkt(), MEASURE_CRS)
-        transformer(crs.to_wkt(), WGS84)
-    except (CRSError, ProjError):
+        return usable_crs(text)
+    except UnusableCRS:
         raise GeometryFileError(f"{path}: its coordinate reference system {_shown(text)} is "
                                 "not one this app can use (its coordinates cannot be "
                                 "converted to NY State Plane Central, EPSG:2261); export the "
                                 "layer in a coordinate system such as EPSG:2261 or WGS84."
                                 ) from None
-    return crs
 
 
 def _shown(text: str) -> str:

@@ -240,3 +240,15 @@ def test_only_our_sentence_reaches_the_user_when_gdal_complains_of_an_image(
         assert_refused(result, image, "has no georeferencing")
         assert "StripByteCounts" not in result.stderr and "rasterio" not in result.stderr
     assert snapshot(demo) == before
+
+
+def test_an_image_in_a_crs_the_app_cannot_convert_is_refused(tmp_path: Path,
+                                                             demo: Path) -> None:
+    image = hostile_files.other_body_world_file_png(tmp_path / "moon.png")
+    prj = image.with_suffix(".prj")
+    before = snapshot(demo)
+    for storage in ("--copy", "--reference"):
+        result = cli(demo, "basemap", "import", str(image), "--name", "Moon", storage)
+        assert_refused(result, prj, "cannot be converted to NY State Plane Central")
+        assert "nan" not in result.stderr
+    assert snapshot(demo) == before
