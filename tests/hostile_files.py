@@ -5,6 +5,7 @@ returns its path."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -134,4 +135,73 @@ def one_fine_tile_mbtiles(path: Path, lon: float, lat: float, zoom: int = 22) ->
         conn.execute("UPDATE metadata SET value = ? WHERE name = 'bounds'",
                      (f"{lon - 0.02},{lat - 0.02},{lon + 0.02},{lat + 0.02}",))
     conn.close()
+    return path
+
+
+def _feature_collection(features: str, crs: str | None = None) -> str:
+    named = "" if crs is None else (
+        f'"crs": {{"type": "name", "properties": {{"name": {json.dumps(crs)}}}}}, ')
+    return f'{{"type": "FeatureCollection", {named}"features": [{features}]}}'
+
+
+_LINE = ('{"type": "Feature", "properties": {}, "geometry": {"type": "LineString", '
+         '"coordinates": [[-77.31, 42.8], [-77.3, 42.81]]}}')
+
+
+def deep_geojson(path: Path, levels: int = 100_000) -> Path:
+    """A FeatureCollection whose features array nests `levels` arrays deep (200 KB)."""
+    path.write_text('{"type": "FeatureCollection", "features": [' + "[" * levels
+                    + "]" * levels + "]}")
+    return path
+
+
+def named_crs_geojson(path: Path, crs: str) -> Path:
+    """A line beside the lake in WGS84 numbers whose "crs" member names `crs`."""
+    path.write_text(_feature_collection(_LINE, crs))
+    return path
+
+
+def utf16_geojson(path: Path) -> Path:
+    """A line beside the lake as GeoJSON saved as UTF-16 with its byte order mark."""
+    path.write_text(_feature_collection(_LINE), encoding="utf-16")
+    return path
+
+
+def many_features_geojson(path: Path, count: int) -> Path:
+    """A FeatureCollection of `count` copies of one short line beside the lake."""
+    path.write_text(_feature_collection(", ".join([_LINE] * count)))
+    return path
+
+
+def long_line_geojson(path: Path, vertices: int) -> Path:
+    """One LineString of `vertices` positions along the lake's west shore."""
+    positions = ", ".join(f"[-77.31, {42.8 + i * 1e-7:.7f}]" for i in range(vertices))
+    path.write_text(_feature_collection(
+        '{"type": "Feature", "properties": {}, "geometry": {"type": "LineString", '
+        f'"coordinates": [{positions}]}}}}'))
+    return path
+
+
+def bogus_strips_tiff(path: Path, size_px: int = 100_000) -> Path:
+    """A 122-byte TIFF header declaring `size_px` x `size_px` grey pixels in one strip
+    whose byte count GDAL finds bogus (and says so), without georeferencing."""
+    import struct
+
+    entries = [(256, 4, size_px), (257, 4, size_px), (258, 3, 8), (259, 3, 1), (262, 3, 1),
+               (273, 4, 8), (277, 3, 1), (278, 4, size_px), (279, 4, 1_410_000_000)]
+    ifd = struct.pack("<H", len(entries)) + b"".join(
+        struct.pack("<HHII", tag, kind, 1, value) if kind == 4
+        else struct.pack("<HHIHH", tag, kind, 1, value, 0) for tag, kind, value in entries)
+    path.write_bytes(b"II*\x00" + struct.pack("<I", 8) + ifd + struct.pack("<I", 0))
+    return path
+
+
+def other_body_world_file_png(path: Path) -> Path:
+    """A small PNG with a world file and a .prj naming a CRS on a body of 1e30 m radius,
+    which no transformation relates to the earth."""
+    from PIL import Image
+
+    Image.new("RGB", (64, 64), "olive").save(path)
+    path.with_suffix(".pgw").write_text("1\n0\n0\n-1\n0\n0\n")
+    path.with_suffix(".prj").write_text("+proj=geos +h=1e30 +a=1e30")
     return path

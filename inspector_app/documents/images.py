@@ -82,15 +82,19 @@ PHOTO_PRINT_SIDE_PX = 1600
 # 12-50 MP photo. A JPEG is decoded at 1/2, 1/4 or 1/8 of its size where that suffices
 # (so a 200 MP one is decoded at 1/8, 3 MP); a PNG can only be decoded whole.
 PHOTO_MAX_DECODE_PIXELS = 50_000_000
+# The longest side a photo is decoded at: a 200 MP phone photo is 16,320 px wide, a
+# panorama wider but a JPEG (decoded at a reduction). A strip of pixels millions long
+# costs hundreds of MB to scale, though within the pixel budget.
+PHOTO_MAX_DECODE_SIDE_PX = 20_000
 _JPEG_SCALES = (1, 2, 4, 8)
 
 
 def _decode_scale(header: ImageHeader) -> int | None:
-    """The least reduction at which the photo decodes within PHOTO_MAX_DECODE_PIXELS, or
-    None when none does."""
+    """The least reduction at which the photo decodes within PHOTO_MAX_DECODE_PIXELS and
+    PHOTO_MAX_DECODE_SIDE_PX, or None when none does."""
     for scale in _JPEG_SCALES if header.kind == "JPEG" else (1,):
         w, h = -(-header.width_px // scale), -(-header.height_px // scale)
-        if w * h <= PHOTO_MAX_DECODE_PIXELS:
+        if w * h <= PHOTO_MAX_DECODE_PIXELS and max(w, h) <= PHOTO_MAX_DECODE_SIDE_PX:
             return scale
     return None
 
@@ -100,11 +104,16 @@ def check_photo(data: bytes) -> ImageHeader:
     ImageRefused naming why (its words complete "FILE: ...")."""
     header = read_header(data)
     if _decode_scale(header) is None:
+        least = _JPEG_SCALES[-1] if header.kind == "JPEG" else 1
         how = (" even at an eighth of its size" if header.kind == "JPEG" else "")
+        over = (f"over the {PHOTO_MAX_DECODE_PIXELS / 1e6:,.0f} MP"
+                if -(-header.width_px // least) * -(-header.height_px // least)
+                > PHOTO_MAX_DECODE_PIXELS
+                else f"longer than the {PHOTO_MAX_DECODE_SIDE_PX:,} px a side")
         raise PhotoTooLarge(
             f"is a {header.kind} of {header.width_px:,} x {header.height_px:,} px "
-            f"({header.width_px * header.height_px / 1e6:,.0f} MP), over the "
-            f"{PHOTO_MAX_DECODE_PIXELS / 1e6:,.0f} MP a photo is read at{how}")
+            f"({header.width_px * header.height_px / 1e6:,.0f} MP), {over} a photo is read "
+            f"at{how}")
     return header
 
 

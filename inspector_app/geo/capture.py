@@ -22,7 +22,13 @@ from pyproj import CRS
 from ..errors import InputError
 from ..paths import UnreadableFile, read_regular_lines
 from .crs import MEASURE_CRS, WGS84
-from .vector_files import geometry_to_lonlat, read_geojson_areas, read_vector_file, to_measure_crs
+from .vector_files import (
+    Bounds,
+    geometry_to_lonlat,
+    read_geojson_areas,
+    read_vector_file,
+    to_measure_crs,
+)
 
 # Typical horizontal error (one sigma, feet) per unit of HDOP, by GGA fix quality:
 # 1 autonomous GPS, 2 differential (SBAS/DGPS), 4 RTK fixed, 5 RTK float.
@@ -70,10 +76,17 @@ def from_state_plane(points_ft: Sequence[tuple[float, float]], kind: str,
     return geometry_to_lonlat(_in_feet(_shape(points_ft, kind, where), MEASURE_CRS, where))
 
 
+# A file given for one thing on a site: an absorption area or a dwelling has tens of
+# corners, a watercourse or a property line traced off a plan some hundreds of vertices.
+SITE_FILE = Bounds(features=100, vertices=10_000, what="a file for one site feature",
+                   fewer="give a file with exactly one")
+
+
 def from_file(path: Path) -> dict[str, Any]:
     """One geometry from a GeoJSON, Shapefile or GeoPackage file."""
-    features = (read_geojson_areas(path) if path.suffix.lower() in (".geojson", ".json")
-                else read_vector_file(path))
+    features = (read_geojson_areas(path, SITE_FILE)
+                if path.suffix.lower() in (".geojson", ".json")
+                else read_vector_file(path, SITE_FILE))
     if len(features.geometries) != 1:
         raise CaptureError(f"{path}: holds {len(features.geometries)} features; give a file "
                            "with exactly one.")

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 from pyproj import CRS, Transformer
+from pyproj.exceptions import CRSError, ProjError
 
 MEASURE_CRS = "EPSG:2261"  # NAD83 / New York Central (ftUS)
 WGS84 = "OGC:CRS84"  # longitude, latitude
@@ -23,6 +24,24 @@ def transformer(source: str, target: str) -> Transformer:
         warnings.simplefilter("ignore")
         return Transformer.from_crs(CRS.from_user_input(source), CRS.from_user_input(target),
                                     always_xy=True)
+
+
+class UnusableCRS(ValueError):
+    """A coordinate system this app cannot read, or cannot convert to its own."""
+
+
+def usable_crs(text: str) -> CRS:
+    """The CRS a file names (EPSG code, WKT, PROJ string...), read and known to convert to
+    EPSG:2261 and WGS84; UnusableCRS when it is unknown or cannot be converted (a CRS of
+    another celestial body, say)."""
+    try:
+        crs = CRS.from_user_input(text)
+        wkt = crs.to_wkt()
+        transformer(wkt, MEASURE_CRS)
+        transformer(wkt, WGS84)
+    except (CRSError, ProjError):
+        raise UnusableCRS(text) from None
+    return crs
 
 
 def lonlat_to_feet(lon: Any, lat: Any) -> tuple[np.ndarray, np.ndarray]:

@@ -8,6 +8,7 @@ the window needs from the overview (or MBTiles zoom level) nearest the zoom show
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
 import os
 import sqlite3
@@ -27,7 +28,6 @@ os.environ.setdefault("GDAL_CACHEMAX", "64")
 
 import rasterio
 from pyproj import CRS
-from pyproj.exceptions import CRSError
 from rasterio.enums import ColorInterp, Resampling
 from rasterio.errors import RasterioError, RasterioIOError
 from rasterio.vrt import WarpedVRT
@@ -35,7 +35,13 @@ from rasterio.windows import Window
 
 from ..errors import InputError
 from . import foreign_sqlite
-from .crs import MEASURE_CRS, WGS84, transformer
+from .crs import MEASURE_CRS, WGS84, UnusableCRS, transformer, usable_crs
+
+# GDAL's own complaints about a file (rasterio logs them as warnings) name its internals;
+# what was wrong with the file reaches the user as our sentence, and only that.
+_gdal_log = logging.getLogger("rasterio")
+_gdal_log.addHandler(logging.NullHandler())
+_gdal_log.propagate = False
 
 Bounds = tuple[float, float, float, float]
 
@@ -117,10 +123,11 @@ def _prj_crs(path: Path) -> CRS:
             f"system; the file {path.with_suffix('.prj').name} is missing beside it. Put the "
             ".prj that came with the image next to it and import it again.")
     try:
-        return CRS.from_user_input(prj.read_text("utf-8", errors="replace").strip())
-    except CRSError:
+        return usable_crs(prj.read_text("utf-8", errors="replace").strip())
+    except UnusableCRS:
         raise RasterFileError(f"{prj}: is not a coordinate system this app can use (not a "
-                              "valid .prj).") from None
+                              "valid .prj, or one that cannot be converted to NY State Plane "
+                              "Central, EPSG:2261).") from None
 
 
 def _check_mbtiles(path: Path, cancelled: Callable[[], bool] | None = None) -> None:
@@ -161,8 +168,8 @@ def _source_crs(path: Path, ds: Any, fmt: str) -> CRS:
                               "georeferencing (or give a JPEG/PNG with its world file and "
                               ".prj).")
     try:
-        return CRS.from_user_input(ds.crs.to_wkt())
-    except CRSError:
+        return usable_crs(ds.crs.to_wkt())
+    except UnusableCRS:
         raise RasterFileError(f"{path}: its coordinate system is not one this app can "
                               "use.") from None
 

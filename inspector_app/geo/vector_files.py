@@ -6,7 +6,9 @@ outside NY State Plane Central's area of use before it is projected to EPSG:2261
 
 from __future__ import annotations
 
+import codecs
 import json
+import re
 import warnings
 from dataclasses import dataclass
 from functools import lru_cache
@@ -16,7 +18,6 @@ from typing import Any
 import numpy as np
 import shapely
 from pyproj import CRS
-from pyproj.exceptions import CRSError
 from shapely.geometry.base import BaseGeometry
 
 from ..errors import InputError
@@ -25,7 +26,7 @@ from ..nesting import TooDeep
 from ..paths import UnreadableFile, read_regular_file
 from ..text_input import decode, json_problem
 from . import foreign_sqlite
-from .crs import MEASURE_CRS, WGS84, transformer
+from .crs import MEASURE_CRS, WGS84, UnusableCRS, transformer, usable_crs
 
 # Latitude and longitude ranges around New York, to recognise swapped axes.
 _NY_LAT = (40.0, 46.0)
@@ -56,10 +57,21 @@ def _crs(text: str | None, path: Path | str) -> CRS:
             f"{path}: has no coordinate reference system; a Shapefile needs its .prj file "
             "beside it, and GeoJSON must be WGS84 or name its CRS.")
     try:
-        return CRS.from_user_input(text)
-    except CRSError:
-        raise GeometryFileError(f"{path}: its coordinate reference system {text!r} is not "
-                                "one this app can use.") from None
+        return usable_crs(text)
+    except UnusableCRS:
+        raise GeometryFileError(f"{path}: its coordinate reference system {_shown(text)} is "
+                                "not one this app can use (its coordinates cannot be "
+                                "converted to NY State Plane Central, EPSG:2261); export the "
+                                "layer in a coordinate system such as EPSG:2261 or WGS84."
+                                ) from None
+
+
+def _shown(text: str) -> str:
+    """A CRS as a file gives it, shortened to its name when it is written out in full."""
+    if len(text) <= 80:
+        return repr(text)
+    name = re.match(r'\s*\w+\[\s*"([^"]*)"', text)
+    return repr(name.group(1)) if name else repr(text[:77] + "...")
 
 
 @lru_cache(maxsize=1)
@@ -151,6 +163,106 @@ def _shapefile_set(path: Path) -> None:
                 "one folder.")
 
 
+@dataclass(frozen=True)
+class Bounds:
+    """The most features a file may hold and the most coordinates one of its geometries
+    may have, checked before the file is read whole; `what` says what the file is for."""
+
+    features: int
+    vertices: int
+    what: str
+    fewer: str = "give only the features needed (clip the layer to the area around the lake)"
+
+
+# A layer: a county's parcels number in the tens of thousands, its water areas (TIGER
+# areawater) in the thousands; Canandaigua Lake's whole shore traced at 1 m is about
+# 100,000 vertices. Ten times those: a file beyond them is not a layer this office uses,
+# and reading it whole would take gigabytes.
+LAYER = Bounds(features=250_000, vertices=1_000_000, what="a layer")
+
+# One geometry in GeoJSON: every position an array of numbers.
+_GEOMETRY_KEY = re.compile(rb'"geometry"\s*:')
+_POSITION = re.compile(rb"\[\s*[-+0-9.]")
+_NAMED_CRS = re.compile(rb'"crs"\s*:\s*\{[^{}]*"properties"\s*:\s*\{[^{}]*"name"\s*:\s*'
+                        rb'"((?:[^"\\]|\\.)*)"')
+
+
+def _geojson_source(path: Path, bounds: Bounds) -> tuple[bytes, bool, str | None]:
+    """A GeoJSON file's bytes as UTF-8 (a UTF-16 file, with its byte order mark, turned to
+    UTF-8: True) and the CRS its "crs" member names (None: none named), checked against
+    `bounds` without parsing it: its features counted by their "geometry" members, and
+    each geometry's positions by the brackets between one of those and the next."""
+    try:
+        raw = read_regular_file(path, limit=MAX_GEOJSON_BYTES, what="GeoJSON file")
+    except FileNotFoundError:
+        raise GeometryFileError(f"{path}: no such file.") from None
+    except UnreadableFile as exc:
+        raise GeometryFileError(str(exc)) from None
+    utf16 = raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+    if utf16:
+        raw = decode(raw, path, what="GeoJSON file", save_as="UTF-8",
+                     error=GeometryFileError).text.encode("utf-8")
+    starts = []
+    for match in _GEOMETRY_KEY.finditer(raw):
+        starts.append(match.end())
+        if len(starts) > bounds.features:
+            raise GeometryFileError(
+                f"{path}: holds more than {bounds.features:,} features, the most "
+                f"{bounds.what} may hold; {bounds.fewer}.")
+    ends = [*starts[1:], len(raw)]
+    for n, (start, end) in enumerate(zip(starts or [0], ends, strict=True)):
+        if raw.count(b"[", start, end) <= bounds.vertices:
+            continue  # every position is an array: no more positions than brackets
+        for positions, _ in enumerate(_POSITION.finditer(raw, start, end), 1):
+            if positions > bounds.vertices:
+                which = f"feature {n + 1}'s geometry" if starts else "its geometry"
+                raise GeometryFileError(
+                    f"{path}: {which} has more than {bounds.vertices:,} coordinates, the "
+                    f"most one geometry of {bounds.what} may have; simplify it to its survey "
+                    "accuracy (for example one vertex every few feet).")
+    # The member is at the top, before or after the features (whose positions are arrays).
+    head = raw[:raw.find(b'"features"')] if b'"features"' in raw else raw[:starts[0]] if (
+        starts) else b""
+    named = _NAMED_CRS.search(head) or _NAMED_CRS.search(raw, max(raw.rfind(b"]"), 0))
+    crs = None
+    if named:
+        try:
+            crs = json.loads(b'"' + named.group(1) + b'"')
+        except ValueError:
+            crs = named.group(1).decode("utf-8", "replace")
+    return raw, utf16, crs
+
+
+def _library_source(path: Path, bounds: Bounds) -> tuple[Path | bytes, str | None]:
+    """What the reading library is given for a layer or table file (the file, or a UTF-16
+    GeoJSON file's text as UTF-8) and the CRS a GeoJSON file's "crs" member names; a
+    GeoJSON file is checked against `bounds` first (`_geojson_source`)."""
+    if path.suffix.lower() not in (".geojson", ".json"):
+        return path, None
+    utf8, utf16, named_crs = _geojson_source(path, bounds)
+    return (utf8 if utf16 else path), named_crs
+
+
+def _check_feature_count(info: dict[str, Any], path: Path, bounds: Bounds) -> None:
+    """Refuse a file whose reading library counts more features than `bounds` allows."""
+    count = int(info.get("features") or 0)
+    if count > bounds.features:
+        raise GeometryFileError(
+            f"{path}: holds {count:,} features, more than the {bounds.features:,} "
+            f"{bounds.what} may hold; {bounds.fewer}.")
+
+
+def _check_vertices(geometries: np.ndarray, path: Path, bounds: Bounds) -> None:
+    """Refuse a geometry (None: none) of more coordinates than `bounds` allows."""
+    counts = shapely.get_num_coordinates(geometries)
+    if len(counts) and int(counts.max()) > bounds.vertices:
+        n = int(np.argmax(counts))
+        raise GeometryFileError(
+            f"{path}: feature {n + 1}'s geometry has {int(counts[n]):,} coordinates, more "
+            f"than the {bounds.vertices:,} one geometry of {bounds.what} may have; simplify "
+            "it to its survey accuracy (for example one vertex every few feet).")
+
+
 def _damaged(path: Path) -> str:
     """Why a layer file the reading library could not read was refused, in words: the
     fault a GeoJSON file's own JSON shows, else what the file should be and what to do."""
@@ -164,7 +276,7 @@ def _damaged(path: Path) -> str:
             loads(decode(raw, path, what="GeoJSON file", save_as="UTF-8").text)
         except json.JSONDecodeError as exc:
             return json_problem(exc)
-        except NonFiniteNumber as exc:
+        except (NonFiniteNumber, TooDeep) as exc:
             return str(exc)
         except InputError as exc:
             return str(exc).removeprefix(f"{path}: ").rstrip(".")
@@ -188,32 +300,41 @@ def _before_reading(path: Path) -> None:
         foreign_sqlite.check(path, "a GeoPackage", geopackage=True)
 
 
-def _read_raw(path: Path, columns: Any = None) -> tuple[dict[str, Any], Any, Any, Any]:
+def _read_raw(path: Path, columns: Any = None,
+              bounds: Bounds = LAYER) -> tuple[dict[str, Any], Any, Any, Any]:
     """pyogrio's raw read of a layer file (meta, fids, WKB, field data), with every failure
     said as a GeometryFileError. `columns`, when given, is called with the file's field
-    names and gives those to read (None: all of them)."""
+    names and gives those to read (None: all of them). A file of more features, or a
+    geometry of more coordinates, than `bounds` allows is refused (a GeoJSON file's before
+    it is parsed); a GeoJSON file's "crs" member is read as it names its CRS (meta's
+    "crs"), not as the library reads it (which takes a CRS it does not know for WGS84)."""
     if not path.exists():
         raise GeometryFileError(f"{path}: no such file.")
     _before_reading(path)
+    source, named_crs = _library_source(path, bounds)
     import pyogrio  # GDAL is loaded only when a file is actually read
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            info = pyogrio.read_info(path)
+            info = pyogrio.read_info(source)
             if info.get("driver") not in READ_DRIVERS:
                 raise GeometryFileError(f"{path}: {_NOT_A_LAYER}")
+            _check_feature_count(info, path, bounds)
+            _crs(named_crs or info.get("crs"), path)  # before any field is looked for
             wanted = None if columns is None else columns([str(f) for f in info["fields"]])
-            meta, fids, wkb, field_data = pyogrio.raw.read(path, return_fids=True,
+            meta, fids, wkb, field_data = pyogrio.raw.read(source, return_fids=True,
                                                            columns=wanted)
     except InputError:  # ours, the file's fault said in words (a field not found...)
         raise
     except Exception:  # the library's words are not shown: they name its own settings
         raise GeometryFileError(f"{path}: {_damaged(path)}.") from None
+    if named_crs is not None:
+        meta = {**meta, "crs": named_crs}
     return meta, fids, wkb, field_data
 
 
-def _geometries(wkb: Any, path: Path) -> np.ndarray:
+def _geometries(wkb: Any, path: Path, bounds: Bounds) -> np.ndarray:
     """The features' geometries (None where a feature has none); a geometry that cannot
     be one (a ring not closed, a coordinate that is not a number) is refused, naming its
     feature, rather than left out."""
@@ -227,14 +348,16 @@ def _geometries(wkb: Any, path: Path) -> np.ndarray:
             f"{path}: feature {broken[0] + 1}'s geometry is not valid (a ring that is not "
             "closed, or a coordinate that is not a number); fix it or export the layer "
             "again.")
-    return np.asarray(decoded, dtype=object)
+    out = np.asarray(decoded, dtype=object)
+    _check_vertices(out, path, bounds)
+    return out
 
 
-def read_vector_file(path: Path) -> Features:
+def read_vector_file(path: Path, bounds: Bounds = LAYER) -> Features:
     """Read a Shapefile, GeoPackage or GeoJSON layer and project it to EPSG:2261."""
-    meta, fids, wkb, _ = _read_raw(path)
+    meta, fids, wkb, _ = _read_raw(path, bounds=bounds)
     crs = _crs(meta.get("crs"), path)
-    geoms = [g for g in _geometries(wkb, path) if g is not None and not g.is_empty] if (
+    geoms = [g for g in _geometries(wkb, path, bounds) if g is not None and not g.is_empty] if (
         wkb is not None) else []
     if not geoms:
         raise GeometryFileError(f"{path}: contains no geometry.")
@@ -267,7 +390,7 @@ def read_vector_table(path: Path, columns: Any = None) -> FeatureTable:
     meta, fids, wkb, field_data = _read_raw(path, chosen)
     crs = _crs(meta.get("crs"), path)
     count = 0 if wkb is None else len(wkb)
-    decoded = _geometries(wkb, path) if count else np.empty(0, dtype=object)
+    decoded = _geometries(wkb, path, LAYER) if count else np.empty(0, dtype=object)
     present = np.array([g is not None and not g.is_empty for g in decoded], dtype=bool)
     if not present.any():
         raise GeometryFileError(f"{path}: contains no geometry.")
@@ -294,14 +417,9 @@ def _geojson_crs(doc: dict[str, Any], path: Path) -> CRS:
             "({\"type\": \"name\", \"properties\": {\"name\": ...}}).") from None
 
 
-def read_geojson_areas(path: Path) -> Features:
+def read_geojson_areas(path: Path, bounds: Bounds = LAYER) -> Features:
     """Read a GeoJSON geometry, Feature or FeatureCollection, keeping each feature's id."""
-    try:
-        raw = read_regular_file(path, limit=MAX_GEOJSON_BYTES, what="GeoJSON file")
-    except FileNotFoundError:
-        raise GeometryFileError(f"{path}: no such file.") from None
-    except UnreadableFile as exc:
-        raise GeometryFileError(str(exc)) from None
+    raw = _geojson_source(path, bounds)[0]
     text = decode(raw, path, what="GeoJSON file", save_as="UTF-8",
                   error=GeometryFileError).text
     try:
@@ -425,15 +543,17 @@ def read_attribute_table(path: Path) -> tuple[list[str], list[list[Any]]]:
     if path.suffix.lower() not in _TABLE_SUFFIXES:
         raise GeometryFileError(f"{path}: is not a table this app reads.")
     _before_reading(path)
+    source, _ = _library_source(path, LAYER)
     import pyogrio
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            info = pyogrio.read_info(path)
+            info = pyogrio.read_info(source)
             if info.get("driver") not in READ_DRIVERS:
                 raise GeometryFileError(f"{path}: {_NOT_A_LAYER}")
-            meta, _, _, field_data = pyogrio.raw.read(path, read_geometry=False)
+            _check_feature_count(info, path, LAYER)
+            meta, _, _, field_data = pyogrio.raw.read(source, read_geometry=False)
     except GeometryFileError:
         raise
     except Exception:

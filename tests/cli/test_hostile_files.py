@@ -6,6 +6,7 @@ timeout only guards against a hang (the refusal itself takes about a second)."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sqlite3
 import subprocess
@@ -147,3 +148,107 @@ def test_a_kit_of_imagery_too_fine_to_clip_is_refused_before_clipping(
     enrolled = cli(demo, "sync", "enroll", "--device", "Laptop 1", "--out", str(kit),
                    "--parcels", sbl, "--passphrase-file", str(passphrase))
     assert enrolled.returncode == 0, enrolled.stderr
+
+
+def _layer_doors(demo: Path, file: Path) -> list[list[str]]:
+    """Every command that reads a layer file, reading `file`."""
+    conn = sqlite3.connect(demo / "inspector.sqlite")
+    sbl = conn.execute("SELECT sbl FROM parcels LIMIT 1").fetchone()[0]
+    conn.close()
+    return [["shoreline", "import", str(file), "--name", "x", "--accuracy-ft", "5",
+             "--far-ok"],
+            ["parcels", "import-lines", str(file)],
+            ["site", sbl, "absorption_area", "--file", str(file)],
+            ["distance", "--shoreline", str(file), "--area", str(file)]]
+
+
+def _refused_at_every_layer_door(demo: Path, file: Path, *words: str) -> None:
+    before = snapshot(demo)
+    for argv in _layer_doors(demo, file):
+        assert_refused(cli(demo, *argv), file, *words)
+    assert snapshot(demo) == before
+
+
+def test_a_geojson_nested_beyond_the_depth_bound_is_refused_at_every_layer_door(
+        tmp_path: Path, demo: Path) -> None:
+    file = hostile_files.deep_geojson(tmp_path / "deep.geojson")
+    _refused_at_every_layer_door(demo, file, "nests 100,002 levels deep")
+
+
+@pytest.mark.parametrize("crs", ["+proj=geos +h=1e30 +a=1e30", "urn:ogc:def:crs:EPSG::99999"])
+def test_a_layer_in_a_crs_the_app_cannot_convert_is_refused_naming_it(
+        tmp_path: Path, demo: Path, crs: str) -> None:
+    file = hostile_files.named_crs_geojson(tmp_path / "crs.geojson", crs)
+    _refused_at_every_layer_door(demo, file, f"coordinate reference system {crs!r}",
+                                 "EPSG:2261")
+
+
+def test_a_utf16_geojson_is_read_as_its_utf8_twin(tmp_path: Path, demo: Path) -> None:
+    utf16 = hostile_files.utf16_geojson(tmp_path / "utf16.geojson")
+    utf8 = tmp_path / "utf8.geojson"
+    utf8.write_text(utf16.read_text(encoding="utf-16"), encoding="utf-8")
+    before = snapshot(demo)
+    # these read without changing the folder (the roll is refused: no municipality column)
+    for argv in [*_layer_doors(demo, utf16)[2:], ["parcels", "import", str(utf16)]]:
+        read16 = cli(demo, *argv)
+        read8 = cli(demo, *[str(utf8) if a == str(utf16) else a for a in argv])
+        assert "GeoJSON" not in read16.stderr, read16.stderr
+        assert (read16.returncode, read16.stdout, read16.stderr.replace(str(utf16), "F")) == (
+            read8.returncode, read8.stdout, read8.stderr.replace(str(utf8), "F"))
+    assert snapshot(demo) == before
+    imported = cli(demo, "shoreline", "import", str(utf16), "--name", "utf16",
+                   "--accuracy-ft", "5", "--far-ok")
+    assert imported.returncode == 0, imported.stderr
+    assert json.loads(imported.stdout)["vertices"] == 2
+
+
+def test_a_layer_of_more_features_than_the_bound_is_refused_before_it_is_read(
+        tmp_path: Path, demo: Path) -> None:
+    from inspector_app.geo.capture import SITE_FILE
+    from inspector_app.geo.vector_files import LAYER
+
+    file = hostile_files.many_features_geojson(tmp_path / "many.geojson", LAYER.features + 1)
+    before = snapshot(demo)
+    for argv in [*_layer_doors(demo, file), ["parcels", "import", str(file)]]:
+        bound = SITE_FILE.features if "site" in argv else LAYER.features
+        assert_refused(cli(demo, *argv), file, f"more than {bound:,} features")
+    assert snapshot(demo) == before
+
+
+def test_a_geometry_of_more_vertices_than_the_bound_is_refused_before_it_is_read(
+        tmp_path: Path, demo: Path) -> None:
+    from inspector_app.geo.capture import SITE_FILE
+    from inspector_app.geo.vector_files import LAYER
+
+    file = hostile_files.long_line_geojson(tmp_path / "long.geojson", LAYER.vertices + 1)
+    before = snapshot(demo)
+    for argv in _layer_doors(demo, file):
+        bound = SITE_FILE.vertices if "site" in argv else LAYER.vertices
+        assert_refused(cli(demo, *argv), file, f"more than {bound:,} coordinates")
+    site = hostile_files.long_line_geojson(tmp_path / "site.geojson", SITE_FILE.vertices + 1)
+    argv = _layer_doors(demo, site)[2]
+    assert_refused(cli(demo, *argv), site, f"more than {SITE_FILE.vertices:,} coordinates")
+    assert snapshot(demo) == before
+
+
+def test_only_our_sentence_reaches_the_user_when_gdal_complains_of_an_image(
+        tmp_path: Path, demo: Path) -> None:
+    image = hostile_files.bogus_strips_tiff(tmp_path / "bogus.tif")
+    before = snapshot(demo)
+    for storage in ("--copy", "--reference"):
+        result = cli(demo, "basemap", "import", str(image), "--name", "Bogus", storage)
+        assert_refused(result, image, "has no georeferencing")
+        assert "StripByteCounts" not in result.stderr and "rasterio" not in result.stderr
+    assert snapshot(demo) == before
+
+
+def test_an_image_in_a_crs_the_app_cannot_convert_is_refused(tmp_path: Path,
+                                                             demo: Path) -> None:
+    image = hostile_files.other_body_world_file_png(tmp_path / "moon.png")
+    prj = image.with_suffix(".prj")
+    before = snapshot(demo)
+    for storage in ("--copy", "--reference"):
+        result = cli(demo, "basemap", "import", str(image), "--name", "Moon", storage)
+        assert_refused(result, prj, "cannot be converted to NY State Plane Central")
+        assert "nan" not in result.stderr
+    assert snapshot(demo) == before

@@ -68,3 +68,13 @@ def test_a_phone_photo_is_drawn_from_a_copy_within_the_budget(tmp_path: Path,
     assert sizes == {(64, 48), (images.PHOTO_PRINT_SIDE_PX, images.PHOTO_PRINT_SIDE_PX * 3 // 4)}
     text = "".join(page.extract_text() for page in reader.pages)
     assert "Tank lid & riser" in text and "not printed" not in text
+
+
+def test_a_png_of_one_row_millions_of_px_long_is_refused_at_attach(tmp_path: Path,
+                                                                   demo: Path) -> None:
+    strip = hostile_settings.png_declaring(tmp_path / "strip.png", 49_000_000, 1)
+    before = snapshot(demo)
+    assert_refused(cli(demo, "attach", SBL, str(strip)), strip, "49,000,000 x 1 px",
+                   f"longer than the {images.PHOTO_MAX_DECODE_SIDE_PX:,} px a side",
+                   "nothing was attached")
+    assert snapshot(demo) == before

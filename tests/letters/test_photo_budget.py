@@ -56,3 +56,16 @@ def test_a_stored_photo_over_the_budget_is_named_in_the_report(
     text = " ".join(text_of(pdf).split())
     assert "[Photo not printed: Lid <north> is a PNG of 17,000 x 17,000 px" in text
     assert "it is kept with the case.]" in text
+
+
+def test_a_stored_photo_longer_than_the_side_bound_is_named_in_the_report(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    strip = hostile_settings.png_declaring(tmp_path / "strip.png", 49_000_000, 1)
+    monkeypatch.setattr(letters, "_photos", lambda ws, parcel_id: (Photo(strip, "Strip"),))
+    with Workspace(tmp_path / "data", user="clerk") as ws:
+        install_demo(ws, count=3, today=date(2026, 5, 1))
+        pdf = letters.draft_pdf(ws, "900.01-1-1", "report_of_findings",
+                                as_of=date(2026, 5, 1))
+    text = " ".join(text_of(pdf).split())
+    assert ("[Photo not printed: Strip is a PNG of 49,000,000 x 1 px (49 MP), longer than "
+            f"the {images.PHOTO_MAX_DECODE_SIDE_PX:,} px a side a photo is read at") in text
