@@ -140,3 +140,13 @@ def long_integer_case(path: Path, case: Path, digits: int = 100_000) -> Path:
     path.write_text(json.dumps(doc).replace('"bedrooms": 0', '"bedrooms": ' + "9" * digits),
                     "utf-8")
     return path
+
+
+def case_with_components(path: Path, case: Path, count: int = 1_000_000) -> Path:
+    """The case file `case` listing `count` components (25 MB for a million), each of them
+    missing its condition: a validator that looks at each before the list's length finds a
+    million problems."""
+    doc = json.loads(case.read_text("utf-8"))
+    doc["components"] = [{"kind": "septic_tank"}] * count
+    path.write_text(json.dumps(doc), "utf-8")
+    return path

@@ -350,3 +350,24 @@ def test_the_size_bound_of_a_settings_file_is_said_with_its_article(tmp_path: Pa
     big.write_text("# " + "x" * (1024**2) + "\n", "utf-8")
     refused(run(tmp_path / "data", "office", "use", str(big)),
             "over the 1.0 MB limit of an office settings file")
+
+
+@pytest.mark.parametrize("argv", [["case", "import"], ["evaluate"]], ids=" ".join)
+def test_a_case_file_of_a_million_components_is_told_its_length_alone(
+        demo: Path, tmp_path: Path, argv: list[str]) -> None:
+    before = contents(demo)
+    file = hostile.case_with_components(tmp_path / "many.json",
+                                        ROOT / "tests" / "fixtures" / "full_case.json")
+    line = refused(run(demo, *argv, str(file)), str(file),
+                   "components has 1,000,000 entries; at most 50 allowed")
+    assert "problems" not in line
+    assert contents(demo) == before
+
+
+def test_a_list_within_its_bound_is_looked_into(tmp_path: Path) -> None:
+    doc = json.loads((ROOT / "tests" / "fixtures" / "full_case.json").read_text("utf-8"))
+    doc["components"][0]["defects"] = ["x"] * 1000
+    file = tmp_path / "defects.json"
+    file.write_text(json.dumps(doc), "utf-8")
+    refused(run(tmp_path / "data", "evaluate", str(file)),
+            "components[0].defects has 1,000 entries; at most")
