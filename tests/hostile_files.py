@@ -135,3 +135,29 @@ def one_fine_tile_mbtiles(path: Path, lon: float, lat: float, zoom: int = 22) ->
                      (f"{lon - 0.02},{lat - 0.02},{lon + 0.02},{lat + 0.02}",))
     conn.close()
     return path
+
+
+ROLL_HEADER = ("sbl,municipality,site_address,owner_name,mailing_address_1,"
+               "mailing_address_2,longitude,latitude")
+
+
+def _roll_row(n: int) -> str:
+    """A valid row of a roll: parcel 900.01-1-n on the lake."""
+    return (f"900.01-1-{n},Town of Canandaigua,{n} County Road 16,Owner {n},"
+            f"{n} County Road 16,\"Canandaigua, NY 14424\",-77.3,42.8")
+
+
+def wide_roll(path: Path, columns: int = 100_000) -> Path:
+    """A CSV roll whose header names `columns` columns (the roll's own and x1, x2, ...),
+    and one row."""
+    extra = columns - len(ROLL_HEADER.split(","))
+    path.write_text(ROLL_HEADER + "".join(f",x{i}" for i in range(extra)) + "\n"
+                    + _roll_row(1) + "," * extra + "\n", "utf-8")
+    return path
+
+
+def long_roll(path: Path, rows: int) -> Path:
+    """A valid CSV roll of `rows` parcels (about 110 bytes each)."""
+    path.write_text(ROLL_HEADER + "\n" + "\n".join(_roll_row(n) for n in range(1, rows + 1))
+                    + "\n", "utf-8")
+    return path
