@@ -5,7 +5,11 @@ returns its path."""
 
 from __future__ import annotations
 
+import csv
+import io
 import sqlite3
+import zipfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 # A view that never finishes: an endless recursive common table expression.
@@ -161,3 +165,59 @@ def long_roll(path: Path, rows: int) -> Path:
     path.write_text(ROLL_HEADER + "\n" + "\n".join(_roll_row(n) for n in range(1, rows + 1))
                     + "\n", "utf-8")
     return path
+
+
+def _workbook_with_sheet(path: Path, sheet: Callable[[bytes], Iterator[bytes]]) -> Path:
+    """A roll saved as .xlsx by the app itself, its first sheet's XML rewritten by `sheet`
+    (given the XML, it yields the new XML in pieces, written as they come)."""
+    from inspector_app.documents.spreadsheet import table_bytes
+
+    rows = list(csv.reader([ROLL_HEADER, _roll_row(1)]))
+    source = zipfile.ZipFile(io.BytesIO(table_bytes(".xlsx", rows[0], rows[1:])))
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename != "xl/worksheets/sheet1.xml":
+                z.writestr(info.filename, data)
+                continue
+            with z.open(info.filename, "w", force_zip64=True) as f:
+                for piece in sheet(data):
+                    f.write(piece)
+    return path
+
+
+def bomb_workbook(path: Path, mebibytes: int = 3000) -> Path:
+    """A workbook of a few MB whose sheet inflates to `mebibytes` MiB of XML comments."""
+    def sheet(xml: bytes) -> Iterator[bytes]:
+        head, _, tail = xml.partition(b"<sheetData>")
+        yield head
+        block = b"<!--" + b" " * (1024**2 - 7) + b"-->"
+        for _ in range(mebibytes):
+            yield block
+        yield b"<sheetData>" + tail
+    return _workbook_with_sheet(path, sheet)
+
+
+DTDS = {
+    "billion laughs": ('<!DOCTYPE worksheet [<!ENTITY a "aaaaaaaaaa">'
+                       + "".join(f'<!ENTITY {b} "{("&" + a + ";") * 10}">'
+                                 for a, b in zip("abcdefgh", "bcdefghi", strict=True))
+                       + "]>", "&i;"),
+    "external entity": ('<!DOCTYPE worksheet [<!ENTITY x SYSTEM "file:///etc/passwd">]>',
+                        "&x;"),
+    "undefined entity": ("", "&x;"),
+}
+
+
+def dtd_workbook(path: Path, kind: str) -> Path:
+    """A workbook whose sheet carries a DTD of `kind` (DTDS) before its root element and
+    the entity's reference as the first owner's name."""
+    dtd, reference = DTDS[kind]
+
+    def sheet(xml: bytes) -> Iterator[bytes]:
+        assert xml.count(b"Owner 1") == 1, xml
+        body = xml.replace(b"Owner 1", reference.encode())
+        declaration, _, rest = body.partition(b"?>") if body.startswith(b"<?xml") else (
+            b"", b"", body)
+        yield declaration + (b"?>" if declaration else b"") + dtd.encode() + rest
+    return _workbook_with_sheet(path, sheet)
