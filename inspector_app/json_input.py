@@ -3,7 +3,8 @@
 Python's json module reads NaN, Infinity and -Infinity, and a number too large for a float
 as infinity. None of them is a value a record can hold (SQLite stores NaN as NULL, which
 would clear the field), so every reader of outside JSON reads it with `loads`, which
-refuses them and says where the value is, and refuses a text nesting deeper than
+refuses them and says where the value is (and so a whole number of more digits than Python
+reads, which would otherwise end in Python's words), and refuses a text nesting deeper than
 `nesting.MAX_DEPTH` before parsing it (`nesting.TooDeep`, a ValueError).
 """
 
@@ -14,7 +15,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .nesting import JSON_STRINGS, check_depth
+from .nesting import JSON_STRINGS, MAX_DIGITS, TooManyDigits, check_depth
 
 Path = tuple[str | int, ...]
 
@@ -29,6 +30,14 @@ class NonFiniteNumber(ValueError):
                          "number itself (or leave the field out)")
 
 
+class LongNumber(NonFiniteNumber):
+    """A whole number of more than `nesting.MAX_DIGITS` digits."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        super().__init__(path, text)
+        self.args = (str(TooManyDigits(len(text.lstrip("-")), where(path))),)
+
+
 def where(path: Sequence[str | int]) -> str:
     """A path into a document as the case-file messages write it: `dwelling.bedrooms`,
     `components[0].kind`."""
@@ -39,10 +48,11 @@ def where(path: Sequence[str | int]) -> str:
 
 
 class _Refused:
-    __slots__ = ("text",)
+    __slots__ = ("long", "text")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, long: bool = False) -> None:
         self.text = text
+        self.long = long
 
 
 def _text(value: float) -> str:
@@ -52,7 +62,7 @@ def _text(value: float) -> str:
 def find_non_finite(value: Any, path: Path = ()) -> NonFiniteNumber | None:
     """The first number in `value` (dicts, lists, numbers) that is not finite, or None."""
     if isinstance(value, _Refused):
-        return NonFiniteNumber(path, value.text)
+        return (LongNumber if value.long else NonFiniteNumber)(path, value.text)
     if isinstance(value, float) and not math.isfinite(value):
         return NonFiniteNumber(path, _text(value))
     if isinstance(value, dict):
@@ -95,7 +105,8 @@ def check_finite(value: Any) -> None:
 
 def loads(text: str | bytes, **kwargs: Any) -> Any:
     """`json.loads`, refusing NaN, Infinity, -Infinity and numbers too large for a float
-    (NonFiniteNumber, a ValueError, naming where the value is), and a text nesting too deep
+    (NonFiniteNumber, a ValueError, naming where the value is), whole numbers of more than
+    MAX_DIGITS digits (LongNumber, a NonFiniteNumber), and a text nesting too deep
     (TooDeep, a ValueError, before it is parsed)."""
     check_depth(text, JSON_STRINGS)
     refused = False
@@ -109,7 +120,15 @@ def loads(text: str | bytes, **kwargs: Any) -> Any:
         value = float(digits)
         return value if math.isfinite(value) else constant(digits)
 
-    doc = json.loads(text, parse_constant=constant, parse_float=number, **kwargs)
+    def whole(digits: str) -> int | _Refused:
+        nonlocal refused
+        if len(digits) - digits.startswith("-") <= MAX_DIGITS:
+            return int(digits)
+        refused = True
+        return _Refused(digits, long=True)
+
+    doc = json.loads(text, parse_constant=constant, parse_float=number, parse_int=whole,
+                     **kwargs)
     if refused:
         check_finite(doc)
     return doc

@@ -79,6 +79,11 @@ def _size_text(n: float) -> str:
     return f"{n / 1e9:.1f} GB" if n >= 1e9 else f"{n / 1e6:.1f} MB"
 
 
+def _a(what: str) -> str:
+    """`what` with its article: "a case file", "an office settings file"."""
+    return f"{'an' if what[:1].lower() in 'aeiou' else 'a'} {what}"
+
+
 def _kind(mode: int) -> str:
     if stat.S_ISFIFO(mode):
         return "a named pipe (FIFO)"
@@ -110,7 +115,7 @@ def _open_regular(path: Path, *, limit: int, what: str) -> int:
         size = os.fstat(fd).st_size
         if size > limit:
             raise UnreadableFile(path, f"it is {_size_text(size)}, over the "
-                                       f"{_size_text(limit)} limit of a {what}")
+                                       f"{_size_text(limit)} limit of {_a(what)}")
     except BaseException:
         os.close(fd)
         raise
@@ -130,7 +135,7 @@ def read_regular_lines(path: Path, *, limit: int, what: str,
                 total += len(line)
                 if total > limit:
                     raise UnreadableFile(path, f"it grew over the {_size_text(limit)} limit "
-                                               f"of a {what} while it was read")
+                                               f"of {_a(what)} while it was read")
                 yield line
     except OSError as exc:
         raise UnreadableFile(path, f"cannot be read ({exc.strerror})") from None
@@ -154,7 +159,7 @@ def read_regular_file(path: Path, *, limit: int, what: str) -> bytes:
             total += len(chunk)
             if total > limit:
                 raise UnreadableFile(path, f"it grew over the {_size_text(limit)} limit of "
-                                           f"a {what} while it was read")
+                                           f"{_a(what)} while it was read")
         return b"".join(chunks)
     except OSError as exc:
         raise UnreadableFile(path, f"cannot be read ({exc.strerror})") from None

@@ -5,8 +5,12 @@ returns its path."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import sqlite3
+import zipfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 # A view that never finishes: an endless recursive common table expression.
@@ -205,3 +209,85 @@ def other_body_world_file_png(path: Path) -> Path:
     path.with_suffix(".pgw").write_text("1\n0\n0\n-1\n0\n0\n")
     path.with_suffix(".prj").write_text("+proj=geos +h=1e30 +a=1e30")
     return path
+
+
+ROLL_HEADER = ("sbl,municipality,site_address,owner_name,mailing_address_1,"
+               "mailing_address_2,longitude,latitude")
+
+
+def _roll_row(n: int) -> str:
+    """A valid row of a roll: parcel 900.01-1-n on the lake."""
+    return (f"900.01-1-{n},Town of Canandaigua,{n} County Road 16,Owner {n},"
+            f"{n} County Road 16,\"Canandaigua, NY 14424\",-77.3,42.8")
+
+
+def wide_roll(path: Path, columns: int = 100_000) -> Path:
+    """A CSV roll whose header names `columns` columns (the roll's own and x1, x2, ...),
+    and one row."""
+    extra = columns - len(ROLL_HEADER.split(","))
+    path.write_text(ROLL_HEADER + "".join(f",x{i}" for i in range(extra)) + "\n"
+                    + _roll_row(1) + "," * extra + "\n", "utf-8")
+    return path
+
+
+def long_roll(path: Path, rows: int) -> Path:
+    """A valid CSV roll of `rows` parcels (about 110 bytes each)."""
+    path.write_text(ROLL_HEADER + "\n" + "\n".join(_roll_row(n) for n in range(1, rows + 1))
+                    + "\n", "utf-8")
+    return path
+
+
+def _workbook_with_sheet(path: Path, sheet: Callable[[bytes], Iterator[bytes]]) -> Path:
+    """A roll saved as .xlsx by the app itself, its first sheet's XML rewritten by `sheet`
+    (given the XML, it yields the new XML in pieces, written as they come)."""
+    from inspector_app.documents.spreadsheet import table_bytes
+
+    rows = list(csv.reader([ROLL_HEADER, _roll_row(1)]))
+    source = zipfile.ZipFile(io.BytesIO(table_bytes(".xlsx", rows[0], rows[1:])))
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename != "xl/worksheets/sheet1.xml":
+                z.writestr(info.filename, data)
+                continue
+            with z.open(info.filename, "w", force_zip64=True) as f:
+                for piece in sheet(data):
+                    f.write(piece)
+    return path
+
+
+def bomb_workbook(path: Path, mebibytes: int = 3000) -> Path:
+    """A workbook of a few MB whose sheet inflates to `mebibytes` MiB of XML comments."""
+    def sheet(xml: bytes) -> Iterator[bytes]:
+        head, _, tail = xml.partition(b"<sheetData>")
+        yield head
+        block = b"<!--" + b" " * (1024**2 - 7) + b"-->"
+        for _ in range(mebibytes):
+            yield block
+        yield b"<sheetData>" + tail
+    return _workbook_with_sheet(path, sheet)
+
+
+DTDS = {
+    "billion laughs": ('<!DOCTYPE worksheet [<!ENTITY a "aaaaaaaaaa">'
+                       + "".join(f'<!ENTITY {b} "{("&" + a + ";") * 10}">'
+                                 for a, b in zip("abcdefgh", "bcdefghi", strict=True))
+                       + "]>", "&i;"),
+    "external entity": ('<!DOCTYPE worksheet [<!ENTITY x SYSTEM "file:///etc/passwd">]>',
+                        "&x;"),
+    "undefined entity": ("", "&x;"),
+}
+
+
+def dtd_workbook(path: Path, kind: str) -> Path:
+    """A workbook whose sheet carries a DTD of `kind` (DTDS) before its root element and
+    the entity's reference as the first owner's name."""
+    dtd, reference = DTDS[kind]
+
+    def sheet(xml: bytes) -> Iterator[bytes]:
+        assert xml.count(b"Owner 1") == 1, xml
+        body = xml.replace(b"Owner 1", reference.encode())
+        declaration, _, rest = body.partition(b"?>") if body.startswith(b"<?xml") else (
+            b"", b"", body)
+        yield declaration + (b"?>" if declaration else b"") + dtd.encode() + rest
+    return _workbook_with_sheet(path, sheet)

@@ -112,3 +112,41 @@ def lying_member_package(path: Path, *, inflated_mb: int = 1024, declared: int =
         "<4s4H2IH", b"PK\x05\x06", 0, 0, len(members), len(members), len(central),
         len(local), 0))
     return path
+
+
+def dotted_key_toml(path: Path, parts: int = 100_000, *, header: bool = False) -> Path:
+    """The bundled office settings after a dotted key (`a.a.a... = 1`) of `parts` parts,
+    or a table header (`[a.a.a...]`) of as many: 200 KB that tomllib reads in steps growing
+    with the square of the parts."""
+    key = "a" + ".a" * (parts - 1)
+    head = f"[{key}]\nx = 1\n" if header else f"{key} = 1\n"
+    text = resource("letters", "office.toml").read_text("utf-8")
+    path.write_text(head + text if not header else text + "\n" + head, "utf-8")
+    return path
+
+
+def long_integer_toml(path: Path, digits: int = 100_000) -> Path:
+    """The bundled office settings with a whole number of `digits` digits added."""
+    text = resource("letters", "office.toml").read_text("utf-8")
+    path.write_text(text + "\nzz = " + "9" * digits + "\n", "utf-8")
+    return path
+
+
+def long_integer_case(path: Path, case: Path, digits: int = 100_000) -> Path:
+    """The case file `case` with its bedrooms a whole number of `digits` digits."""
+    text = case.read_text("utf-8")
+    doc = json.loads(text)
+    doc["dwelling"]["bedrooms"] = 0
+    path.write_text(json.dumps(doc).replace('"bedrooms": 0', '"bedrooms": ' + "9" * digits),
+                    "utf-8")
+    return path
+
+
+def case_with_components(path: Path, case: Path, count: int = 1_000_000) -> Path:
+    """The case file `case` listing `count` components (25 MB for a million), each of them
+    missing its condition: a validator that looks at each before the list's length finds a
+    million problems."""
+    doc = json.loads(case.read_text("utf-8"))
+    doc["components"] = [{"kind": "septic_tank"}] * count
+    path.write_text(json.dumps(doc), "utf-8")
+    return path

@@ -30,7 +30,7 @@ from ..paths import UnreadableFile, read_regular_file
 from ..text_input import decode, json_problem
 from .geometry import geometry_fault
 from .messages import CaseFileError, describe, fail, field_path, problems_message
-from .schema import FORMAT, PASSES, VALIDATOR
+from .schema import FORMAT, PASSES, VALIDATOR, case_schema
 
 Path_ = list[str | int]
 MAX_CASE_FILE_BYTES = 50 * 1024**2
@@ -209,10 +209,35 @@ def parse_text(text: str, *, source: str, today: date) -> Case:
     return parse_document(doc, source=source, today=today)
 
 
+def overlong(schema: Mapping[str, Any], value: Any, path: Path_) -> str | None:
+    """The first list in `value` longer than its part of `schema` allows, in the words of
+    the schema's messages, or None. Lists within their bounds are looked into, lists over
+    them are not: a case file of a million components is told so at once, where the schema's
+    validator would first find a problem in each of them."""
+    if isinstance(value, list):
+        most = schema.get("maxItems")
+        if most is not None and len(value) > most:
+            return f"{field_path(path)} has {len(value):,} entries; at most {most} allowed"
+        items = schema.get("items")
+        if isinstance(items, Mapping):
+            for n, item in enumerate(value):
+                if (found := overlong(items, item, [*path, n])) is not None:
+                    return found
+    elif isinstance(value, dict):
+        properties = schema.get("properties")
+        if isinstance(properties, Mapping):
+            for name, part in properties.items():
+                if name in value and (found := overlong(part, value[name], [*path, name])):
+                    return found
+    return None
+
+
 def parse_document(doc: Any, *, source: str, today: date) -> Case:
     if not isinstance(doc, dict):
         raise fail(source, "is not a case file; it must be a JSON object with "
                            f"\"format\": \"{FORMAT}\"")
+    if (too_long := overlong(case_schema(), doc, [])) is not None:
+        raise fail(source, too_long)
     try:
         # NaN or an infinity would pass every range check and be stored as nothing
         check_finite(doc)

@@ -6,23 +6,38 @@ leading apostrophe; in .xlsx every text cell is stored as text, never as a formu
 such a cell is also marked "quote prefix", as Excel marks text typed after an apostrophe,
 so that editing it later does not turn it into a formula either. Numbers stay numbers;
 dates are date cells in .xlsx, ISO text in CSV.
+
+A workbook read from outside passes the zip bounds (`zip_input`) and holds no DTD before
+openpyxl opens it: a sheet that inflates to gigabytes, or one whose entities expand a
+thousandfold or name a file on this computer, is refused in a sentence and never parsed.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import zipfile
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from ..paths import write_atomically
+from ..paths import read_regular_file, write_atomically
+from ..zip_input import ZipBounds, ZipProblem, check_members, member_chunks
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 SUFFIXES = (".csv", ".xlsx")
 Cell = str | int | float | date | None
+# A county's roll as a workbook is a few MB (60,000 parcels); its sheet inflates about
+# tenfold. These bounds are far above that and far below what would stall the reading.
+MAX_XLSX_BYTES = 100 * 1024**2
+XLSX_BOUNDS = ZipBounds(members=10_000, member_bytes=1024**3, total_bytes=2 * 1024**3)
+# What starts a document type declaration, in the encodings an XML member may use: its
+# entities are how a workbook expands a thousandfold or reads a file of this computer.
+_DTD_MARKS = tuple(mark.encode(codec) for mark in ("<!DOCTYPE", "<!ENTITY")
+                   for codec in ("utf-8", "utf-16-le", "utf-16-be"))
+_OVERLAP = max(len(m) for m in _DTD_MARKS)
 
 
 def formula_like(value: Cell) -> bool:
@@ -110,13 +125,44 @@ def read_xlsx_rows(path: Path) -> list[list[str]]:
     numbered as Excel numbers them: the first is row 1)."""
     from openpyxl import load_workbook
 
+    damaged = InputError(f"{path}: is not an Excel workbook (.xlsx), or is damaged; save it "
+                         "again from the spreadsheet as .xlsx or as CSV UTF-8.")
     try:
-        book = load_workbook(path, read_only=True, data_only=True)
+        raw = read_regular_file(path, limit=MAX_XLSX_BYTES, what="workbook")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file.") from None
+    try:
+        _check_workbook(zipfile.ZipFile(io.BytesIO(raw)))
+    except ZipProblem as exc:
+        raise InputError(f"{path}: {exc}; save it again from the spreadsheet as .xlsx or "
+                         "as CSV UTF-8.") from None
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError,
+            NotImplementedError, RuntimeError):
+        raise damaged from None
+    try:
+        book = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
     except Exception:  # openpyxl's words name its own innards: say what the user can do
-        raise InputError(f"{path}: is not an Excel workbook (.xlsx), or is damaged; save it "
-                         "again from the spreadsheet as .xlsx or as CSV UTF-8.") from None
+        raise damaged from None
     try:
         sheet = book.worksheets[0]
         return [[cell_text(v) for v in row] for row in sheet.iter_rows(values_only=True)]
+    except SyntaxError:  # the XML parser's ParseError: a sheet that is not well formed
+        raise damaged from None
     finally:
         book.close()
+
+
+def _check_workbook(z: zipfile.ZipFile) -> None:
+    """Raise ZipProblem for a workbook past the zip bounds, or with a document type
+    declaration in any member (no spreadsheet writes one)."""
+    infos = z.infolist()
+    check_members(infos, XLSX_BOUNDS)
+    for info in infos:
+        tail = b""
+        for chunk in member_chunks(z, info):
+            piece = tail + chunk
+            if any(mark in piece for mark in _DTD_MARKS):
+                raise ZipProblem(f"{info.filename} declares a document type (<!DOCTYPE or "
+                                 "<!ENTITY), which no spreadsheet writes and this app does "
+                                 "not read")
+            tail = piece[-_OVERLAP:]

@@ -22,6 +22,7 @@ import json
 import os
 import re
 import zipfile
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -33,6 +34,7 @@ from ..errors import InputError
 from ..json_input import NonFiniteNumber, loads, schema_check
 from ..nesting import JSON_STRINGS, TooDeep, check_depth
 from ..paths import UnreadableFile, UnwritablePath, read_regular_file
+from ..zip_input import ZipBounds, ZipProblem, check_members, read_member
 from . import keys
 
 FORMAT = "watershed-inspector/sync/2"
@@ -42,7 +44,8 @@ MAX_PACKAGE_BYTES = 2 * 1024**3
 MAX_MEMBERS = 50_000
 MAX_MEMBER_BYTES = 200 * 1024**2
 MAX_TOTAL_BYTES = 4 * 1024**3
-MAX_RATIO = 200  # uncompressed / compressed, per member: no zip bombs
+BOUNDS = ZipBounds(members=MAX_MEMBERS, member_bytes=MAX_MEMBER_BYTES,
+                   total_bytes=MAX_TOTAL_BYTES)
 MAX_MANIFEST_BYTES = 4 * 1024**2
 FIXED_MEMBERS = ("manifest.json", "signature", "changes.jsonl", "kit.json", "records.jsonl",
                  "history.jsonl", "lot_lines.jsonl")
@@ -237,15 +240,6 @@ _UNREADABLE = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib_error, OSError, Va
                EOFError, NotImplementedError, RuntimeError, KeyError)
 
 
-def read_member(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
-    """A member's bytes, decompressed no further than the size the zip's index declares
-    for it (`ZipFile.read` inflates all its compressed bytes in one step: a member of
-    10 MB declared as 1 KB would be 10 GB in memory before its CRC is checked). A member
-    whose data does not match its declared size and CRC is BadZipFile."""
-    with z.open(info) as f:
-        return f.read(info.file_size + 1)
-
-
 class PackageError(InputError):
     """A damaged, tampered, foreign or unsafe package. Nothing was changed."""
 
@@ -389,24 +383,16 @@ def read_package(path: Path, key_for: Callable[[str], str | None],
     if len(infos) > MAX_MEMBERS:
         raise refuse(f"it has {len(infos)} members, over the limit of {MAX_MEMBERS}")
     if len(set(names)) != len(names):
-        dup = next(n for n in names if names.count(n) > 1)
+        dup = next(n for n, count in Counter(names).items() if count > 1)
         raise refuse(f"the member {dup!r} appears twice")
-    total = 0
-    for info in infos:
-        name = info.filename
+    for name in names:
         if name not in FIXED_MEMBERS and not _ATTACHMENT.match(name) and not (
                 _BASEMAP.match(name)):
             raise refuse(f"it holds {name!r}, which is not a member of a sync package")
-        if info.file_size > MAX_MEMBER_BYTES:
-            raise refuse(f"{name} is {info.file_size / 1e6:.0f} MB, over the member limit")
-        if info.compress_size and info.file_size / info.compress_size > MAX_RATIO:
-            raise refuse(f"{name} expands {info.file_size // info.compress_size}-fold, which "
-                         "is not plausible (a zip bomb?)")
-        if info.flag_bits & 0x1:
-            raise refuse(f"{name} is encrypted")
-        total += info.file_size
-    if total > MAX_TOTAL_BYTES:
-        raise refuse("its contents exceed the total size limit")
+    try:
+        check_members(infos, BOUNDS)
+    except ZipProblem as exc:
+        raise refuse(str(exc)) from None
     if "manifest.json" not in names:
         raise refuse("it has no manifest.json")
 

@@ -298,3 +298,76 @@ def test_a_member_inflating_past_its_declared_size_is_refused_in_bounded_memory(
                             preexec_fn=limited)
     refused(result, "signature cannot be read", "damaged", "nothing was changed")
     assert contents(demo) == before
+
+
+# --- keys of many parts, numbers of many digits ------------------------------------------
+
+SETTINGS_DOORS = [["office", "use"], ["wording", "use"], ["jurisdiction", "check"],
+                  ["jurisdiction", "use"]]
+
+
+@pytest.mark.parametrize("header", [False, True], ids=["dotted key", "table header"])
+@pytest.mark.parametrize("argv", SETTINGS_DOORS, ids=" ".join)
+def test_a_key_of_many_parts_is_refused_as_nesting(tmp_path: Path, argv: list[str],
+                                                   header: bool) -> None:
+    file = hostile.dotted_key_toml(tmp_path / "dotted.toml", header=header)
+    refused(run(tmp_path / "data", *argv, str(file)), str(file),
+            "nests 100,000 levels deep; at most 64 are taken")
+    assert not (tmp_path / "data").exists()
+
+
+def test_a_key_of_64_parts_is_read_and_65_are_not(tmp_path: Path) -> None:
+    ok = hostile.dotted_key_toml(tmp_path / "ok.toml", parts=64)
+    line = refused(run(tmp_path / "data", "office", "use", str(ok)))
+    assert "nests" not in line  # refused for the key it does not know, not its depth
+    over = hostile.dotted_key_toml(tmp_path / "over.toml", parts=65)
+    refused(run(tmp_path / "data", "office", "use", str(over)), "nests 65 levels deep")
+
+
+@pytest.mark.parametrize("argv", SETTINGS_DOORS, ids=" ".join)
+def test_a_settings_number_of_many_digits_is_a_sentence(tmp_path: Path,
+                                                        argv: list[str]) -> None:
+    file = hostile.long_integer_toml(tmp_path / "long.toml")
+    refused(run(tmp_path / "data", *argv, str(file)), str(file),
+            "a number of 100,000 digits; at most 4,300 are taken")
+    assert not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize("argv", [["case", "import"], ["evaluate"]], ids=" ".join)
+def test_a_case_number_of_many_digits_is_a_sentence_naming_its_field(
+        demo: Path, tmp_path: Path, argv: list[str]) -> None:
+    before = contents(demo)
+    file = hostile.long_integer_case(tmp_path / "long.json",
+                                     ROOT / "tests" / "fixtures" / "full_case.json")
+    line = refused(run(demo, *argv, str(file)), str(file),
+                   "dwelling.bedrooms is a number of 100,000 digits; at most 4,300 are taken")
+    assert "sys." not in line
+    assert contents(demo) == before
+
+
+def test_the_size_bound_of_a_settings_file_is_said_with_its_article(tmp_path: Path) -> None:
+    big = tmp_path / "big.toml"
+    big.write_text("# " + "x" * (1024**2) + "\n", "utf-8")
+    refused(run(tmp_path / "data", "office", "use", str(big)),
+            "over the 1.0 MB limit of an office settings file")
+
+
+@pytest.mark.parametrize("argv", [["case", "import"], ["evaluate"]], ids=" ".join)
+def test_a_case_file_of_a_million_components_is_told_its_length_alone(
+        demo: Path, tmp_path: Path, argv: list[str]) -> None:
+    before = contents(demo)
+    file = hostile.case_with_components(tmp_path / "many.json",
+                                        ROOT / "tests" / "fixtures" / "full_case.json")
+    line = refused(run(demo, *argv, str(file)), str(file),
+                   "components has 1,000,000 entries; at most 50 allowed")
+    assert "problems" not in line
+    assert contents(demo) == before
+
+
+def test_a_list_within_its_bound_is_looked_into(tmp_path: Path) -> None:
+    doc = json.loads((ROOT / "tests" / "fixtures" / "full_case.json").read_text("utf-8"))
+    doc["components"][0]["defects"] = ["x"] * 1000
+    file = tmp_path / "defects.json"
+    file.write_text(json.dumps(doc), "utf-8")
+    refused(run(tmp_path / "data", "evaluate", str(file)),
+            "components[0].defects has 1,000 entries; at most")

@@ -23,9 +23,9 @@ from ...sync import keys, policy
 from ...sync.package import (
     MAX_PACKAGE_BYTES,
     PackageError,
-    read_member,
     read_package,
 )
+from ...zip_input import read_member
 from ..reference import basemaps
 from ..reference import lot_kits as lots
 from ..reference.shorelines import BUNDLED_ACCURACY_FT, BUNDLED_NAME, BUNDLED_SOURCE

@@ -21,7 +21,7 @@ from typing import Any
 from ...casefile.values import value_problem
 from ...domain.sbl import SBL_EXAMPLES, is_sbl, lookup_key, sbl_key
 from ...errors import InputError
-from ...storage.cases import parcels_spelled
+from ...storage.cases import parcels_spelled_finder
 from ...storage.store import Store
 from ...text_input import UTF8, Decoded, decode
 from .roll_columns import REQUIRED, Columns, header_name, resolve
@@ -31,6 +31,9 @@ NY_LON = (-80.0, -71.5)
 NY_LAT = (40.4, 45.1)
 EXCEL_SUFFIXES = frozenset({".xlsx", ".xlsm"})
 TABLE_SUFFIXES = frozenset({".dbf", ".shp", ".gpkg", ".geojson"})
+# A county around the lake has 25,000 to 60,000 parcels; the largest in the state about
+# 400,000 (Suffolk), which is a county office's roll, not a watershed program's.
+MAX_ROWS = 200_000
 
 
 @dataclass(frozen=True)
@@ -231,13 +234,16 @@ def read_roll(path: Path, mapped: dict[str, tuple[str, ...]] | None = None) -> P
     parsed = ParsedRoll(rows=[], rejected=[], columns=columns, encoding=encoding)
     seen: dict[tuple[str, ...], str] = {}
     for unit, line, cells in rows:
-        if isinstance(cells, str):
-            parsed.count += 1
-            parsed.rejected.append(RejectedRow(line, cells, unit=unit))
-            continue
-        if not any(c.strip() for c in cells):
+        if not isinstance(cells, str) and not any(c.strip() for c in cells):
             continue
         parsed.count += 1
+        if parsed.count > MAX_ROWS:
+            raise InputError(f"{path}: has more than {MAX_ROWS:,} parcels; a roll of this "
+                             "program has at most that many (a county around the lake has "
+                             "25,000 to 60,000), so nothing was imported.")
+        if isinstance(cells, str):
+            parsed.rejected.append(RejectedRow(line, cells, unit=unit))
+            continue
         cells_by_name = dict(zip(names, cells, strict=False))
         row = {f: s.value(cells_by_name) for f, s in columns.sources.items()}
         written = row.get("sbl", "")
@@ -297,8 +303,11 @@ def apply_roll(store: Store, parsed: ParsedRoll) -> RollImportResult:
         result.columns = parsed.columns.describe()
         result.ignored_columns = list(parsed.columns.unused)
     with store.transaction() as w:
+        # the roll's rows name different parcels (read_roll), so none of them is found
+        # among the parcels another row of it adds
+        parcels_spelled = parcels_spelled_finder(w.conn)
         for _, values in parsed.rows:
-            found = parcels_spelled(w.conn, values["sbl"])
+            found = parcels_spelled(values["sbl"])
             if len(found) > 1:
                 raise InputError(f"sbl {values['sbl']} names {len(found)} parcels spelled "
                                  f"differently ({', '.join(s for _, s in found)}); nothing "

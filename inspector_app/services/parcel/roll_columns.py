@@ -13,6 +13,7 @@ names its column(s); every other column is listed as not used, never a reason to
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -23,6 +24,9 @@ OPTIONAL = ("mailing_address_2", "mailing_address_3", "mailing_address_4", "owne
             "owner_email", "longitude", "latitude")
 FIELDS = REQUIRED + OPTIONAL
 DBASE_NAME_LENGTH = 10
+# The state's tax-parcel export has about 60 columns and a county's own fewer; a header far
+# beyond that is not a roll.
+MAX_COLUMNS = 1000
 MAP_FORMAT = ("FIELD=COLUMN[+COLUMN...],... (for example sbl=PRINT_KEY,owner_name=OWNER,"
               "site_address=LOC_ST_NBR+LOC_STREET)")
 
@@ -129,7 +133,11 @@ def resolve(where: str, header: Sequence[str],
             mapped: dict[str, tuple[str, ...]] | None = None) -> Columns:
     """Choose each field's column(s) from the header, the map first. Refuses a mapped
     column the file lacks, a required field no column gives, and a used column named
-    twice."""
+    twice. A header of more than MAX_COLUMNS columns is refused before it is looked at."""
+    if len(header) > MAX_COLUMNS:
+        raise InputError(f"{where}: its header has {len(header):,} columns; a roll has at "
+                         f"most {MAX_COLUMNS:,} (a county's export has about 60), so this is "
+                         "not one; nothing was imported.")
     names = [header_name(h) for h in header]
     spelled = {n: h.strip() for h, n in zip(header, names, strict=True)}
     present = set(names)
@@ -168,7 +176,8 @@ def resolve(where: str, header: Sequence[str],
         raise InputError(f"{where}: no column gives the roll's {field} (tried {tried}); "
                          f"name it with --map {field}=COLUMN. The file's columns are: "
                          f"{listed}.")
-    twice = sorted({n for n in names if names.count(n) > 1 and n in taken})
+    counts = Counter(names)
+    twice = sorted(n for n in taken if counts[n] > 1)
     if twice:
         raise InputError(f"{where}: the header names the column {spelled[twice[0]]!r} twice.")
     others = tuple(c for c in (column(n) for n in _SBL_ORDER) if c is not None)
