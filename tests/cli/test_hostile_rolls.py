@@ -29,6 +29,7 @@ def test_a_header_within_the_bound_is_read(tmp_path: Path) -> None:
     assert '"created": 1' in result.stdout
 
 
+@pytest.mark.slow
 def test_a_roll_of_more_parcels_than_any_program_has_is_refused(tmp_path: Path) -> None:
     roll = hostile_files.long_roll(tmp_path / "long.csv", MAX_ROWS + 1)
     data = tmp_path / "data"
@@ -37,6 +38,7 @@ def test_a_roll_of_more_parcels_than_any_program_has_is_refused(tmp_path: Path) 
     assert not data.exists()
 
 
+@pytest.mark.slow
 def test_a_county_roll_imports_and_imports_again_unchanged(tmp_path: Path) -> None:
     """60,000 parcels, the largest county around the lake: each row's parcel is found
     among the stored ones without searching them all."""
