@@ -129,6 +129,10 @@ class Design:
     arithmetic: str
     citations: tuple[str, ...]
     zone_basis: DesignZone | None = None
+    # Why the design bedrooms are not the bedrooms recorded, in words with the section
+    # ("3 bedrooms recorded, counted as 4 for 2,800 sq ft of floor area (§ 202-6 C(3))");
+    # empty where they are the bedrooms recorded.
+    why_bedrooms: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -511,7 +515,30 @@ def design_load(*, bedrooms: int, living_area_sqft: float, zone: Zone, j: Jurisd
     return Design(design_bedrooms=design, gpd_per_bedroom=rate, design_load_gpd=load,
                   standard=standard, ahj_determination_required=ahj_required,
                   provisional=zone is Zone.UNDETERMINED, basis=basis, arithmetic=arithmetic,
-                  citations=tuple(citations), zone_basis=zone_basis)
+                  citations=tuple(citations), zone_basis=zone_basis,
+                  why_bedrooms=_why_bedrooms(basis, design, bedrooms, living_area_sqft,
+                                             ahj_required, j))
+
+
+def _why_bedrooms(basis: str, design: int, bedrooms: int, living_area_sqft: float,
+                  ahj_required: bool, j: Jurisdiction) -> str:
+    """Why `design_load` counts `design` bedrooms where `bedrooms` are recorded, in words
+    with the section it went by; empty where it counts the bedrooms recorded."""
+    if design == bedrooms and basis != "ahj":
+        return ""
+    recorded = f"{bedrooms} bedroom{'s' if bedrooms != 1 else ''} recorded"
+    if basis == "ahj":
+        return (f"{recorded}, {design} as determined by the authority having jurisdiction "
+                f"({j.cite('ahj_final_determination')})")
+    if basis == "minimum":
+        return (f"{recorded}, counted as the minimum design of {design} "
+                f"({j.cite('minimum_bedrooms')})")
+    area = f"{living_area_sqft:,g} sq ft of floor area"
+    if ahj_required:
+        return (f"{recorded}, counted as at least {design} for {area}, over the last band; the "
+                f"final count is the authority having jurisdiction's "
+                f"({j.cite('ahj_final_determination')})")
+    return f"{recorded}, counted as {design} for {area} ({j.cite('floor_area_bands')})"
 
 
 def _designs(case: Case, basis: DesignZone, j: Jurisdiction
@@ -715,7 +742,8 @@ def suggestions(case: Case, design: Design | None, lake: LakeFinding,
                     key=f"septic_tank_capacity/septic_tank#{n}", component=c.kind, ordinal=n,
                     defect=f"capacity {capacity:,g} gal is below the {required:,} gal required "
                            f"for {design.design_bedrooms} design bedrooms"
-                           + (" plus a garbage grinder" if grinder else ""),
+                           + (" plus a garbage grinder" if grinder else "")
+                           + (f": {design.why_bedrooms}" if design.why_bedrooms else ""),
                     citation=j.cite("septic_tank_capacity"),
                     section=j.citations["septic_tank_capacity"]))
     out += _observed_findings(case, design, j)

@@ -3,12 +3,20 @@ bedrooms, of the evidence of failure and of the sections it cites."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
+
+from inspector_app import casefile
+from inspector_app.casefile import parse_document
 from inspector_app.paths import resource
 from inspector_app.services.letters import register as letters
 from inspector_app.services.workspace import Workspace
 from tests.letters.test_letters import TODAY, failed, text_of  # noqa: F401
+from tests.letters.test_served_deadlines import DEMO_DAY, _build
+from tests.suggestions import decide_pending
+from tests.templates import Templates
 
 SBL = "98.00-1-23.100"
 
@@ -36,3 +44,50 @@ def test_the_signer_named_in_the_office_settings_is_printed(failed: Workspace  #
     text = _notice(failed)
     assert "Sincerely, Dana R. Whitfield Code Enforcement Officer, Town of Canandaigua" in text
     assert "____" not in text
+
+
+# --- the demo's 900.01-1-15 inspected for a conveyance: the absorption area failed ------------
+
+CONVEYED = "900.01-1-15"  # 3 bedrooms, 2,800 sq ft, a 1,000-gal tank; its area 6 ft from a lot
+SETBACK = "setback/absorption_area#1/property_line"
+
+
+@pytest.fixture
+def conveyed(templates: Templates, tmp_path: Path) -> Iterator[Workspace]:
+    ws = Workspace(templates.copy("served-demo", _build, tmp_path / "data"), user="k.olmsted")
+    doc = casefile.to_document(ws.load_case(CONVEYED))
+    inspection = doc["inspection"]
+    inspection.pop("id")
+    inspection.update(date=DEMO_DAY.isoformat(), inspector="J. Haldane", reason="conveyance",
+                      failure_evidence=["surfacing effluent over absorption area"],
+                      tests=[{"kind": "dye", "result": "fail", "volume_gal": 60,
+                              "duration_min": 45, "note": "dye surfaced at trench 2"},
+                             {"kind": "hydraulic_load", "result": "pass"}])
+    (area,) = [c for c in doc["components"] if c["kind"] == "absorption_area"]
+    area.update(condition="failed", defects=["effluent ponding at trench 2"])
+    ws.save_case(parse_document(doc, source="case.json", today=DEMO_DAY), today=DEMO_DAY)
+    decide_pending(ws, CONVEYED, accept=True, as_of=DEMO_DAY)
+    yield ws
+    ws.close()
+
+
+def _conveyed_notice(ws: Workspace, *, issued: bool) -> str:
+    if not issued:
+        return text_of(letters.draft_pdf(ws, CONVEYED, "notice_of_violation", as_of=DEMO_DAY))
+    (letter,) = letters.issue(ws, CONVEYED, ["notice_of_violation"], as_of=DEMO_DAY)
+    return text_of(letters.stored_pdf(ws, letter.id))
+
+
+def _between(text: str, start: str, end: str) -> str:
+    assert start in text, start
+    part = text.split(start, 1)[1]
+    assert end in part, end
+    return part.split(end, 1)[0]
+
+
+def test_the_design_bedrooms_say_why_they_are_not_the_bedrooms_recorded(conveyed: Workspace
+                                                                        ) -> None:
+    text = _conveyed_notice(conveyed, issued=True)
+    assert ("capacity 1,000 gal is below the 1,250 gal required for 4 design bedrooms: 3 "
+            "bedrooms recorded, counted as 4 for 2,800 sq ft of floor area (§ 202-6 C(3))"
+            in text)
