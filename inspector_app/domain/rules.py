@@ -21,7 +21,7 @@ from dateutil.relativedelta import relativedelta
 from .business_days import HolidayCalendar, next_business_day
 from .case import Capture, Case, Component, Dwelling, EtuService, HoldingTankService, Site
 from .jurisdiction import Jurisdiction
-from .vocabulary import ComponentKind, Condition
+from .vocabulary import ComponentKind, Condition, LakeDistanceMethod
 
 
 class Zone(StrEnum):
@@ -718,11 +718,29 @@ def proven_short(s: Separation, required_ft: float) -> bool:
 
 
 def separation_words(s: Separation, required_ft: float) -> str:
-    """A separation as the evaluation tells it: "62.3 ft from the well (site map); the
-    separation table requires 100 ft"."""
+    """A separation as the evaluation tells it: "62.3 ft from the well, measured on the site
+    map (accuracy ±12 ft; not a survey); 100 ft required" (never ending in brackets, which
+    a recorded defect keeps for its section)."""
     target = s.target.replace("_", " ")
-    return (f"{s.distance_ft:,.1f} ft from the {target} ({s.source}); the separation table "
-            f"requires {required_ft:g} ft")
+    return (f"{s.distance_ft:,.1f} ft from the {target}, {measured_how(s)}; "
+            f"{required_ft:g} ft required")
+
+
+_FIELD_METHODS = frozenset(m.value for m in LakeDistanceMethod)
+
+
+def measured_how(s: Separation) -> str:
+    """How a separation was measured, in words: "by tape" in the field, or on a map layer
+    (the site map, a lot layer, the shoreline layer) with its accuracy, which is no survey:
+    "measured on Lots v1 (accuracy ±2 ft; not a survey)"."""
+    if s.source in _FIELD_METHODS:
+        return f"measured by {s.source}"
+    where = s.source
+    if where.startswith("lot line, "):
+        where = where.removeprefix("lot line, ")
+    elif where in ("site map", "map"):
+        where = "the site map" if where == "site map" else "the shoreline map"
+    return f"measured on {where} (accuracy \u00b1{s.accuracy_ft:,.3g} ft; not a survey)"
 
 
 def suggestions(case: Case, design: Design | None, lake: LakeFinding,
@@ -751,7 +769,8 @@ def suggestions(case: Case, design: Design | None, lake: LakeFinding,
     if lake.distance_ft is not None and lake.accuracy_ft is not None and case.site:
         measured.append(Separation(component=lake.component, ordinal=1, target="lake",
                                    distance_ft=lake.distance_ft, accuracy_ft=lake.accuracy_ft,
-                                   source=lake.source or "map"))
+                                   source=(lake.method if lake.source == "field"
+                                           and lake.method else lake.layer or "map")))
     for s in measured:
         required_ft = required_separation_ft(s, j)
         if required_ft is None or not proven_short(s, required_ft):

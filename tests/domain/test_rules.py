@@ -330,7 +330,7 @@ def test_setback_shortfalls_are_suggested_only_when_proven() -> None:
     close = run(case(lake_ft=80))
     (s,) = close.suggestions
     assert s.key == "setback/absorption_area#1/lake"
-    assert "requires 100 ft" in s.defect
+    assert "100 ft required" in s.defect
     assert not run(case(lake_ft=100)).suggestions
     well = Separation(component=ComponentKind.ABSORPTION_AREA, ordinal=1, target="well",
                       distance_ft=85, accuracy_ft=10)
@@ -546,7 +546,7 @@ def test_the_lake_setback_suggestion_counts_the_capture_as_the_zone_does() -> No
     (s,) = [s for s in run(_captured_area(5, tank="acceptable"),
                            map_distance=_line(90, 0)).suggestions
             if s.key.startswith("setback/")]
-    assert s.key == "setback/absorption_area#1/lake" and "requires 100 ft" in s.defect
+    assert s.key == "setback/absorption_area#1/lake" and "100 ft required" in s.defect
 
 
 # --- hand-worked: a parcel whose only system is a holding tank --------------------------
@@ -568,7 +568,7 @@ def test_a_holding_tank_alone_is_measured_as_the_holding_tank() -> None:
     assert e.suggestions == ()
     # 45 ft: short of the holding tank's 50 ft.
     (s,) = run(_holding_tank_only(45)).suggestions
-    assert s.key == "setback/holding_tank#1/lake" and "requires 50 ft" in s.defect
+    assert s.key == "setback/holding_tank#1/lake" and "50 ft required" in s.defect
     assert s.changes_record
 
 

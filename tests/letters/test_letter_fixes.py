@@ -91,3 +91,15 @@ def test_the_design_bedrooms_say_why_they_are_not_the_bedrooms_recorded(conveyed
     assert ("capacity 1,000 gal is below the 1,250 gal required for 4 design bedrooms: 3 "
             "bedrooms recorded, counted as 4 for 2,800 sq ft of floor area (§ 202-6 C(3))"
             in text)
+
+
+def test_a_setback_shortfall_is_its_own_substandard_item_saying_how_it_was_measured(
+        conveyed: Workspace) -> None:
+    text = _conveyed_notice(conveyed, issued=True)
+    failing = _between(text, "Failed components.", "Substandard components.")
+    assert "effluent ponding at trench 2" in failing and "property line" not in failing
+    substandard = _between(text, "Substandard components.", "What you must do.")
+    assert ("Absorption area (substandard): 6.0 ft from the property line, measured on "
+            "Invented demo lot lines (not the county's tax map) v1 (accuracy ±2 ft; not a "
+            "survey); 10 ft required (10 NYCRR Appendix 75-A, separation distances)"
+            in substandard)
