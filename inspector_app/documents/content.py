@@ -28,7 +28,7 @@ from ..domain.rules import (
     Zone,
     finding_text,
 )
-from ..domain.vocabulary import ComponentKind, Condition
+from ..domain.vocabulary import ComponentKind, Condition, TestResult
 from ..errors import InputError
 from .templates import REQUEST, LetterTemplate, Office, Wording, escape, fill
 
@@ -508,6 +508,25 @@ def _upgrade_key(e: Evaluation) -> str | None:
 _REPLACED_IN_KIND = (ComponentKind.SEPTIC_TANK, ComponentKind.DISTRIBUTION_BOX)
 
 
+def _failure_evidence(i: LetterInputs) -> tuple[str, ...]:
+    """The evidence of failure the inspection recorded, as a notice lists it: each test it
+    failed (with its volume, duration and note) and each observation."""
+    insp = i.case.inspection
+    if insp is None:
+        return ()
+    out = []
+    for test in insp.tests:
+        if test.result is not TestResult.FAIL:
+            continue
+        said = [f"{test.volume_gal:,g} gal" if test.volume_gal is not None else "",
+                f"{test.duration_min:,g} min" if test.duration_min is not None else "",
+                test.note or ""]
+        how = "; ".join(x for x in said if x)
+        out.append(escape(f"{i.wording.label(test.kind.value)}: failed"
+                          + (f" ({how})" if how else "")))
+    return (*out, *(escape(x) for x in insp.failure_evidence))
+
+
 def _setback_findings(components: Sequence[Component], e: Evaluation
                       ) -> dict[int, tuple[str, ...]]:
     """The defects of each component (by `id`) that are accepted setback shortfalls: a
@@ -545,6 +564,10 @@ def _notice_blocks(i: LetterInputs, t: LetterTemplate, v: dict[str, Any]) -> lis
                                            if d not in setbacks.get(id(x), ())])
             for x in failed)))
     codes = {f.code for f in e.violations}
+    evidence = _failure_evidence(i) if "system_in_failure" in codes else ()
+    if evidence:
+        out.append(Paragraph(_say(t, "failure_evidence", v, i)))
+        out.append(Bullets(evidence))
     substandard = [x for x in c.components if x.condition is Condition.SUBSTANDARD]
     unlocated = [x for x in c.components if x.condition is Condition.NOT_LOCATED]
     # a setback shortfall accepted on a failed component is its own substandard item

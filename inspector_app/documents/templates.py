@@ -60,6 +60,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     # paragraphs, closing)
     "notice_of_violation": (
         "inspection_found", "records_show", "no_violations", "components_heading",
+        "failure_evidence",
         "substandard_within", "substandard_within_standards", "substandard_beyond",
         "substandard_beyond_failure", "substandard_beyond_failure_partial",
         "substandard_undetermined", "not_located", "actions_heading",

@@ -103,3 +103,13 @@ def test_a_setback_shortfall_is_its_own_substandard_item_saying_how_it_was_measu
             "Invented demo lot lines (not the county's tax map) v1 (accuracy ±2 ft; not a "
             "survey); 10 ft required (10 NYCRR Appendix 75-A, separation distances)"
             in substandard)
+
+
+def test_the_evidence_of_failure_recorded_is_listed_in_the_failure_section(
+        conveyed: Workspace) -> None:
+    text = _conveyed_notice(conveyed, issued=True)
+    evidence = _between(text, "Evidence of failure. The inspection on December 4, 2026 "
+                              "recorded:", "Substandard components.")
+    assert "Dye test: failed (60 gal; 45 min; dye surfaced at trench 2)" in evidence
+    assert "surfacing effluent over absorption area" in evidence
+    assert "Hydraulic load test" not in evidence  # it passed
