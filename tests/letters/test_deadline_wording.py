@@ -80,9 +80,9 @@ def test_deadlines_typed_into_the_case_are_asked_while_the_notice_provision_is_u
             "(unconfirmed))") in draft
     _, text = _issue(demo, FAILED, DEMO_DAY)
     assert ASKED_7 in text
-    assert ("Bring the septic tank up to the design standards of § 202-6 (Chapter 202, systems "
-            "within 200 feet of Canandaigua Lake). This office asks that it be done by May 18, "
-            "2027.") in text
+    assert ("Under Chapter 202, systems within 200 feet of Canandaigua Lake, bring the septic "
+            "tank up to the design standards of § 202-6 (§ 202-7, Requirements for substandard "
+            "systems). This office asks that it be done by May 18, 2027.") in text
     assert ASKED_CLOSING in text
     assert "by January 19, 2027 (" not in text and "must be done" not in text
     assert "§ 202-5" not in text and "Article IV" not in text

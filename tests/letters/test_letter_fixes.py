@@ -113,3 +113,13 @@ def test_the_evidence_of_failure_recorded_is_listed_in_the_failure_section(
     assert "Dye test: failed (60 gal; 45 min; dye surfaced at trench 2)" in evidence
     assert "surfacing effluent over absorption area" in evidence
     assert "Hydraulic load test" not in evidence  # it passed
+
+
+def test_section_202_7_is_named_by_its_title_and_not_by_the_provision_requiring_it(
+        conveyed: Workspace) -> None:
+    text = _conveyed_notice(conveyed, issued=True)
+    assert "§ 202-7 (Chapter 202" not in text and "§ 202-6 (Chapter 202" not in text
+    assert ("under Chapter 202, systems within 200 feet of Canandaigua Lake, the system shall "
+            "therefore also comply with § 202-7, Requirements for substandard systems." in text)
+    draft = _conveyed_notice(conveyed, issued=False)
+    assert "under § 202-5 D (unconfirmed), the system shall therefore also comply" in draft

@@ -190,8 +190,9 @@ def test_no_greatest_extent_without_a_recorded_limitation(workspace: Workspace,
     assert "greatest extent possible" not in text and "202-7 B" not in text
     assert ("No topographic, physiographic, lot size or other limitation of the lot is on "
             "record, so the design standards of § 202-6 apply.") in text
-    assert ("Bring the septic tank up to the design standards of § 202-6 (Chapter 202, "
-            "systems within 200 feet of Canandaigua Lake). This office asks that it be done by March 25, 2027.") in text
+    assert ("Under Chapter 202, systems within 200 feet of Canandaigua Lake, bring the septic "
+            "tank up to the design standards of § 202-6 (§ 202-7, Requirements for substandard "
+            "systems). This office asks that it be done by March 25, 2027.") in text
 
 
 def test_greatest_extent_with_the_limitations_on_record(workspace: Workspace,
