@@ -13,6 +13,7 @@ from inspector_app.casefile import parse_document
 from inspector_app.paths import resource
 from inspector_app.services.letters import register as letters
 from inspector_app.services.workspace import Workspace
+from tests.letters.issued_citations import C, D
 from tests.letters.test_letters import TODAY, failed, text_of  # noqa: F401
 from tests.letters.test_served_deadlines import DEMO_DAY, _build
 from tests.suggestions import decide_pending
@@ -101,7 +102,8 @@ def test_a_setback_shortfall_is_its_own_substandard_item_saying_how_it_was_measu
     substandard = _between(text, "Substandard components.", "What you must do.")
     assert ("Absorption area (substandard): 6.0 ft from the property line, measured on "
             "Invented demo lot lines (not the county's tax map) v1 (accuracy ±2 ft; not a "
-            "survey); 10 ft required (10 NYCRR Appendix 75-A, separation distances)"
+            "survey); 10 ft required (10 NYCRR Appendix 75-A, Table 2 [10 NYCRR Appendix "
+            "75-A, separation distances; section number unconfirmed])"
             in substandard)
 
 
@@ -119,7 +121,15 @@ def test_section_202_7_is_named_by_its_title_and_not_by_the_provision_requiring_
         conveyed: Workspace) -> None:
     text = _conveyed_notice(conveyed, issued=True)
     assert "§ 202-7 (Chapter 202" not in text and "§ 202-6 (Chapter 202" not in text
-    assert ("under Chapter 202, systems within 200 feet of Canandaigua Lake, the system shall "
-            "therefore also comply with § 202-7, Requirements for substandard systems." in text)
+    assert (f"under {D}, the system shall therefore also comply with § 202-7, Requirements "
+            "for substandard systems." in text)
     draft = _conveyed_notice(conveyed, issued=False)
     assert "under § 202-5 D (unconfirmed), the system shall therefore also comply" in draft
+
+
+def test_an_inferred_section_number_is_cited_and_marked_unconfirmed(conveyed: Workspace
+                                                                    ) -> None:
+    text = _conveyed_notice(conveyed, issued=True)
+    assert f"{C}: The system is in failure" in text
+    assert "Chapter 202, systems in failure:" not in text  # never the subject alone
+    assert "§ 202-5 C (unconfirmed)" in _conveyed_notice(conveyed, issued=False)
