@@ -69,6 +69,20 @@ def test_never_below_two_bedrooms() -> None:
     assert (d.design_bedrooms, d.design_load_gpd) == (2, 260)
 
 
+def test_the_design_bedrooms_say_why_they_differ_from_those_recorded() -> None:
+    def why(bedrooms: int, living: float, ahj: int | None = None) -> str:
+        return design_load(bedrooms=bedrooms, living_area_sqft=living, zone=Zone.WITHIN, j=J,
+                           ahj_design_bedrooms=ahj).why_bedrooms
+
+    assert why(3, 2800) == ("3 bedrooms recorded, counted as 4 for 2,800 sq ft of floor area "
+                            "(§ 202-6 C(3))")
+    assert why(1, 900) == ("1 bedroom recorded, counted as the minimum design of 2 "
+                           "(§ 202-6 C(3)(a))")
+    assert why(4, 4300, ahj=6) == ("4 bedrooms recorded, 6 as determined by the authority "
+                                   "having jurisdiction (§ 202-6 C(3)(g))")
+    assert why(4, 2800) == ""  # the bedrooms recorded
+
+
 def test_counted_bedrooms_win_over_a_smaller_band() -> None:
     d = design_load(bedrooms=4, living_area_sqft=1100, zone=Zone.BEYOND, j=J)
     assert (d.design_bedrooms, d.basis, d.design_load_gpd) == (4, "counted bedrooms", 520)
