@@ -28,7 +28,7 @@ from ..domain.rules import (
     Zone,
     finding_text,
 )
-from ..domain.vocabulary import ComponentKind, Condition
+from ..domain.vocabulary import ComponentKind, Condition, TestResult
 from ..errors import InputError
 from .templates import REQUEST, LetterTemplate, Office, Wording, escape, fill
 
@@ -392,11 +392,14 @@ def _limitation(c: Component, wording: Wording) -> str:
     return f"{what}: {'; '.join(c.defects)}" if c.defects else f"{what} (no defect recorded)"
 
 
-def _component_line(c: Component, i: LetterInputs) -> str:
+def _component_line(c: Component, i: LetterInputs, *, condition: str | None = None,
+                    defects: Sequence[str] | None = None) -> str:
     wording = i.wording
-    text = f"<b>{escape(wording.label(c.kind.value))}</b> ({escape(wording.label(c.condition))})"
-    if c.defects:
-        text += ": " + "; ".join(escape(defect_text(d, i)) for d in c.defects)
+    defects = c.defects if defects is None else defects
+    text = (f"<b>{escape(wording.label(c.kind.value))}</b> "
+            f"({escape(wording.label(condition or c.condition))})")
+    if defects:
+        text += ": " + "; ".join(escape(defect_text(d, i)) for d in defects)
     if c.note:
         text += f". <i>{escape(c.note)}</i>"
     return text
@@ -505,6 +508,42 @@ def _upgrade_key(e: Evaluation) -> str | None:
 _REPLACED_IN_KIND = (ComponentKind.SEPTIC_TANK, ComponentKind.DISTRIBUTION_BOX)
 
 
+def _failure_evidence(i: LetterInputs) -> tuple[str, ...]:
+    """The evidence of failure the inspection recorded, as a notice lists it: each test it
+    failed (with its volume, duration and note) and each observation."""
+    insp = i.case.inspection
+    if insp is None:
+        return ()
+    out = []
+    for test in insp.tests:
+        if test.result is not TestResult.FAIL:
+            continue
+        said = [f"{test.volume_gal:,g} gal" if test.volume_gal is not None else "",
+                f"{test.duration_min:,g} min" if test.duration_min is not None else "",
+                test.note or ""]
+        how = "; ".join(x for x in said if x)
+        out.append(escape(f"{i.wording.label(test.kind.value)}: failed"
+                          + (f" ({how})" if how else "")))
+    return (*out, *(escape(x) for x in insp.failure_evidence))
+
+
+def _setback_findings(components: Sequence[Component], e: Evaluation
+                      ) -> dict[int, tuple[str, ...]]:
+    """The defects of each component (by `id`) that are accepted setback shortfalls: a
+    shortfall is substandard, never part of a failure, whatever the component's condition."""
+    accepted = [s for s in e.suggestions if s.key.startswith("setback/")
+                and s.status is SuggestionStatus.ACCEPTED]
+    out: dict[int, tuple[str, ...]] = {}
+    seen: dict[ComponentKind, int] = {}
+    for x in components:
+        n = seen[x.kind] = seen.get(x.kind, 0) + 1
+        mine = [s for s in accepted if (s.component, s.ordinal) == (x.kind, n)]
+        found = tuple(d for d in x.defects if any(s.recorded_in([d]) for s in mine))
+        if found:
+            out[id(x)] = found
+    return out
+
+
 def _notice_blocks(i: LetterInputs, t: LetterTemplate, v: dict[str, Any]) -> list[Block]:
     e, c, w = i.evaluation, i.case, i.wording
     out: list[Block] = []
@@ -517,13 +556,24 @@ def _notice_blocks(i: LetterInputs, t: LetterTemplate, v: dict[str, Any]) -> lis
     if not e.violations:  # a draft the record does not call for: it asserts none
         out.append(Paragraph(_say(t, "no_violations", v, i)))
     failed = [x for x in c.components if x.condition is Condition.FAILED]
+    setbacks = _setback_findings(c.components, e)
     if failed:
         out.append(Paragraph(_say(t, "components_heading", v, i)))
-        out.append(Bullets(tuple(_component_line(x, i) for x in failed)))
+        out.append(Bullets(tuple(
+            _component_line(x, i, defects=[d for d in x.defects
+                                           if d not in setbacks.get(id(x), ())])
+            for x in failed)))
     codes = {f.code for f in e.violations}
+    evidence = _failure_evidence(i) if "system_in_failure" in codes else ()
+    if evidence:
+        out.append(Paragraph(_say(t, "failure_evidence", v, i)))
+        out.append(Bullets(evidence))
     substandard = [x for x in c.components if x.condition is Condition.SUBSTANDARD]
     unlocated = [x for x in c.components if x.condition is Condition.NOT_LOCATED]
-    if substandard:
+    # a setback shortfall accepted on a failed component is its own substandard item
+    short = [_component_line(x, i, condition=Condition.SUBSTANDARD.value, defects=[d])
+             for x in failed for d in setbacks.get(id(x), ())]
+    if substandard or short:
         zone = e.lake.zone.value.removesuffix("_200ft")
         path = e.substandard_path
         # § 202-7 C(1) excuses substandard components from an upgrade only while the
@@ -535,7 +585,7 @@ def _notice_blocks(i: LetterInputs, t: LetterTemplate, v: dict[str, Any]) -> lis
         else:
             key = f"substandard_{zone}"
         out.append(Paragraph(_say(t, key, v, i)))
-        out.append(Bullets(tuple(_component_line(x, i) for x in substandard)))
+        out.append(Bullets((*short, *(_component_line(x, i) for x in substandard))))
     if unlocated:
         out.append(Paragraph(_say(t, "not_located", v, i)))
         out.append(Bullets(tuple(_component_line(x, i) for x in unlocated)))

@@ -59,7 +59,7 @@ from .content import (
     Sketch,
     Table,
 )
-from .templates import Office
+from .templates import Office, escape
 
 PAGE_W, PAGE_H = LETTER
 MARGIN = 0.875 * inch
@@ -379,10 +379,9 @@ def _story(letter: Letter, office: Office, width: float) -> list[Any]:
             signature.append(image)
         else:
             signature.append(Spacer(1, 0.45 * inch))
-        for line in (office.signer_name, office.signer_title, office.signer_certification):
-            if line:
-                signature.append(RLParagraph(line, ParagraphStyle(
-                    "sig", parent=st["body"], spaceAfter=0)))
+        for line in office.signature_lines:
+            signature.append(RLParagraph(escape(line), ParagraphStyle(
+                "sig", parent=st["body"], spaceAfter=0)))
         story.append(KeepTogether([*last, *signature]))
     if letter.cc:
         story += [Spacer(1, 10), RLParagraph("cc: " + "; ".join(letter.cc), st["small"])]

@@ -60,6 +60,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     # paragraphs, closing)
     "notice_of_violation": (
         "inspection_found", "records_show", "no_violations", "components_heading",
+        "failure_evidence",
         "substandard_within", "substandard_within_standards", "substandard_beyond",
         "substandard_beyond_failure", "substandard_beyond_failure_partial",
         "substandard_undetermined", "not_located", "actions_heading",
@@ -132,6 +133,18 @@ class Office:
     signer_certification: str
     signature_image: Path | None
     source: str
+
+    @property
+    def signature_lines(self) -> tuple[str, ...]:
+        """The lines under "Sincerely," and the signature: the signer's printed name, else a
+        line to sign on, never a blank; then the title and certification where given."""
+        name = self.signer_name.strip() or SIGN_HERE
+        return tuple(x for x in (name, self.signer_title.strip(),
+                                 self.signer_certification.strip()) if x)
+
+
+# Printed where the office settings name no signer: a line to sign on, over the title.
+SIGN_HERE = "_" * 36
 
 
 def _check_placeholders(text: str, where: str, source: str) -> None:

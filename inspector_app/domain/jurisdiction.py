@@ -63,6 +63,10 @@ class FloorAreaBand:
     bedrooms: int
 
 
+# How an issued letter marks a section number the jurisdiction file does not confirm.
+UNCONFIRMED_NUMBER = "section number unconfirmed"
+
+
 @dataclass(frozen=True, kw_only=True)
 class Jurisdiction:
     id: str
@@ -120,8 +124,8 @@ class Jurisdiction:
     # who confirmed each and when. A provision not here is not confirmed: an issued letter
     # words it as the office's request, without its citation.
     confirmed: Mapping[str, Confirmation] = field(default_factory=dict)
-    # How an issued letter cites a provision whose section number is inferred (a key of
-    # [unconfirmed] citations): the chapter and the provision's subject, never the number.
+    # The subject of a provision whose section number is inferred (a key of [unconfirmed]
+    # citations), never the number: an issued letter prints it beside the number, marked.
     cited_as: Mapping[str, str] = field(default_factory=dict)
 
     def cite(self, key: str) -> str:
@@ -140,11 +144,15 @@ class Jurisdiction:
         return key in self.confirmed and key not in self.unconfirmed_citations
 
     def letter_cite(self, key: str) -> str:
-        """How an issued letter cites a provision: by its section number where the file
-        confirms the number; otherwise as [cited_as] gives it, else by the chapter alone."""
+        """How an issued letter cites a provision: by its section number, and where the
+        file does not confirm the number, saying so with the provision's subject as
+        [cited_as] gives it, in square brackets (an insertion, never read as the section's
+        title): "§ 202-5 C [Chapter 202, systems in failure; section number unconfirmed]"."""
+        number = self.citations[key]
         if key not in self.unconfirmed_citations:
-            return self.citations[key]
-        return self.cited_as.get(key) or self.chapter
+            return number
+        subject = self.cited_as.get(key)
+        return f"{number} [{subject + '; ' if subject else ''}{UNCONFIRMED_NUMBER}]"
 
     def letter_citation(self, citation: str) -> str:
         """A citation as the rules give it ("§ 202-5 C (unconfirmed)") as an issued letter

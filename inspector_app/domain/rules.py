@@ -21,7 +21,7 @@ from dateutil.relativedelta import relativedelta
 from .business_days import HolidayCalendar, next_business_day
 from .case import Capture, Case, Component, Dwelling, EtuService, HoldingTankService, Site
 from .jurisdiction import Jurisdiction
-from .vocabulary import ComponentKind, Condition
+from .vocabulary import ComponentKind, Condition, LakeDistanceMethod
 
 
 class Zone(StrEnum):
@@ -129,6 +129,10 @@ class Design:
     arithmetic: str
     citations: tuple[str, ...]
     zone_basis: DesignZone | None = None
+    # Why the design bedrooms are not the bedrooms recorded, in words with the section
+    # ("3 bedrooms recorded, counted as 4 for 2,800 sq ft of floor area (§ 202-6 C(3))");
+    # empty where they are the bedrooms recorded.
+    why_bedrooms: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -511,7 +515,30 @@ def design_load(*, bedrooms: int, living_area_sqft: float, zone: Zone, j: Jurisd
     return Design(design_bedrooms=design, gpd_per_bedroom=rate, design_load_gpd=load,
                   standard=standard, ahj_determination_required=ahj_required,
                   provisional=zone is Zone.UNDETERMINED, basis=basis, arithmetic=arithmetic,
-                  citations=tuple(citations), zone_basis=zone_basis)
+                  citations=tuple(citations), zone_basis=zone_basis,
+                  why_bedrooms=_why_bedrooms(basis, design, bedrooms, living_area_sqft,
+                                             ahj_required, j))
+
+
+def _why_bedrooms(basis: str, design: int, bedrooms: int, living_area_sqft: float,
+                  ahj_required: bool, j: Jurisdiction) -> str:
+    """Why `design_load` counts `design` bedrooms where `bedrooms` are recorded, in words
+    with the section it went by; empty where it counts the bedrooms recorded."""
+    if design == bedrooms and basis != "ahj":
+        return ""
+    recorded = f"{bedrooms} bedroom{'s' if bedrooms != 1 else ''} recorded"
+    if basis == "ahj":
+        return (f"{recorded}, {design} as determined by the authority having jurisdiction "
+                f"({j.cite('ahj_final_determination')})")
+    if basis == "minimum":
+        return (f"{recorded}, counted as the minimum design of {design} "
+                f"({j.cite('minimum_bedrooms')})")
+    area = f"{living_area_sqft:,g} sq ft of floor area"
+    if ahj_required:
+        return (f"{recorded}, counted as at least {design} for {area}, over the last band; the "
+                f"final count is the authority having jurisdiction's "
+                f"({j.cite('ahj_final_determination')})")
+    return f"{recorded}, counted as {design} for {area} ({j.cite('floor_area_bands')})"
 
 
 def _designs(case: Case, basis: DesignZone, j: Jurisdiction
@@ -691,11 +718,29 @@ def proven_short(s: Separation, required_ft: float) -> bool:
 
 
 def separation_words(s: Separation, required_ft: float) -> str:
-    """A separation as the evaluation tells it: "62.3 ft from the well (site map); the
-    separation table requires 100 ft"."""
+    """A separation as the evaluation tells it: "62.3 ft from the well, measured on the site
+    map (accuracy ±12 ft; not a survey); 100 ft required" (never ending in brackets, which
+    a recorded defect keeps for its section)."""
     target = s.target.replace("_", " ")
-    return (f"{s.distance_ft:,.1f} ft from the {target} ({s.source}); the separation table "
-            f"requires {required_ft:g} ft")
+    return (f"{s.distance_ft:,.1f} ft from the {target}, {measured_how(s)}; "
+            f"{required_ft:g} ft required")
+
+
+_FIELD_METHODS = frozenset(m.value for m in LakeDistanceMethod)
+
+
+def measured_how(s: Separation) -> str:
+    """How a separation was measured, in words: "by tape" in the field, or on a map layer
+    (the site map, a lot layer, the shoreline layer) with its accuracy, which is no survey:
+    "measured on Lots v1 (accuracy ±2 ft; not a survey)"."""
+    if s.source in _FIELD_METHODS:
+        return f"measured by {s.source}"
+    where = s.source
+    if where.startswith("lot line, "):
+        where = where.removeprefix("lot line, ")
+    elif where in ("site map", "map"):
+        where = "the site map" if where == "site map" else "the shoreline map"
+    return f"measured on {where} (accuracy \u00b1{s.accuracy_ft:,.3g} ft; not a survey)"
 
 
 def suggestions(case: Case, design: Design | None, lake: LakeFinding,
@@ -715,7 +760,8 @@ def suggestions(case: Case, design: Design | None, lake: LakeFinding,
                     key=f"septic_tank_capacity/septic_tank#{n}", component=c.kind, ordinal=n,
                     defect=f"capacity {capacity:,g} gal is below the {required:,} gal required "
                            f"for {design.design_bedrooms} design bedrooms"
-                           + (" plus a garbage grinder" if grinder else ""),
+                           + (" plus a garbage grinder" if grinder else "")
+                           + (f": {design.why_bedrooms}" if design.why_bedrooms else ""),
                     citation=j.cite("septic_tank_capacity"),
                     section=j.citations["septic_tank_capacity"]))
     out += _observed_findings(case, design, j)
@@ -723,7 +769,8 @@ def suggestions(case: Case, design: Design | None, lake: LakeFinding,
     if lake.distance_ft is not None and lake.accuracy_ft is not None and case.site:
         measured.append(Separation(component=lake.component, ordinal=1, target="lake",
                                    distance_ft=lake.distance_ft, accuracy_ft=lake.accuracy_ft,
-                                   source=lake.source or "map"))
+                                   source=(lake.method if lake.source == "field"
+                                           and lake.method else lake.layer or "map")))
     for s in measured:
         required_ft = required_separation_ft(s, j)
         if required_ft is None or not proven_short(s, required_ft):

@@ -69,6 +69,20 @@ def test_never_below_two_bedrooms() -> None:
     assert (d.design_bedrooms, d.design_load_gpd) == (2, 260)
 
 
+def test_the_design_bedrooms_say_why_they_differ_from_those_recorded() -> None:
+    def why(bedrooms: int, living: float, ahj: int | None = None) -> str:
+        return design_load(bedrooms=bedrooms, living_area_sqft=living, zone=Zone.WITHIN, j=J,
+                           ahj_design_bedrooms=ahj).why_bedrooms
+
+    assert why(3, 2800) == ("3 bedrooms recorded, counted as 4 for 2,800 sq ft of floor area "
+                            "(§ 202-6 C(3))")
+    assert why(1, 900) == ("1 bedroom recorded, counted as the minimum design of 2 "
+                           "(§ 202-6 C(3)(a))")
+    assert why(4, 4300, ahj=6) == ("4 bedrooms recorded, 6 as determined by the authority "
+                                   "having jurisdiction (§ 202-6 C(3)(g))")
+    assert why(4, 2800) == ""  # the bedrooms recorded
+
+
 def test_counted_bedrooms_win_over_a_smaller_band() -> None:
     d = design_load(bedrooms=4, living_area_sqft=1100, zone=Zone.BEYOND, j=J)
     assert (d.design_bedrooms, d.basis, d.design_load_gpd) == (4, "counted bedrooms", 520)
@@ -330,7 +344,7 @@ def test_setback_shortfalls_are_suggested_only_when_proven() -> None:
     close = run(case(lake_ft=80))
     (s,) = close.suggestions
     assert s.key == "setback/absorption_area#1/lake"
-    assert "requires 100 ft" in s.defect
+    assert "100 ft required" in s.defect
     assert not run(case(lake_ft=100)).suggestions
     well = Separation(component=ComponentKind.ABSORPTION_AREA, ordinal=1, target="well",
                       distance_ft=85, accuracy_ft=10)
@@ -546,7 +560,7 @@ def test_the_lake_setback_suggestion_counts_the_capture_as_the_zone_does() -> No
     (s,) = [s for s in run(_captured_area(5, tank="acceptable"),
                            map_distance=_line(90, 0)).suggestions
             if s.key.startswith("setback/")]
-    assert s.key == "setback/absorption_area#1/lake" and "requires 100 ft" in s.defect
+    assert s.key == "setback/absorption_area#1/lake" and "100 ft required" in s.defect
 
 
 # --- hand-worked: a parcel whose only system is a holding tank --------------------------
@@ -568,7 +582,7 @@ def test_a_holding_tank_alone_is_measured_as_the_holding_tank() -> None:
     assert e.suggestions == ()
     # 45 ft: short of the holding tank's 50 ft.
     (s,) = run(_holding_tank_only(45)).suggestions
-    assert s.key == "setback/holding_tank#1/lake" and "requires 50 ft" in s.defect
+    assert s.key == "setback/holding_tank#1/lake" and "50 ft required" in s.defect
     assert s.changes_record
 
 

@@ -1,7 +1,7 @@
 """A notice's dates are worded as the law's only where the provision empowering the notice to
 set them is confirmed, whether typed into the case, counted by default or carried by a
-correction; an issued letter never prints an inferred section number. Hand-worked on the
-demo parcels, read from the issued PDFs."""
+correction; an issued letter never prints an inferred section number unmarked. Hand-worked
+on the demo parcels, read from the issued PDFs."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from inspector_app.services.letters import register as letters
 from inspector_app.services.session.laws import install_jurisdiction
 from inspector_app.services.workspace import Workspace
 from tests.attesting import attest_report
+from tests.letters.issued_citations import NOTICE, A, C, D, E
 from tests.letters.test_letter_statements import text_of
 from tests.letters.test_served_deadlines import DEMO_DAY, ENCROACHED, FAILED, _build
 from tests.suggestions import decide_pending
@@ -29,8 +30,8 @@ from tests.templates import Templates
 
 BUNDLED = resource("jurisdictions", "town-of-canandaigua-ch202.toml")
 TYPED = "900.01-1-33"  # a failure beyond 200 ft; deadlines typed in like 900.01-1-7's
-ASKED_7 = ("Obtain a building permit (Chapter 202, building permits) and repair the system, "
-           "which is in failure (Chapter 202, systems in failure). This office asks that the "
+ASKED_7 = (f"Obtain a building permit ({A}) and repair the system, "
+           f"which is in failure ({C}). This office asks that the "
            "permit be obtained by January 19, 2027 and the repair completed by May 18, 2027.")
 ASKED_CLOSING = ("This notice states the action necessary to correct each violation and the "
                  "date by which this office asks that it be done.")
@@ -80,12 +81,12 @@ def test_deadlines_typed_into_the_case_are_asked_while_the_notice_provision_is_u
             "(unconfirmed))") in draft
     _, text = _issue(demo, FAILED, DEMO_DAY)
     assert ASKED_7 in text
-    assert ("Bring the septic tank up to the design standards of § 202-6 (Chapter 202, systems "
-            "within 200 feet of Canandaigua Lake). This office asks that it be done by May 18, "
-            "2027.") in text
+    assert (f"Under {D}, bring the septic "
+            "tank up to the design standards of § 202-6 (§ 202-7, Requirements for substandard "
+            "systems). This office asks that it be done by May 18, 2027.") in text
     assert ASKED_CLOSING in text
     assert "by January 19, 2027 (" not in text and "must be done" not in text
-    assert "§ 202-5" not in text and "Article IV" not in text
+    assert "§ 202-5 A (" not in text and "Article IV" not in text
 
 
 def test_a_failure_beyond_200_ft_with_typed_deadlines_is_asked_alike(demo: Workspace) -> None:
@@ -94,8 +95,8 @@ def test_a_failure_beyond_200_ft_with_typed_deadlines_is_asked_alike(demo: Works
     _, text = _issue(demo, TYPED, DEMO_DAY)
     assert ("This office asks that the permit be obtained by January 19, 2027 and the repair "
             "completed by May 18, 2027.") in text
-    assert ("Repair or replace the septic tank with the repair of the system (Chapter 202, "
-            "systems in failure). This office asks that it be done by May 18, 2027.") in text
+    assert (f"Repair or replace the septic tank with the repair of the system ({C}). "
+            "This office asks that it be done by May 18, 2027.") in text
     assert ASKED_CLOSING in text
 
 
@@ -109,16 +110,15 @@ def test_with_the_notice_provision_confirmed_typed_and_default_dates_are_the_law
         _, typed = _issue(ws, FAILED, DEMO_DAY)  # typed into the case
         decide_pending(ws, ENCROACHED, as_of=DEMO_DAY)
         _, default = _issue(ws, ENCROACHED, DEMO_DAY)  # counted: 120 days, to Monday
-    assert ("Obtain a building permit by January 19, 2027 (Chapter 202, building permits) and "
-            "complete the repair of the system by May 18, 2027 (Chapter 202, systems in "
-            "failure).") in typed
+    assert (f"Obtain a building permit by January 19, 2027 ({A}) and "
+            f"complete the repair of the system by May 18, 2027 ({C}).") in typed
     for text in (typed, default):
         assert ("This notice states the action necessary to correct each violation and the "
-                "dates by which it must be done (Chapter 202, notices of violation).") in text
+                f"dates by which it must be done ({NOTICE}).") in text
         assert "This office asks that" not in text.split("What you must do.")[1].split(
             "This notice states")[0]
     assert ("Remove the driveway and shed from the absorption area by April 5, 2027 "
-            "(Chapter 202, nothing to impact the absorption area).") in default
+            f"({E}).") in default
 
 
 def test_a_time_frame_still_unconfirmed_keeps_the_dates_asked(demo: Workspace,
@@ -131,7 +131,7 @@ def test_a_time_frame_still_unconfirmed_keeps_the_dates_asked(demo: Workspace,
     # does the closing; the provision, now confirmed, is not asked
     assert ASKED_7 in text and ASKED_CLOSING in text
     assert ("It is your responsibility to forward this notice to any other owners of the "
-            "parcel and to its renters (Chapter 202, notices of violation).") in text
+            f"parcel and to its renters ({NOTICE}).") in text
 
 
 # --- item 2: a correction words each date as the corrected letter did ------------------------
@@ -145,8 +145,8 @@ def test_a_correction_asks_what_the_corrected_letter_asked(demo: Workspace) -> N
     sbl = "900.01-1-23"
     decide_pending(demo, sbl, as_of=date(2026, 11, 30))
     first, text = _issue(demo, sbl, date(2026, 11, 30))
-    asked = ("Remove the driveway and shed from the absorption area (Chapter 202, nothing to "
-             "impact the absorption area). This office asks that it be done by March 30, 2027.")
+    asked = (f"Remove the driveway and shed from the absorption area ({E}). "
+             "This office asks that it be done by March 30, 2027.")
     assert asked in text
     _rename(demo, sbl, "Jane Okafor-Reyes", date(2026, 12, 4))
     _, fix = _issue(demo, sbl, date(2026, 12, 4), replaces=first)
@@ -160,8 +160,8 @@ def test_a_date_asked_before_the_provision_was_confirmed_stays_asked(
         demo: Workspace, tmp_path: Path) -> None:
     decide_pending(demo, ENCROACHED, as_of=DEMO_DAY)
     first, text = _issue(demo, ENCROACHED, DEMO_DAY)
-    asked = ("Remove the driveway and shed from the absorption area (Chapter 202, nothing to "
-             "impact the absorption area). This office asks that it be done by April 5, 2027.")
+    asked = (f"Remove the driveway and shed from the absorption area ({E}). "
+             "This office asks that it be done by April 5, 2027.")
     assert asked in text
     # Article IV confirmed on December 10, after the notice was served on December 4
     install_jurisdiction(demo.folder.root, _law(tmp_path, on="2026-12-10"))
@@ -177,10 +177,12 @@ def test_a_date_asked_before_the_provision_was_confirmed_stays_asked(
 def _inferred(ws: Workspace) -> re.Pattern[str]:
     law = ws.law_for("Town of Canandaigua")
     return re.compile("|".join(re.escape(law.citations[k]) + r"(?![\w.(])"
+                               + r"(?! \[[^\]]*; section number unconfirmed\])"
                                for k in sorted(law.unconfirmed_citations)))
 
 
-def test_no_issued_demo_letter_prints_an_inferred_section_number(demo: Workspace) -> None:
+def test_no_issued_demo_letter_prints_an_inferred_section_number_unmarked(demo: Workspace
+                                                                         ) -> None:
     inferred = _inferred(demo)
     checked: dict[str, int] = {}
     for row in demo.parcels():
@@ -218,8 +220,8 @@ def test_cited_as_must_leave_the_number_out_and_name_only_inferred_numbers() -> 
         parse_jurisdiction(text.replace("[cited_as]\n", '[cited_as]\npenalties = "Chapter '
                                                         '202, penalties"\n'), source="t.toml")
     law = parse_jurisdiction(text, source="t.toml")
-    assert law.letter_cite("system_in_failure") == "Chapter 202, systems in failure"
+    assert law.letter_cite("system_in_failure") == C
     assert law.letter_cite("substandard_beyond_200ft") == "§ 202-7 C(1)"  # confirmed number
     without = parse_jurisdiction(text.replace(
         'etu_service = "Chapter 202, enhanced treatment units"\n', ""), source="t.toml")
-    assert without.letter_cite("etu_service") == "Town Code Chapter 202"  # the chapter alone
+    assert without.letter_cite("etu_service") == "§ 202-8 A [section number unconfirmed]"

@@ -83,9 +83,9 @@ def test_the_notice_asks_for_immediate_action_and_no_permit_or_repair(
             in draft)
     (nov,) = letters.issue(demo, TANK, ["notice_of_violation"], as_of=DEMO_DAY)
     text = text_of(letters.stored_pdf(demo, nov.id))
-    # the section number is inferred: an issued letter cites the chapter and the subject
-    cited = "Chapter 202, holding tanks"
-    assert "202-8" not in text
+    # the section number is inferred: an issued letter cites it marked so, with the subject
+    cited = "§ 202-8 B [Chapter 202, holding tanks; section number unconfirmed]"
+    assert "§ 202-8 B (" not in text
     assert f"{cited}: Sewage is discharging from the holding tank: {WHERE}" in text
     assert ("at no time will sewage discharge from the tank to the surface, ground, or "
             f"surface water be allowed ({cited}). Immediately stop the discharge: have the "

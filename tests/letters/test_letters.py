@@ -173,11 +173,13 @@ def test_issuing_stores_an_immutable_letter(failed: Workspace) -> None:
     assert hashlib.sha256(pdf).hexdigest() == issued.sha256
     assert Path(issued.path).read_bytes() == pdf
     text = text_of(pdf)
-    # the section number of § 202-5 C is inferred: the issued letter cites the provision
-    # by the chapter and its subject, and the person issuing is told
-    assert "DRAFT" not in text and "(unconfirmed)" not in text and "§ 202-5 C" not in text
-    assert "Chapter 202, systems in failure: The system is in failure" in text
-    assert ("cites § 202-5 C as \u201cChapter 202, systems in failure\u201d: the jurisdiction "
+    # the section number of § 202-5 C is inferred: the issued letter cites it marked so,
+    # with the provision's subject, and the person issuing is told
+    assert "DRAFT" not in text and "(unconfirmed)" not in text
+    assert ("§ 202-5 C [Chapter 202, systems in failure; section number unconfirmed]: The "
+            "system is in failure") in text
+    assert ("cites § 202-5 C as \u201c§ 202-5 C [Chapter 202, systems in failure; section "
+            "number unconfirmed]\u201d: the jurisdiction "
             "file does not confirm its section number") in issued.warnings
     assert letters.stored_pdf(failed, issued.id) == pdf  # re-print: the same bytes
     row = failed.store.query("SELECT * FROM letters WHERE id = ?", (issued.id,))[0]

@@ -104,7 +104,8 @@ def test_the_demo_shows_a_lot_line_and_a_neighbours_well(workspace: Workspace) -
             continue
         for s in workspace.evaluate_parcel(p["sbl"]).suggestions:
             found.setdefault(s.key.rsplit("/", 1)[1], []).append(f"{p['sbl']}: {s.defect}")
-    assert any("lot line, Invented demo lot lines" in d for d in found["property_line"])
+    assert any("measured on Invented demo lot lines (not the county's tax map) v1 (accuracy "
+               "\u00b12 ft; not a survey)" in d for d in found["property_line"])
     (well,) = found["well"]  # only the neighbour's well is too close
     assert well.startswith("900.01-1-34: ") and "well on parcel 900.01-1-35" in well
     g = site_map(workspace, workspace.load_case("900.01-1-34")).geometry

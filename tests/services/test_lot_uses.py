@@ -101,8 +101,8 @@ def test_a_component_8_ft_from_the_lot_line_is_a_property_line_shortfall(
     e = ws.evaluate_parcel(A, as_of=TODAY)
     (s,) = [s for s in e.suggestions if s.key.startswith("setback/")]
     assert s.key == "setback/septic_tank#1/property_line"
-    assert s.defect == ("8.0 ft from the property line (lot line, County lots v1); the "
-                        "separation table requires 10 ft")
+    assert s.defect == ("8.0 ft from the property line, measured on County lots v1 (accuracy "
+                        "\u00b11 ft; not a survey); 10 ft required")
     law = ws.law_for(TOWN)
     assert s.citation == law.cite("setbacks") and s.section == law.citations["setbacks"]
     lines = {(x.component, x.target): x for x in e.separations}
@@ -141,7 +141,8 @@ def test_a_neighbours_well_within_the_setback_is_a_separation_and_on_the_map(
     ws.save_case(_case_b(), today=TODAY)  # a new well on the neighbour's record
     found = _setbacks(ws)
     assert found["setback/absorption_area#1/well"] == (
-        f"60.0 ft from the well (well on parcel {B}); the separation table requires 100 ft")
+        f"60.0 ft from the well, measured on well on parcel {B} (accuracy \u00b12 ft; not a "
+        "survey); 100 ft required")
     e = ws.evaluate_parcel(A, as_of=TODAY)
     (well,) = [x for x in e.separations if x.target == "well"
                and x.component is ComponentKind.ABSORPTION_AREA]
@@ -366,6 +367,8 @@ def test_the_site_maps_setback_lines_are_the_evaluations_separations(
         ws: Workspace, tmp_path: Path) -> None:
     import math
 
+    from inspector_app.domain.rules import measured_how
+
     _lots(ws, tmp_path, accuracy_ft=1.0)
     ws.save_case(_case_b(), today=TODAY)  # the neighbour's well, 60 ft from A's area
     e = ws.evaluate_parcel(A, as_of=TODAY)
@@ -377,7 +380,7 @@ def test_the_site_maps_setback_lines_are_the_evaluations_separations(
     suggested = {x.key for x in e.suggestions}
     for d in g.dimensions:
         (s,) = [s for key, s in wanted.items() if d.words.startswith(key.split(": ")[0])
-                and f"ft from the {s.target.replace('_', ' ')} ({s.source})" in d.words]
+                and f"ft from the {s.target.replace('_', ' ')}, {measured_how(s)}" in d.words]
         assert math.dist(d.a, d.b) == pytest.approx(s.distance_ft, abs=0.005)
         assert d.figure.startswith(f"{s.distance_ft:,.1f} ft (")
         assert d.short == (f"setback/{s.component.value}#{s.ordinal}/{s.target}" in suggested)

@@ -107,8 +107,10 @@ def test_setback_shortfalls_become_suggestions(workspace: Workspace, tmp_path: P
     keys = {s.key: s for s in workspace.evaluate_parcel("112.09-1-7.2", as_of=TODAY).suggestions}
     assert set(keys) == {"setback/absorption_area#1/well", "setback/septic_tank#1/well"}
     assert "80.0 ft from the well" in keys["setback/absorption_area#1/well"].defect
-    assert "requires 100 ft" in keys["setback/absorption_area#1/well"].defect
-    assert "requires 50 ft" in keys["setback/septic_tank#1/well"].defect
+    assert keys["setback/absorption_area#1/well"].defect == (
+        "80.0 ft from the well, measured on the site map (accuracy \u00b15 ft; not a survey); "
+        "100 ft required")
+    assert keys["setback/septic_tank#1/well"].defect.endswith("; 50 ft required")
     with pytest.raises(InputError, match="no #2 to locate"):
         set_geometry(workspace, "112.09-1-7.2", "component:septic_tank#2",
                      json.loads(shapely.to_geojson(tank)), method=CaptureMethod.GPS,

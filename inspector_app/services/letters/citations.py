@@ -1,5 +1,5 @@
 """What the person issuing a letter is told of its citations: those its draft marks
-unconfirmed, and those the issued letter cites without an inferred section number."""
+unconfirmed, and how the issued letter cites each (its inferred section number marked)."""
 
 from __future__ import annotations
 
