@@ -296,6 +296,9 @@ def _office_use(args: argparse.Namespace) -> Any:
 
 def _wording_use(args: argparse.Namespace) -> Any:
     from ..documents.templates import load_wording
+    from ..paths import resource
     from ..services.session.letterhead import TEMPLATES_FILE
 
-    return _install(args, TEMPLATES_FILE, lambda path, base: load_wording(path))
+    bundled = resource("letters", "templates.toml")
+    return _install(args, TEMPLATES_FILE,
+                    lambda path, base: load_wording(path, later_from=bundled))

@@ -85,6 +85,12 @@ KINDS: dict[str, tuple[str, ...]] = {
     "pump_out_request": (),
     "report_of_findings": (),
 }
+# Keys added to a kind's wording after offices may have copied the bundled file: one an
+# office's own file lacks is taken from the bundled wording (`load_wording(later_from=)`)
+# rather than stopping every letter of that kind. A new key goes here when it is added.
+LATER_KEYS: dict[str, tuple[str, ...]] = {
+    "notice_of_violation": ("failure_evidence", "action_holding_tank_discharging"),
+}
 COMMON = ("title", "subject", "salutation", "paragraphs", "closing")
 # [common]: wording every kind shares, and the office's own reply period.
 COMMON_TEXTS = ("corrected_title", "corrects", "not_called_for")
@@ -267,9 +273,19 @@ class Wording:
         return self.labels.get(code, code.replace("_", " "))
 
 
-def load_wording(path: Path) -> Wording:
+def load_wording(path: Path, *, later_from: Path | None = None) -> Wording:
+    """The letters' wording in `path`. With `later_from` (the bundled wording), a key of
+    LATER_KEYS that the file lacks is taken from there."""
     source = str(path)
     raw = _load_toml(path, "letter templates")
+    if later_from is not None and later_from != path:
+        bundled = _load_toml(later_from, "letter templates")
+        for kind, keys in LATER_KEYS.items():
+            table, fallback = raw.get(kind), bundled.get(kind)
+            if isinstance(table, dict) and isinstance(fallback, dict):
+                for key in keys:
+                    if key not in table and key in fallback:
+                        table[key] = fallback[key]
     if raw.pop("format", None) != TEMPLATES_FORMAT:
         raise LetterTemplateError(f"{source}: format must be {TEMPLATES_FORMAT!r}.")
     labels = raw.pop("labels", None)

@@ -322,6 +322,23 @@ def test_office_settings_and_wording_from_the_data_folder(failed: Workspace,
     assert "NOTICE OF VIOLATION (ITALY)" in text
 
 
+def test_a_wording_copied_before_a_key_was_added_takes_that_key_from_the_bundled_one(
+        failed: Workspace, tmp_path: Path) -> None:
+    bundled = resource("letters", "templates.toml")
+    text = bundled.read_text("utf-8")
+    line = next(x for x in text.splitlines() if x.startswith("failure_evidence = "))
+    older = failed.folder.root / "letter-templates.toml"
+    older.write_text(text.replace(line + "\n", "")
+                     .replace('title = "NOTICE OF VIOLATION"', 'title = "NOTICE (OLDER COPY)"'))
+    with pytest.raises(LetterTemplateError, match=r"failure_evidence is missing"):
+        load_wording(older)  # on its own, the file lacks it
+    taken = load_wording(older, later_from=bundled).templates["notice_of_violation"]
+    assert taken.texts["failure_evidence"] == line.split(" = ", 1)[1].strip('"')
+    drafted = text_of(letters.draft_pdf(failed, "98.00-1-23.100", "notice_of_violation",
+                                        as_of=TODAY))
+    assert "NOTICE (OLDER COPY)" in drafted and "Evidence of failure" in drafted
+
+
 def test_register_commands_end_to_end(tmp_path: Path, capsys: Any) -> None:
     from PIL import Image
 

@@ -12,8 +12,10 @@ TEMPLATES_FILE = "letter-templates.toml"
 
 
 def wording_for(ws: Session) -> Wording:
-    own = ws.folder.root / TEMPLATES_FILE
-    return load_wording(own if own.exists() else resource("letters", "templates.toml"))
+    """The folder's own wording (a key added to the app since it was installed taken from
+    the bundled wording), else the bundled wording."""
+    own, bundled = ws.folder.root / TEMPLATES_FILE, resource("letters", "templates.toml")
+    return load_wording(own if own.exists() else bundled, later_from=bundled)
 
 
 def office_for(ws: Session, municipality: str | None = None) -> Office:
