@@ -17,11 +17,14 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 class ElidedLabel(QLabel):
     def __init__(self, text: str = "", parent: QWidget | None = None, *,
                  minimum_chars: int = 12, maximum_chars: int | None = None,
-                 takes_the_rest: bool = False) -> None:
+                 takes_the_rest: bool = False,
+                 elide: Qt.TextElideMode = Qt.TextElideMode.ElideRight) -> None:
         """`takes_the_rest`: width left over by its neighbours, none of its own asked;
-        `maximum_chars`: the most it asks for, leaving the rest to its neighbours."""
+        `maximum_chars`: the most it asks for, leaving the rest to its neighbours;
+        `elide`: where the "…" goes (in the middle, a text's start and end stay)."""
         super().__init__(text, parent)
         self.minimum_chars, self.maximum_chars = minimum_chars, maximum_chars
+        self.elide = elide
         self.setWordWrap(False)
         self.setSizePolicy(QSizePolicy.Policy.Ignored if takes_the_rest
                            else QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
@@ -44,8 +47,8 @@ class ElidedLabel(QLabel):
         return QSize(min(hint.width(), width), hint.height())
 
     def shown_text(self) -> str:
-        """What fits: the text, or its start and "…"."""
-        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
+        """What fits: the text, or it shortened with "…"."""
+        return self.fontMetrics().elidedText(self.text(), self.elide,
                                              self.contentsRect().width())
 
     def is_elided(self) -> bool:

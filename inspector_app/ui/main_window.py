@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QSplitter, QTabWidget
 
@@ -154,8 +154,9 @@ class MainWindow(QMainWindow):
         self.message_timer = QTimer(self)
         self.message_timer.setSingleShot(True)
         self.message_timer.timeout.connect(lambda: self.message.setText(""))
-        # the layer's name asks for little, so that the messages fit beside it
-        self.layer_label = ElidedLabel(maximum_chars=30)
+        # the layer's name asks for little, so that the messages fit beside it; shortened
+        # in the middle, its start and its accuracy (at the end) stay in sight
+        self.layer_label = ElidedLabel(maximum_chars=40, elide=Qt.TextElideMode.ElideMiddle)
         self.busy = QLabel()
         self.who_label = QLabel()
         self.who_label.setToolTip("Who is working: every change, decision and letter made "

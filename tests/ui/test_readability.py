@@ -208,12 +208,27 @@ def _check_parcel_list(window: MainWindow) -> None:
     assert cut  # the demo has addresses too long for the list: they are shortened
 
 
+def _check_whole_or_accuracy_shown(window: MainWindow) -> None:
+    """The work lists' state is shown whole; the shoreline layer's name may be shortened
+    (so that messages fit at 1024 px), in the middle: "Shoreline:" and the layer's
+    accuracy at its end stay in sight, and the whole text is on hover."""
+    state = window.lists_state
+    assert state.width() >= state.fontMetrics().horizontalAdvance(state.text())
+    layer = window.layer_label
+    shown, whole = layer.shown_text(), layer.text()
+    name = whole.removeprefix("Shoreline: ").removesuffix(" (imported although far)")
+    assert name in layer.toolTip()
+    assert shown.startswith("Shoreline:")
+    accuracy = whole[whole.rindex("(±"):]
+    assert shown.endswith(accuracy), (shown, whole)
+
+
 def _check_status_bar(window: MainWindow) -> None:
     bar = window.statusBar()
     for widget in (window.lists_state, window.layer_label):
         assert widget.isVisible() and widget.text()
         assert widget.geometry().right() <= bar.width(), widget.text()
-        assert widget.width() >= widget.fontMetrics().horizontalAdvance(widget.text())
+    _check_whole_or_accuracy_shown(window)
     assert window.message.text() == LONG_MESSAGE  # kept whole, shown shortened
     assert window.message.is_elided() and window.message.shown_text().endswith("…")
     assert window.message.toolTip() == LONG_MESSAGE
@@ -255,7 +270,7 @@ def test_a_status_message_never_hides_the_permanent_widgets(live: MainWindow, qt
         assert live.message.geometry().right() < live.lists_state.geometry().left()
         for widget in (live.lists_state, live.layer_label):
             assert widget.geometry().right() <= live.statusBar().width()
-            assert widget.width() >= widget.fontMetrics().horizontalAdvance(widget.text())
+        _check_whole_or_accuracy_shown(live)
     finally:
         if live.menus.view.contrast.isChecked():
             live.menus.view.contrast.trigger()
