@@ -300,6 +300,18 @@ def _before_reading(path: Path) -> None:
         foreign_sqlite.check(path, "a GeoPackage", geopackage=True)
 
 
+def _layer_info(source: Any, path: Path, bounds: Bounds) -> dict[str, Any]:
+    """The library's description of a file of a kind this app reads, within `bounds`'
+    count of features (GDAL is loaded here, when a file is actually read)."""
+    import pyogrio
+
+    info: dict[str, Any] = pyogrio.read_info(source)
+    if info.get("driver") not in READ_DRIVERS:
+        raise GeometryFileError(f"{path}: {_NOT_A_LAYER}")
+    _check_feature_count(info, path, bounds)
+    return info
+
+
 def _read_raw(path: Path, columns: Any = None,
               bounds: Bounds = LAYER) -> tuple[dict[str, Any], Any, Any, Any]:
     """pyogrio's raw read of a layer file (meta, fids, WKB, field data), with every failure
@@ -317,10 +329,7 @@ def _read_raw(path: Path, columns: Any = None,
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            info = pyogrio.read_info(source)
-            if info.get("driver") not in READ_DRIVERS:
-                raise GeometryFileError(f"{path}: {_NOT_A_LAYER}")
-            _check_feature_count(info, path, bounds)
+            info = _layer_info(source, path, bounds)
             _crs(named_crs or info.get("crs"), path)  # before any field is looked for
             wanted = None if columns is None else columns([str(f) for f in info["fields"]])
             meta, fids, wkb, field_data = pyogrio.raw.read(source, return_fids=True,
@@ -549,10 +558,7 @@ def read_attribute_table(path: Path) -> tuple[list[str], list[list[Any]]]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            info = pyogrio.read_info(source)
-            if info.get("driver") not in READ_DRIVERS:
-                raise GeometryFileError(f"{path}: {_NOT_A_LAYER}")
-            _check_feature_count(info, path, LAYER)
+            _layer_info(source, path, LAYER)
             meta, _, _, field_data = pyogrio.raw.read(source, read_geometry=False)
     except GeometryFileError:
         raise
