@@ -192,15 +192,9 @@ class AttestDialog(RefusingDialog):
             return attestation_service.attest(ws, sbl, who, data, filename=filename,
                                               source=source, on=day)
 
-        def failed(exc: BaseException) -> None:
-            if isinstance(exc, InspectorError):
-                self.refuse(exc.in_app)
-            else:
-                self.ctx.error(exc)
-
         def recorded(result: dict[str, Any]) -> None:
             self.done_with = result
             self.ctx.say(f"Attestation by {result['name']} recorded for {sbl}.")
             self.accept()
 
-        self.ctx.op(work).success(recorded).failure(failed).run()
+        self.ctx.op(work).success(recorded).failure(self.refuse_or_report).run()

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
 
 from ..domain.labels import words
 from ..domain.records import SERVICE_METHODS
-from ..errors import InspectorError
 from ..services.letters import service as letter_service
 from .context import AppContext
 from .date_field import DateField
@@ -119,10 +118,7 @@ class LetterServiceDialog(RefusingDialog):
 
         def failed(exc: BaseException) -> None:
             self.record.setEnabled(True)
-            if isinstance(exc, InspectorError):
-                self.refuse(exc.in_app)
-            else:
-                self.ctx.error(exc)
+            self.refuse_or_report(exc)
 
         def recorded(result: dict[str, Any]) -> None:
             self.done_with = result

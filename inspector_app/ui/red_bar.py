@@ -5,11 +5,16 @@ either theme."""
 from __future__ import annotations
 
 from datetime import date
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QLabel, QWidget
 
+from ..errors import InspectorError
 from .date_field import DateField
+
+if TYPE_CHECKING:
+    from .context import AppContext
 
 
 class RedBar(QLabel):
@@ -30,6 +35,15 @@ class RefusingDialog(QDialog):
     anything is recorded, and its date field read as a day."""
 
     problem: RedBar
+    ctx: AppContext
+
+    def refuse_or_report(self, exc: BaseException) -> None:
+        """A recording that failed on the worker: the user's fault said in the red bar,
+        anything else reported as the app's own fault."""
+        if isinstance(exc, InspectorError):
+            self.refuse(exc.in_app)
+        else:
+            self.ctx.error(exc)
 
     def refuse(self, text: str) -> None:
         """A refusal in the dialog's red bar: nothing was recorded. The dialog grows to
