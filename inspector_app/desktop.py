@@ -39,7 +39,7 @@ def display_problem(environ: dict[str, str] | os._Environ[str] = os.environ,
     return None
 
 
-def open_app(data_dir: Path, *, user: str | None) -> int:
+def open_app(data_dir: Path, *, user: str | None, database: str | None = None) -> int:
     problem = display_problem()
     if problem:
         raise InputError(problem)
@@ -47,4 +47,4 @@ def open_app(data_dir: Path, *, user: str | None) -> int:
         from .ui.app import run_gui
     except ImportError as exc:
         raise InputError(f"The desktop app could not load Qt ({exc}); {SETUP_HINT}.") from None
-    return run_gui(data_dir, user=user)
+    return run_gui(data_dir, user=user, database=database)

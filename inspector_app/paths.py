@@ -23,6 +23,7 @@ from .errors import InputError
 APP_NAME = "watershed-inspector"
 HOME_ENV = "INSPECTOR_APP_HOME"
 USER_ENV = "INSPECTOR_APP_USER"
+DATABASE_ENV = "INSPECTOR_APP_DATABASE"
 DATABASE_NAME = "inspector.sqlite"
 
 
@@ -54,6 +55,17 @@ def resource(*parts: str) -> Path:
 
 def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def office_desk_dir(database: str) -> Path:
+    """This desk's own folder for an office database: in the user data folder, named after
+    the server and database (never after a password)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(database)
+    host = parts.hostname or "local"
+    name = f"{host}-{parts.port or 5432}-{parts.path.strip('/') or 'office'}"
+    return default_data_dir().parent / f"{APP_NAME}-offices" / re.sub(r"[^\w.-]", "_", name)
 
 
 def resolve_data_dir(explicit: str | os.PathLike[str] | None) -> Path:

@@ -134,6 +134,28 @@ def _check_data_dir(args: argparse.Namespace, root: Path) -> None:
             f"import ROLL.csv`{listed}.")
 
 
+def office_database(args: argparse.Namespace) -> str | None:
+    """The office database named by --database, else by $INSPECTOR_APP_DATABASE; None for
+    the data folder's own file."""
+    from ..paths import DATABASE_ENV
+    from ..storage.postgres import check_url
+
+    given = getattr(args, "database", None) or os.environ.get(DATABASE_ENV) or None
+    return None if given is None else check_url(given)
+
+
+def desk_folder(args: argparse.Namespace) -> Path:
+    """The data folder: with an office database, this desk's own folder for it (its
+    settings files and what it keeps of the office's files), named after the database
+    unless --data-dir or $INSPECTOR_APP_HOME names one."""
+    from ..paths import office_desk_dir
+
+    database = office_database(args)
+    if database is None or args.data_dir or os.environ.get(HOME_ENV):
+        return resolve_data_dir(args.data_dir)
+    return office_desk_dir(database)
+
+
 def workspace(args: argparse.Namespace) -> Any:
     """The data folder opened for work. A command declared to start a folder
     (`starts_a_folder`) makes one that does not exist yet; the others refuse it, so that a
@@ -141,10 +163,12 @@ def workspace(args: argparse.Namespace) -> Any:
     from ..paths import UnwritablePath
     from ..services.workspace import Workspace
 
-    root = resolve_data_dir(args.data_dir)
-    _check_data_dir(args, root)
+    database = office_database(args)
+    root = desk_folder(args)
+    if database is None:
+        _check_data_dir(args, root)
     try:
-        return Workspace(root, user=args.user)
+        return Workspace(root, user=args.user, database=database)
     except UnwritablePath:
         raise
     except OSError as exc:
@@ -156,8 +180,8 @@ def settings_workspace(args: argparse.Namespace) -> Any:
     """For a command that stores nothing (`letters`, `evaluate CASE.json`): the data
     folder when there is one, else, when none was named, the bundled settings of a new
     folder, made nowhere (saying so when the folder was named)."""
-    root = resolve_data_dir(args.data_dir)
-    if root.exists():
+    root = desk_folder(args)
+    if root.exists() or office_database(args) is not None:
         with workspace(args) as ws:
             yield ws
         return

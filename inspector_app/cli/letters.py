@@ -22,6 +22,7 @@ from .common import (
     starts_a_folder,
     workspace,
 )
+from .office_db import add_office_database
 
 LETTER_ID_HELP = ("the letter's id, as `register list` prints it (its first 8 characters are "
                   "enough)")
@@ -150,7 +151,8 @@ def _register_returned(args: argparse.Namespace) -> Any:
 
 
 def add_office(commands: Commands) -> None:
-    office = commands.add_parser("office", help="the letterhead and signature block in use")
+    office = commands.add_parser("office", help="the letterhead and signature block in use; "
+                                                "the office database on a server")
     office_sub = office.add_subparsers(dest="office_command", required=True,
                                        parser_class=Parser)
     office_sub.add_parser("show", help="the settings in use and where they come from"
@@ -162,6 +164,7 @@ def add_office(commands: Commands) -> None:
                             help="an office.toml: letterhead and signature block "
                                  "(docs/letters.md)")
     office_use.set_defaults(handler=_office_use)
+    add_office_database(office_sub)
 
 
 def add_wording(commands: Commands) -> None:

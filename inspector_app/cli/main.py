@@ -14,9 +14,8 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import InputError
-from ..paths import resolve_data_dir
 from . import attest, cases, folder, layers, letters, parcels, reports, rules, sync
-from .common import Commands, Handler, Parser, folder_starters
+from .common import Commands, Handler, Parser, desk_folder, folder_starters, office_database
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -27,6 +26,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--data-dir", metavar="DIR",
                         help="data folder (default: $INSPECTOR_APP_HOME, else the platform's "
                              "user data folder)")
+    parser.add_argument("--database", metavar="URL",
+                        help="the office database on a PostgreSQL server, e.g. "
+                             "postgresql://clerk@officeserver/watershed (default: "
+                             "$INSPECTOR_APP_DATABASE; without it, the data folder's own "
+                             "file; docs/office-server.md)")
     parser.add_argument("--user", metavar="NAME",
                         help="who is working: recorded on every change, decision and "
                              "letter (1 to 80 characters; default: $INSPECTOR_APP_USER, "
@@ -95,7 +99,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         if handler is None:
             from ..desktop import open_app
 
-            return open_app(resolve_data_dir(args.data_dir), user=args.user)
+            return open_app(desk_folder(args), user=args.user, database=office_database(args))
         result = handler(args)
     except SystemExit as exc:  # --help and --version
         return int(exc.code or 0)

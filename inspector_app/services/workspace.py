@@ -32,8 +32,9 @@ class Workspace(Session):
     """A data folder opened for work."""
 
     def __init__(self, root: Path, *, user: str | None = None,
-                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
-        super().__init__(root, user=user, clock=clock)
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+                 database: str | None = None) -> None:
+        super().__init__(root, user=user, clock=clock, database=database)
         ensure_default_layer(self)
 
     def __enter__(self) -> Workspace:

@@ -11,6 +11,7 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from pathlib import Path
 
 import sqlite_utils
@@ -66,6 +67,25 @@ for _version, _name in enumerate(SQL_MIGRATIONS, start=1):
     MIGRATIONS(name=_name)(_sql_migration(_name, _version))
 
 SCHEMA_VERSION = len(SQL_MIGRATIONS)
+
+
+def migration_statements(version: int) -> list[str]:
+    """The statements of the migration to `version` (1-based), in SQLite's words."""
+    return _split_sql(_sql(f"{SQL_MIGRATIONS[version - 1]}.sql"))
+
+
+@cache
+def reference_schema(version: int = SCHEMA_VERSION) -> sqlite3.Connection:
+    """An empty database in memory with the schema of `version`, made from the migrations:
+    the one source of what the tables, columns, indexes and triggers are, whichever engine
+    holds the records (an office on PostgreSQL asks it for `PRAGMA table_info` and the
+    like). Read only."""
+    conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    for v in range(1, version + 1):
+        for statement in migration_statements(v):
+            conn.execute(statement)
+    conn.execute("PRAGMA query_only = ON")
+    return conn
 
 # The tables that hold no records: the change log and what sync keeps of its exchanges, the
 # devices, the laptop's clearings, derived summaries, the lots of a lot layer (kept as

@@ -10,12 +10,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import sqlite_utils
-
-from ..errors import InspectorError
+from ..errors import InputError, InspectorError
 from ..paths import DataFolder
 from . import basemaps as basemap_rows
-from . import database
+from . import database, office, postgres
 from .database import backup, open_database
 from .laptop_gate import LaptopGate
 from .records import Actor, RecordWriter, new_id
@@ -45,6 +43,27 @@ def _busy(exc: sqlite3.OperationalError, where: Path) -> Exception:
     return exc
 
 
+class OfficeBackup(InputError):
+    """An office database is backed up on its server, not by a desk."""
+
+
+# The lock every writing transaction of an office database takes first (a number of the
+# app's own, "WSHI" as in the data folder's SQLite application_id).
+WRITE_LOCK = database.APPLICATION_ID
+
+
+def _open_office(url: str) -> Any:
+    conn = postgres.Connection(url)
+    try:
+        version = office.schema_version(conn)
+        if version < database.SCHEMA_VERSION:
+            office.upgrade(conn, version)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
 def utc_now_text(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds")
 
@@ -54,34 +73,57 @@ class Store:
 
     def __init__(self, folder: DataFolder, *, user: str,
                  clock: Callable[[], datetime] = lambda: datetime.now(UTC),
-                 values_check: Callable[[str, str, Any], str | None] | None = None) -> None:
-        folder.create()
-        folder.remove_debris()
+                 values_check: Callable[[str, str, Any], str | None] | None = None,
+                 database: str | None = None) -> None:
         self.folder = folder
         self.clock = clock
-        try:
-            self.db: sqlite_utils.Database = open_database(
-                folder.database, backups=folder.backups, now=clock)
-        except sqlite3.OperationalError as exc:  # its backup of the day on a full disk
-            raise _disk_full(exc, folder.root) from None
-        folder.restrict()
+        # None: the data folder's own SQLite file; else the office database's URL
+        self.database = None if database is None else postgres.check_url(database)
+        if self.database is not None:
+            self._conn: Any = _open_office(self.database)
+            self.db: Any = None
+            folder.create()
+            folder.remove_debris()
+            folder.restrict()
+        else:
+            folder.create()
+            folder.remove_debris()
+            try:
+                self.db = open_database(folder.database, backups=folder.backups, now=clock)
+            except sqlite3.OperationalError as exc:  # its backup of the day on a full disk
+                raise _disk_full(exc, folder.root) from None
+            self._conn = self.db.conn
+            folder.restrict()
         # a copy a killed import left named by no record, and its work files
-        folder.remove_orphans(basemap_rows.FOLDER, basemap_rows.copies(self.db.conn))
+        folder.remove_orphans(basemap_rows.FOLDER, basemap_rows.copies(self.conn))
         self.device_id, self.device_name = self._ensure_device()
+        if self.database is not None and office.person(self.conn, self.conn.login):
+            user = office.who_is(self.conn)  # a desk's login is the person working
         self.actor = Actor(user=user, device_id=self.device_id)
         # every value a transaction writes passes the fields' declared rules
         self.values_check = values_check
 
     def set_user(self, user: str) -> None:
-        """Who makes the changes from the next transaction on."""
+        """Who makes the changes from the next transaction on (at an office database, the
+        person its login was recorded as, whatever is given)."""
+        if self.database is not None and office.person(self.conn, self.conn.login):
+            user = office.who_is(self.conn)
         self.actor = Actor(user=user, device_id=self.device_id)
 
     @property
     def conn(self) -> Any:
-        return self.db.conn
+        return self._conn
+
+    @property
+    def where(self) -> str:
+        """Where the records are kept, as the user named it: the data folder's database
+        file, or the office database (without a password)."""
+        if self.database is None:
+            return str(self.folder.database)
+        return postgres.shown(self.database)
 
     def close(self) -> None:
-        self.db.conn.close()
+        self._conn.close()
 
     def __enter__(self) -> Store:
         return self
@@ -93,6 +135,10 @@ class Store:
         row = self.conn.execute("SELECT id, name FROM devices WHERE role = 'this'").fetchone()
         if row:
             return str(row[0]), str(row[1])
+        if self.database is not None:
+            raise office.OfficeNotReady(
+                f"The office database {self.where} has no device of its own; it was not "
+                "made by `office init`.")
         device_id = new_id()
         name = socket.gethostname() or "this computer"
         with self.writing():
@@ -116,15 +162,36 @@ class Store:
         halfway. Inside an open transaction, a savepoint."""
         conn = self.conn
         if conn.in_transaction:
-            with self.db.atomic():
+            with self._savepoint():
                 yield
             return
         try:
-            conn.execute("BEGIN IMMEDIATE")
+            self._begin_writing(database.BUSY_TIMEOUT_S)
         except sqlite3.OperationalError as exc:
-            raise _busy(exc, self.folder.database) from None
+            raise _busy(exc, self.where) from None
         with self._committed():
             yield
+
+    def _savepoint(self) -> Any:
+        return self.db.atomic() if self.db is not None else self.conn.savepoint()
+
+    def _begin_writing(self, wait_s: float) -> None:
+        """Begin a transaction holding the write lock, waiting up to `wait_s` for it.
+
+        SQLite: `BEGIN IMMEDIATE`. PostgreSQL: one writer at a time as well, by a lock of
+        the office's that every desk's writing transaction takes first; reading is never
+        blocked. So what one transaction reads before it writes (the next letter number,
+        the version a form was opened at) is what no other desk changes meanwhile."""
+        if self.database is None:
+            self.conn.execute("BEGIN IMMEDIATE")
+            return
+        self.conn.execute_native("BEGIN")
+        try:
+            self.conn.execute_native(f"SET LOCAL lock_timeout = {max(1, int(wait_s * 1000))}")
+            self.conn.execute_native("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+        except BaseException:
+            self.conn.execute_native("ROLLBACK")
+            raise
 
     @contextmanager
     def writing_if_free(self, wait_s: float) -> Iterator[bool]:
@@ -135,6 +202,16 @@ class Store:
         if conn.in_transaction:
             with self.writing():
                 yield True
+            return
+        if self.database is not None:
+            try:
+                self._begin_writing(wait_s)
+                free = True
+            except sqlite3.OperationalError:
+                conn.execute_native("BEGIN")
+                free = False
+            with self._committed():
+                yield free
             return
         conn.execute(f"PRAGMA busy_timeout = {int(wait_s * 1000)}")
         try:
@@ -172,8 +249,8 @@ class Store:
                 yield writer
                 writer.flush()
         except sqlite3.OperationalError as exc:
-            full = _disk_full(exc, self.folder.root)
-            raise (_busy(exc, self.folder.database) if full is exc else full) from None
+            full = _disk_full(exc, self.folder.root if self.database is None else self.where)
+            raise (_busy(exc, self.where) if full is exc else full) from None
 
     def query(self, sql: str, params: Any = ()) -> list[dict[str, Any]]:
         cur = self.conn.execute(sql, params)
@@ -198,10 +275,16 @@ class Store:
         self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def backup_now(self, reason: str = "manual") -> Path:
+        if self.database is not None:
+            raise OfficeBackup(
+                f"The office database {self.where} is backed up on its server, with pg_dump "
+                "(docs/office-server.md); this desk keeps no copy of it.")
         try:
             return backup(self.conn, self.folder.backups, reason=reason, now=self.clock())
         except sqlite3.OperationalError as exc:
             raise _disk_full(exc, self.folder.backups) from None
 
     def integrity_ok(self) -> bool:
+        if self.database is not None:
+            return True  # the server checks its own pages (data checksums, amcheck)
         return bool(self.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok")

@@ -33,5 +33,7 @@ def keep(conn: sqlite3.Connection, summaries: Iterable[tuple[str, str, str, str,
          ) -> None:
     """Keep summaries (parcel id, rules key, law key, layer key, summary), each in place of
     the parcel's summary kept before; inside the caller's write transaction."""
-    conn.executemany("INSERT OR REPLACE INTO case_summaries (parcel_id, rules_key, law_key, "
-                     "layer_key, summary) VALUES (?, ?, ?, ?, ?)", summaries)
+    conn.executemany("INSERT INTO case_summaries (parcel_id, rules_key, law_key, layer_key, "
+                     "summary) VALUES (?, ?, ?, ?, ?) ON CONFLICT (parcel_id) DO UPDATE SET "
+                     "rules_key = excluded.rules_key, law_key = excluded.law_key, "
+                     "layer_key = excluded.layer_key, summary = excluded.summary", summaries)

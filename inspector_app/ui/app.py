@@ -26,7 +26,7 @@ def _install_error_hook() -> None:
     sys.excepthook = hook
 
 
-def run_gui(data_dir: Path, *, user: str | None = None) -> int:
+def run_gui(data_dir: Path, *, user: str | None = None, database: str | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv)
     app.setApplicationName("Watershed Inspector")
     app.setApplicationVersion(__version__)
@@ -34,7 +34,8 @@ def run_gui(data_dir: Path, *, user: str | None = None) -> int:
     # The window shows at once; the worker opens the data folder behind it (a refused
     # folder is reported there and the app exits with its status).
     # Who is working is asked once per data folder unless the command line named them.
-    window = MainWindow(root=data_dir, user=user, ask_who=user is None and given_user() is None)
+    window = MainWindow(root=data_dir, user=user, database=database,
+                        ask_who=database is None and user is None and given_user() is None)
     window.quit_if_folder_fails = True
     window.show()
     # The keys go to the window from the start (the search has them), also where no

@@ -65,7 +65,8 @@ def folder_view(ws: Workspace) -> FolderView:
 class MainWindow(QMainWindow):
     def __init__(self, workspace: Workspace | None = None, *, root: Path | None = None,
                  user: str | None = None, runner: TaskRunner | None = None,
-                 settings: QSettings | None = None, ask_who: bool = False) -> None:
+                 settings: QSettings | None = None, ask_who: bool = False,
+                 database: str | None = None) -> None:
         """Open on a workspace, or on a data folder (`root`) that the worker opens while
         the window is already showing. With `ask_who` (the app started with no `--user`),
         who is working is asked once per data folder (`who.py`); else the changes are
@@ -118,7 +119,7 @@ class MainWindow(QMainWindow):
                 from ..services.lists.summaries import prepare
                 from ..services.workspace import Workspace
 
-                workspace = Workspace(root, user=user)
+                workspace = Workspace(root, user=user, database=database)
                 prepare(workspace)
                 return workspace
 

@@ -58,11 +58,13 @@ class Session:
     """A data folder opened for work."""
 
     def __init__(self, root: Path, *, user: str | None = None,
-                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+                 database: str | None = None) -> None:
         self.folder = DataFolder(root)
         self.clock = clock
         who = working_name(default_user() if user is None else user)
-        self.store = Store(self.folder, user=who, clock=clock, values_check=stored_problem)
+        self.store = Store(self.folder, user=who, clock=clock, values_check=stored_problem,
+                           database=database)
         self._laws: Laws | None = None
 
     def close(self) -> None:
