@@ -66,3 +66,27 @@ def contract_case() -> dict[str, Any]:
 @pytest.fixture
 def full_case() -> dict[str, Any]:
     return load_fixture("full_case.json")
+
+
+# --- the suites on PostgreSQL (tests/pg_engine.py) ---------------------------------------
+
+@pytest.fixture(scope="session")
+def _offices(request: pytest.FixtureRequest) -> Iterator[Any]:
+    from tests.pg_engine import Offices
+
+    cluster = request.getfixturevalue("pg_cluster")
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    offices = Offices(cluster.url, prefix=f"wi_{worker}")
+    yield offices
+    offices.close()
+
+
+@pytest.fixture(autouse=True)
+def _office_engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+                   ) -> Iterator[None]:
+    from tests.pg_engine import folders_on, on_postgresql
+
+    if not on_postgresql() or request.node.get_closest_marker("sqlite_only"):
+        yield
+        return
+    yield from folders_on(request.getfixturevalue("_offices"), monkeypatch)

@@ -131,6 +131,14 @@ _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bCAST\s*\(([^()]*)\bAS\s+REAL\s*\)", re.IGNORECASE),
      r"CAST(\1AS double precision)"),
     (re.compile(r"\bLIKE\b", re.IGNORECASE), "ILIKE"),  # SQLite's LIKE ignores ASCII case
+    # an empty list: SQLite's `IN ()`, no row
+    (re.compile(r"\bIN\s*\(\s*\)", re.IGNORECASE), "IN (SELECT NULL WHERE false)"),
+    # SQLite's hints to its planner
+    (re.compile(r"\s+NOT\s+INDEXED\b", re.IGNORECASE), ""),
+    (re.compile(r"\s+INDEXED\s+BY\s+\w+", re.IGNORECASE), ""),
+    # SQLite's CROSS JOIN ... ON fixes the order of a join; PostgreSQL's planner chooses
+    (re.compile(r"\bCROSS\s+JOIN\s+(\w+(?:\s+(?!ON\b)\w+)?)\s+ON\b", re.IGNORECASE),
+     r"JOIN \1 ON"),
 )
 _QMARK = re.compile(r"\?")
 _NUMBERED_MARK = re.compile(r"\?(\d+)")
@@ -301,9 +309,7 @@ def _trigger_statements(body: str) -> list[str]:
 
 
 def _trigger_expression(text: str) -> str:
-    text = "".join(_NOW_TEXT.sub(_PG_NOW_TEXT, t) if code else t
-                   for code, t in _segments(text))
-    return _expressions(text)
+    return _expressions(_NOW_TEXT.sub(_PG_NOW_TEXT.replace("\\", "\\\\"), text))
 
 
 def create_trigger(sql: str) -> list[str]:

@@ -62,7 +62,7 @@ def deactivate_layers(w: RecordWriter, table: str) -> None:
 def shoreline_layers(conn: sqlite3.Connection) -> list[Row]:
     """Every shoreline layer, oldest first."""
     return rows(conn, "SELECT * FROM shoreline_layers WHERE deleted_at IS NULL "
-                      "ORDER BY imported_at, layer_version")
+                      "ORDER BY imported_at, layer_version, rowid")
 
 
 def shoreline_layer(conn: sqlite3.Connection, layer_id: str) -> Row:
@@ -101,7 +101,7 @@ def shoreline_geometry(conn: sqlite3.Connection, layer_id: str) -> Any:
 def lot_layers(conn: sqlite3.Connection) -> list[Row]:
     """Every lot layer, oldest first."""
     return rows(conn, "SELECT * FROM lot_layers WHERE deleted_at IS NULL ORDER BY imported_at, "
-                      "layer_version")
+                      "layer_version, rowid")
 
 
 def lot_layer(conn: sqlite3.Connection, layer_id: str) -> Row:

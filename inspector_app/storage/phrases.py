@@ -16,5 +16,5 @@ def recorded_findings(conn: sqlite3.Connection, *, limit: int) -> list[str]:
         " UNION ALL"
         " SELECT trim(j.value) FROM inspections AS i, json_each(i.failure_evidence) AS j"
         " WHERE i.deleted_at IS NULL AND i.void_reason IS NULL"
-        ") WHERE phrase <> '' GROUP BY phrase ORDER BY COUNT(*) DESC, phrase LIMIT ?",
+        ") AS recorded WHERE phrase <> '' GROUP BY phrase ORDER BY COUNT(*) DESC, phrase LIMIT ?",
         (limit,))]
