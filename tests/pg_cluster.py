@@ -12,7 +12,6 @@ The server's log is written to `base/postgres.log` and kept there.
 
 from __future__ import annotations
 
-import ctypes
 import itertools
 import os
 import pwd
@@ -20,7 +19,6 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Mapping
@@ -155,11 +153,13 @@ def _server_account() -> pwd.struct_passwd | None:
                            f"'{SERVER_USER}' system user; {SETUP_HINT}.") from None
 
 
-def _die_with_parent() -> None:
-    """The server gets SIGINT (fast shutdown) when the test process that started it dies,
-    so that a killed worker leaves no server running (Linux; elsewhere nothing)."""
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None).prctl(1, int(signal.SIGINT))  # PR_SET_PDEATHSIG
+def _dies_with_parent() -> list[str]:
+    """A prefix that has the server sent SIGINT (fast shutdown) when the test process that
+    started it dies, so that a killed worker leaves no server running: util-linux's
+    `setpriv --pdeathsig`, run after the switch to the server's user (which would clear
+    it). Without setpriv, nothing."""
+    setpriv = shutil.which("setpriv")
+    return [setpriv, "--pdeathsig", "INT", "--"] if setpriv else []
 
 
 def start(base: Path, settings: Mapping[str, str] | None = None) -> Cluster:
@@ -203,13 +203,12 @@ def start(base: Path, settings: Mapping[str, str] | None = None) -> Cluster:
     options = {"listen_addresses": "", "unix_socket_directories": str(socket_dir),
                "port": str(port), "fsync": "off", "synchronous_commit": "off",
                "full_page_writes": "off", **(settings or {})}
-    command = [str(bindir / "postgres"), "-D", str(data_dir)]
+    command = [*_dies_with_parent(), str(bindir / "postgres"), "-D", str(data_dir)]
     for name, value in options.items():
         command += ["-c", f"{name}={value}"]
     with open(log_path, "ab") as log:
         process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log,
-                                   stderr=subprocess.STDOUT, cwd="/",
-                                   preexec_fn=_die_with_parent, **as_server)
+                                   stderr=subprocess.STDOUT, cwd="/", **as_server)
     cluster = Cluster(bindir, data_dir, socket_dir, port, superuser, log_path, process)
     _wait_until_ready(cluster)
     cluster.started_in = time.monotonic() - began

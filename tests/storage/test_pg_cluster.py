@@ -48,7 +48,7 @@ def test_the_server_listens_on_its_own_short_socket_only(pg_cluster: Cluster) ->
     assert pg_cluster.socket_dir.parent == Path("/tmp")
     assert f"host={pg_cluster.socket_dir}" in pg_cluster.url("postgres")
     with pg_cluster.connect() as conn:
-        settings = dict(conn.execute(
+        settings: dict[str, str] = dict(conn.execute(
             "SELECT name, setting FROM pg_settings WHERE name IN "
             "('listen_addresses', 'fsync', 'server_encoding', 'lc_collate')").fetchall())
     assert settings == {"listen_addresses": "", "fsync": "off", "server_encoding": "UTF8",
@@ -163,7 +163,7 @@ def test_a_server_that_exits_early_is_reported_with_its_log(
         made.append(Path(real_mkdtemp(*args, **kwargs)))
         return str(made[-1])
 
-    monkeypatch.setattr(clusters.tempfile, "mkdtemp", recording_mkdtemp)
+    monkeypatch.setattr(tempfile, "mkdtemp", recording_mkdtemp)
     with pytest.raises(clusters.ClusterError) as raised:
         clusters.start(tmp_path, settings={"shared_buffers": "lots"})
     message = str(raised.value)
