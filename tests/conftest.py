@@ -9,16 +9,20 @@ import tempfile
 
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="inspector-tests-config-")
 
+import itertools
 import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from inspector_app.services.workspace import Workspace
 from tests.templates import Templates
+
+if TYPE_CHECKING:
+    from tests.pg_cluster import Cluster
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -66,6 +70,29 @@ def contract_case() -> dict[str, Any]:
 @pytest.fixture
 def full_case() -> dict[str, Any]:
     return load_fixture("full_case.json")
+
+
+@pytest.fixture(scope="session")
+def pg_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    """A throwaway PostgreSQL cluster for this test process (tests/pg_cluster.py), started
+    when a test first asks for it, so that the suites on SQLite pay nothing."""
+    from tests import pg_cluster as clusters
+
+    cluster = clusters.start(tmp_path_factory.mktemp("postgresql"))
+    yield cluster
+    cluster.stop()
+
+
+_pg_databases = itertools.count(1)
+
+
+@pytest.fixture
+def pg_database(pg_cluster: Cluster) -> Iterator[str]:
+    """The URL of a new, empty database (UTF8, C collation, PostGIS in it), dropped after."""
+    name = f"test_{next(_pg_databases)}"
+    url = pg_cluster.create_database(name)
+    yield url
+    pg_cluster.drop_database(name)
 
 
 # --- the suites on PostgreSQL (tests/pg_engine.py) ---------------------------------------

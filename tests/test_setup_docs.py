@@ -65,3 +65,26 @@ def test_the_readme_renders_its_headings_and_tables_whole() -> None:
             before, after = lines[n - 2], lines[n]
             assert not (before.startswith("|") and after.startswith("|")), (
                 f"README.md line {n}: a blank line splits a table")
+
+
+def test_the_setup_script_refuses_an_unknown_option_before_doing_anything(
+        tmp_path: Path) -> None:
+    done = subprocess.run(["sh", str(ROOT / "scripts" / "setup.sh"), "--office-server",
+                           "--server"], cwd=tmp_path, capture_output=True, text=True,
+                          check=False)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("scripts/setup.sh: unknown option '--server'; use no option, "
+                           "--test or --office-server.\n")
+
+
+def test_the_setup_script_and_the_test_cluster_ask_for_the_same_postgresql() -> None:
+    from tests import pg_cluster
+
+    script = (ROOT / "scripts" / "setup.sh").read_text("utf-8")
+    found = re.search(r"^PG_MAJOR_MIN=(\d+)$", script, re.M)
+    assert found and int(found.group(1)) == pg_cluster.MAJOR_MIN
+    # the server and its PostGIS, for --test and --office-server, never started here
+    assert 'postgresql "postgresql-$major-postgis-3"' in script
+    assert "--test) mode=test; postgresql=yes" in script
+    assert "--office-server) postgresql=yes" in script
+    assert not re.search(r"pg_ctl|pg_ctlcluster|systemctl|service postgresql", script)
