@@ -14,6 +14,7 @@ import pytest
 from inspector_app import filesystems
 from inspector_app.cli import run
 from inspector_app.filesystems import FileSystem, Mount, mount_of, parse_mountinfo
+from tests.network_shares import escaped, on_a_share, sentence
 
 # Lines of /proc/self/mountinfo as Linux writes them (a laptop, a Docker container, a
 # WSL 2 machine, this app's own test of sshfs over loopback).
@@ -138,26 +139,6 @@ def test_this_computers_temporary_folder_is_told_and_allowed(tmp_path: Path) -> 
 
 # --- the refusal, through the command line -------------------------------------------------
 
-def _escaped(path: Path) -> str:
-    return str(path).replace("\\", "\\134").replace(" ", "\\040")
-
-
-def on_a_share(monkeypatch: pytest.MonkeyPatch, share: Path, kind: str = "nfs4") -> None:
-    """This machine's mount table with `share` mounted from a file server."""
-    real = filesystems.read_mountinfo() or "27 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n"
-    line = (f"999 27 0:99 / {_escaped(Path(os.path.realpath(share)))} rw,relatime - {kind} "
-            "fileserver:/export/wi rw,vers=4.2,addr=192.168.1.5\n")
-    monkeypatch.setattr(sys, "platform", "linux")
-    monkeypatch.setattr(filesystems, "read_mountinfo", lambda: real + line)
-
-
-def sentence(folder: Path, kind: str = "nfs4") -> str:
-    return (f"The data folder {folder} is on a network file system ({kind}), where SQLite "
-            "cannot lock its database safely; keep the data folder on this computer's own "
-            "disk, or connect the desks to an office database with --database "
-            "postgresql://... (docs/office-server.md).\n")
-
-
 def tree(root: Path) -> dict[str, str]:
     return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(root.rglob("*")) if p.is_file()}
@@ -173,7 +154,7 @@ def test_a_new_data_folder_on_a_network_share_is_refused_and_not_created(
     folder = share / "inspections" / "wi"
     status = run(["--data-dir", str(folder), "demo", "--parcels", "3"])
     out, err = capsys.readouterr()
-    assert (status, out, err) == (2, "", sentence(folder))
+    assert (status, out, err) == (2, "", sentence(folder) + "\n")
     assert list(share.iterdir()) == []  # not even the folder above it was made
 
 
@@ -189,7 +170,7 @@ def test_an_existing_data_folder_moved_to_a_share_is_refused_and_left_as_it_was(
     for command in (["register", "list"], ["case", "import", str(case)], ["backup"]):
         status = run(["--data-dir", str(folder), *command])
         out, err = capsys.readouterr()
-        assert (status, out, err) == (2, "", sentence(folder, "fuse.sshfs")), command
+        assert (status, out, err) == (2, "", sentence(folder, "fuse.sshfs") + "\n"), command
     assert tree(folder) == before
 
 
@@ -202,7 +183,7 @@ def test_a_local_folder_bound_inside_a_share_opens(
     local = tmp_path / "local"
     local.mkdir()
     monkeypatch.setattr(filesystems, "read_mountinfo", lambda: real + (
-        f"1000 999 259:2 /srv/local {_escaped(Path(os.path.realpath(local)))} rw - ext4 "
+        f"1000 999 259:2 /srv/local {escaped(Path(os.path.realpath(local)))} rw - ext4 "
         "/dev/nvme0n1p2 rw\n"))
     status = run(["--data-dir", str(local / "wi"), "demo", "--parcels", "3"])
     _, err = capsys.readouterr()
