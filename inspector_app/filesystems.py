@@ -144,34 +144,43 @@ def _linux(path: str) -> FileSystem | None:
     return None if mount is None else FileSystem(mount.kind, is_network_kind(mount.kind))
 
 
+_WINDOWS_LONG = ("\\\\?\\", "\\\\.\\")  # \\?\ and \\.\ before a long or device path
+
+
 def windows_share(path: str) -> str | None:
     """The `\\\\server\\share` a Windows path is on, or None for a path on a drive letter.
     Long paths count: `\\\\?\\UNC\\server\\share\\...` is on a share, `\\\\?\\C:\\...` is not."""
-    drive = ntpath.splitdrive(path.replace("/", "\\"))[0]
-    if drive[:8].upper() == "\\\\?\\UNC\\":
-        return "\\\\" + drive[8:]
-    if drive[:4] in ("\\\\?\\", "\\\\.\\"):
+    path = path.replace("/", "\\")
+    if path[:4] in _WINDOWS_LONG:
+        if path[4:8].upper() != "UNC\\":
+            return None
+        path = "\\\\" + path[8:]
+    if not path.startswith("\\\\"):
         return None
-    return drive if drive.startswith("\\\\") else None
+    server, _, rest = path[2:].partition("\\")
+    share = rest.partition("\\")[0]
+    return f"\\\\{server}\\{share}" if server and share else None
 
 
 DRIVE_REMOTE = 4  # GetDriveTypeW: a network drive
 
 
-def _windows(path: str) -> FileSystem | None:
+def windows_file_system(path: str) -> FileSystem | None:
     share = windows_share(path)
     if share is not None:
         return FileSystem(f"network share {share}", network=True)
+    if path[:4] in _WINDOWS_LONG:
+        path = path[4:]
     drive = ntpath.splitdrive(path)[0]
-    letter = drive[-2:] if drive.endswith(":") else ""
-    if not letter:
+    if len(drive) != 2 or drive[1] != ":":
         return None
     import ctypes
 
     kernel32 = ctypes.WinDLL("kernel32")  # type: ignore[attr-defined,unused-ignore]
+    letter = drive.upper()
     if kernel32.GetDriveTypeW(ctypes.c_wchar_p(letter + "\\")) == DRIVE_REMOTE:
-        return FileSystem(f"network drive {letter.upper()}", network=True)
-    return FileSystem(f"drive {letter.upper()}", network=False)
+        return FileSystem(f"network drive {letter}", network=True)
+    return FileSystem(f"drive {letter}", network=False)
 
 
 # macOS's struct statfs (the 64-bit-inode one, <sys/mount.h>): the offsets read.
@@ -184,7 +193,10 @@ _MNT_LOCAL = 0x00001000
 
 def darwin_file_system(buffer: bytes, path: str) -> FileSystem | None:
     """The file system a macOS `statfs` answer names, or None when the answer does not
-    name the mount of `path` (a layout this code does not know: nothing is told from it)."""
+    name a mount that holds `path`: a layout this code does not know, of which nothing is
+    told. (A home folder is reached through a firmlink from the system volume's data
+    volume, mounted on /System/Volumes/Data: not told either, and on this computer's
+    disk; a share is mounted under /Volumes, and told.)"""
     if len(buffer) < _DARWIN_STATFS_SIZE:
         return None
 
@@ -223,7 +235,7 @@ def file_system_of(path: str | os.PathLike[str]) -> FileSystem | None:
     if sys.platform.startswith("linux"):
         return _linux(where)
     if sys.platform == "win32":
-        return _windows(where)
+        return windows_file_system(where)
     if sys.platform == "darwin":
         return _darwin(where)
     return None

@@ -99,12 +99,43 @@ def test_network_kinds(kind: str, network: bool) -> None:
     (r"\\nas\office\wi", r"\\nas\office"),
     ("//nas/office/wi", r"\\nas\office"),
     (r"\\?\UNC\nas\office\wi", r"\\nas\office"),
+    (r"\\.\unc\nas\office\wi", r"\\nas\office"),
+    (r"\\nas\office", r"\\nas\office"),
+    (r"\\nas", None),  # no share named: not a path to a folder
     (r"\\?\C:\Users\kim\wi", None),
     (r"C:\Users\kim\wi", None),
     (r"Z:\wi", None),  # a mapped drive: told by GetDriveTypeW, not by its name
 ])
 def test_a_windows_path_on_a_share(path: str, share: str | None) -> None:
     assert filesystems.windows_share(path) == share
+
+
+class _Kernel32:
+    """GetDriveTypeW as Windows answers it: Z: a mapped network drive, C: a fixed disk."""
+
+    def __init__(self, _name: str) -> None:
+        pass
+
+    def GetDriveTypeW(self, root: object) -> int:
+        text = getattr(root, "value", root)
+        assert isinstance(text, str)
+        return {"Z:\\": filesystems.DRIVE_REMOTE, "C:\\": 3}.get(text, 1)
+
+
+@pytest.mark.parametrize(("path", "found"), [
+    (r"Z:\wi", FileSystem("network drive Z:", network=True)),
+    (r"z:\inspections\wi", FileSystem("network drive Z:", network=True)),
+    (r"\\?\Z:\wi", FileSystem("network drive Z:", network=True)),
+    (r"C:\Users\kim\wi", FileSystem("drive C:", network=False)),
+    (r"\\nas\office\wi", FileSystem(r"network share \\nas\office", network=True)),
+    (r"\\?\Volume{d1e4}\wi", None),
+])
+def test_a_windows_drive_is_told_by_its_drive_type(
+        monkeypatch: pytest.MonkeyPatch, path: str, found: FileSystem | None) -> None:
+    import ctypes
+
+    monkeypatch.setattr(ctypes, "WinDLL", _Kernel32, raising=False)
+    assert filesystems.windows_file_system(path) == found
 
 
 def _darwin_statfs(kind: bytes, mounted_on: bytes, flags: int) -> bytes:
