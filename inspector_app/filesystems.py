@@ -37,11 +37,12 @@ NETWORK_KINDS = frozenset({
     "nfs", "nfs4", "cifs", "smb3", "smbfs", "ncpfs", "afs", "9p", "ceph", "glusterfs",
     "lustre", "gpfs", "davfs", "coda", "beegfs", "orangefs", "afpfs", "webdav"})
 # A FUSE file system keeps its files wherever its program puts them: over SSH (sshfs), in a
-# cloud (rclone, s3fs), on another machine. Every one is taken for a network file system
-# (plain `fuse` too: a FUSE mount whose program gave no name) but the kinds named here,
-# known to keep their files on this computer's own disks: none yet. (`fuseblk`, the NTFS
-# and exFAT driver for a disk of this computer, is no `fuse.` kind and is allowed.)
-LOCAL_FUSE_KINDS: frozenset[str] = frozenset()
+# cloud (rclone, s3fs), on another machine (gvfsd-fuse carries the desktop's SMB and SFTP
+# shares). Every `fuse.` kind, and plain `fuse` (a FUSE mount whose program gave no name),
+# is taken for a network one: none can be named as surely local and safe for SQLite (an
+# encrypted folder, gocryptfs or encfs, may sit in a synced or shared one; mergerfs's
+# shared memory mapping depends on its options). `fuseblk`, the NTFS and exFAT driver for a
+# disk of this computer, is no `fuse.` kind and is allowed.
 MOUNTINFO = "/proc/self/mountinfo"
 
 
@@ -67,7 +68,7 @@ def is_network_kind(kind: str) -> bool:
     """Whether a Linux (or macOS) file system type is a network or FUSE one."""
     if kind in NETWORK_KINDS:
         return True
-    return (kind == "fuse" or kind.startswith("fuse.")) and kind not in LOCAL_FUSE_KINDS
+    return kind == "fuse" or kind.startswith("fuse.")
 
 
 _ESCAPE = re.compile(r"\\([0-7]{3})")
