@@ -19,6 +19,7 @@ from pathlib import Path
 import platformdirs
 
 from .errors import InputError
+from .filesystems import refuse_network_folder
 
 APP_NAME = "watershed-inspector"
 HOME_ENV = "INSPECTOR_APP_HOME"
@@ -464,7 +465,11 @@ class DataFolder:
                     path.chmod(0o600)
 
     def create(self) -> None:
-        # Owner-only: the folder holds owner data and this device's private signing key.
+        """Make the folder and its parts, owner-only: it holds owner data and this
+        device's private signing key. A folder on a network file system is refused first,
+        with nothing made there: this is the first thing that opening a data folder does
+        (`storage.store.Store`), before the database is opened."""
+        refuse_network_folder(self.root)
         for folder in (self.root, self.attachments, self.backups, self.letters):
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             if folder.stat().st_mode & 0o077:

@@ -23,6 +23,7 @@ from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui.main_window import MainWindow
 from inspector_app.ui.tasks import TaskRunner
+from tests.network_shares import on_a_share, sentence
 
 from .live import settle
 
@@ -408,6 +409,33 @@ def test_a_folder_that_cannot_be_opened_is_reported_and_the_window_stays(
     assert files(bad) == bad_files  # nothing written there
     rename_owner(w, qtbot, "900.01-1-1", "Still working in A")
     assert owner(a, "900.01-1-1") == "Still working in A"
+
+
+def test_a_data_folder_on_a_network_share_is_refused_and_the_window_stays(
+        open_window: Callable[[Path], MainWindow], qtbot: QtBot, tmp_path: Path,
+        said: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    a = demo_folder(tmp_path / "a", 3)
+    share = tmp_path / "share"
+    there = demo_folder(share / "wi", 2)
+    fresh = share / "season-2027"
+    fresh.mkdir()
+    before = files(share)
+    w = open_window(a)
+    on_a_share(monkeypatch, share)
+    choose_folder(monkeypatch, there)
+    w.folders.open_folder()
+    qtbot.waitUntil(lambda: bool(said), timeout=15_000)
+    settle(w, qtbot)
+    assert said == [sentence(there)]
+    choose_folder(monkeypatch, fresh)
+    w.folders.new_folder()
+    qtbot.waitUntil(lambda: len(said) == 2, timeout=15_000)
+    settle(w, qtbot)
+    assert said[1] == sentence(fresh)
+    assert files(share) == before and list(fresh.iterdir()) == []
+    assert w.workspace.folder.root == a
+    assert w.centralWidget().isEnabled() and w.menuBar().isEnabled()
+    assert w.model.rowCount() == 3
 
 
 def test_new_data_folder_needs_an_empty_folder(
