@@ -464,12 +464,15 @@ class DataFolder:
                 if path.stat().st_mode & 0o077:
                     path.chmod(0o600)
 
-    def create(self) -> None:
+    def create(self, *, holds_database: bool = True) -> None:
         """Make the folder and its parts, owner-only: it holds owner data and this
-        device's private signing key. A folder on a network file system is refused first,
-        with nothing made there: this is the first thing that opening a data folder does
-        (`storage.store.Store`), before the database is opened."""
-        refuse_network_folder(self.root)
+        device's private signing key. A folder that holds the SQLite database on a network
+        file system is refused first, with nothing made there: this is the first thing that
+        opening a data folder does (`storage.store.Store`), before the database is opened.
+        A desk's folder for an office database (`holds_database=False`) keeps no database
+        and may be anywhere."""
+        if holds_database:
+            refuse_network_folder(self.root)
         for folder in (self.root, self.attachments, self.backups, self.letters):
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             if folder.stat().st_mode & 0o077:

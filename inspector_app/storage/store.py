@@ -82,7 +82,7 @@ class Store:
         if self.database is not None:
             self._conn: Any = _open_office(self.database)
             self.db: Any = None
-            folder.create()
+            folder.create(holds_database=False)
             folder.remove_debris()
             folder.restrict()
         else:
