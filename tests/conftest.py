@@ -109,11 +109,12 @@ def _offices(request: pytest.FixtureRequest) -> Iterator[Any]:
 
 
 @pytest.fixture(autouse=True)
-def _office_engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
-                   ) -> Iterator[None]:
+def _office_engine(request: pytest.FixtureRequest) -> Iterator[None]:
     from tests.pg_engine import folders_on, on_postgresql
 
     if not on_postgresql() or request.node.get_closest_marker("sqlite_only"):
         yield
         return
-    yield from folders_on(request.getfixturevalue("_offices"), monkeypatch)
+    # a patch of its own, which a test's `monkeypatch.undo()` leaves in place
+    with pytest.MonkeyPatch.context() as patch:
+        yield from folders_on(request.getfixturevalue("_offices"), patch)

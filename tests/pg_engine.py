@@ -31,24 +31,43 @@ class Offices:
         self._numbers = itertools.count()
         self.template = f"{prefix}_template"
         self._made: list[str] = []
+        self._kept_names: list[str] = []
         self._make_template()
 
     def _make_template(self) -> None:
-        import tempfile
-
-        from inspector_app.services.office.database import init_office
+        from inspector_app.storage import office, postgres
+        from inspector_app.storage.records import new_id
 
         self._admin.execute(f"DROP DATABASE IF EXISTS {self.template} WITH (FORCE)")
         self._admin.execute(f"CREATE DATABASE {self.template} TEMPLATE template0 "
                             "ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'")
-        with tempfile.TemporaryDirectory() as desk:
-            init_office(self._url(self.template), Path(desk) / "desk", user="template")
+        # the schema only: what a data folder makes when first opened (its lake line) is
+        # made when a test first opens it, by the test's clock
+        conn = postgres.Connection(self._url(self.template))
+        try:
+            office.create(conn, device_id=new_id(), device_name="office database",
+                          at="2026-01-01T00:00:00.000+00:00")
+        finally:
+            conn.close()
 
-    def new(self) -> str:
+        # the office databases of template folders (tests/templates.py), by folder: kept
+        # for the whole run, copied for each test that copies the folder
+        self.kept: dict[Path, str] = {}
+
+    def new(self, template: str | None = None) -> str:
         name = f"{self._prefix}_{next(self._numbers)}"
-        self._admin.execute(f"CREATE DATABASE {name} TEMPLATE {self.template}")
+        self._admin.execute(f"CREATE DATABASE {name} TEMPLATE {template or self.template}")
         self._made.append(name)
         return self._url(name)
+
+    def keep(self, url: str) -> str:
+        """A database made in a test kept for the whole run; its name."""
+        from urllib.parse import urlsplit
+
+        name = urlsplit(url).path.strip("/")
+        self._made.remove(name)
+        self._kept_names.append(name)
+        return name
 
     def drop_made(self) -> None:
         for name in self._made:
@@ -57,6 +76,8 @@ class Offices:
 
     def close(self) -> None:
         self.drop_made()
+        for name in self._kept_names:
+            self._admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         self._admin.execute(f"DROP DATABASE IF EXISTS {self.template} WITH (FORCE)")
         self._admin.close()
 
@@ -67,6 +88,7 @@ def folders_on(offices: Offices, monkeypatch: Any) -> Iterator[None]:
     from inspector_app.services.session.session import Session
 
     chosen: dict[Path, str] = {}
+    _current.update(offices=offices, chosen=chosen)
     original = Session.__init__
 
     def opened(self: Session, root: Path, *, user: str | None = None, clock: Any = None,
@@ -83,4 +105,58 @@ def folders_on(offices: Offices, monkeypatch: Any) -> Iterator[None]:
     try:
         yield
     finally:
+        _current.clear()
         offices.drop_made()
+
+
+_current: dict[str, Any] = {}
+
+
+def _under(path: Path, folder: Path) -> Path | None:
+    try:
+        return path.relative_to(folder)
+    except ValueError:
+        return None
+
+
+def template_built(work: Path, built: Path) -> None:
+    """The office databases of the folders a template's build made are kept with it."""
+    if not _current:
+        return
+    offices, chosen = _current["offices"], _current["chosen"]
+    for path, url in list(chosen.items()):
+        rel = _under(path, Path(os.path.realpath(work)))
+        if rel is not None:
+            offices.keep(url)
+            offices.kept[Path(os.path.realpath(built)) / rel] = url
+            del chosen[path]
+
+
+def template_copied(built: Path, into: Path) -> None:
+    """A copy of a template's folders gets copies of their office databases."""
+    if not _current:
+        return
+    from urllib.parse import urlsplit
+
+    offices, chosen = _current["offices"], _current["chosen"]
+    for path, url in offices.kept.items():
+        rel = _under(path, Path(os.path.realpath(built)))
+        if rel is not None:
+            copy = offices.new(template=urlsplit(url).path.strip("/"))
+            chosen[Path(os.path.realpath(into)) / rel] = copy
+
+
+def folder_copied(source: Path, copy: Path) -> None:
+    """A data folder copied by a test (`shutil.copytree`): its copy opens on a copy of the
+    source's office database, as the copy of a SQLite folder holds a copy of its file. The
+    source's databases must be closed."""
+    if not _current:
+        return
+    from urllib.parse import urlsplit
+
+    offices, chosen = _current["offices"], _current["chosen"]
+    for path, url in list(chosen.items()):
+        rel = _under(path, Path(os.path.realpath(source)))
+        if rel is not None:
+            chosen[Path(os.path.realpath(copy)) / rel] = offices.new(
+                template=urlsplit(url).path.strip("/"))

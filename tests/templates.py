@@ -6,6 +6,8 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+from tests import pg_engine
+
 
 class Templates:
     """Data folders that take seconds to build (a demo, an office with an enrolled laptop),
@@ -27,10 +29,12 @@ class Templates:
             open_files = sorted(str(p.relative_to(work)) for p in work.rglob("*-wal"))
             assert not open_files, f"template {name}: a database is still open: {open_files}"
             work.rename(built)
+            pg_engine.template_built(work, built)
         into.mkdir(parents=True, exist_ok=True)
         for item in built.iterdir():
             if item.is_dir():
                 shutil.copytree(item, into / item.name)
             else:
                 shutil.copy2(item, into / item.name)
+        pg_engine.template_copied(built, into)
         return into

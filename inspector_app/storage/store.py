@@ -274,6 +274,14 @@ class Store:
         yield
         self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
+    def backup_before(self, event: str) -> Path | None:
+        """A copy of the data folder's database before a step that changes much (an
+        import): the step can be undone by it. An office database is one transaction per
+        step and is backed up on its server: None."""
+        if self.database is not None:
+            return None
+        return self.backup_now(f"{database.EVENT_PREFIX}{event}")
+
     def backup_now(self, reason: str = "manual") -> Path:
         if self.database is not None:
             raise OfficeBackup(

@@ -30,7 +30,7 @@ def gaps(conn: sqlite3.Connection, device_id: str, listed: int
     found = conn.execute(
         f"{_RUNS} SELECT 0, (SELECT coalesce(sum(last - first + 1), 0) FROM r), "
         "(SELECT coalesce(max(n), 0) FROM s) UNION ALL SELECT 1, * FROM "
-        f"(SELECT first, last FROM r ORDER BY first LIMIT {int(listed)}) ORDER BY 1, 2",
+        f"(SELECT first, last FROM r ORDER BY first LIMIT {int(listed)}) AS gaps ORDER BY 1, 2",
         {"d": device_id}).fetchall()
     (_, missing, top), ranges = found[0], [[first, last] for _, first, last in found[1:]]
     through = ranges[0][0] - 1 if ranges else top

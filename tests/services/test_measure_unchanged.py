@@ -25,6 +25,7 @@ from inspector_app.services.reference import shorelines
 from inspector_app.services.reference.shorelines import BUNDLED_FILE, import_layer
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.records import Actor
+from tests import pg_engine
 from tests.conftest import Clock
 
 TODAY = date(2026, 11, 25)
@@ -44,6 +45,7 @@ def pair(tmp_path: Path) -> Iterator[tuple[Workspace, Workspace]]:
     clocks = [Clock(datetime(2026, 11, 25, 15, 30, tzinfo=UTC)) for _ in range(2)]
     _folder(tmp_path / "skipping", clocks[0]).close()
     shutil.copytree(tmp_path / "skipping", tmp_path / "full")
+    pg_engine.folder_copied(tmp_path / "skipping", tmp_path / "full")
     spaces = [Workspace(tmp_path / name, user="k.olmsted", clock=c)
               for name, c in zip(("skipping", "full"), clocks, strict=True)]
     yield spaces[0], spaces[1]

@@ -4,7 +4,6 @@ evaluated afresh."""
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
@@ -200,13 +199,14 @@ def test_while_another_program_writes_the_lists_are_worked_out_and_not_kept(
         demo: Workspace) -> None:
     """Keeping a summary needs the write lock, so that no write of another program falls
     between reading a case and keeping its summary; without it the lists are still made."""
-    other = sqlite3.connect(demo.folder.database)
-    other.execute("BEGIN IMMEDIATE")
+    other = Workspace(demo.folder.root, user="another desk")
+    holding = other.store.writing()
+    holding.__enter__()
     try:
         assert worklists(demo, as_of=TODAY) == worklists_one_by_one(demo, as_of=TODAY)
         assert _kept(demo) == {}
     finally:
-        other.execute("ROLLBACK")
+        holding.__exit__(None, None, None)
         other.close()
     _same_as_afresh(demo)
     assert len(_kept(demo)) == 40

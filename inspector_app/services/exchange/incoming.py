@@ -109,7 +109,7 @@ def import_package(ws: Session, path: Path) -> dict[str, Any]:
     if package.already_imported:
         return {"applied": 0, "already_imported": True, "conflicts": 0}
     verdict = _check_policy(ws, package, path)
-    ws.store.backup_now("before-sync-import")
+    ws.store.backup_before("sync-import")
     this = device_row(ws, "this")
     assert this is not None
     received_at = now_text()
