@@ -125,7 +125,8 @@ BOOKKEEPING_WRITES = ("change_log", "case_summaries")
 DEVICE_COLUMNS_SHOWN = ("id", "name", "role", "created_at")
 # Tables a town's login reads besides those of its parcels (which it reads only for its
 # own municipality): the lake lines, lot layers, map images and settings the pages show.
-TOWN_READS = ("meta", "shoreline_layers", "lot_layers", "basemaps", "office_settings")
+TOWN_READS = ("meta", "shoreline_layers", "lot_layers", "basemaps", "office_settings",
+              "cleared_copies", "device_keys")
 
 _OFFICE_PEOPLE = """
 CREATE TABLE office_people (
@@ -143,6 +144,10 @@ _PERSON_FUNCTIONS = (
        SET search_path = public AS $$
        SELECT coalesce((SELECT coalesce(full_name, login) FROM office_people
                         WHERE login = session_user), session_user::text) $$""",
+    """CREATE FUNCTION office_me() RETURNS TABLE (login text, full_name text, role text,
+       municipality text) LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public AS $$
+       SELECT login, full_name, role, municipality FROM office_people
+       WHERE login = session_user $$""",
     """CREATE FUNCTION office_town() RETURNS text LANGUAGE sql STABLE SECURITY DEFINER
        SET search_path = public AS $$
        SELECT municipality FROM office_people WHERE login = session_user $$""",
@@ -228,7 +233,7 @@ def people_and_roles(conn: Connection) -> list[str]:
         where = ("lower(municipality) = lower(office_town())" if table == "parcels"
                  else "parcel_id IN (SELECT id FROM parcels)")
         out.append(f"CREATE POLICY town_reads ON {table} FOR SELECT TO {town} USING ({where})")
-    out.append(f"GRANT EXECUTE ON FUNCTION office_person(), office_town() TO "
+    out.append(f"GRANT EXECUTE ON FUNCTION office_person(), office_town(), office_me() TO "
                f"{office_role}, {inspector}, {town}")
     return out
 
@@ -238,9 +243,11 @@ def municipalities(conn: Connection) -> list[str]:
         "SELECT DISTINCT municipality FROM parcels WHERE deleted_at IS NULL ORDER BY 1")]
 
 
-def person(conn: Connection, login: str) -> dict[str, str | None] | None:
+def me(conn: Connection) -> dict[str, str | None] | None:
+    """Who the login is at this office (`office user add`), or None for one not recorded
+    there (the database's owner, an administrator)."""
     row = conn.execute_native("SELECT login, full_name, role, municipality FROM "
-                              "office_people WHERE login = %s", (login,)).fetchone()
+                              "office_me()").fetchone()
     if row is None:
         return None
     return dict(zip(("login", "full_name", "role", "municipality"), row, strict=True))

@@ -97,7 +97,9 @@ class Store:
         # a copy a killed import left named by no record, and its work files
         folder.remove_orphans(basemap_rows.FOLDER, basemap_rows.copies(self.conn))
         self.device_id, self.device_name = self._ensure_device()
-        if self.database is not None and office.person(self.conn, self.conn.login):
+        # at an office database, who the login is (None: its owner, an administrator)
+        self.person = None if self.database is None else office.me(self.conn)
+        if self.person is not None:
             user = office.who_is(self.conn)  # a desk's login is the person working
         self.actor = Actor(user=user, device_id=self.device_id)
         # every value a transaction writes passes the fields' declared rules
@@ -106,13 +108,18 @@ class Store:
     def set_user(self, user: str) -> None:
         """Who makes the changes from the next transaction on (at an office database, the
         person its login was recorded as, whatever is given)."""
-        if self.database is not None and office.person(self.conn, self.conn.login):
+        if self.person is not None:
             user = office.who_is(self.conn)
         self.actor = Actor(user=user, device_id=self.device_id)
 
     @property
     def conn(self) -> Any:
         return self._conn
+
+    @property
+    def reads_only(self) -> bool:
+        """Whether the login may write nothing at all (a town's, at an office database)."""
+        return self.person is not None and self.person["role"] == "town"
 
     @property
     def where(self) -> str:
@@ -205,6 +212,8 @@ class Store:
             return
         if self.database is not None:
             try:
+                if self.reads_only:
+                    raise sqlite3.OperationalError("a town's login writes nothing")
                 self._begin_writing(wait_s)
                 free = True
             except sqlite3.OperationalError:

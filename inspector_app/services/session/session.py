@@ -117,6 +117,13 @@ class Session:
             raise NoLawOnFile(municipality, doing=doing)
         return found
 
+    @property
+    def records_place(self) -> str:
+        """Where the records are, in words: the data folder, or the office database."""
+        if self.store.database is None:
+            return str(self.folder.root)
+        return f"the office database {self.store.where}"
+
     # --- parcels -----------------------------------------------------------------------
 
     def parcel_id(self, sbl: str) -> str:
@@ -125,9 +132,9 @@ class Session:
         if parcel_id is None:
             near = closest(sbl, parcel_rows.ids_by_sbl(self.store.conn))
             hint = f"; the closest: {', '.join(near)}" if near else ""
-            raise NotFoundError(f"No parcel with SBL {sbl!r} in {self.folder.root}{hint}; "
+            raise NotFoundError(f"No parcel with SBL {sbl!r} in {self.records_place}{hint}; "
                                 "`inspector-app parcels` lists the SBLs.",
-                                in_app=f"No parcel with SBL {sbl!r} in {self.folder.root}"
+                                in_app=f"No parcel with SBL {sbl!r} in {self.records_place}"
                                        f"{hint}; find it with the search box above the "
                                        "parcel list (Edit > Find parcel).")
         return parcel_id
