@@ -233,7 +233,7 @@ def _strip_comments(sql: str) -> str:
                    for code, text in _segments(sql))
 
 
-def create_table(sql: str) -> str:
+def create_table(sql: str, *, row_numbers: bool = True) -> str:
     """A `CREATE TABLE` of the schema in PostgreSQL's words: INTEGER is BIGINT (an INTEGER
     PRIMARY KEY an identity), REAL DOUBLE PRECISION, BLOB BYTEA, foreign keys may be
     checked at commit (`SET CONSTRAINTS ALL DEFERRED`, SQLite's `defer_foreign_keys`)."""
@@ -258,7 +258,7 @@ def create_table(sql: str) -> str:
         text = _REFERENCES.sub(r"\1 DEFERRABLE INITIALLY IMMEDIATE", text)
         defs.append(_expressions(text))
     name = head.split()[-1]
-    if not _AUTO_PK.search(sql):
+    if row_numbers and not _AUTO_PK.search(sql):
         # SQLite numbers every row as it is inserted (its rowid, by which the storage orders
         # rows of one moment); PostgreSQL has no such number, so the table gets one. It is
         # never given back (`postgres.Cursor`).
@@ -395,7 +395,7 @@ def migration_statement(sql: str) -> list[str]:
                 f"DROP FUNCTION IF EXISTS {name}()"]
     added = _ADD_COLUMN.match(text)
     if added:
-        column = create_table(f"CREATE TABLE t ({added.group(2)})")
+        column = create_table(f"CREATE TABLE t ({added.group(2)})", row_numbers=False)
         definition = column.split("(", 1)[1].rsplit(")", 1)[0].strip()
         return [f"ALTER TABLE {added.group(1)} ADD COLUMN {definition}"]
     return [statement(text)]

@@ -7,16 +7,21 @@ a data folder's file) and `schema_version` (SQLite's `user_version`)."""
 
 from __future__ import annotations
 
-from ..errors import InspectorError
+from ..errors import InputError
 from . import dialect
-from .database import SCHEMA_VERSION, DatabaseRefused, migration_statements, reference_schema
+from .database import SCHEMA_VERSION, migration_statements, reference_schema
 from .postgres import Connection, shown
 
 APPLICATION = "watershed-inspector"
 
 
-class OfficeNotReady(InspectorError):
+class OfficeNotReady(InputError):
     """The database is empty: `office init` has not been run on it."""
+
+
+class DatabaseRefused(InputError):
+    """The database is not an office's, is newer than this app, or (for `office init`) is
+    not empty; it was left untouched."""
 
 
 def schema_statements(version: int = SCHEMA_VERSION) -> list[str]:
@@ -97,6 +102,8 @@ def upgrade(conn: Connection, version: int) -> int:
             for statement in migration_statements(v):
                 for translated in dialect.migration_statement(statement):
                     conn.execute_native(translated)
+        for statement in people_and_roles(conn):
+            conn.execute_native(statement)
         conn.execute_native("UPDATE meta SET value = %s WHERE key = 'schema_version'",
                             (str(SCHEMA_VERSION),))
         conn.execute_native("COMMIT")
@@ -129,7 +136,7 @@ TOWN_READS = ("meta", "shoreline_layers", "lot_layers", "basemaps", "office_sett
               "cleared_copies", "device_keys")
 
 _OFFICE_PEOPLE = """
-CREATE TABLE office_people (
+CREATE TABLE IF NOT EXISTS office_people (
     login TEXT PRIMARY KEY,
     full_name TEXT,
     role TEXT NOT NULL CHECK (role IN ('office', 'inspector', 'town')),
@@ -140,19 +147,19 @@ CREATE TABLE office_people (
 )"""
 _PERSON_FUNCTIONS = (
     # who a login is: the name recorded with `office user add`, else the login itself
-    """CREATE FUNCTION office_person() RETURNS text LANGUAGE sql STABLE SECURITY DEFINER
+    """CREATE OR REPLACE FUNCTION office_person() RETURNS text LANGUAGE sql STABLE SECURITY DEFINER
        SET search_path = public AS $$
        SELECT coalesce((SELECT coalesce(full_name, login) FROM office_people
                         WHERE login = session_user), session_user::text) $$""",
-    """CREATE FUNCTION office_me() RETURNS TABLE (login text, full_name text, role text,
+    """CREATE OR REPLACE FUNCTION office_me() RETURNS TABLE (login text, full_name text, role text,
        municipality text) LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public AS $$
        SELECT login, full_name, role, municipality FROM office_people
        WHERE login = session_user $$""",
-    """CREATE FUNCTION office_town() RETURNS text LANGUAGE sql STABLE SECURITY DEFINER
+    """CREATE OR REPLACE FUNCTION office_town() RETURNS text LANGUAGE sql STABLE SECURITY DEFINER
        SET search_path = public AS $$
        SELECT municipality FROM office_people WHERE login = session_user $$""",
     # the change log says who made each change as the database knows them
-    """CREATE FUNCTION change_log_who() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+    """CREATE OR REPLACE FUNCTION change_log_who() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
        SET search_path = public AS $$
        BEGIN
            IF EXISTS (SELECT 1 FROM office_people WHERE login = session_user) THEN
@@ -160,6 +167,7 @@ _PERSON_FUNCTIONS = (
            END IF;
            RETURN NEW;
        END $$""",
+    "DROP TRIGGER IF EXISTS change_log_who ON change_log",
     """CREATE TRIGGER change_log_who BEFORE INSERT ON change_log FOR EACH ROW
        EXECUTE FUNCTION change_log_who()""",
 )
@@ -191,7 +199,8 @@ def _all_tables() -> list[str]:
 
 def people_and_roles(conn: Connection) -> list[str]:
     """The statements that make the office's group roles, their rights and the rows each
-    may see; run by `create`, as the database's owner."""
+    may see; run by `create`, and again by `upgrade` (for the tables a migration added),
+    as the database's owner. Each may be run again."""
     office_role, inspector, town = (_ident(group_role(conn, r)) for r in ROLES)
     out = [_OFFICE_PEOPLE, *_PERSON_FUNCTIONS]
     for role in (office_role, inspector, town):
@@ -218,6 +227,9 @@ def people_and_roles(conn: Connection) -> list[str]:
     # the rows each may see and write
     for table in ("parcels", *parcel_tables):
         out.append(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY")
+        out += [f"DROP POLICY IF EXISTS {policy} ON {table}" for policy in (
+            "office_all", "inspector_reads", "inspector_drafts", "inspector_drafts_changed",
+            "desks", "town_reads")]
         if table == "letters":
             out += [f"CREATE POLICY office_all ON letters TO {office_role} USING (true) "
                     "WITH CHECK (true)",

@@ -53,6 +53,14 @@ def shown(url: str) -> str:
     return parts._replace(netloc=netloc).geturl()
 
 
+def _reason(exc: psycopg.Error) -> str:
+    """What the server or the network said, in one line, without libpq's framing."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if "FATAL:" in text:
+        text = text.split("FATAL:", 1)[1]
+    return text.removeprefix("connection failed: ").strip().rstrip(".")
+
+
 class _NumericLoader(Loader):
     """sum() and avg() of integers are NUMERIC in PostgreSQL: given back as SQLite does, an
     int when whole, else a float."""
@@ -161,8 +169,9 @@ class Connection:
                                          application_name="watershed-inspector")
         except psycopg.Error as exc:
             raise OfficeUnreachable(
-                f"The office database {shown(url)} could not be opened: "
-                f"{str(exc).strip().splitlines()[-1] if str(exc).strip() else exc}.") from None
+                f"The office database {shown(url)} could not be opened ({_reason(exc)}); "
+                "check the address, the login and that the server is running "
+                "(docs/office-server.md).") from None
         self._conn.adapters.register_dumper(bool, IntDumper)
         self._conn.adapters.register_loader("numeric", _NumericLoader)
         self.total_changes = 0
