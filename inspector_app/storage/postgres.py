@@ -213,7 +213,7 @@ class Connection:
         """A statement already in PostgreSQL's words (with parameters, `%` doubled)."""
         cur = self._conn.cursor()
         try:
-            cur.execute(sql, params)  # type: ignore[arg-type]
+            cur.execute(sql, params)
         except psycopg.Error as exc:
             raise _as_sqlite_error(exc) from None
         if cur.rowcount > 0 and cur.description is None:

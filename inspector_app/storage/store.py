@@ -23,7 +23,7 @@ class DiskFull(InspectorError):
     """The disk (or the database's size limit) is full; nothing of the step was saved."""
 
 
-def _disk_full(exc: sqlite3.OperationalError, where: Path) -> Exception:
+def _disk_full(exc: sqlite3.OperationalError, where: Path | str) -> Exception:
     if "full" in str(exc).lower():
         return DiskFull(f"The disk holding {where} is full: nothing of this step was saved "
                         "and everything saved before is intact. Free some space and try "
@@ -35,7 +35,7 @@ class DatabaseBusy(InspectorError):
     """Another program held the database for writing longer than this one waits."""
 
 
-def _busy(exc: sqlite3.OperationalError, where: Path) -> Exception:
+def _busy(exc: sqlite3.OperationalError, where: Path | str) -> Exception:
     if "locked" in str(exc).lower() or "busy" in str(exc).lower():
         return DatabaseBusy(f"Another program kept {where} busy writing for more than "
                             f"{database.BUSY_TIMEOUT_S:g} seconds, so nothing of this step "
