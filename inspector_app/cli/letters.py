@@ -269,10 +269,13 @@ def _install(args: argparse.Namespace, name: str, check: Callable[[Path, Path], 
     from ..paths import write_atomically
 
     check(args.file, args.file.parent)
+    from ..services.session.settings_files import publish
+
     with workspace(args) as ws:
         target = ws.folder.root / name
         check(args.file, ws.folder.root)
         write_atomically(target, args.file.read_bytes())
+        publish(ws)  # at an office database, for every desk
     return {"file": str(target)}
 
 

@@ -159,5 +159,9 @@ def _jurisdiction_use(args: argparse.Namespace) -> Any:
     from ..services.session.laws import install_jurisdiction, load_jurisdiction_file
 
     load_jurisdiction_file(args.file)  # refuse a broken file before the data folder is opened
+    from ..services.session.settings_files import publish
+
     with workspace(args) as ws:
-        return install_jurisdiction(ws.folder.root, args.file)
+        done = install_jurisdiction(ws.folder.root, args.file)
+        publish(ws)  # at an office database, for every desk
+        return done

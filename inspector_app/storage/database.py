@@ -48,7 +48,8 @@ SQL_MIGRATIONS = ("0001_initial", "0002_finding_decisions", "0003_component_geom
                   "0010_permit", "0011_case_summaries", "0012_basemaps_lots",
                   "0013_inspections_and_proposals", "0014_letter_deadlines",
                   "0015_letter_service", "0016_attestations",
-                  "0017_holding_tank_discharge", "0018_shoreline_far_confirmed")
+                  "0017_holding_tank_discharge", "0018_shoreline_far_confirmed",
+                  "0019_office_files")
 
 
 def _sql_migration(name: str, version: int) -> Callable[[sqlite_utils.Database], None]:
@@ -96,7 +97,7 @@ NOT_RECORDS = frozenset({
     "_sqlite_migrations", "meta", "change_log", "devices", "device_keys",
     "device_assignments", "sync_packages", "sync_received", "sync_conflicts",
     "contact_clearings", "cleared_copies", "case_summaries", "lot_lines",
-    "parcel_proposals", "held_changes", "sqlite_sequence"})
+    "parcel_proposals", "held_changes", "sqlite_sequence", "office_files"})
 
 
 def _split_sql(script: str) -> list[str]:

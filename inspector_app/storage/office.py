@@ -133,7 +133,7 @@ DEVICE_COLUMNS_SHOWN = ("id", "name", "role", "created_at")
 # Tables a town's login reads besides those of its parcels (which it reads only for its
 # own municipality): the lake lines, lot layers, map images and settings the pages show.
 TOWN_READS = ("meta", "shoreline_layers", "lot_layers", "basemaps", "office_settings",
-              "cleared_copies", "device_keys")
+              "cleared_copies", "device_keys", "office_files")
 
 _OFFICE_PEOPLE = """
 CREATE TABLE IF NOT EXISTS office_people (
@@ -183,21 +183,21 @@ def _ident(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _parcel_tables() -> list[str]:
-    ref = reference_schema()
+def _parcel_tables(version: int) -> list[str]:
+    ref = reference_schema(version)
     return [t for (t,) in ref.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
         "ORDER BY name").fetchall()
         if any(r[1] == "parcel_id" for r in ref.execute(f"PRAGMA table_info({t})"))]
 
 
-def _all_tables() -> list[str]:
-    return [t for (t,) in reference_schema().execute(
+def _all_tables(version: int) -> list[str]:
+    return [t for (t,) in reference_schema(version).execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
         "ORDER BY name").fetchall()]
 
 
-def people_and_roles(conn: Connection) -> list[str]:
+def people_and_roles(conn: Connection, version: int = SCHEMA_VERSION) -> list[str]:
     """The statements that make the office's group roles, their rights and the rows each
     may see; run by `create`, and again by `upgrade` (for the tables a migration added),
     as the database's owner. Each may be run again."""
@@ -207,7 +207,7 @@ def people_and_roles(conn: Connection) -> list[str]:
         out.append(f"DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = "
                    f"'{role.strip(chr(34))}') THEN CREATE ROLE {role} NOLOGIN; END IF; END $$")
         out.append(f"GRANT USAGE ON SCHEMA public TO {role}")
-    tables = _all_tables()
+    tables = _all_tables(version)
     everything = ", ".join(tables)
     out += [f"GRANT SELECT, INSERT, UPDATE, DELETE ON {everything} TO {office_role}",
             f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {office_role}",
@@ -220,8 +220,9 @@ def people_and_roles(conn: Connection) -> list[str]:
             f"GRANT INSERT ON change_log TO {inspector}",
             f"GRANT SELECT, INSERT, UPDATE, DELETE ON case_summaries TO {inspector}",
             f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {inspector}"]
-    parcel_tables = _parcel_tables()
-    out += [f"GRANT SELECT ON parcels, {', '.join(parcel_tables)}, {', '.join(TOWN_READS)} "
+    parcel_tables = _parcel_tables(version)
+    town_reads = [t for t in TOWN_READS if t in tables]
+    out += [f"GRANT SELECT ON parcels, {', '.join(parcel_tables)}, {', '.join(town_reads)} "
             f"TO {town}",
             f"GRANT SELECT ({shown_columns}) ON devices TO {town}"]
     # the rows each may see and write

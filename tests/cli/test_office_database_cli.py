@@ -100,7 +100,7 @@ def test_an_office_of_an_earlier_schema_is_brought_forward_by_the_migrations(
     earlier = database.SCHEMA_VERSION - 1
     conn = postgres.Connection(pg_database)
     try:
-        for statement in [*office.schema_statements(earlier), *office.people_and_roles(conn)]:
+        for statement in [*office.schema_statements(earlier), *office.people_and_roles(conn, earlier)]:
             conn.execute_native(statement)
         conn.execute_native("INSERT INTO meta (key, value) VALUES ('application', %s), "
                             "('schema_version', %s)", (office.APPLICATION, str(earlier)))
@@ -132,3 +132,28 @@ def test_a_newer_office_is_refused_and_left_untouched(
         conn.execute("UPDATE meta SET value = '999' WHERE key = 'schema_version'")
     status, _, err = _cli(capsys, *desk, "parcels")
     assert status == 2 and "written by a newer version" in err and err.count("\n") == 1
+
+
+def test_settings_files_used_at_one_desk_are_every_desks(
+        pg_database: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The letters' wording made the office's at one desk is what a second desk, with a
+    folder of its own, prints with; the file is kept in the office database."""
+    from inspector_app.paths import resource
+
+    a = ["--database", pg_database, "--data-dir", str(tmp_path / "desk-a")]
+    b = ["--database", pg_database, "--data-dir", str(tmp_path / "desk-b")]
+    assert _cli(capsys, *a, "office", "init")[0] == 0
+    wording = tmp_path / "wording.toml"
+    wording.write_bytes(resource("letters", "templates.toml").read_bytes()
+                        + b"\n# the office's own copy\n")
+    status, _, err = _cli(capsys, *a, "wording", "use", str(wording))
+    assert status == 0, err
+    assert _cli(capsys, *b, "parcels")[0] == 0
+    assert (tmp_path / "desk-b" / "letter-templates.toml").read_bytes() == wording.read_bytes()
+    with psycopg.connect(pg_database) as conn:
+        assert conn.execute("SELECT path, content FROM office_files").fetchall() == [
+            ("letter-templates.toml", wording.read_bytes())]
+    # a desk's stale copy is brought back to the office's when it opens the office
+    (tmp_path / "desk-b" / "letter-templates.toml").write_text("changed by hand", "utf-8")
+    assert _cli(capsys, *b, "parcels")[0] == 0
+    assert (tmp_path / "desk-b" / "letter-templates.toml").read_bytes() == wording.read_bytes()

@@ -19,6 +19,7 @@ from ...paths import USER_ENV, DataFolder, given_user
 from ...storage import parcels as parcel_rows
 from ...storage.cases import case_version, load_case, parcel_id_for
 from ...storage.store import Store
+from . import settings_files
 from .laws import Laws, NoLawOnFile, laws_for
 
 OFFICE, FIELD = "office", "field"
@@ -65,6 +66,8 @@ class Session:
         who = working_name(default_user() if user is None else user)
         self.store = Store(self.folder, user=who, clock=clock, values_check=stored_problem,
                            database=database)
+        if database is not None:
+            settings_files.fetch(self)  # this desk's copies of the office's settings files
         self._laws: Laws | None = None
 
     def close(self) -> None:
