@@ -108,10 +108,12 @@ def _add_basemap_import(basemap_sub: Commands) -> None:
     basemap_import.add_argument("--name", required=True,
                                 help="the basemap's name, as lists and the site map show it")
     storage = basemap_import.add_mutually_exclusive_group()
-    storage.add_argument("--copy", dest="copy", action="store_true", default=True,
-                         help="keep a copy in the data folder (the default)")
+    storage.add_argument("--copy", dest="copy", action="store_true", default=None,
+                         help="keep a copy in the data folder (the default, but at an office "
+                              "database)")
     storage.add_argument("--reference", dest="copy", action="store_false",
-                         help="keep only the file's path; it must stay where it is")
+                         help="keep only the file's path; it must stay where it is (the "
+                              "default at an office database: a path every desk reaches)")
     basemap_import.add_argument("--source", help="who made the imagery (default: the file's "
                                                  "name)")
     basemap_import.add_argument("--date", type=iso_date, metavar="YYYY-MM-DD",

@@ -157,3 +157,24 @@ def test_settings_files_used_at_one_desk_are_every_desks(
     (tmp_path / "desk-b" / "letter-templates.toml").write_text("changed by hand", "utf-8")
     assert _cli(capsys, *b, "parcels")[0] == 0
     assert (tmp_path / "desk-b" / "letter-templates.toml").read_bytes() == wording.read_bytes()
+
+
+def test_a_basemap_at_an_office_is_a_reference_every_desk_reads(
+        pg_database: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.geo.raster_helpers import write_geotiff
+
+    a = ["--database", pg_database, "--data-dir", str(tmp_path / "desk-a")]
+    b = ["--database", pg_database, "--data-dir", str(tmp_path / "desk-b")]
+    assert _cli(capsys, *a, "office", "init")[0] == 0
+    (tmp_path / "shared-drive").mkdir()
+    image = write_geotiff(tmp_path / "shared-drive" / "aerial.tif")
+    status, _, err = _cli(capsys, *a, "basemap", "import", str(image), "--name", "2025 aerial",
+                          "--copy")
+    assert status == 2 and "kept as a reference" in err and err.count("\n") == 1
+    assert not any((tmp_path / "desk-a").rglob("*.tif"))
+    status, done, err = _cli(capsys, *a, "basemap", "import", str(image), "--name",
+                             "2025 aerial")
+    assert status == 0, err
+    status, listed, _ = _cli(capsys, *b, "basemap", "list")
+    assert status == 0 and [(m["name"], m["storage"]) for m in listed["basemaps"]] == [
+        ("2025 aerial", "reference")]

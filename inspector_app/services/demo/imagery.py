@@ -154,7 +154,7 @@ def install_demo_imagery(ws: Session, lake_lonlat: dict[str, Any]) -> bool:
         return False
     premade = premade_image(homes, lake_lonlat)
     if premade is not None:
-        import_basemap(ws, premade, name=DEMO_IMAGERY_NAME, copy=True,
+        import_basemap(ws, premade, name=DEMO_IMAGERY_NAME, copy=None,
                        source=DEMO_IMAGERY_SOURCE)
         return True
     from ...geo.vector_files import geometry_from_lonlat
@@ -172,6 +172,6 @@ def install_demo_imagery(ws: Session, lake_lonlat: dict[str, Any]) -> bool:
             _MADE[key] = made
         else:
             path.write_bytes(made)
-        import_basemap(ws, path, name=DEMO_IMAGERY_NAME, copy=True,
+        import_basemap(ws, path, name=DEMO_IMAGERY_NAME, copy=None,
                        source=DEMO_IMAGERY_SOURCE)
     return True

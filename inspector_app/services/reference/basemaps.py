@@ -350,7 +350,7 @@ def check_importable(path: Path, *, copy: bool) -> RasterInfo:
     return info
 
 
-def import_basemap(ws: Session, path: Path, *, name: str, copy: bool,
+def import_basemap(ws: Session, path: Path, *, name: str, copy: bool | None,
                    source: str | None = None, captured_on: date | None = None,
                    progress: Callable[[int, int], None] | None = None,
                    cancelled: Callable[[], bool] | None = None) -> dict[str, Any]:
@@ -362,6 +362,16 @@ def import_basemap(ws: Session, path: Path, *, name: str, copy: bool,
     removed when the data folder is next opened."""
     if not name.strip():
         raise InputError("basemap import: --name is empty; give the imagery a name.")
+    if ws.store.database is not None:
+        # an office database's desks share no folder: each reads the imagery where it is
+        if copy:
+            raise InputError(
+                "At an office database a basemap is kept as a reference to its file, which "
+                "every desk reads where it is (keep it on a drive every desk reaches); import "
+                "it again without --copy. Nothing was imported.")
+        copy = False
+    elif copy is None:
+        copy = True
     _check_date(captured_on, ws.today())
     path = Path(path).expanduser().resolve()
     info = check_importable(path, copy=copy)
