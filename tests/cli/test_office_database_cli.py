@@ -172,7 +172,7 @@ def test_a_basemap_at_an_office_is_a_reference_every_desk_reads(
                           "--copy")
     assert status == 2 and "kept as a reference" in err and err.count("\n") == 1
     assert not any((tmp_path / "desk-a").rglob("*.tif"))
-    status, done, err = _cli(capsys, *a, "basemap", "import", str(image), "--name",
+    status, _, err = _cli(capsys, *a, "basemap", "import", str(image), "--name",
                              "2025 aerial")
     assert status == 0, err
     status, listed, _ = _cli(capsys, *b, "basemap", "list")
