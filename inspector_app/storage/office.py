@@ -146,11 +146,14 @@ CREATE TABLE IF NOT EXISTS office_people (
     CHECK ((role = 'town') = (municipality IS NOT NULL))
 )"""
 _PERSON_FUNCTIONS = (
-    # who a login is: the name recorded with `office user add`, else the login itself
+    # who a login is: the person's name recorded with `office user add` and the login
+    # ("M. Ortiz (mortiz)"), else the login itself
     """CREATE OR REPLACE FUNCTION office_person() RETURNS text LANGUAGE sql STABLE SECURITY DEFINER
        SET search_path = public AS $$
-       SELECT coalesce((SELECT coalesce(full_name, login) FROM office_people
-                        WHERE login = session_user), session_user::text) $$""",
+       SELECT coalesce((SELECT CASE WHEN full_name IS NULL THEN login
+                                    ELSE full_name || ' (' || login || ')' END
+                        FROM office_people WHERE login = session_user),
+                       session_user::text) $$""",
     """CREATE OR REPLACE FUNCTION office_me() RETURNS TABLE (login text, full_name text, role text,
        municipality text) LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public AS $$
        SELECT login, full_name, role, municipality FROM office_people

@@ -181,7 +181,7 @@ def test_every_change_records_the_person_the_login_is(
             "device_id, 'parcels', id, id, 'update', 'note', NULL, NULL, version FROM "
             "parcels LIMIT 1")
         assert clerk.execute("SELECT \"user\" FROM change_log WHERE change_id = 'raw-1'"
-                             ).fetchone() == ("M. Ortiz",)
+                             ).fetchone() == ("M. Ortiz (clerk)",)
     status, case, _ = office.cli(capsys, "clerk", "case", "export", GORHAM_SBL)
     changed = office.desks / "clerk.json"
     case["parcel"]["owner_phone"] = "585-555-0100"
@@ -189,4 +189,4 @@ def test_every_change_records_the_person_the_login_is(
     status, _, err = office.cli(capsys, "clerk", "case", "import", str(changed))
     assert status == 0, err
     status, history, _ = office.cli(capsys, "clerk", "history", GORHAM_SBL)
-    assert history[-1]["user"] == "M. Ortiz"
+    assert history[-1]["user"] == "M. Ortiz (clerk)"
