@@ -18,6 +18,7 @@ from .common import (
     feet,
     input_file,
     iso_date,
+    office_database,
     starts_a_folder,
     workspace,
 )
@@ -222,8 +223,9 @@ def _basemap_import(args: argparse.Namespace) -> Any:
     if args.date is not None and args.date > date.today():
         raise InputError(f"basemap import: --date {args.date.isoformat()} is in the future; "
                          "give the date the imagery was captured (YYYY-MM-DD).")
-    # refused before the folder is touched
-    check_importable(args.file.expanduser().resolve(), copy=args.copy)
+    # refused before the folder is touched (a copy, unless at an office database)
+    copy = args.copy if args.copy is not None else office_database(args) is None
+    check_importable(args.file.expanduser().resolve(), copy=copy)
     with workspace(args) as ws:
         return import_basemap(ws, args.file, name=args.name, copy=args.copy,
                               source=args.source, captured_on=args.date)
