@@ -49,7 +49,7 @@ SQL_MIGRATIONS = ("0001_initial", "0002_finding_decisions", "0003_component_geom
                   "0013_inspections_and_proposals", "0014_letter_deadlines",
                   "0015_letter_service", "0016_attestations",
                   "0017_holding_tank_discharge", "0018_shoreline_far_confirmed",
-                  "0019_office_files")
+                  "0019_office_files", "0020_stored_files")
 
 
 def _sql_migration(name: str, version: int) -> Callable[[sqlite_utils.Database], None]:
@@ -90,14 +90,15 @@ def reference_schema(version: int = SCHEMA_VERSION) -> sqlite3.Connection:
 
 # The tables that hold no records: the change log and what sync keeps of its exchanges, the
 # devices, the laptop's clearings, derived summaries, the lots of a lot layer (kept as
-# imported), settings and the migrations' own. Every other table is a kind of record,
+# imported), the bytes of files records name (an office database's), settings and the
+# migrations' own. Every other table is a kind of record,
 # declared field by field (`domain/registry`); `tests/test_registry.py` holds the two lists
 # to the schema.
 NOT_RECORDS = frozenset({
     "_sqlite_migrations", "meta", "change_log", "devices", "device_keys",
     "device_assignments", "sync_packages", "sync_received", "sync_conflicts",
     "contact_clearings", "cleared_copies", "case_summaries", "lot_lines",
-    "parcel_proposals", "held_changes", "sqlite_sequence", "office_files"})
+    "parcel_proposals", "held_changes", "sqlite_sequence", "office_files", "stored_files"})
 
 
 def _split_sql(script: str) -> list[str]:

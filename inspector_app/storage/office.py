@@ -194,10 +194,37 @@ def _parcel_tables(version: int) -> list[str]:
         if any(r[1] == "parcel_id" for r in ref.execute(f"PRAGMA table_info({t})"))]
 
 
+def _tables_of(version: int) -> list[str]:
+    return [t for (t,) in reference_schema(version).execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()]
+
+
 def _all_tables(version: int) -> list[str]:
+    """Every table of schema `version` but `stored_files`, whose rights are its own
+    (`stored_files_rights`)."""
     return [t for (t,) in reference_schema(version).execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-        "ORDER BY name").fetchall()]
+        "ORDER BY name").fetchall() if t != "stored_files"]
+
+
+def stored_files_rights(conn: Connection) -> list[str]:
+    """Who may read and write the files' bytes: the office everything (the table's
+    triggers refuse changing or removing a file), an inspector reads and adds files
+    (photos, signatures), a town reads the files its own parcels' attachments and
+    attestations name (their rows are those it may see) and adds none."""
+    office_role, inspector, town = (_ident(group_role(conn, r)) for r in ROLES)
+    return [
+        f"GRANT SELECT, INSERT, UPDATE, DELETE ON stored_files TO {office_role}",
+        f"GRANT SELECT, INSERT ON stored_files TO {inspector}",
+        f"GRANT SELECT ON stored_files TO {town}",
+        "ALTER TABLE stored_files ENABLE ROW LEVEL SECURITY",
+        "DROP POLICY IF EXISTS desks ON stored_files",
+        "DROP POLICY IF EXISTS town_reads ON stored_files",
+        f"CREATE POLICY desks ON stored_files TO {office_role}, {inspector} USING (true) "
+        "WITH CHECK (true)",
+        f"CREATE POLICY town_reads ON stored_files FOR SELECT TO {town} USING ("
+        "sha256 IN (SELECT sha256 FROM attachments) "
+        "OR sha256 IN (SELECT signature_sha256 FROM attestations))"]
 
 
 def people_and_roles(conn: Connection, version: int = SCHEMA_VERSION) -> list[str]:
@@ -249,6 +276,8 @@ def people_and_roles(conn: Connection, version: int = SCHEMA_VERSION) -> list[st
         where = ("lower(municipality) = lower(office_town())" if table == "parcels"
                  else "parcel_id IN (SELECT id FROM parcels)")
         out.append(f"CREATE POLICY town_reads ON {table} FOR SELECT TO {town} USING ({where})")
+    if "stored_files" in _tables_of(version):
+        out += stored_files_rights(conn)
     out.append(f"GRANT EXECUTE ON FUNCTION office_person(), office_town(), office_me() TO "
                f"{office_role}, {inspector}, {town}")
     return out
