@@ -20,6 +20,7 @@ from inspector_app.cli import run
 from inspector_app.services.office.database import init_office
 from inspector_app.storage import office_copy
 from inspector_app.storage.database import SCHEMA_VERSION
+from tests.pg_cluster import Cluster
 from tests.templates import Templates
 
 # the folder here is a data folder's own SQLite file, whatever engine the suites run on
@@ -104,6 +105,7 @@ def test_the_demo_folder_is_copied_whole_and_reads_back_the_same(
         assert counted[name] == rows + extra, name
     assert tables["parcels"]["rows"] == 40 and tables["change_log"]["rows"] > 500
     assert tables["letters"]["rows"] == 1 and tables["attachments"]["rows"] == 1
+    assert tables["stored_files"]["rows"] == 0  # a folder keeps its files in attachments/
     assert out["files"] == {"stored": 1, "bytes": len(_photo()), "damaged": [], "missing": []}
     # the folder's own device is the office's, so the change log's device ids name it
     this = source.execute("SELECT id FROM devices WHERE role = 'this'").fetchone()[0]
@@ -224,3 +226,73 @@ def test_a_file_that_no_longer_matches_its_name_is_named_and_not_stored(
     assert status == 0, err
     assert out["files"]["damaged"] == [f"attachments/00/{'0' * 64}"]
     assert out["files"]["stored"] == 1
+
+
+def test_a_photo_attached_at_one_desk_is_read_at_another_with_an_empty_folder(
+        folder: Path, office: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from inspector_app.services.workspace import Workspace
+
+    assert _import(capsys, office, tmp_path / "desk-a", folder)[0] == 0
+    # the folder's photo, copied into the office, at a desk that never saw the folder
+    with Workspace(tmp_path / "desk-b", user="j.haldane", database=office) as ws:
+        (copied,) = ws.attachments(PHOTO_SBL)
+        assert ws.attachment_path(copied["sha256"]).read_bytes() == _photo()
+    # a new photo attached at desk A: in the database with its record, read at desk C
+    new_photo = tmp_path / "lid.jpg"
+    Image.new("RGB", (32, 32), (200, 10, 10)).save(new_photo, "JPEG")
+    with psycopg.connect(office) as conn:
+        top = conn.execute("SELECT max(seq) FROM change_log").fetchone()[0]  # type: ignore[index]
+    status, added, err = _cli(capsys, "--user", "o.clerk", "--database", office,
+                              "--data-dir", str(tmp_path / "desk-a"), "attach", PHOTO_SBL,
+                              str(new_photo))
+    assert status == 0, err
+    with psycopg.connect(office) as conn:
+        assert conn.execute("SELECT size_bytes FROM stored_files WHERE sha256 = %s",
+                            (added["sha256"],)).fetchone() == (new_photo.stat().st_size,)
+        # numbered after the folder's last change
+        assert conn.execute("SELECT min(seq) FROM change_log WHERE seq > %s",
+                            (top,)).fetchone() == (top + 1,)
+    desk_c = tmp_path / "desk-c"
+    with Workspace(desk_c, user="j.haldane", database=office) as ws:
+        path = ws.attachment_path(added["sha256"])
+        assert path.is_relative_to(desk_c)
+        assert path.read_bytes() == new_photo.read_bytes()
+        # a copy at a desk damaged: fetched again from the database
+        path.write_bytes(b"not the photo")
+        assert ws.attachment_path(added["sha256"]).read_bytes() == new_photo.read_bytes()
+        # a file the database does not hold: a path that is not there
+        assert not ws.attachment_path("f" * 64).exists()
+
+
+def test_an_inspector_adds_files_and_a_town_reads_only_its_parcels(
+        folder: Path, office: str, pg_cluster: Cluster, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from inspector_app.services.workspace import Workspace
+
+    assert _import(capsys, office, tmp_path / "desk", folder)[0] == 0
+    name = office.split("?")[0].rsplit("/", 1)[-1]
+    logins = {"inspector": f"{name}_insp", "canandaigua": f"{name}_cdga",
+              "gorham": f"{name}_gorham"}
+    for who, args in (("inspector", ("--role", "inspector")),
+                      ("canandaigua", ("--role", "town", "--municipality",
+                                       "Town of Canandaigua")),
+                      ("gorham", ("--role", "town", "--municipality", "Town of Gorham"))):
+        status, _, err = _cli(capsys, "--database", office, "office", "user", "add",
+                              logins[who], *args)
+        assert status == 0, err
+    photo = tmp_path / "outlet.png"
+    Image.new("RGB", (20, 20), (0, 90, 0)).save(photo, "PNG")
+    status, added, err = _cli(capsys, "--database", pg_cluster.url(name, logins["inspector"]),
+                              "--data-dir", str(tmp_path / "inspector"), "attach", PHOTO_SBL,
+                              str(photo))
+    assert status == 0, err
+    for who, sees in (("canandaigua", True), ("gorham", False)):
+        with Workspace(tmp_path / who, database=pg_cluster.url(name, logins[who])) as ws:
+            found = ws.attachment_path(added["sha256"])
+            assert found.exists() is sees, who
+            if sees:
+                assert found.read_bytes() == photo.read_bytes()
+    with psycopg.connect(pg_cluster.url(name, logins["gorham"])) as conn, \
+            pytest.raises(psycopg.errors.InsufficientPrivilege):
+        conn.execute("INSERT INTO stored_files (sha256, bytes, size_bytes, stored_at) "
+                     "VALUES (%s, %s, 1, 'now')", ("e" * 64, b"x"))

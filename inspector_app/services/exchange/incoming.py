@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from ...domain.case import Case
-from ...paths import write_atomically
 from ...storage import devices, held, proposals, sync_log
 from ...storage import parcels as parcel_rows
 from ...storage.database import page_cache
+from ...storage.records import RecordWriter
 from ...storage.sync_apply import (
     ApplyCounts,
     ChangeApplier,
@@ -194,16 +194,11 @@ def _refuse_worse_cases(ws: Session, conn: sqlite3.Connection, path: Path,
                                "and nothing was changed.")
 
 
-def _write_attachments(ws: Session, package: Package) -> list[Path]:
-    """Write the package's files this data folder does not hold yet; the new ones."""
-    written: list[Path] = []
-    for digest, data in package.attachments.items():
-        target = ws.attachment_path(digest)
-        if not target.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            write_atomically(target, data)
-            written.append(target)
-    return written
+def _write_attachments(ws: Session, package: Package, w: RecordWriter) -> list[Path]:
+    """Keep the package's files with its records (`Session.keep_file`); the copies written
+    in the folder that it did not hold yet."""
+    written = [ws.keep_file(digest, data, w) for digest, data in package.attachments.items()]
+    return [p for p in written if p is not None]
 
 
 def _removed_on_failure(paths: list[Path]) -> Any:
@@ -256,7 +251,7 @@ def _apply(ws: Session, package: Package, path: Path, received_at: str,
                                "changed.") from None
         _refuse_worse_cases(ws, w.conn, path, before, judged_on)
         # every check passed: the package's photos and documents go in with its records
-        written = _write_attachments(ws, package)
+        written = _write_attachments(ws, package, w)
         stack.push(_removed_on_failure(written))
         counts = applier.counts
         for link in package.learned_keys:

@@ -29,7 +29,6 @@ from ...documents.content import AttestationBlock
 from ...domain.case import Case
 from ...domain.records import ATTESTER_KINDS
 from ...errors import InputError
-from ...paths import write_atomically
 from ...storage import attestations as attestation_rows
 from ...storage.cases import case_version
 
@@ -120,11 +119,8 @@ def attest(ws: Session, sbl: str, who: Attester, signature: bytes, *, filename: 
         raise InputError(f"The attestation date {day.isoformat()} is before the inspection "
                          f"it attests ({insp.date.isoformat()}).")
     digest = hashlib.sha256(signature).hexdigest()
-    target = ws.attachment_path(digest)
-    if not target.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(target, signature)
     with ws.store.transaction() as w:
+        ws.keep_file(digest, signature, w)
         version = case_version(w.conn, parcel_id)
         attestation_id = w.insert("attestations", {
             "inspection_id": insp.id, "attester_name": who.name, "attester_kind": who.kind,

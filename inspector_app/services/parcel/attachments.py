@@ -16,7 +16,6 @@ from ...documents.images import (
     check_photo,
 )
 from ...errors import InputError
-from ...paths import write_atomically
 from ...storage import attachments as attachment_rows
 from ..session.session import Session
 
@@ -45,12 +44,9 @@ def add_attachment(ws: Session, sbl: str, path: Path, *, caption: str | None = N
         except ImageRefused:
             pass  # kept as a damaged file is: a report names it, unprinted
     digest = hashlib.sha256(data).hexdigest()
-    target = ws.attachment_path(digest)
-    if not target.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(target, data)
     media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
     with ws.store.transaction() as w:
+        ws.keep_file(digest, data, w)
         attachment_id = w.insert("attachments", {
             "sha256": digest, "filename": path.name, "media_type": media_type,
             "size_bytes": len(data), "caption": caption}, parcel_id=parcel_id)

@@ -5,6 +5,7 @@ force. Every service takes a session; nothing here reaches up to the services th
 from __future__ import annotations
 
 import getpass
+import hashlib
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -15,9 +16,11 @@ from ...domain.case import Case
 from ...domain.jurisdiction import Jurisdiction
 from ...domain.sbl import closest
 from ...errors import InputError, NotFoundError
-from ...paths import USER_ENV, DataFolder, given_user
+from ...paths import USER_ENV, DataFolder, given_user, write_atomically
 from ...storage import parcels as parcel_rows
+from ...storage import stored_files
 from ...storage.cases import case_version, load_case, parcel_id_for
+from ...storage.records import RecordWriter
 from ...storage.store import Store
 from . import settings_files
 from .laws import Laws, NoLawOnFile, laws_for
@@ -167,5 +170,39 @@ class Session:
     def has_demo_parcels(self) -> bool:
         return parcel_rows.has_demo(self.store.conn)
 
+    # --- the files records name by SHA-256 (photos, documents, signatures) --------------
+
     def attachment_path(self, digest: str) -> Path:
-        return self.folder.attachments / digest[:2] / digest
+        """Where the file of that SHA-256 is read: the data folder's attachments/AB/ABCD...
+        At an office database the file is the database's, and the desk's folder holds a
+        copy of it, fetched when it is missing or no longer matches its SHA-256 (the path
+        is given all the same when the database holds no such file either)."""
+        path = self.folder.attachments / digest[:2] / digest
+        if self.store.database is None or _holds(path, digest):
+            return path
+        data = stored_files.stored(self.store.conn, digest)
+        if data is not None and hashlib.sha256(data).hexdigest() == digest:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(path, data)
+        return path
+
+    def keep_file(self, digest: str, data: bytes, writer: RecordWriter) -> Path | None:
+        """Keep a file by its SHA-256 with the records that name it: at an office database
+        in the database, in the writer's transaction (and a copy in the desk's folder),
+        else in the data folder. The copy written when it is new (for a caller to take
+        out again should the records not go in), else None."""
+        if self.store.database is not None:
+            stored_files.store(writer.conn, digest, data, writer.now)
+        target = self.folder.attachments / digest[:2] / digest
+        if target.exists():
+            return None
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(target, data)
+        return target
+
+
+def _holds(path: Path, digest: str) -> bool:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest() == digest
+    except OSError:
+        return False
