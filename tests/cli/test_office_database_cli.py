@@ -117,6 +117,14 @@ def test_an_office_of_an_earlier_schema_is_brought_forward_by_the_migrations(
         columns = {r[0] for r in check.execute(
             "SELECT column_name FROM information_schema.columns WHERE table_schema = "
             "'public'").fetchall()}
+        # a table a migration added gets its rights as the office is brought forward
+        name = check.info.dbname
+        assert check.execute(
+            "SELECT has_table_privilege(%s, 'stored_files', 'INSERT'), "
+            "has_table_privilege(%s, 'stored_files', 'INSERT'), "
+            "has_table_privilege(%s, 'stored_files', 'SELECT')",
+            (f"{name}_inspector", f"{name}_town", f"{name}_town")).fetchone() == (
+                True, False, True)
     ref = database.reference_schema()
     wanted = {r[1] for (t,) in ref.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
