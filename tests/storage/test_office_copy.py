@@ -17,6 +17,7 @@ import pytest
 from PIL import Image
 
 from inspector_app.cli import run
+from inspector_app.paths import resource
 from inspector_app.services.office.database import init_office
 from inspector_app.storage import office_copy
 from inspector_app.storage.database import SCHEMA_VERSION
@@ -50,6 +51,13 @@ def _build(folder: Path) -> None:
     photo.write_bytes(_photo())
     assert run(["--user", "k.olmsted", "--data-dir", str(folder), "attach", PHOTO_SBL,
                 str(photo), "--caption", "the tank lid"]) == 0
+    settings = folder.parent / "letterhead"
+    settings.mkdir()
+    Image.new("RGB", (90, 90), (30, 60, 90)).save(settings / "seal.png")
+    (settings / "office.toml").write_text(resource("letters", "office.toml").read_text(
+        "utf-8").replace('logo = ""', 'logo = "seal.png"'), "utf-8")
+    assert run(["--user", "k.olmsted", "--data-dir", str(folder), "office", "use",
+                str(settings / "office.toml")]) == 0
     assert run(["--user", "k.olmsted", "--data-dir", str(folder), "register", "issue",
                 PHOTO_SBL, "--kind", "five_year_reminder"]) == 0
 
@@ -101,12 +109,16 @@ def test_the_demo_folder_is_copied_whole_and_reads_back_the_same(
         rows = source.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0]
         assert t["rows"] == rows, name
         # the office keeps its own two meta keys; the photo is in stored_files
-        extra = {"meta": 2, "stored_files": 1}.get(name, 0)
+        extra = {"meta": 2, "stored_files": 1, "office_files": 2}.get(name, 0)
         assert counted[name] == rows + extra, name
     assert tables["parcels"]["rows"] == 40 and tables["change_log"]["rows"] > 500
     assert tables["letters"]["rows"] == 1 and tables["attachments"]["rows"] == 1
     assert tables["stored_files"]["rows"] == 0  # a folder keeps its files in attachments/
     assert out["files"] == {"stored": 1, "bytes": len(_photo()), "damaged": [], "missing": []}
+    # the letterhead and its seal, kept for every desk
+    assert out["settings_files"] == [
+        {"path": name, "sha256": hashlib.sha256((folder / name).read_bytes()).hexdigest()}
+        for name in ("office.toml", "seal.png")]
     # the folder's own device is the office's, so the change log's device ids name it
     this = source.execute("SELECT id FROM devices WHERE role = 'this'").fetchone()[0]
     with psycopg.connect(office) as conn:
@@ -136,6 +148,8 @@ def test_the_demo_folder_is_copied_whole_and_reads_back_the_same(
                               str(tmp_path / f"{where}.pdf"))
         assert status == 0, err
     assert (tmp_path / "office.pdf").read_bytes() == (tmp_path / "folder.pdf").read_bytes()
+    for name in ("office.toml", "seal.png"):  # the desk works from copies of them
+        assert (desk / name).read_bytes() == (folder / name).read_bytes()
 
 
 def _refused(capsys: pytest.CaptureFixture[str], office: str, desk: Path, source: Path,

@@ -1,6 +1,7 @@
 """`office import-folder`: an office's data folder copied into a new office database, its
-records (every table, in one transaction, each read back from both sides and compared) and
-its attachments' files (into the database's `stored_files`)."""
+records (every table, in one transaction, each read back from both sides and compared), its
+attachments' files (into the database's `stored_files`) and its settings files (into
+`office_files`, for every desk)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ import re
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ...paths import DataFolder
-from ...storage import office_copy, postgres, stored_files
+from ...storage import office_copy, office_files, postgres, stored_files
 from ...storage.store import utc_now_text
+from ..session import settings_files
 
 _DIGEST_NAME = re.compile(r"^[0-9a-f]{64}$")
 
@@ -52,7 +54,11 @@ def import_folder(url: str, folder: str | Path, *,
                         f"The office database's {', '.join(differing)} read back differently "
                         f"from the folder's, so the copy was rolled back and nothing was "
                         "copied.")
-                files = _store_files(DataFolder(root), conn, utc_now_text(clock()))
+                now = utc_now_text(clock())
+                files = _store_files(DataFolder(root), conn, now)
+                settings = settings_files.folder_files(root)
+                # the storage's statements take either engine's connection
+                office_files.keep(cast(Any, conn), settings, at=now, by=conn.login)
                 if office_copy.folder_state(src) != state:
                     raise office_copy.FolderRefused(
                         f"{root} was opened by a program and written while it was copied, "
@@ -63,7 +69,9 @@ def import_folder(url: str, folder: str | Path, *,
     finally:
         src.close()
     return {"database": postgres.shown(url), "folder": str(root.resolve()),
-            "tables": compared, "files": files, "same": True}
+            "tables": compared, "files": files,
+            "settings_files": [{"path": p, "sha256": d} for p, d, _ in settings],
+            "same": True}
 
 
 def _compared(src: Any, conn: postgres.Connection) -> list[dict[str, Any]]:

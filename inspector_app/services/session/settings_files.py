@@ -50,18 +50,23 @@ def fetch(ws: Any) -> list[str]:
     return changed
 
 
+def folder_files(root: Path) -> list[tuple[str, str, bytes]]:
+    """A data folder's settings files as the office keeps them: (path, SHA-256, content),
+    each at most `LARGEST` bytes."""
+    files = []
+    for rel, path in _settings_files(root):
+        content = path.read_bytes()
+        if len(content) <= LARGEST:
+            files.append((rel, hashlib.sha256(content).hexdigest(), content))
+    return files
+
+
 def publish(ws: Any) -> list[str]:
     """Keep this desk's settings files at the office for every desk (after a `use` command
     changed them here). Returns the paths kept or forgotten."""
     if ws.store.database is None:
         return []
-    root = ws.folder.root
-    files = []
-    for rel, path in _settings_files(root):
-        content = path.read_bytes()
-        if len(content) > LARGEST:
-            continue
-        files.append((rel, hashlib.sha256(content).hexdigest(), content))
+    files = folder_files(ws.folder.root)
     with ws.store.writing():
         before = office_files.digests(ws.store.conn)
         new = [(r, s, c) for r, s, c in files if before.get(r) != s]
