@@ -105,7 +105,7 @@ class MarkInError(QUndoCommand):
 
         def failed(exc: BaseException) -> None:
             self.setObsolete(True)
-            edits.wb.show_problem(str(exc))
+            edits.refused(self.sbl, str(exc))
             edits.landed(self.sbl, edits.wb.parcel_id or "", None)
 
         def work() -> object:
@@ -154,7 +154,7 @@ class DecideSuggestion(QUndoCommand):
 
         def failed(exc: BaseException) -> None:
             self.setObsolete(True)
-            edits.wb.show_problem(exc.in_app if isinstance(exc, InspectorError) else str(exc))
+            edits.refused(self.sbl, exc.in_app if isinstance(exc, InspectorError) else str(exc))
             edits.landed(self.sbl, edits.wb.parcel_id or "", None)
 
         def work() -> Any:
@@ -357,6 +357,13 @@ class CaseEdits:
         waiting, self._waiting = self._waiting, []
         for then in waiting:
             then()
+
+    def refused(self, sbl: str, text: str) -> None:
+        """A step on the open parcel was refused: say why, and keep saying it once the
+        parcel shows what is stored again."""
+        if sbl == self.wb.wanted:
+            self._refusal = text
+            self.wb.show_problem(text)
 
     def take_refusal(self) -> str | None:
         refusal, self._refusal = self._refusal, None

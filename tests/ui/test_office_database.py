@@ -322,3 +322,25 @@ def test_the_app_started_on_an_office_database_opens_it_as_the_login(
         w.close()
         if w.workspace is not None:
             w.workspace.close()
+
+
+def test_a_suggested_finding_decided_by_a_town_login_is_refused_and_the_sentence_stays(
+        window: MainWindow, qtbot: QtBot, office: Office, said: list[str]) -> None:
+    w = window
+    sbl, key = "900.01-1-3", "septic_tank_capacity/septic_tank#1"  # an undersized tank
+    assert next(p for p in office.parcels if p["sbl"] == sbl)["municipality"] == TOWN
+    before = office.contents()
+    connect_by_dialog(w, qtbot, office.url_for("ccode"))
+    connected(w, qtbot, sum(p["municipality"] == TOWN for p in office.parcels))
+    w.select(sbl)
+    qtbot.waitUntil(lambda: w.form.case is not None and w.form.case.parcel.sbl == sbl
+                    and "Accept" in w.evaluation.toHtml(), timeout=30_000)
+    settle(w, qtbot)
+    w.evaluation.decided.emit(key, True, "")
+    qtbot.waitUntil(lambda: w.problem.isVisible(), timeout=30_000)
+    settle(w, qtbot)  # the parcel shown again as stored: the sentence stays with it
+    assert said == []
+    assert w.problem.isVisible()
+    assert w.problem.text().startswith("The office database refused this to your login: "
+                                       "permission denied for table")
+    assert office.contents() == before
