@@ -155,7 +155,7 @@ class OfficeDatabases:
         if not addresses:
             menu.addAction("No office databases connected to yet").setEnabled(False)
         for address in addresses:
-            action = menu.addAction(address)
+            action = menu.addAction(address.replace("&", "&&"))  # (no shortcut letter)
             if address == current:
                 action.setCheckable(True)
                 action.setChecked(True)
