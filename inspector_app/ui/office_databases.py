@@ -42,7 +42,13 @@ def desk_words(ws: Workspace) -> str | None:
     store = ws.store
     if store.described is None:
         return None
-    return f"{store.described} \N{EM DASH} {ws.user} ({store.login})"
+    person = store.person  # None: a login the office did not record (its administrator)
+    if person is None:
+        who = f"{ws.user} ({store.login})"
+    else:
+        who = f"{person['full_name']} ({store.login})" if person["full_name"] else str(
+            store.login)
+    return f"{store.described} \N{EM DASH} {who}"
 
 
 class ConnectDialog(QDialog):

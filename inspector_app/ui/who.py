@@ -65,7 +65,7 @@ class WhoIsWorking:
             QMessageBox.information(
                 self.parent, "Who is working",
                 f"At the office database the login is the person working: changes are "
-                f"recorded as {ws.user} (login {ws.store.login}). To work as someone else, "
+                f"recorded as {ws.user}. To work as someone else, "
                 "connect with their login (File > Connect to office database...).")
             return
         name, ok = QInputDialog.getText(self.parent, "Who is working", QUESTION,

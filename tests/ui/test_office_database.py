@@ -186,7 +186,7 @@ def test_connecting_through_the_dialog_lists_the_office_and_names_database_and_l
     assert "Connected: " + desk in w.message.text()
     assert str(tmp_path / "folder") not in w.windowTitle()
     # the login is the person: changes are recorded under the name the office gave it
-    assert w.workspace is not None and w.workspace.user == "J. Haldane"
+    assert w.workspace is not None and w.workspace.user == "J. Haldane (jhaldane)"
     # remembered like a data folder, never with the password typed
     settings.sync()
     assert settings.value("recent_office_databases") in ([address], address)
