@@ -133,7 +133,11 @@ DEVICE_COLUMNS_SHOWN = ("id", "name", "role", "created_at")
 # Tables a town's login reads besides those of its parcels (which it reads only for its
 # own municipality): the lake lines, lot layers, map images and settings the pages show.
 TOWN_READS = ("meta", "shoreline_layers", "lot_layers", "basemaps", "office_settings",
-              "cleared_copies", "device_keys", "office_files")
+              "device_keys", "office_files")
+# Tables a town's login reads through a parcel's row of another table, and which of their
+# rows it sees: the history's record of which values a clearing emptied, of its own
+# parcels only.
+TOWN_READS_THROUGH = {"cleared_copies": "clearing_id IN (SELECT id FROM contact_clearings)"}
 
 _OFFICE_PEOPLE = """
 CREATE TABLE IF NOT EXISTS office_people (
@@ -252,11 +256,12 @@ def people_and_roles(conn: Connection, version: int = SCHEMA_VERSION) -> list[st
             f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {inspector}"]
     parcel_tables = _parcel_tables(version)
     town_reads = [t for t in TOWN_READS if t in tables]
-    out += [f"GRANT SELECT ON parcels, {', '.join(parcel_tables)}, {', '.join(town_reads)} "
+    through = [t for t in TOWN_READS_THROUGH if t in tables]
+    out += [f"GRANT SELECT ON {', '.join(['parcels', *parcel_tables, *town_reads, *through])} "
             f"TO {town}",
             f"GRANT SELECT ({shown_columns}) ON devices TO {town}"]
     # the rows each may see and write
-    for table in ("parcels", *parcel_tables):
+    for table in ("parcels", *parcel_tables, *through):
         out.append(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY")
         out += [f"DROP POLICY IF EXISTS {policy} ON {table}" for policy in (
             "office_all", "inspector_reads", "inspector_drafts", "inspector_drafts_changed",
@@ -274,7 +279,7 @@ def people_and_roles(conn: Connection, version: int = SCHEMA_VERSION) -> list[st
             out.append(f"CREATE POLICY desks ON {table} TO {office_role}, {inspector} "
                        "USING (true) WITH CHECK (true)")
         where = ("lower(municipality) = lower(office_town())" if table == "parcels"
-                 else "parcel_id IN (SELECT id FROM parcels)")
+                 else TOWN_READS_THROUGH.get(table, "parcel_id IN (SELECT id FROM parcels)"))
         out.append(f"CREATE POLICY town_reads ON {table} FOR SELECT TO {town} USING ({where})")
     if "stored_files" in _tables_of(version):
         out += stored_files_rights(conn)

@@ -11,11 +11,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 import psycopg
 from psycopg import errors as pg_errors
 from psycopg.adapt import Loader
+from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.numeric import IntDumper
 
 from ..errors import InputError
@@ -34,14 +35,40 @@ def check_url(url: str) -> str:
     text = url.strip()
     parts = urlsplit(text)
     if parts.scheme not in SCHEMES:
+        what = f"{shown(url)!r} is not the address of a PostgreSQL office database; give one"
         raise InputError(
-            f"--database {url!r} is not the address of a PostgreSQL office database; give "
-            "one like postgresql://clerk@officeserver/watershed (docs/office-server.md).")
+            f"--database {what} like postgresql://clerk@officeserver/watershed "
+            "(docs/office-server.md).",
+            in_app=f"The address {what} like postgresql://clerk@officeserver/watershed "
+                   "(a login, the server, the database).")
     if not parts.path.strip("/") and "dbname=" not in parts.query:
+        what = f"{shown(url)!r} names no database; add it after the server"
         raise InputError(
-            f"--database {url!r} names no database; add it after the server, as in "
-            "postgresql://clerk@officeserver/watershed.")
+            f"--database {what}, as in postgresql://clerk@officeserver/watershed.",
+            in_app=f"The address {what}, as in postgresql://clerk@officeserver/watershed.")
     return text
+
+
+def with_password(url: str, password: str) -> str:
+    """The URL with a password typed apart from it (to connect with, never to keep)."""
+    parts = urlsplit(url)
+    login = quote(unquote(parts.username or ""), safe="")
+    server = parts.netloc.rpartition("@")[2]
+    return parts._replace(netloc=f"{login}:{quote(password, safe='')}@{server}").geturl()
+
+
+def described(url: str) -> str:
+    """"office database watershed on officeserver": which database, on which server (a
+    server reached through a local socket, or named by no host, is "this computer")."""
+    try:
+        given = conninfo_to_dict(url)
+    except psycopg.Error:
+        given = {}
+    host = str(given.get("host") or "")
+    server = "this computer" if not host or host.startswith("/") else host
+    if given.get("port") and not host.startswith("/"):
+        server += f":{given['port']}"
+    return f"office database {given.get('dbname') or urlsplit(url).path.strip('/')} on {server}"
 
 
 def shown(url: str) -> str:
@@ -58,7 +85,9 @@ def _reason(exc: psycopg.Error) -> str:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     if "FATAL:" in text:
         text = text.split("FATAL:", 1)[1]
-    return text.removeprefix("connection failed: ").strip().rstrip(".")
+    for frame in ("connection failed: ", "connection is bad: "):
+        text = text.removeprefix(frame)
+    return text.strip().rstrip(".")
 
 
 class _NumericLoader(Loader):

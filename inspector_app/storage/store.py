@@ -129,6 +129,17 @@ class Store:
             return str(self.folder.database)
         return postgres.shown(self.database)
 
+    @property
+    def login(self) -> str | None:
+        """The login this desk works as at an office database; None in a data folder's own
+        file."""
+        return None if self.database is None else str(self.conn.login)
+
+    @property
+    def described(self) -> str | None:
+        """"office database watershed on officeserver"; None in a data folder's own file."""
+        return None if self.database is None else postgres.described(self.database)
+
     def close(self) -> None:
         self._conn.close()
 

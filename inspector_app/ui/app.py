@@ -33,9 +33,10 @@ def run_gui(data_dir: Path, *, user: str | None = None, database: str | None = N
     _install_error_hook()
     # The window shows at once; the worker opens the data folder behind it (a refused
     # folder is reported there and the app exits with its status).
-    # Who is working is asked once per data folder unless the command line named them.
+    # Who is working is asked once per data folder unless the command line named them (and
+    # never at an office database, where the login is the person: `who.py`).
     window = MainWindow(root=data_dir, user=user, database=database,
-                        ask_who=database is None and user is None and given_user() is None)
+                        ask_who=user is None and given_user() is None)
     window.quit_if_folder_fails = True
     window.show()
     # The keys go to the window from the start (the search has them), also where no

@@ -26,6 +26,7 @@ from .ops import Op
 
 if TYPE_CHECKING:
     from ..domain.case import Case
+    from ..services.workspace import Workspace
     from .forms import CaseForm
     from .workbench_parts import WorkbenchParts, Writes
 
@@ -104,7 +105,7 @@ class MarkInError(QUndoCommand):
 
         def failed(exc: BaseException) -> None:
             self.setObsolete(True)
-            edits.wb.show_problem(str(exc))
+            edits.refused(self.sbl, str(exc))
             edits.landed(self.sbl, edits.wb.parcel_id or "", None)
 
         def work() -> object:
@@ -153,7 +154,7 @@ class DecideSuggestion(QUndoCommand):
 
         def failed(exc: BaseException) -> None:
             self.setObsolete(True)
-            edits.wb.show_problem(exc.in_app if isinstance(exc, InspectorError) else str(exc))
+            edits.refused(self.sbl, exc.in_app if isinstance(exc, InspectorError) else str(exc))
             edits.landed(self.sbl, edits.wb.parcel_id or "", None)
 
         def work() -> Any:
@@ -176,6 +177,9 @@ class CaseEdits:
         self.writing = 0  # saves and map edits of the open parcel still on their way
         self._waiting: list[Callable[[], None]] = []  # to do once those have landed
         self._refusal: str | None = None  # why a save was refused, to show with the stored
+        # an edit the database refused to the login (a town's writes nothing): the form
+        # shows it over what is stored, not saved, until the user changes it or leaves
+        self._refused_edit: tuple[Case, Case] | None = None
         self.form.edited.connect(self._form_edited)
         self.form.components_edited.connect(self._components_edited)
         self.form.inspection_requested.connect(self._new_inspection)
@@ -298,6 +302,7 @@ class CaseEdits:
                 self.ctx.error(exc)
             if sbl == self.wb.wanted and parcel_id == self.wb.parcel_id:
                 self._refusal = text
+                self._refused_edit = (before, after) if _refused_to_login(ws, exc) else None
                 self.wb.show_problem(text)
             self.landed(sbl, parcel_id, None)
 
@@ -353,14 +358,27 @@ class CaseEdits:
         for then in waiting:
             then()
 
+    def refused(self, sbl: str, text: str) -> None:
+        """A step on the open parcel was refused: say why, and keep saying it once the
+        parcel shows what is stored again."""
+        if sbl == self.wb.wanted:
+            self._refusal = text
+            self.wb.show_problem(text)
+
     def take_refusal(self) -> str | None:
         refusal, self._refusal = self._refusal, None
         return refusal
+
+    def take_refused_edit(self) -> tuple[Case, Case] | None:
+        """The edit last refused to the login, as (before, after): the form keeps it."""
+        edit, self._refused_edit = self._refused_edit, None
+        return edit
 
     def forget_waiting(self) -> None:
         """Another parcel is shown: nothing waits to be done on the one before."""
         self._waiting.clear()
         self._refusal = None
+        self._refused_edit = None
 
     def _when_landed(self, then: Callable[[], None]) -> bool:
         """Do `then` once the writes on their way have landed; False if none is."""
@@ -413,3 +431,13 @@ class CaseEdits:
         if self.wb.problem.isVisible():
             return
         self.ctx.say("All changes are saved: every field is saved as you leave it.")
+
+
+def _refused_to_login(ws: Workspace, exc: BaseException) -> bool:
+    """The office database refused the login's role the save (nothing else was wrong with
+    it): what the user typed stays in the form."""
+    if ws.store.database is None:
+        return False
+    from ..storage.postgres import PermissionRefused
+
+    return isinstance(exc, PermissionRefused)

@@ -37,6 +37,20 @@ def not_empty(root: Path) -> str | None:
             "it, or open an existing data folder with File > Open data folder...")
 
 
+def where(ws: Workspace) -> str:
+    """What the window has open, in words: the office database, or the folder's path."""
+    return ws.store.described or str(ws.folder.root)
+
+
+def _address(database: str | None) -> str | None:
+    """An office database's address as the user sees it (None: a data folder's own file)."""
+    if database is None:
+        return None
+    from ..storage.postgres import shown
+
+    return shown(database)
+
+
 class DataFolders:
     """The data folders this window can show, and switching between them.
 
@@ -165,8 +179,10 @@ class DataFolders:
     def switch_folder(self, root: Path, *, create: bool = False,
                       prepare: Callable[[], Any] | None = None,
                       done_text: Callable[[Any], str] | None = None,
-                      then: Callable[[Any], None] | None = None) -> None:
-        """Open another data folder in this window.
+                      then: Callable[[Any], None] | None = None,
+                      database: str | None = None) -> None:
+        """Open another data folder in this window (with `database`, the office database
+        at that address, `root` being this desk's folder for it).
 
         The worker first finishes what it was given, then (after `prepare`, e.g. joining a
         field kit) opens `root`, and only once that worked closes the folder that was
@@ -176,24 +192,31 @@ class DataFolders:
             return
         root = root.expanduser().resolve()
         old = self.ctx.ws
-        if prepare is None and old is not None and old.folder.root.resolve() == root:
-            self.ctx.say(f"{root} is already open.")
+        if database is None:
+            shown = str(root)
+        else:
+            from ..storage.postgres import described
+
+            shown = described(database)
+        if prepare is None and old is not None and old.folder.root.resolve() == root and (
+                _address(old.store.database) == _address(database)):
+            self.ctx.say(f"{shown} is already open.")
             return
         user = self._user_for(old)
         self.switching = True
         self._leave()
-        self.ctx.say(f"Opening {root}...")
+        self.ctx.say(f"Opening {shown}...")
 
         def work() -> tuple[Workspace, Any]:
             from ..services.workspace import Workspace
 
             prepared = prepare() if prepare is not None else None
-            if not create and not (root / DATABASE_NAME).is_file():
+            if database is None and not create and not (root / DATABASE_NAME).is_file():
                 raise InputError(
                     f"{root} is not a Watershed Inspector data folder: it holds no "
                     f"{DATABASE_NAME}, and nothing was written there. Choose the folder "
                     "that holds it, or start one with File > New data folder...")
-            new = Workspace(root, user=user)
+            new = Workspace(root, user=user, database=database)
             if old is not None:
                 old.close()
             return new, prepared
@@ -202,7 +225,7 @@ class DataFolders:
             self.switching = False
             new, prepared = result
             self._attach(new)
-            self.ctx.say(done_text(prepared) if done_text else f"Opened {root}")
+            self.ctx.say(done_text(prepared) if done_text else f"Opened {shown}")
             if then is not None:
                 then(prepared)
 
@@ -210,7 +233,7 @@ class DataFolders:
             self.switching = False
             self.ctx.error(exc)
             if old is not None:
-                self.ctx.say(f"{root} was not opened; {old.folder.root} is still open.")
+                self.ctx.say(f"{shown} was not opened; {where(old)} is still open.")
             self._stay()
 
         self._when_idle(lambda: self.ctx.op(work).success(done).failure(failed).run())

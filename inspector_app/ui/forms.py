@@ -289,6 +289,25 @@ class CaseForm(QWidget):
         if self.loaded:
             self.case = case
 
+    def show_unsaved(self, before: Case, after: Case) -> None:
+        """Show the edit from `before` to `after` over the case loaded, unsaved (the form is
+        dirty, and leaving a field tries to save it again); nothing when it no longer
+        applies to what is loaded."""
+        from ..domain.edits import EditConflict, apply_edit
+
+        if not self.loaded:
+            return
+        assert self.case is not None
+        try:
+            shown: Case = apply_edit(self.case, before, after)
+        except EditConflict:
+            return
+        self.ed.loading = True
+        try:
+            self._fill(shown)
+        finally:
+            self.ed.loading = False
+
     def clear(self) -> None:
         """Nothing loaded: nothing to show and nothing that could be saved."""
         self.case = None

@@ -29,9 +29,10 @@ from .actions.reports import ReportsActions
 from .actions.sync import SyncActions
 from .actions.view import ViewActions
 from .context import AppContext
-from .data_folders import DataFolders
+from .data_folders import DataFolders, where
 from .elided_label import ElidedLabel
 from .file_dialogs import FileDialogs
+from .office_databases import OfficeDatabases, desk_words
 from .ops import Op
 from .parcel_list import ParcelList
 from .tasks import TaskRunner
@@ -80,8 +81,15 @@ class MainWindow(QMainWindow):
         self.ctx.files = FileDialogs(self.settings)
         self.exit_status = 0
         self._attached = False
-        folder = workspace.folder.root if workspace is not None else root
-        self.setWindowTitle(f"Watershed Inspector - {folder}")
+        if workspace is not None:
+            opening = where(workspace)
+        elif database is not None:
+            from ..storage.postgres import described
+
+            opening = described(database)
+        else:
+            opening = str(root)
+        self.setWindowTitle(f"Watershed Inspector - {opening}")
         self.given_user = user
         screen = QApplication.primaryScreen().availableGeometry()
         self.resize(min(1400, screen.width()), min(860, screen.height()))
@@ -90,6 +98,7 @@ class MainWindow(QMainWindow):
                                    user_for=self._user_for)
         self.who = WhoIsWorking(self.ctx, self.folders, self, asks=ask_who,
                                 shown=self._show_who)
+        self.offices = OfficeDatabases(self.ctx, self.settings, self, folders=self.folders)
         self.workbench = Workbench(self.ctx, self.settings, remember=self.folders.remember,
                                    row_changed=lambda rows: self.parcel_list.row_changed(rows))
         self.parcel_list = ParcelList(self.ctx, open_parcel=self.open_parcel,
@@ -113,7 +122,7 @@ class MainWindow(QMainWindow):
             assert root is not None
             self.panes.setEnabled(False)
             self.menuBar().setEnabled(False)
-            self.parcel_list.opening(str(root))
+            self.parcel_list.opening(opening)
 
             def open_folder() -> Workspace:
                 from ..services.lists.summaries import prepare
@@ -178,7 +187,7 @@ class MainWindow(QMainWindow):
         view.addActions(self.workbench.tab_actions)
         view.addSeparator()
         return Menus(
-            file=FileActions(self.ctx, file, self, folders=self.folders,
+            file=FileActions(self.ctx, file, self, folders=self.folders, offices=self.offices,
                              workbench=self.workbench,
                              reload=self.load_parcels,
                              select=self.select, show_layer=self.show_layer,
@@ -284,7 +293,10 @@ class MainWindow(QMainWindow):
         self._attached = True
         self.workspace = workspace
         self.ctx.ws = workspace
-        self.folders.add_recent(workspace.folder.root)
+        if workspace.store.database is None:
+            self.folders.add_recent(workspace.folder.root)
+        else:
+            self.offices.add_recent(workspace.store.database)
         self.panes.setEnabled(True)
         self.menuBar().setEnabled(True)
         self.message.setText("")
@@ -314,12 +326,18 @@ class MainWindow(QMainWindow):
             self.message.setText("")  # the work it told of is over
 
     def _show_who(self, who: str) -> None:
-        """The name every change is recorded as, in the title and the status bar."""
+        """The name every change is recorded as, in the title and the status bar; at an
+        office database, the database and the login instead of a folder's path."""
         if self.workspace is None:
             return
-        self.setWindowTitle(f"Watershed Inspector - {who} working - "
-                            f"{self.workspace.folder.root}")
-        self.who_label.setText(f"Working: {who}")
+        desk = desk_words(self.workspace)
+        if desk is None:
+            self.setWindowTitle(f"Watershed Inspector - {who} working - "
+                                f"{self.workspace.folder.root}")
+            self.who_label.setText(f"Working: {who}")
+        else:
+            self.setWindowTitle(f"Watershed Inspector - {desk}")
+            self.who_label.setText(desk)
 
     def _user_for(self, old: Workspace | None) -> str | None:
         """Who a folder the window switches to opens with: the `--user` name, else (once

@@ -8,6 +8,8 @@ settings, one per folder (beside where the user left off in it), not in the data
 the folder's database holds records and the office's settings, and a folder copied to
 another laptop, or handed to another inspector, must not bring a name along with it. A
 name given with `--user` or $INSPECTOR_APP_USER is used as given and nothing is asked.
+At an office database nothing is asked either: the login is the person, recorded as the
+name the office gave it (`office user add --full-name`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QInputDialog, QLineEdit, QWidget
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
 
 from .context import AppContext
 
@@ -45,7 +47,7 @@ class WhoIsWorking:
     def attached(self, ws: Workspace) -> None:
         """A data folder is open: record as the name remembered for it, or ask."""
         self._shown(ws.user)
-        if not self.asks:
+        if not self.asks or ws.store.database is not None:
             return
         remembered = str(self.folders.recalled(KEY) or "").strip()
         if remembered:
@@ -58,6 +60,13 @@ class WhoIsWorking:
         """Ask who is working (File > Who is working...)."""
         ws = self.ctx.ws
         if ws is None:
+            return
+        if ws.store.database is not None:
+            QMessageBox.information(
+                self.parent, "Who is working",
+                f"At the office database the login is the person working: changes are "
+                f"recorded as {ws.user}. To work as someone else, "
+                "connect with their login (File > Connect to office database...).")
             return
         name, ok = QInputDialog.getText(self.parent, "Who is working", QUESTION,
                                         QLineEdit.EchoMode.Normal, ws.user)

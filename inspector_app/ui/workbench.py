@@ -245,13 +245,17 @@ class Workbench(QWidget):
     def show_case(self, case: Case, *, same_record: bool = False) -> None:
         """Show a parcel's case and then its details. The record open shown again
         (`same_record`) keeps what the user is typing, unless a save was refused: the form
-        then shows what is stored, and why."""
+        then shows what is stored, and why (and, when the database refused it to the login,
+        what the user typed over it, not saved)."""
         refusal = self.edits.take_refusal()
+        refused_edit = self.edits.take_refused_edit()
         try:
             if same_record and refusal is None and self.form.is_dirty():
                 self.form.rebase(case)
             else:
                 self.form.load(case)
+                if refusal is not None and refused_edit is not None:
+                    self.form.show_unsaved(*refused_edit)
         except Exception as exc:
             self.load_failed(case.parcel.sbl, exc)
             return

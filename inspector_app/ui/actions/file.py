@@ -1,5 +1,5 @@
-"""The File menu: data folders, case files, reference layers (shoreline, imagery, tax-parcel
-lines), measuring every parcel, a field kit, backups."""
+"""The File menu: data folders and office databases, case files, reference layers
+(shoreline, imagery, tax-parcel lines), measuring every parcel, a field kit, backups."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from .common import add_action
 if TYPE_CHECKING:
     from ..data_folders import DataFolders
     from ..imports import LotReportDialog
+    from ..office_databases import OfficeDatabases
     from ..workbench import Workbench
 
 
@@ -39,7 +40,7 @@ class FileActions:
     working."""
 
     def __init__(self, ctx: AppContext, menu: QMenu, parent: QWidget, *,
-                 folders: DataFolders, workbench: Workbench,
+                 folders: DataFolders, offices: OfficeDatabases, workbench: Workbench,
                  reload: Callable[[Callable[[], None] | None], None],
                  select: Callable[[str], None], show_layer: Callable[[], None],
                  refresh_overview: Callable[[], None],
@@ -51,6 +52,8 @@ class FileActions:
         add_action(menu, "&Open data folder...", folders.open_folder)
         add_action(menu, "&New data folder...", folders.new_folder)
         menu.addMenu(folders.recent_menu)
+        add_action(menu, "&Connect to office database...", offices.ask)
+        menu.addMenu(offices.recent_menu)
         add_action(menu, "Who is &working...", who_is_working)
         menu.addSeparator()
         add_action(menu, "&Import case file...", self.import_case, "Ctrl+O")
