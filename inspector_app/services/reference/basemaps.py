@@ -27,6 +27,7 @@ from ...paths import UnwritablePath, work_folder
 from ...storage import basemaps as basemap_rows
 from ...storage import office_settings as office_settings_rows
 from ...storage.records import RecordWriter, new_id
+from .basemap_storage import keeps_copy
 from .kit_boxes import kit_boxes
 
 if TYPE_CHECKING:
@@ -362,16 +363,7 @@ def import_basemap(ws: Session, path: Path, *, name: str, copy: bool | None,
     removed when the data folder is next opened."""
     if not name.strip():
         raise InputError("basemap import: --name is empty; give the imagery a name.")
-    if ws.store.database is not None:
-        # an office database's desks share no folder: each reads the imagery where it is
-        if copy:
-            raise InputError(
-                "At an office database a basemap is kept as a reference to its file, which "
-                "every desk reads where it is (keep it on a drive every desk reaches); import "
-                "it again without --copy. Nothing was imported.")
-        copy = False
-    elif copy is None:
-        copy = True
+    copy = keeps_copy(ws, copy)
     _check_date(captured_on, ws.today())
     path = Path(path).expanduser().resolve()
     info = check_importable(path, copy=copy)
