@@ -258,11 +258,14 @@ def create_table(sql: str, *, row_numbers: bool = True) -> str:
         text = _REFERENCES.sub(r"\1 DEFERRABLE INITIALLY IMMEDIATE", text)
         defs.append(_expressions(text))
     name = head.split()[-1]
-    if row_numbers and not _AUTO_PK.search(sql):
+    key = re.search(r"(?:^|,)\s*(\w+)\s+INTEGER\s+PRIMARY\s+KEY",
+                    sql[head_end + 1:close], re.IGNORECASE)
+    if row_numbers:
         # SQLite numbers every row as it is inserted (its rowid, by which the storage orders
-        # rows of one moment); PostgreSQL has no such number, so the table gets one. It is
-        # never given back (`postgres.Cursor`).
-        defs.append("rowid BIGINT GENERATED ALWAYS AS IDENTITY")
+        # rows of one moment; an INTEGER PRIMARY KEY is that number); PostgreSQL has no
+        # such number, so the table gets one. It is never given back (`postgres.Cursor`).
+        defs.append(f"rowid BIGINT GENERATED ALWAYS AS ({key.group(1)}) STORED" if key
+                    else "rowid BIGINT GENERATED ALWAYS AS IDENTITY")
     return f"CREATE TABLE {name} (\n    " + ",\n    ".join(defs) + "\n)"
 
 

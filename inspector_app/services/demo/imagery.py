@@ -146,7 +146,8 @@ def make_premade(demos: list[Session], lake_lonlat: dict[str, Any],
 def install_demo_imagery(ws: Session, lake_lonlat: dict[str, Any]) -> bool:
     """Import the invented image around the demo parcels (a copy, active), once: a data
     folder that holds any basemap already is left as it is. The premade image is taken
-    when it shows the parcels; otherwise one is drawn. Returns whether it was imported."""
+    when it shows the parcels (at an office database, a reference to the installed file);
+    otherwise one is drawn (not at an office database). Returns whether it was imported."""
     if basemap_rows.has_basemap(ws.store.conn):
         return False
     homes = demo_homesteads(ws, lake_lonlat)
@@ -157,6 +158,10 @@ def install_demo_imagery(ws: Session, lake_lonlat: dict[str, Any]) -> bool:
         import_basemap(ws, premade, name=DEMO_IMAGERY_NAME, copy=None,
                        source=DEMO_IMAGERY_SOURCE)
         return True
+    if ws.store.database is not None:
+        # an office database keeps imagery as a reference every desk reads: a drawing made
+        # for this desk alone is not kept
+        return False
     from ...geo.vector_files import geometry_from_lonlat
 
     lake = geometry_from_lonlat(lake_lonlat, "the demo's lake outline")
