@@ -127,13 +127,15 @@ class Cursor:
 
     def __init__(self, cur: psycopg.Cursor[Any]) -> None:
         self._cur = cur
-        names = [d.name for d in cur.description or ()]
+        # read once: psycopg makes the columns' descriptions anew at each reading
+        self._description = cur.description
+        names = [d.name for d in self._description or ()]
         # the row number PostgreSQL's tables carry for SQLite's rowid is not a column
         self._hide = names.index("rowid") if "rowid" in names else None
 
     @property
     def description(self) -> Any:
-        found = self._cur.description
+        found = self._description
         if self._hide is None or found is None:
             return found
         return [d for i, d in enumerate(found) if i != self._hide]
@@ -148,15 +150,15 @@ class Cursor:
         return row[:self._hide] + row[self._hide + 1:]
 
     def fetchone(self) -> Any:
-        return self._shown(self._cur.fetchone()) if self._cur.description else None
+        return self._shown(self._cur.fetchone()) if self._description else None
 
     def fetchall(self) -> list[Any]:
-        if not self._cur.description:
+        if not self._description:
             return []
         return [self._shown(r) for r in self._cur.fetchall()]
 
     def fetchmany(self, size: int = 1) -> list[Any]:
-        if not self._cur.description:
+        if not self._description:
             return []
         return [self._shown(r) for r in self._cur.fetchmany(size)]
 
