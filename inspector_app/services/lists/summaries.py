@@ -314,6 +314,7 @@ KEEP_WAIT_S = 0.5
 def _work_out(ws: Session, parcel_ids: list[str], rules: str,
               law_of: Callable[[str], str]) -> dict[str, CaseSummary]:
     from ...geo.case_shapes import measure_cases, project_cases
+    from ..parcel.separations import well_index
     from ..reference.lot_lines import active_lot_layer
     from ..reference.shorelines import active_layer
 
@@ -326,6 +327,7 @@ def _work_out(ws: Session, parcel_ids: list[str], rules: str,
         projected = project_cases(cases[i] for i in ids)
         layer = active_layer(ws)
         lots = active_lot_layer(ws)
+        wells = well_index(ws)
         layer_key = _layer_key(ws)
         if layer is not None:
             measure_cases(projected, layer.lake)
@@ -334,7 +336,7 @@ def _work_out(ws: Session, parcel_ids: list[str], rules: str,
             case = cases[parcel_id]
             worked[parcel_id] = summary_of(
                 assess_case(ws, case, layer=layer, shapes=shapes, parcel_id=parcel_id,
-                               lots=lots),
+                               lots=lots, wells=wells),
                 greatest_extent=bool(case.ahj and case.ahj.greatest_extent_possible))
         # the lots of the parcels with no lake distance, measured together
         estimated = [] if lots is None or layer is None else [

@@ -21,6 +21,7 @@ from .decisions import Reversal, active_decisions, decide, follow_findings, reop
 
 if TYPE_CHECKING:
     from ...geo.case_shapes import CaseShapes
+    from ...geo.setbacks import WellIndex
     from ..reference.lot_lines import LotLayer
     from ..reference.shorelines import ActiveLayer
 
@@ -29,7 +30,8 @@ def judged(ws: Session, case: Case, *, as_of: date | None,
            decisions: Mapping[str, SuggestionStatus | Decision],
            layer: ActiveLayer | EllipsisType | None = ..., shapes: CaseShapes | None = None,
            parcel_id: str | None = None,
-           lots: LotLayer | EllipsisType | None = ...) -> Evaluation:
+           lots: LotLayer | EllipsisType | None = ...,
+           wells: WellIndex | EllipsisType = ...) -> Evaluation:
     """A case judged under its municipality's law (NoLawOnFile when there is none)."""
     from ...geo.case_shapes import CaseShapes
     from ...geo.setbacks import separations
@@ -39,7 +41,8 @@ def judged(ws: Session, case: Case, *, as_of: date | None,
     if shapes is None:
         shapes = CaseShapes(case)  # each geometry projected once for every distance
     found = map_distance(ws, case, layer=layer, shapes=shapes)
-    inputs = separation_inputs(ws, case, shapes, law=law, parcel_id=parcel_id, lots=lots)
+    inputs = separation_inputs(ws, case, shapes, law=law, parcel_id=parcel_id, lots=lots,
+                               wells=wells)
     return evaluate(case, law, as_of=as_of or ws.today(),
                     map_distance=None if found is None else found[0],
                     separations=separations(case, shapes, lot=inputs.lot, wells=inputs.wells),
@@ -57,17 +60,19 @@ def evaluate_case(ws: Session, case: Case, *, as_of: date | None = None) -> Eval
 def assess_case(ws: Session, case: Case, *, as_of: date | None = None,
                 layer: ActiveLayer | EllipsisType | None = ...,
                 shapes: CaseShapes | None = None, parcel_id: str | None = None,
-                lots: LotLayer | EllipsisType | None = ...) -> Evaluation | NoLawFacts:
+                lots: LotLayer | EllipsisType | None = ...,
+                wells: WellIndex | EllipsisType = ...) -> Evaluation | NoLawFacts:
     """The evaluation under the parcel's law, or, with no law on file, the record's facts
-    and measurements with no judgement. `layer` and `lots`, when given, are the active
-    shoreline and lot layers as read once for many cases; `shapes`, the case's geometries
+    and measurements with no judgement. `layer`, `lots` and `wells`, when given, are the
+    active shoreline and lot layers and the wells' index as read once for many cases
+    (`separations.well_index`); `shapes`, the case's geometries
     as projected together with other cases'; `parcel_id`, the stored parcel's id."""
     if ws.laws.for_municipality(case.parcel.municipality) is None:
         found = map_distance(ws, case, layer=layer, shapes=shapes)
         return no_law_facts(case, as_of=as_of or ws.today(),
                             map_distance=None if found is None else found[0])
     return judged(ws, case, as_of=as_of, decisions={}, layer=layer, shapes=shapes,
-                  parcel_id=parcel_id, lots=lots)
+                  parcel_id=parcel_id, lots=lots, wells=wells)
 
 
 def decisions(ws: Session, sbl: str) -> dict[str, SuggestionStatus]:

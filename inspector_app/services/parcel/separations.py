@@ -123,10 +123,12 @@ def largest_well_setback_ft(case: Case, law: Jurisdiction, shapes: CaseShapes) -
 
 def separation_inputs(ws: Session, case: Case, shapes: CaseShapes, *,
                       law: Jurisdiction | None, parcel_id: str | None = None,
-                      lots: LotLayer | EllipsisType | None = ...) -> SeparationInputs:
+                      lots: LotLayer | EllipsisType | None = ...,
+                      wells: WellIndex | EllipsisType = ...) -> SeparationInputs:
     """The lot and the neighbours' wells the case's separations are measured against.
     `parcel_id` is the parcel's id when known (else found by its SBL; a case not stored
-    has no lot); `lots`, the active lot layer as read once for many parcels."""
+    has no lot); `lots` and `wells`, the active lot layer and the wells' index as read once
+    for many parcels."""
     from ...geo.setbacks import LotLine, located
     from ...storage.cases import parcel_id_for
     from ..reference.lot_lines import active_lot_layer
@@ -139,12 +141,13 @@ def separation_inputs(ws: Session, case: Case, shapes: CaseShapes, *,
         lot_record = None if pid is None else layer.lot_for(pid)
         if lot_record is not None:
             lot = LotLine(lot_record.geometry, float(layer.accuracy_ft), lot_source(layer))
-    wells: tuple[NearbyWell, ...] = ()
+    near: tuple[NearbyWell, ...] = ()
     reach = 0.0 if law is None else largest_well_setback_ft(case, law, shapes)
     if reach > 0:
         geometries = [g for _, _, g, _ in located(case, shapes)]
-        wells = tuple(well_index(ws).near(geometries, reach, besides_sbl=case.parcel.sbl))
-    return SeparationInputs(lot=lot, wells=wells, lot_record=lot_record, lot_layer=layer)
+        index = well_index(ws) if isinstance(wells, EllipsisType) else wells
+        near = tuple(index.near(geometries, reach, besides_sbl=case.parcel.sbl))
+    return SeparationInputs(lot=lot, wells=near, lot_record=lot_record, lot_layer=layer)
 
 
 def lot_source(layer: LotLayer) -> str:
