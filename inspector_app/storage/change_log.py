@@ -81,12 +81,35 @@ def resolved_conflicts(conn: sqlite3.Connection, parcel_id: str) -> list[Row]:
                 "ORDER BY c.resolved_at, c.id", (parcel_id,))
 
 
+_REPLAY_COLUMNS = ("seq, at, device_id, table_name, record_id, parcel_id, op, field, "
+                   "new_value, record_version")
+# Parcel ids named in one statement (SQLite's default limit of parameters is 999, and the
+# tables are named too).
+_IDS_AT_ONCE = 800
+
+
 def parcel_entries(conn: sqlite3.Connection, parcel_id: str, tables: Sequence[str]
                    ) -> list[tuple[Any, ...]]:
     """(seq, at, device, table, record, parcel, op, field, new value, record version) of
     the parcel's entries about the tables named, oldest first: what replaying its records
     reads."""
     return conn.execute(
-        "SELECT seq, at, device_id, table_name, record_id, parcel_id, op, field, new_value, "
-        f"record_version FROM change_log WHERE parcel_id = ? AND table_name IN "
+        f"SELECT {_REPLAY_COLUMNS} FROM change_log WHERE parcel_id = ? AND table_name IN "
         f"({','.join('?' * len(tables))}) ORDER BY seq", [parcel_id, *tables]).fetchall()
+
+
+def parcels_entries(conn: sqlite3.Connection, parcel_ids: Sequence[str],
+                    tables: Sequence[str]) -> dict[str, list[tuple[Any, ...]]]:
+    """`parcel_entries` of each of many parcels, read a few hundred parcels a statement;
+    every parcel named is a key (with no entries, an empty list)."""
+    out: dict[str, list[tuple[Any, ...]]] = {i: [] for i in parcel_ids}
+    ids = list(out)
+    named = ",".join("?" * len(tables))
+    for start in range(0, len(ids), _IDS_AT_ONCE):
+        part = ids[start:start + _IDS_AT_ONCE]
+        for e in conn.execute(
+                f"SELECT {_REPLAY_COLUMNS} FROM change_log WHERE parcel_id IN "
+                f"({','.join('?' * len(part))}) AND table_name IN ({named}) "
+                "ORDER BY parcel_id, seq", [*part, *tables]):
+            out[e[5]].append(e)
+    return out

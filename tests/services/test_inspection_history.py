@@ -90,6 +90,8 @@ def test_on_the_demo_the_latest_inspection_is_the_stored_case_and_the_earlier_on
         return real(parcel_id, inspection_id, case, judged)
 
     monkeypatch.setattr(inspection_history, "_result", keep)
+    # the parcels' change-log entries read a few parcels at a time: in several reads
+    monkeypatch.setattr(inspection_history, "_PARCELS_READ_AT_ONCE", 7)
     results = inspection_results(workspace)
     assert results == sorted(results, key=lambda r: (r.date, r.sbl))
     cases = list(demo_cases(DEMO_COUNT, today=TODAY))

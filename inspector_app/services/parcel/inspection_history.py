@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 
 # The tables a case is read from, and the parcel's own row.
 _REPLAYED = ("parcels", "inspection_tests", *CASE_TABLES)
+# Parcels whose change-log entries are read together (one statement or a few for them all,
+# not one each: over a socket, a statement's round trip costs more than its rows).
+_PARCELS_READ_AT_ONCE = 500
 Progress = Callable[[int, int], None]
 IsCancelled = Callable[[], bool]
 
@@ -188,18 +191,21 @@ def _result(parcel_id: str, inspection_id: str, case: Any,
 
 
 @dataclass(frozen=True)
-class _Layers:
-    """The active shoreline and lot layers, read once for many parcels."""
+class Layers:
+    """The active shoreline and lot layers and the wells' index, read once for many
+    parcels."""
 
     shoreline: Any
     lots: Any
+    wells: Any
 
     @classmethod
-    def of(cls, ws: Session) -> _Layers:
+    def of(cls, ws: Session) -> Layers:
         from ..reference.lot_lines import active_lot_layer
         from ..reference.shorelines import active_layer
+        from .separations import well_index
 
-        return cls(active_layer(ws), active_lot_layer(ws))
+        return cls(active_layer(ws), active_lot_layer(ws), well_index(ws))
 
 
 def case_at(ws: Session, parcel_id: str, seq: int) -> Any | None:
@@ -225,17 +231,20 @@ def parcel_inspections(ws: Session, parcel_id: str) -> list[InspectionResult]:
     judged on the record as it stood for it."""
     loader = _Loader(table_definitions(ws.store.conn, _REPLAYED))
     try:
-        return _parcel_inspections(ws, parcel_id, loader, _Layers.of(ws))
+        return _parcel_inspections(ws, parcel_id, loader, Layers.of(ws))
     finally:
         loader.close()
 
 
-def _parcel_inspections(ws: Session, parcel_id: str, loader: _Loader, layers: _Layers
+def _parcel_inspections(ws: Session, parcel_id: str, loader: _Loader, layers: Layers,
+                        entries: Sequence[tuple[Any, ...]] | None = None
                         ) -> list[InspectionResult]:
+    """`entries`: the parcel's change-log entries replayed, when read with other parcels'."""
     replay = _Replay()
     states: list[tuple[str, dict[str, list[dict[str, Any]]]]] = []
     pending: str | None = None
-    entries = change_log.parcel_entries(ws.store.conn, parcel_id, _REPLAYED)
+    if entries is None:
+        entries = change_log.parcel_entries(ws.store.conn, parcel_id, _REPLAYED)
     for e in entries:
         if e[3] == "inspections" and e[6] == "insert":
             if pending is not None:
@@ -259,6 +268,7 @@ def _parcel_inspections(ws: Session, parcel_id: str, loader: _Loader, layers: _L
         out.append(_result(parcel_id, inspection_id, case,
                            assess_case(ws, dated_to(case, day), as_of=day,
                                           layer=layers.shoreline, lots=layers.lots,
+                                          wells=layers.wells,
                                           parcel_id=parcel_id)))
     return out
 
@@ -273,13 +283,18 @@ def inspection_results(ws: Session, *, parcel_ids: Iterable[str] | None = None,
     else:
         ids = list(parcel_ids)
     loader = _Loader(table_definitions(ws.store.conn, _REPLAYED))
-    layers = _Layers.of(ws)
+    layers = Layers.of(ws)
     out: list[InspectionResult] = []
+    entries: dict[str, list[tuple[Any, ...]]] = {}
     try:
         for n, parcel_id in enumerate(ids, start=1):
             if cancelled is not None and cancelled():
                 raise Cancelled("The report was cancelled; nothing was written.")
-            out.extend(_parcel_inspections(ws, parcel_id, loader, layers))
+            if parcel_id not in entries:  # the next parcels' entries, in a few statements
+                entries = change_log.parcels_entries(
+                    ws.store.conn, ids[n - 1:n - 1 + _PARCELS_READ_AT_ONCE], _REPLAYED)
+            out.extend(_parcel_inspections(ws, parcel_id, loader, layers,
+                                           entries.pop(parcel_id)))
             if progress is not None:  # after each parcel: the app lets its reads in here
                 progress(n, len(ids))
     finally:
