@@ -24,8 +24,14 @@ from ...errors import Cancelled, InputError
 from ...storage import inspections as inspection_rows
 from ...storage import letters as letter_rows
 from ...storage import parcels as parcel_rows
+from ...storage.cases import load_cases
 from ..parcel.evaluation import assess_case
-from ..parcel.inspection_history import InspectionResult, dated_to, inspection_results
+from ..parcel.inspection_history import (
+    InspectionResult,
+    Layers,
+    dated_to,
+    inspection_results,
+)
 from ..session.laws import NoLawFacts
 from .open_matters import open_matters
 from .served import no_service, served_between
@@ -170,6 +176,10 @@ def _letters(ws: Session, parcel_ids: set[str], start: date, end: date
     return out
 
 
+# Parcels whose stored cases are read together (a statement for each table for them all).
+_CASES_READ_AT_ONCE = 500
+
+
 def _upkeep(ws: Session, parcels: list[dict[str, Any]], results: list[InspectionResult],
             end: date) -> dict[str, dict[str, dict[str, int]]]:
     """ETUs and holding tanks at the period's end: each system whose latest inspection up
@@ -182,12 +192,18 @@ def _upkeep(ws: Session, parcels: list[dict[str, Any]], results: list[Inspection
         if r.date <= end:
             units[r.parcel_id] = r.units
     out: dict[str, dict[str, dict[str, int]]] = {}
-    for parcel_id, kinds in units.items():
-        parcel = by_id.get(parcel_id)
-        if parcel is None or not kinds:
-            continue
-        judged = assess_case(ws, dated_to(ws.load_case(parcel["sbl"]), end), as_of=end)
-        for kind in kinds:
+    judging = [i for i, kinds in units.items() if i in by_id and kinds]
+    layers = Layers.of(ws)
+    cases: dict[str, Any] = {}
+    for n, parcel_id in enumerate(judging):
+        if parcel_id not in cases:  # the next parcels' cases, read together
+            cases = load_cases(ws.store.conn,
+                               parcel_ids=judging[n:n + _CASES_READ_AT_ONCE])
+        parcel = by_id[parcel_id]
+        judged = assess_case(ws, dated_to(cases.pop(parcel_id), end), as_of=end,
+                             layer=layers.shoreline, lots=layers.lots, wells=layers.wells,
+                             parcel_id=parcel_id)
+        for kind in units[parcel_id]:
             etu = kind == ComponentKind.ENHANCED_TREATMENT_UNIT.value
             codes = _ETU_CODES if etu else _HOLDING_CODES
             name = "etu" if etu else "holding_tanks"
