@@ -167,6 +167,25 @@ def test_storage_finds_a_parcel_by_any_spelling_beyond_the_command_line(
     assert change_log.resolved_conflicts(conn, pid) == []
 
 
+def test_a_laptops_parcels_found_together_by_exact_and_other_spellings(
+        workspace: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspector_app.storage import devices
+
+    stored = [f"13.00-3-{n}" for n in range(1, 6)]
+    with workspace.store.transaction() as w:
+        for sbl in stored:
+            w.insert("parcels", {"sbl": sbl, "municipality": "Town of Gorham",
+                                 "site_address": "1 Lake Rd", "owner_name": "A. Owner",
+                                 "owner_mailing_address": ["PO Box 1"]}, parcel_id=None)
+    ids = {sbl: workspace.parcel_id(sbl) for sbl in stored}
+    monkeypatch.setattr(devices, "_SBLS_AT_ONCE", 2)  # the exact ones in several reads
+    assignment = [*stored[:4], "13.-3-5", "13.-3-9", stored[0]]
+    assert devices.parcel_ids_of(workspace.store.conn,
+                                 {"parcels": json.dumps(assignment)}) == set(ids.values())
+    assert devices.parcel_ids_of(workspace.store.conn, {"parcels": json.dumps(
+        ["13.-3-2", "13.00-3-9"])}) == {ids["13.00-3-2"]}
+
+
 def test_assigning_by_another_spelling_names_the_parcel_as_stored(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     data = str(tmp_path / "d")

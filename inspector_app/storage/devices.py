@@ -118,10 +118,23 @@ def note_assignment_held(conn: sqlite3.Connection, device_id: str, revision: int
     conn.execute("UPDATE devices SET assignment_held = ? WHERE id = ?", (revision, device_id))
 
 
+# Tax map numbers named in one statement (SQLite's default limit of parameters is 999).
+_SBLS_AT_ONCE = 900
+
+
 def parcel_ids_of(conn: sqlite3.Connection, device: dict[str, Any]) -> set[str]:
     """A laptop's parcels at the office: those of its assignment, by tax map number in
-    any spelling (`domain.sbl`)."""
-    return {pid for sbl in json.loads(device["parcels"]) for pid, _ in parcels_spelled(conn, sbl)}
+    any spelling (`domain.sbl`). The numbers stored exactly so are read together; each
+    other one is looked up alone, as `parcels_spelled` does."""
+    sbls = list(dict.fromkeys(json.loads(device["parcels"])))
+    exact: dict[str, str] = {}
+    for start in range(0, len(sbls), _SBLS_AT_ONCE):
+        part = sbls[start:start + _SBLS_AT_ONCE]
+        exact.update((str(r[1]), str(r[0])) for r in conn.execute(
+            "SELECT id, sbl FROM parcels WHERE deleted_at IS NULL AND sbl IN "
+            f"({','.join('?' * len(part))})", part))
+    return {exact[sbl] for sbl in sbls if sbl in exact} | {
+        pid for sbl in sbls if sbl not in exact for pid, _ in parcels_spelled(conn, sbl)}
 
 
 def keyless_this(conn: sqlite3.Connection) -> bool:
