@@ -205,6 +205,10 @@ class Connection:
                 "(docs/office-server.md).") from None
         self._conn.adapters.register_dumper(bool, IntDumper)
         self._conn.adapters.register_loader("numeric", _NumericLoader)
+        # No JIT compilation: the storage's statements read a few rows each, or a table
+        # through a subquery per row whose estimated cost sets it off, and compiling costs
+        # more than it saves (the work lists' read of 20,000 parcels: 0.9 s, 0.4 s without)
+        self.execute_native("SET jit = off")
         self.total_changes = 0
         self._savepoints = 0
 
