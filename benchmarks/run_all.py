@@ -1,8 +1,9 @@
 """Every benchmark, one after the other, then one table of figures against their goals.
 
-Run by hand (not in CI): .venv/bin/python -m benchmarks.run_all   (about half an hour on
-the 2-core machine, most of it building data folders of up to 100,000 demo parcels; the
-aerial image, 2 GB of pixels, takes under half a minute)
+Run by hand (not in CI): .venv/bin/python -m benchmarks.run_all   (about 40 minutes on
+the 2-core machine, most of it building data folders of up to 100,000 demo parcels and the
+two engines' offices; the aerial image, 2 GB of pixels, takes under half a minute;
+bench_engines needs PostgreSQL and PostGIS, `sh scripts/setup.sh --test`)
 """
 
 from __future__ import annotations
