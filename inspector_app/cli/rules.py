@@ -156,12 +156,8 @@ def _jurisdiction_check(args: argparse.Namespace) -> Any:
 
 
 def _jurisdiction_use(args: argparse.Namespace) -> Any:
-    from ..services.session.laws import install_jurisdiction, load_jurisdiction_file
+    from ..services.session.laws import load_jurisdiction_file, use_jurisdiction
 
     load_jurisdiction_file(args.file)  # refuse a broken file before the data folder is opened
-    from ..services.session.settings_files import publish
-
     with workspace(args) as ws:
-        done = install_jurisdiction(ws.folder.root, args.file)
-        publish(ws)  # at an office database, for every desk
-        return done
+        return use_jurisdiction(ws, args.file)

@@ -18,7 +18,7 @@ from inspector_app.services.lists import summaries as module
 from inspector_app.services.lists.overview import overview, overview_one_by_one
 from inspector_app.services.lists.worklists import worklists, worklists_one_by_one
 from inspector_app.services.reference.shorelines import BUNDLED_FILE, import_layer
-from inspector_app.services.session.laws import DEFAULT_JURISDICTION, install_jurisdiction
+from inspector_app.services.session.laws import DEFAULT_JURISDICTION, use_jurisdiction
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.cases import _CASE_TABLES
 
@@ -129,7 +129,7 @@ def test_a_new_law_in_force_is_worked_out_again(demo: Workspace, tmp_path: Path)
         "report_within_days = 10", "report_within_days = 30", 1)
     assert "years = 3" in shorter and "report_within_days = 30" in shorter
     (tmp_path / "law.toml").write_text(shorter, "utf-8")
-    install_jurisdiction(demo.folder.root, tmp_path / "law.toml")
+    use_jurisdiction(demo, tmp_path / "law.toml")
     with Workspace(demo.folder.root, user="clerk") as again:
         after = _same_as_afresh(again, TODAY + timedelta(days=400))
         assert after != worklists_one_by_one(demo, as_of=TODAY + timedelta(days=400))

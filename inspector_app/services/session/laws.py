@@ -193,6 +193,16 @@ def install_jurisdiction(data_dir: Path, path: Path) -> dict[str, Any]:
             "replaces": replaces, "example": new.example}
 
 
+def use_jurisdiction(ws: Any, path: Path) -> dict[str, Any]:
+    """`jurisdiction use FILE`: the file added to the data folder's laws, or, at an office
+    database, to the office's for every desk (`settings_files.publish`)."""
+    from .settings_files import publish
+
+    done = install_jurisdiction(ws.folder.root, path)
+    publish(ws)
+    return done
+
+
 def kit_laws(laws: Laws) -> list[dict[str, str]]:
     """Every jurisdiction file in force, for a field kit: id and text."""
     return [{"id": j.id, "toml": Path(j.source).read_text("utf-8")} for j in laws.files]
