@@ -186,3 +186,15 @@ def test_a_basemap_at_an_office_is_a_reference_every_desk_reads(
     status, listed, _ = _cli(capsys, *b, "basemap", "list")
     assert status == 0 and [(m["name"], m["storage"]) for m in listed["basemaps"]] == [
         ("2025 aerial", "reference")]
+
+
+def test_a_settings_file_put_into_a_desks_folder_by_hand_is_moved_aside_not_deleted(
+        pg_database: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    desk = ["--database", pg_database, "--data-dir", str(tmp_path / "desk")]
+    assert _cli(capsys, *desk, "office", "init")[0] == 0
+    own = tmp_path / "desk" / "office.toml"
+    own.write_text("# typed here by hand\n", "utf-8")
+    assert _cli(capsys, *desk, "parcels")[0] == 0
+    assert not own.exists()
+    aside = tmp_path / "desk" / "backups" / "settings-not-the-office's" / "office.toml"
+    assert aside.read_text("utf-8") == "# typed here by hand\n"

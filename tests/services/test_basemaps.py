@@ -25,12 +25,14 @@ from inspector_app.services.reference.basemaps import (
 from inspector_app.services.workspace import Workspace
 from tests.geo.raster_helpers import ORIGIN_FT, write_geotiff, write_world_file_png
 
+# A copy of the imagery in the data folder: an office database keeps basemaps only as
+# references (services/reference/basemap_storage.py).
+COPY_IN_THE_FOLDER = pytest.mark.sqlite_only
 
 def _counts(ws: Workspace) -> tuple[int, int]:
     return (ws.store.query("SELECT count(*) AS n FROM basemaps")[0]["n"],
             ws.store.query("SELECT count(*) AS n FROM change_log")[0]["n"])
-
-
+@COPY_IN_THE_FOLDER
 def test_a_copy_survives_the_original_and_is_active(workspace: Workspace,
                                                     tmp_path: Path) -> None:
     src = write_geotiff(tmp_path / "ortho.tif")
@@ -82,8 +84,7 @@ def test_a_reference_notices_a_moved_deleted_or_changed_file(workspace: Workspac
     assert problem is not None and "changed" in problem
     src.unlink()
     assert "moved or deleted" in (active_basemap(workspace).problem or "")  # type: ignore[union-attr]
-
-
+@COPY_IN_THE_FOLDER
 def test_a_missing_copy_is_a_problem_too(workspace: Workspace, tmp_path: Path) -> None:
     out = import_basemap(workspace, write_geotiff(tmp_path / "o.tif"), name="O", copy=True)
     # a data folder copied or restored gives the copy another modification time: still it
@@ -96,8 +97,7 @@ def test_a_missing_copy_is_a_problem_too(workspace: Workspace, tmp_path: Path) -
     assert "its contents differ" in (active_basemap(workspace).problem or "")  # type: ignore[union-attr]
     Path(out["path"]).unlink()
     assert "copy of the image" in (active_basemap(workspace).problem or "")  # type: ignore[union-attr]
-
-
+@COPY_IN_THE_FOLDER
 def test_the_newest_import_is_active_and_one_can_switch(workspace: Workspace,
                                                         tmp_path: Path) -> None:
     a = import_basemap(workspace, write_geotiff(tmp_path / "a.tif"), name="A", copy=True)
@@ -116,8 +116,7 @@ def test_the_newest_import_is_active_and_one_can_switch(workspace: Workspace,
     import_basemap(workspace, write_geotiff(tmp_path / "a2.tif"), name="A", copy=True)
     with pytest.raises(InputError, match="several basemaps have that name"):
         activate_basemap(workspace, "A")
-
-
+@COPY_IN_THE_FOLDER
 def test_a_world_file_image_is_converted_when_copied(workspace: Workspace,
                                                      tmp_path: Path) -> None:
     src = write_world_file_png(tmp_path / "photo.png", pixel=2.0)
@@ -131,8 +130,7 @@ def test_a_world_file_image_is_converted_when_copied(workspace: Workspace,
     with open_reader(ref) as reader:
         img = reader.render((ox + 21, oy - 59, ox + 39, oy - 41), 1, 1)  # block (1, 2)
     assert abs(int(img[0, 0, 0]) - 1) <= 2 and abs(int(img[0, 0, 1]) - 2) <= 2
-
-
+@COPY_IN_THE_FOLDER
 def test_a_large_image_without_overviews_is_not_referenced(workspace: Workspace,
                                                            tmp_path: Path,
                                                            monkeypatch: pytest.MonkeyPatch
@@ -153,6 +151,7 @@ def test_a_large_image_without_overviews_is_not_referenced(workspace: Workspace,
     assert inspect_raster(ref.path).overviews >= 1
 
 
+@COPY_IN_THE_FOLDER
 @pytest.mark.parametrize("make", ["text", "no_prj", "far", "future"])
 def test_refused_imports_store_nothing(workspace: Workspace, tmp_path: Path,
                                        make: str) -> None:
@@ -217,6 +216,7 @@ def test_an_image_is_read_only_where_asked(workspace: Workspace, tmp_path: Path)
     assert src.read_bytes() == (tmp_path / "keep.tif").read_bytes()
 
 
+@COPY_IN_THE_FOLDER
 @pytest.mark.parametrize("kind", ["as_is", "converted"])
 def test_a_cancelled_copy_stores_nothing(workspace: Workspace, tmp_path: Path,
                                          kind: str) -> None:

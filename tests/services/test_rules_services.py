@@ -115,6 +115,9 @@ def test_never_inspected_lakefront_parcel_goes_to_the_watershed_inspector(
     assert item["first_inspection_by_watershed_inspector"] is False
 
 
+# a file put into the folder by hand: at an office database the law is the office's, kept
+# by `jurisdiction use` (tests/cli/test_office_database_cli.py)
+@pytest.mark.sqlite_only
 def test_a_data_folder_jurisdiction_file_takes_over(workspace: Workspace, tmp_path: Path,
                                                     contract_case: dict) -> None:
     from inspector_app.paths import resource

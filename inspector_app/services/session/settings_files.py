@@ -32,8 +32,9 @@ def _settings_files(root: Path) -> Iterator[tuple[str, Path]]:
 
 
 def fetch(ws: Any) -> list[str]:
-    """Bring this desk's copies of the settings files up to the office's; a copy of a file
-    the office no longer keeps is removed. Returns the paths written or removed."""
+    """Bring this desk's copies of the settings files up to the office's; a file the office
+    does not keep (one put into the desk's folder by hand, or one the office no longer
+    keeps) is moved aside into backups/, never deleted. Returns the paths written or moved."""
     root = ws.folder.root
     kept = office_files.stored(ws.store.conn)
     changed = []
@@ -43,9 +44,12 @@ def fetch(ws: Any) -> list[str]:
             target.parent.mkdir(parents=True, exist_ok=True)
             write_atomically(target, content)
             changed.append(rel)
+    aside = root / "backups" / "settings-not-the-office's"
     for rel, path in list(_settings_files(root)):
         if rel not in kept:
-            path.unlink()
+            # not the office's: out of force at this desk, kept where it can be found
+            (aside / rel).parent.mkdir(parents=True, exist_ok=True)
+            path.replace(aside / rel)
             changed.append(rel)
     return changed
 
