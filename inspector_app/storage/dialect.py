@@ -8,6 +8,7 @@ rather than sent on (`Untranslatable`)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from functools import lru_cache
@@ -114,6 +115,35 @@ def _scalar_min_max(sql: str) -> str:
     return "".join(out)
 
 
+_SUBQUERY = re.compile(r"\b(?:FROM|JOIN)\s*(\()\s*(?:SELECT|WITH|VALUES)\b", re.IGNORECASE)
+_AFTER_SUBQUERY = re.compile(r"\s*(\w+)")
+# words that may follow a subquery in FROM and are not its name
+_NOT_AN_ALIAS = frozenset({
+    "WHERE", "GROUP", "HAVING", "WINDOW", "ORDER", "LIMIT", "OFFSET", "UNION", "INTERSECT",
+    "EXCEPT", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL", "ON", "USING"})
+
+
+def _subquery_aliases(sql: str, names: Iterator[int] | None = None) -> str:
+    """A subquery in FROM or JOIN with no name gets one: SQLite (and PostgreSQL from 16)
+    needs none, PostgreSQL 15 refuses it without."""
+    names = itertools.count(1) if names is None else names
+    literal = [m.span() for m in _TOKENS.finditer(sql)]
+    out, at = [], 0
+    for m in _SUBQUERY.finditer(sql):
+        if m.start() < at or any(a <= m.start() < b for a, b in literal):
+            continue
+        open_at = m.start(1)
+        close = _matching_paren(sql, open_at)
+        inner = _subquery_aliases(sql[open_at + 1:close], names)
+        out.append(sql[at:open_at + 1] + inner + ")")
+        word = _AFTER_SUBQUERY.match(sql, close + 1)
+        if word is None or word.group(1).upper() in _NOT_AN_ALIAS:
+            out.append(f" AS subquery_{next(names)}")
+        at = close + 1
+    out.append(sql[at:])
+    return "".join(out)
+
+
 # --- statements -------------------------------------------------------------------------
 
 _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -153,6 +183,7 @@ _REFUSED = re.compile(r"\b(PRAGMA|sqlite_master|sqlite_schema|json_extract|strft
 
 def _expressions(sql: str) -> str:
     """The translations of functions and operators, in code only."""
+    sql = _subquery_aliases(sql)
     for pattern, replace in _REWRITES:
         sql = _in_code(sql, pattern, replace)
     sql = _in_code(sql, _JSON_EACH, r"json_array_elements_text((\1)::json) AS \2(value)")
