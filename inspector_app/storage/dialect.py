@@ -144,6 +144,31 @@ def _subquery_aliases(sql: str, names: Iterator[int] | None = None) -> str:
     return "".join(out)
 
 
+_TYPEOF = re.compile(r"\btypeof\s*\(", re.IGNORECASE)
+# the type names PostgreSQL gives (`pg_typeof`) of the columns `create_table` makes, as
+# SQLite's typeof says them
+_SQLITE_TYPE = ("CASE WHEN ({0}) IS NULL THEN 'null' "
+                "WHEN pg_typeof({0}) IN ('bigint'::regtype, 'integer'::regtype, "
+                "'smallint'::regtype, 'boolean'::regtype) THEN 'integer' "
+                "WHEN pg_typeof({0}) IN ('double precision'::regtype, 'real'::regtype, "
+                "'numeric'::regtype) THEN 'real' "
+                "WHEN pg_typeof({0}) = 'bytea'::regtype THEN 'blob' ELSE 'text' END")
+
+
+def _typeof(sql: str) -> str:
+    """SQLite's typeof(x): the storage class of a value, in SQLite's words (a column's
+    declared type, on PostgreSQL)."""
+    out, at = [], 0
+    for m in _TYPEOF.finditer(sql):
+        if m.start() < at:
+            continue
+        close = _matching_paren(sql, m.end() - 1)
+        out.append(sql[at:m.start()] + _SQLITE_TYPE.format(_typeof(sql[m.end():close])))
+        at = close + 1
+    out.append(sql[at:])
+    return "".join(out)
+
+
 # --- statements -------------------------------------------------------------------------
 
 _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -158,6 +183,8 @@ _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bIS\s+(?!NOT\b|NULL\b|TRUE\b|FALSE\b|DISTINCT\b|1\b)", re.IGNORECASE),
      "IS NOT DISTINCT FROM "),
     (re.compile(r"\bIS\s+NOT\s+1\b", re.IGNORECASE), "IS NOT TRUE"),
+    # SQLite's WHERE 1: any row
+    (re.compile(r"\bWHERE\s+1\b(?!\s*[-+*/%=<>!|.])", re.IGNORECASE), "WHERE true"),
     (re.compile(r"\bCAST\s*\(([^()]*)\bAS\s+REAL\s*\)", re.IGNORECASE),
      r"CAST(\1AS double precision)"),
     (re.compile(r"\bLIKE\b", re.IGNORECASE), "ILIKE"),  # SQLite's LIKE ignores ASCII case
@@ -178,7 +205,7 @@ _OR_IGNORE = re.compile(r"^\s*INSERT\s+OR\s+IGNORE\s+INTO\b", re.IGNORECASE)
 _OR_OTHER = re.compile(r"\bINSERT\s+OR\s+(REPLACE|ABORT|FAIL|ROLLBACK)\b", re.IGNORECASE)
 _JSON_EACH = re.compile(r"\bjson_each\s*\(([^()]*)\)\s+AS\s+(\w+)", re.IGNORECASE)
 _REFUSED = re.compile(r"\b(PRAGMA|sqlite_master|sqlite_schema|json_extract|strftime|"
-                      r"julianday|group_concat|glob|printf|typeof)\b", re.IGNORECASE)
+                      r"julianday|group_concat|glob|printf)\b", re.IGNORECASE)
 
 
 def _expressions(sql: str) -> str:
@@ -187,7 +214,7 @@ def _expressions(sql: str) -> str:
     for pattern, replace in _REWRITES:
         sql = _in_code(sql, pattern, replace)
     sql = _in_code(sql, _JSON_EACH, r"json_array_elements_text((\1)::json) AS \2(value)")
-    return "".join(_json_array(_scalar_min_max(text)) if code else text
+    return "".join(_typeof(_json_array(_scalar_min_max(text))) if code else text
                    for code, text in _segments(sql))
 
 

@@ -32,3 +32,25 @@ def test_a_named_subquery_and_a_subquery_as_a_value_are_left_alone() -> None:
 def test_a_subquery_written_inside_a_text_value_is_not_code() -> None:
     sql = "SELECT * FROM notes WHERE body = 'FROM (SELECT 1)'"
     assert dialect.statement(sql) == sql
+
+
+def test_typeof_says_a_columns_type_in_sqlites_words() -> None:
+    said = dialect.statement("SELECT typeof(bedrooms) AS t FROM dwellings WHERE id = ?")
+    assert said == (
+        "SELECT CASE WHEN (bedrooms) IS NULL THEN 'null' "
+        "WHEN pg_typeof(bedrooms) IN ('bigint'::regtype, 'integer'::regtype, "
+        "'smallint'::regtype, 'boolean'::regtype) THEN 'integer' "
+        "WHEN pg_typeof(bedrooms) IN ('double precision'::regtype, 'real'::regtype, "
+        "'numeric'::regtype) THEN 'real' "
+        "WHEN pg_typeof(bedrooms) = 'bytea'::regtype THEN 'blob' ELSE 'text' END "
+        "AS t FROM dwellings WHERE id = %s")
+
+
+def test_where_1_is_where_true_and_a_comparison_with_1_is_left_alone() -> None:
+    assert dialect.statement("SELECT * FROM attestations WHERE 1") == (
+        "SELECT * FROM attestations WHERE true")
+    assert dialect.statement("SELECT * FROM t WHERE 1 ORDER BY rowid") == (
+        "SELECT * FROM t WHERE true ORDER BY rowid")
+    for sql in ("SELECT * FROM t WHERE 1 = n", "SELECT * FROM t WHERE 10 > n",
+                "SELECT * FROM t WHERE 1.5 < n"):
+        assert dialect.statement(sql) == sql
