@@ -111,6 +111,11 @@ def folders_on(offices: Offices, monkeypatch: Any) -> Iterator[None]:
 
 
 _current: dict[str, Any] = {}
+
+
+def active() -> bool:
+    """Whether the running test's new data folders are office databases."""
+    return bool(_current)
 LAPTOP = ""  # in `chosen`: a laptop's folder (`laptop_folder`)
 
 
