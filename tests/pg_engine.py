@@ -98,6 +98,7 @@ def folders_on(offices: Offices, monkeypatch: Any) -> Iterator[None]:
             database = chosen.get(key)
             if database is None and not (root / DATABASE_NAME).exists():
                 database = chosen[key] = offices.new()
+            database = database or None  # LAPTOP: the folder's own SQLite file
         more = {} if clock is None else {"clock": clock}
         original(self, root, user=user, database=database, **more)
 
@@ -110,6 +111,20 @@ def folders_on(offices: Offices, monkeypatch: Any) -> Iterator[None]:
 
 
 _current: dict[str, Any] = {}
+
+
+def active() -> bool:
+    """Whether the running test's new data folders are office databases."""
+    return bool(_current)
+LAPTOP = ""  # in `chosen`: a laptop's folder (`laptop_folder`)
+
+
+def laptop_folder(folder: Path) -> Path:
+    """A data folder that is a laptop's from the start (opened before it joins a kit): on
+    SQLite, as a laptop always is."""
+    if _current:
+        _current["chosen"][Path(os.path.realpath(folder))] = LAPTOP
+    return folder
 
 
 def _under(path: Path, folder: Path) -> Path | None:
@@ -126,7 +141,7 @@ def template_built(work: Path, built: Path) -> None:
     offices, chosen = _current["offices"], _current["chosen"]
     for path, url in list(chosen.items()):
         rel = _under(path, Path(os.path.realpath(work)))
-        if rel is not None:
+        if rel is not None and url != LAPTOP:
             offices.keep(url)
             offices.kept[Path(os.path.realpath(built)) / rel] = url
             del chosen[path]
@@ -157,6 +172,6 @@ def folder_copied(source: Path, copy: Path) -> None:
     offices, chosen = _current["offices"], _current["chosen"]
     for path, url in list(chosen.items()):
         rel = _under(path, Path(os.path.realpath(source)))
-        if rel is not None:
+        if rel is not None and url != LAPTOP:
             chosen[Path(os.path.realpath(copy)) / rel] = offices.new(
                 template=urlsplit(url).path.strip("/"))

@@ -19,7 +19,11 @@ class Templates:
 
     def copy(self, name: str, build: Callable[[Path], None], into: Path) -> Path:
         """Everything `build(folder)` put in `folder`, copied into `into`. `build` must close
-        every database it opened (an open one may hold writes in its WAL file)."""
+        every database it opened (an open one may hold writes in its WAL file). A test run
+        on PostgreSQL and one kept on SQLite (`sqlite_only`) each have templates of their
+        own."""
+        if pg_engine.active():
+            name = f"{name}-postgresql"
         built = self.root / name
         if not built.exists():
             work = self.root / f"{name}.building"

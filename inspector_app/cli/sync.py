@@ -4,13 +4,14 @@ laptop."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
 from ..json_input import loads
-from ..paths import UnreadableFile, resolve_data_dir
+from ..paths import DATABASE_ENV, UnreadableFile, resolve_data_dir
 from .common import Commands, Parser, input_file, starts_a_folder, workspace
 
 
@@ -194,6 +195,7 @@ def _sync_join(args: argparse.Namespace) -> Any:
     from ..services.exchange import join
     from ..services.workspace import default_user, working_name
 
+    _laptop_only(args)
     user = working_name(default_user() if args.user is None else args.user)
     passphrase = _passphrase(args, confirm=False)
     result = join(resolve_data_dir(args.data_dir), args.file, user=user,
@@ -202,6 +204,18 @@ def _sync_join(args: argparse.Namespace) -> Any:
         print(f"Check that the office key fingerprint {result['office_fingerprint']} is the "
               "one the office showed when it wrote this kit.", file=sys.stderr)
     return result
+
+
+def _laptop_only(args: argparse.Namespace) -> None:
+    """`sync join` sets up a laptop, whose records are its data folder's own file: an office
+    database named to it is refused before anything is asked or made."""
+    named = ("--database" if getattr(args, "database", None)
+             else DATABASE_ENV if os.environ.get(DATABASE_ENV) else None)
+    if named is not None:
+        unset = "without --database" if named == "--database" else f"with {named} unset"
+        raise InputError(f"sync join: a laptop keeps its records in its own data folder and "
+                         f"never uses an office database, so {named} is not taken here; run "
+                         f"`sync join` {unset}.")
 
 
 def _sync_export(args: argparse.Namespace) -> Any:

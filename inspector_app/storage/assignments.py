@@ -52,7 +52,8 @@ def take(conn: sqlite3.Connection, *, revision: int, at: str, user: str, added: 
 def records_of(conn: sqlite3.Connection, table: str, parcel_ids: Sequence[str], *,
                active_layer: bool = False) -> list[dict[str, Any]]:
     """The rows of a synchronised table for these parcels (for shoreline layers: those
-    their measurements were taken on, and with `active_layer` the active one)."""
+    their measurements were taken on, and with `active_layer` the active one), in the order
+    they were written here, so that a copy made from them keeps it."""
     if table not in registry.SYNCED_TABLES:
         raise ValueError(f"{table!r} is not a table of records")
     marks = ",".join("?" * len(parcel_ids)) or "NULL"
@@ -60,9 +61,10 @@ def records_of(conn: sqlite3.Connection, table: str, parcel_ids: Sequence[str], 
         return rows(conn, "SELECT * FROM shoreline_layers WHERE "
                           f"{'active = 1 OR ' if active_layer else ''}id IN (SELECT "
                           "shoreline_layer_id FROM lake_measurements WHERE parcel_id IN "
-                          f"({marks}))", list(parcel_ids))
+                          f"({marks})) ORDER BY rowid", list(parcel_ids))
     key = "id" if table == "parcels" else "parcel_id"
-    return rows(conn, f"SELECT * FROM {table} WHERE {key} IN ({marks})", list(parcel_ids))
+    return rows(conn, f"SELECT * FROM {table} WHERE {key} IN ({marks}) ORDER BY rowid",
+                list(parcel_ids))
 
 
 def parcel_ids(conn: sqlite3.Connection) -> list[tuple[str, str]]:

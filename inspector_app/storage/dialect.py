@@ -8,6 +8,7 @@ rather than sent on (`Untranslatable`)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from functools import lru_cache
@@ -114,6 +115,60 @@ def _scalar_min_max(sql: str) -> str:
     return "".join(out)
 
 
+_SUBQUERY = re.compile(r"\b(?:FROM|JOIN)\s*(\()\s*(?:SELECT|WITH|VALUES)\b", re.IGNORECASE)
+_AFTER_SUBQUERY = re.compile(r"\s*(\w+)")
+# words that may follow a subquery in FROM and are not its name
+_NOT_AN_ALIAS = frozenset({
+    "WHERE", "GROUP", "HAVING", "WINDOW", "ORDER", "LIMIT", "OFFSET", "UNION", "INTERSECT",
+    "EXCEPT", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL", "ON", "USING"})
+
+
+def _subquery_aliases(sql: str, names: Iterator[int] | None = None) -> str:
+    """A subquery in FROM or JOIN with no name gets one: SQLite (and PostgreSQL from 16)
+    needs none, PostgreSQL 15 refuses it without."""
+    names = itertools.count(1) if names is None else names
+    literal = [m.span() for m in _TOKENS.finditer(sql)]
+    out, at = [], 0
+    for m in _SUBQUERY.finditer(sql):
+        if m.start() < at or any(a <= m.start() < b for a, b in literal):
+            continue
+        open_at = m.start(1)
+        close = _matching_paren(sql, open_at)
+        inner = _subquery_aliases(sql[open_at + 1:close], names)
+        out.append(sql[at:open_at + 1] + inner + ")")
+        word = _AFTER_SUBQUERY.match(sql, close + 1)
+        if word is None or word.group(1).upper() in _NOT_AN_ALIAS:
+            out.append(f" AS subquery_{next(names)}")
+        at = close + 1
+    out.append(sql[at:])
+    return "".join(out)
+
+
+_TYPEOF = re.compile(r"\btypeof\s*\(", re.IGNORECASE)
+# the type names PostgreSQL gives (`pg_typeof`) of the columns `create_table` makes, as
+# SQLite's typeof says them
+_SQLITE_TYPE = ("CASE WHEN ({0}) IS NULL THEN 'null' "
+                "WHEN pg_typeof({0}) IN ('bigint'::regtype, 'integer'::regtype, "
+                "'smallint'::regtype, 'boolean'::regtype) THEN 'integer' "
+                "WHEN pg_typeof({0}) IN ('double precision'::regtype, 'real'::regtype, "
+                "'numeric'::regtype) THEN 'real' "
+                "WHEN pg_typeof({0}) = 'bytea'::regtype THEN 'blob' ELSE 'text' END")
+
+
+def _typeof(sql: str) -> str:
+    """SQLite's typeof(x): the storage class of a value, in SQLite's words (a column's
+    declared type, on PostgreSQL)."""
+    out, at = [], 0
+    for m in _TYPEOF.finditer(sql):
+        if m.start() < at:
+            continue
+        close = _matching_paren(sql, m.end() - 1)
+        out.append(sql[at:m.start()] + _SQLITE_TYPE.format(_typeof(sql[m.end():close])))
+        at = close + 1
+    out.append(sql[at:])
+    return "".join(out)
+
+
 # --- statements -------------------------------------------------------------------------
 
 _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -128,6 +183,8 @@ _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bIS\s+(?!NOT\b|NULL\b|TRUE\b|FALSE\b|DISTINCT\b|1\b)", re.IGNORECASE),
      "IS NOT DISTINCT FROM "),
     (re.compile(r"\bIS\s+NOT\s+1\b", re.IGNORECASE), "IS NOT TRUE"),
+    # SQLite's WHERE 1: any row
+    (re.compile(r"\bWHERE\s+1\b(?!\s*[-+*/%=<>!|.])", re.IGNORECASE), "WHERE true"),
     (re.compile(r"\bCAST\s*\(([^()]*)\bAS\s+REAL\s*\)", re.IGNORECASE),
      r"CAST(\1AS double precision)"),
     (re.compile(r"\bLIKE\b", re.IGNORECASE), "ILIKE"),  # SQLite's LIKE ignores ASCII case
@@ -148,15 +205,16 @@ _OR_IGNORE = re.compile(r"^\s*INSERT\s+OR\s+IGNORE\s+INTO\b", re.IGNORECASE)
 _OR_OTHER = re.compile(r"\bINSERT\s+OR\s+(REPLACE|ABORT|FAIL|ROLLBACK)\b", re.IGNORECASE)
 _JSON_EACH = re.compile(r"\bjson_each\s*\(([^()]*)\)\s+AS\s+(\w+)", re.IGNORECASE)
 _REFUSED = re.compile(r"\b(PRAGMA|sqlite_master|sqlite_schema|json_extract|strftime|"
-                      r"julianday|group_concat|glob|printf|typeof)\b", re.IGNORECASE)
+                      r"julianday|group_concat|glob|printf)\b", re.IGNORECASE)
 
 
 def _expressions(sql: str) -> str:
     """The translations of functions and operators, in code only."""
+    sql = _subquery_aliases(sql)
     for pattern, replace in _REWRITES:
         sql = _in_code(sql, pattern, replace)
     sql = _in_code(sql, _JSON_EACH, r"json_array_elements_text((\1)::json) AS \2(value)")
-    return "".join(_json_array(_scalar_min_max(text)) if code else text
+    return "".join(_typeof(_json_array(_scalar_min_max(text))) if code else text
                    for code, text in _segments(sql))
 
 

@@ -7,7 +7,7 @@ Everything of psycopg lives here."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any
@@ -211,10 +211,18 @@ class Connection:
         self.execute_native("SET jit = off")
         self.total_changes = 0
         self._savepoints = 0
+        self._trace: Callable[[str], object] | None = None
+
+    def set_trace_callback(self, trace: Callable[[str], object] | None) -> None:
+        """As SQLite's: `trace` is given each statement of the storage as it is run, in the
+        storage's own words (None: no more)."""
+        self._trace = trace
 
     # --- the statements ----------------------------------------------------------------
 
     def execute(self, sql: str, params: Params = ()) -> Any:
+        if self._trace is not None:
+            self._trace(sql)
         head = sql.lstrip()[:6].upper()
         if head == "PRAGMA":
             return self._pragma(sql.strip().rstrip(";"), params)
@@ -256,6 +264,10 @@ class Connection:
         return Cursor(cur)
 
     def executemany(self, sql: str, seq: Any) -> Cursor:
+        if self._trace is not None:  # as SQLite: once for each set of parameters
+            seq = list(seq)
+            for _ in seq:
+                self._trace(sql)
         cur = self._conn.cursor()
         if dialect.numbered(sql):
             seq = [dialect.parameters_by_name(p) for p in seq]

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from inspector_app.cli import run
+from tests import pg_engine
 from tests.geo.raster_helpers import write_geotiff
 
 
@@ -24,7 +25,9 @@ def test_import_list_use_off_and_settings(capsys: pytest.CaptureFixture[str],
     status, out, _ = _cli(capsys, "--data-dir", data, "basemap", "import", str(image),
                           "--name", "County", "--source", "Ontario County", "--date",
                           "2024-04-10")
-    assert status == 0 and out["storage"] == "copy" and out["active"]
+    # by default a copy in the data folder; at an office database a reference to the file
+    kept = "reference" if pg_engine.active() else "copy"
+    assert status == 0 and out["storage"] == kept and out["active"]
     assert out["label"] == "County (Ontario County, captured 2024-04-10)"
     status, ref, _ = _cli(capsys, "--data-dir", data, "basemap", "import", str(image),
                           "--name", "Ref", "--reference")

@@ -7,6 +7,8 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage import database
 from inspector_app.storage.database import (
@@ -64,6 +66,8 @@ def test_the_same_data_is_backed_up_once_before_imports(tmp_path: Path) -> None:
     assert not list(backups.glob(".*"))
 
 
+# the data folder's backups of its SQLite file
+@pytest.mark.sqlite_only
 def test_manual_backups_do_not_rotate_out_the_daily_ones(tmp_path: Path) -> None:
     with Workspace(tmp_path / "data", user="k") as ws:
         daily = backup(ws.store.conn, ws.folder.backups, reason="daily", now=NOW)

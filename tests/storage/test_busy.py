@@ -72,6 +72,8 @@ def _import(folder: Path, case: Path, wait_s: float) -> subprocess.CompletedProc
                            TODAY.isoformat()], capture_output=True, text=True, timeout=120)
 
 
+# a second program holds the data folder's SQLite file locked
+@pytest.mark.sqlite_only
 def test_a_second_writer_waits_for_the_first(folder: tuple[Path, Path]) -> None:
     data, case = folder
     holder = _hold(data, 1.5)
@@ -87,6 +89,8 @@ def test_a_second_writer_waits_for_the_first(folder: tuple[Path, Path]) -> None:
         ws.close()
 
 
+# a second program holds the data folder's SQLite file locked
+@pytest.mark.sqlite_only
 def test_a_lock_that_outlasts_the_wait_is_one_sentence_and_exit_1(
         folder: tuple[Path, Path]) -> None:
     data, case = folder

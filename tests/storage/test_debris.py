@@ -119,6 +119,8 @@ def test_a_full_disk_leaves_no_temporary_file(tmp_path: Path,
     assert sorted(p.name for p in tmp_path.iterdir()) == ["office.toml"]
 
 
+# a backup of the data folder's SQLite file
+@pytest.mark.sqlite_only
 def test_a_failed_backup_leaves_no_temporary_file(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     with Workspace(tmp_path / "data", user="k") as ws:

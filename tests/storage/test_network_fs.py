@@ -175,6 +175,8 @@ def tree(root: Path) -> dict[str, str]:
             for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+# the data folder's SQLite file on a share (a desk of an office database may be there)
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize("share_name", ["share", "Town Hall"])
 def test_a_new_data_folder_on_a_network_share_is_refused_and_not_created(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
@@ -189,6 +191,8 @@ def test_a_new_data_folder_on_a_network_share_is_refused_and_not_created(
     assert list(share.iterdir()) == []  # not even the folder above it was made
 
 
+# the data folder's SQLite file on a share (a desk of an office database may be there)
+@pytest.mark.sqlite_only
 def test_an_existing_data_folder_moved_to_a_share_is_refused_and_left_as_it_was(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         tmp_path: Path) -> None:
@@ -205,6 +209,8 @@ def test_an_existing_data_folder_moved_to_a_share_is_refused_and_left_as_it_was(
     assert tree(folder) == before
 
 
+# the data folder's SQLite file beside a share
+@pytest.mark.sqlite_only
 def test_a_local_folder_bound_inside_a_share_opens(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         tmp_path: Path) -> None:

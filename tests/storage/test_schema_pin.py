@@ -23,6 +23,9 @@ import pytest
 
 from inspector_app.__main__ import main
 
+# the schema of the data folder's SQLite file, read from the file
+pytestmark = pytest.mark.sqlite_only
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 PINNED_SCHEMA = FIXTURES / "schema_current.sql"
 UPDATE = os.environ.get("INSPECTOR_UPDATE_SCHEMA") == "1"

@@ -17,6 +17,8 @@ from .conftest import Pair
 NOW = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)
 
 
+# the data folder's backups of its SQLite file
+@pytest.mark.sqlite_only
 def test_failed_sync_imports_leave_one_backup_and_keep_the_daily_ones(
         pair: Pair, monkeypatch: pytest.MonkeyPatch) -> None:
     office = pair.office

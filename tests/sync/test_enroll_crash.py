@@ -45,6 +45,9 @@ def _joins(kit: Path, root: Path) -> None:
 
 
 @pytest.mark.slow
+# killed at the SQLite file's write points (tests/kill_points.py), in a child that opens
+# the data folder's own file
+@pytest.mark.sqlite_only
 def test_sigkill_during_enrolment_leaves_kit_and_device_or_neither(tmp_path: Path) -> None:
     rng = random.Random(40)
     office = tmp_path / "office"

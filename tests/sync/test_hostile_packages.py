@@ -339,8 +339,11 @@ ATTACKS = [
     (runaway_sequence_number, "sequence number 1000000000000, .* no higher than"),
     (sequence_number_past_the_bound, "sequence number 2147483653"),
     (acknowledge_more_than_sent, "acknowledges changes through 1000000000, but the office"),
-    (photo_path_up_and_out, "64 lower-case hexadecimal digits"),
-    (photo_padded_absolute_path, "64 lower-case hexadecimal digits"),
+    # aimed at the data folder's SQLite file, which a desk of an office database has not
+    pytest.param(photo_path_up_and_out, "64 lower-case hexadecimal digits",
+                 marks=pytest.mark.sqlite_only),
+    pytest.param(photo_padded_absolute_path, "64 lower-case hexadecimal digits",
+                 marks=pytest.mark.sqlite_only),
     (photo_upper_case_digest, "64 lower-case hexadecimal digits"),
     (photo_member_name_with_newline, "which is not a member of a sync package"),
     (speak_for_another_laptop, "claims to come from the device .* signed by"),
@@ -355,7 +358,8 @@ ATTACKS = [
 ]
 
 
-@pytest.mark.parametrize(("mutate", "words"), ATTACKS, ids=[a[0].__name__ for a in ATTACKS])
+@pytest.mark.parametrize(("mutate", "words"), ATTACKS, ids=[
+    (a.values if hasattr(a, "values") else a)[0].__name__ for a in ATTACKS])
 def test_a_package_beyond_the_laptops_say_is_refused_whole(
         pair: Pair, mutate: Mutation, words: str) -> None:
     pair.edit(pair.field, pair.sbls[0], lambda d: d["parcel"].__setitem__("owner_name", "Ok"))

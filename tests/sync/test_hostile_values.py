@@ -335,6 +335,8 @@ def _mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
+# the modes of the data folder's SQLite file and its backups
+@pytest.mark.sqlite_only
 def test_the_records_backups_and_laws_are_the_owners_alone(pair: Pair, tmp_path: Path) -> None:
     for ws in (pair.office, pair.field):
         ws.store.backup_now("manual")

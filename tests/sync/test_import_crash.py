@@ -29,6 +29,9 @@ print("done", flush=True)
 CHANGES = 3000
 
 
+# killed at the SQLite file's write points (tests/kill_points.py), in a child that opens
+# the data folder's own file
+@pytest.mark.sqlite_only
 @pytest.mark.slow
 def test_sigkill_during_import(tmp_path: Path) -> None:
     office = Workspace(tmp_path / "office", user="clerk")

@@ -13,6 +13,7 @@ from inspector_app.services import exchange as sync
 from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.reference.shorelines import BUNDLED_NAME, import_layer, list_layers
 from inspector_app.services.workspace import Workspace
+from tests.pg_engine import laptop_folder
 from tests.sync.conftest import KIT_PASSPHRASE, TODAY, Pair, state
 
 
@@ -29,7 +30,8 @@ def office_kit(tmp_path: Path) -> tuple[Workspace, Path]:
 def test_a_folder_the_app_has_only_opened_can_join(office_kit: tuple[Workspace, Path],
                                                    tmp_path: Path) -> None:
     office, kit = office_kit
-    opened = Workspace(tmp_path / "field", user="k.olmsted")  # what the app does at start
+    # what the app does at start on a laptop
+    opened = Workspace(laptop_folder(tmp_path / "field"), user="k.olmsted")
     assert sync.holds_nothing_yet(opened.store)
     opened.close()
 
@@ -104,7 +106,7 @@ def test_anything_beyond_what_opening_wrote_is_refused_and_left_alone(
         office_kit: tuple[Workspace, Path], tmp_path: Path,
         held: Callable[[Workspace, Path], Any]) -> None:
     _office, kit = office_kit
-    ws = Workspace(tmp_path / "field", user="k.olmsted")
+    ws = Workspace(laptop_folder(tmp_path / "field"), user="k.olmsted")
     try:
         held(ws, tmp_path)
         assert not sync.holds_nothing_yet(ws.store)

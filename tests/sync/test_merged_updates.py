@@ -14,6 +14,7 @@ from inspector_app.domain.registry import SYNCED_TABLES
 from inspector_app.services import exchange as sync
 from inspector_app.services.workspace import Workspace
 from inspector_app.storage.sync_apply import ChangeApplier, _merged_columns
+from tests import pg_engine
 from tests.sync.conftest import Pair
 
 
@@ -61,6 +62,7 @@ def test_merged_updates_leave_what_updates_one_by_one_leave(
     sync.export(field, package)
     pair.office.close()
     shutil.copytree(pair.tmp / "office", pair.tmp / "office-one-by-one")
+    pg_engine.folder_copied(pair.tmp / "office", pair.tmp / "office-one-by-one")
 
     pair.office = Workspace(pair.tmp / "office", user="clerk")
     written: dict[str, list[str]] = {"merged": [], "one by one": []}

@@ -25,7 +25,7 @@ def record_id(ws: Workspace, table: str, sbl: str) -> str:
         return ws.parcel_id(sbl)
     order = "date DESC" if table == "inspections" else "created_at"
     rows = ws.store.query(f"SELECT id FROM {table} WHERE parcel_id = ? AND deleted_at IS NULL "
-                          f"ORDER BY {order}", (ws.parcel_id(sbl),))
+                          f"ORDER BY {order}, rowid", (ws.parcel_id(sbl),))
     return str(rows[0]["id"])
 
 
