@@ -108,8 +108,10 @@ def test_the_demo_folder_is_copied_whole_and_reads_back_the_same(
         assert t["same"] and t["sqlite_digest"] == t["postgresql_digest"], name
         rows = source.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0]
         assert t["rows"] == rows, name
-        # the office keeps its own two meta keys; the photo is in stored_files
-        extra = {"meta": 2, "stored_files": 1, "office_files": 2}.get(name, 0)
+        # the office keeps its own two meta keys; the photo is in stored_files; each copy
+        # of imagery named as a reference is recorded (storage and path)
+        extra = {"meta": 2, "stored_files": 1, "office_files": 2,
+                 "change_log": 2 * len(out["basemaps_referred"])}.get(name, 0)
         assert counted[name] == rows + extra, name
     assert tables["parcels"]["rows"] == 40 and tables["change_log"]["rows"] > 500
     assert tables["letters"]["rows"] == 1 and tables["attachments"]["rows"] == 1
@@ -124,11 +126,12 @@ def test_the_demo_folder_is_copied_whole_and_reads_back_the_same(
     with psycopg.connect(office) as conn:
         assert conn.execute("SELECT id FROM devices WHERE role = 'this'").fetchall() == [
             (this,)]
-        # the identity columns go on after the folder's numbers
+        # the identity columns go on after the folder's numbers (the changes naming the
+        # imagery where it lies are the first the office numbers)
         top = source.execute("SELECT max(seq) FROM change_log").fetchone()[0]
         assert conn.execute("SELECT last_value FROM pg_sequences WHERE sequencename = "
                             "pg_get_serial_sequence('change_log', 'seq')::regclass::name"
-                            ).fetchone() == (top,)
+                            ).fetchone() == (top + 2 * len(out["basemaps_referred"]),)
     source.close()
 
     # the office, opened by a desk of its own, lists what the folder lists
@@ -310,3 +313,18 @@ def test_an_inspector_adds_files_and_a_town_reads_only_its_parcels(
             pytest.raises(psycopg.errors.InsufficientPrivilege):
         conn.execute("INSERT INTO stored_files (sha256, bytes, size_bytes, stored_at) "
                      "VALUES (%s, %s, 1, 'now')", ("e" * 64, b"x"))
+
+
+def test_the_folders_copies_of_imagery_are_named_where_they_lie(
+        folder: Path, office: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    copies = sorted((folder / "basemaps").glob("*.tif"))
+    assert copies, "the demo folder keeps its imagery as a copy"
+    status, done, err = _import(capsys, office, tmp_path / "desk", folder)
+    assert status == 0, err
+    assert [Path(b["file"]) for b in done["basemaps_referred"]] == [
+        p.resolve() for p in copies]
+    status, listed, _ = _cli(capsys, "--database", office, "--data-dir",
+                             str(tmp_path / "other-desk"), "basemap", "list")
+    assert [(b["storage"], b["problem"]) for b in listed["basemaps"]] == [
+        ("reference", None)]

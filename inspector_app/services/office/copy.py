@@ -68,10 +68,24 @@ def import_folder(url: str, folder: str | Path, *,
             conn.close()
     finally:
         src.close()
+    referred = _basemaps_referred(url, root, clock)
     return {"database": postgres.shown(url), "folder": str(root.resolve()),
-            "tables": compared, "files": files,
+            "tables": compared, "files": files, "basemaps_referred": referred,
             "settings_files": [{"path": p, "sha256": d} for p, d, _ in settings],
             "same": True}
+
+
+def _basemaps_referred(url: str, root: Path,
+                      clock: Callable[[], datetime]) -> list[dict[str, str]]:
+    """The folder's copies of imagery named where they lie, as the office's references."""
+    import tempfile
+
+    from ..reference.basemap_storage import refer_to_folder_copies
+    from ..workspace import Workspace
+
+    with tempfile.TemporaryDirectory(prefix="inspector-import-") as desk, \
+            Workspace(Path(desk) / "desk", clock=clock, database=url) as ws:
+        return refer_to_folder_copies(ws, root)
 
 
 def _compared(src: Any, conn: postgres.Connection) -> list[dict[str, Any]]:
