@@ -263,7 +263,8 @@ _REFERENCES = re.compile(r"(\bREFERENCES\s+\w+\s*(?:\([^()]*\))?"
                          r"SET\s+DEFAULT|NO\s+ACTION))*)", re.IGNORECASE)
 
 
-def _columns_and_constraints(body: str) -> list[str]:
+def _top_level(body: str, separator: str) -> list[str]:
+    """The pieces of `body` between the separators outside parentheses and quotes."""
     parts, depth, quote, current = [], 0, "", ""
     for ch in body:
         if quote:
@@ -277,13 +278,17 @@ def _columns_and_constraints(body: str) -> list[str]:
             depth += 1
         elif ch == ")":
             depth -= 1
-        elif ch == "," and depth == 0:
+        elif ch == separator and depth == 0:
             parts.append(current)
             current = ""
             continue
         current += ch
     parts.append(current)
     return parts
+
+
+def _columns_and_constraints(body: str) -> list[str]:
+    return _top_level(body, ",")
 
 
 def _strip_comments(sql: str) -> str:
@@ -346,27 +351,7 @@ _PG_NOW_TEXT = ("to_char(clock_timestamp() AT TIME ZONE 'UTC', "
 
 
 def _trigger_statements(body: str) -> list[str]:
-    statements, current, depth, quote = [], "", 0, ""
-    for ch in body:
-        if quote:
-            current += ch
-            if ch == quote:
-                quote = ""
-            continue
-        if ch in "'\"":
-            quote = ch
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == ";" and depth == 0:
-            statements.append(current.strip())
-            current = ""
-            continue
-        current += ch
-    if current.strip():
-        statements.append(current.strip())
-    return statements
+    return [p.strip() for p in _top_level(body, ";") if p.strip()]
 
 
 def _trigger_expression(text: str) -> str:

@@ -70,8 +70,7 @@ def create(conn: Connection, *, device_id: str, device_name: str, at: str) -> in
             f"The database {shown(conn.url)} is not empty; an office is created only in an "
             "empty database, so nothing was changed. Create a new database for it "
             "(docs/office-server.md).")
-    conn.execute_native("BEGIN")
-    try:
+    with conn.transaction():
         conn.execute_native("CREATE EXTENSION IF NOT EXISTS postgis")
         for statement in schema_statements():
             conn.execute_native(statement)
@@ -81,11 +80,6 @@ def create(conn: Connection, *, device_id: str, device_name: str, at: str) -> in
                             "('schema_version', %s)", (APPLICATION, str(SCHEMA_VERSION)))
         conn.execute_native("INSERT INTO devices (id, name, role, created_at) VALUES "
                             "(%s, %s, 'this', %s)", (device_id, device_name, at))
-        conn.execute_native("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute_native("ROLLBACK")
-        raise
     return SCHEMA_VERSION
 
 
@@ -94,8 +88,7 @@ def upgrade(conn: Connection, version: int) -> int:
     in one transaction."""
     if version >= SCHEMA_VERSION:
         return version
-    conn.execute_native("BEGIN")
-    try:
+    with conn.transaction():
         for v in range(version + 1, SCHEMA_VERSION + 1):
             dialect.trigger_tables(reference_schema(v - 1).execute(
                 "SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall())
@@ -106,11 +99,6 @@ def upgrade(conn: Connection, version: int) -> int:
             conn.execute_native(statement)
         conn.execute_native("UPDATE meta SET value = %s WHERE key = 'schema_version'",
                             (str(SCHEMA_VERSION),))
-        conn.execute_native("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute_native("ROLLBACK")
-        raise
     return SCHEMA_VERSION
 
 
@@ -312,8 +300,7 @@ def add_person(conn: Connection, *, login: str, role: str, municipality: str | N
                full_name: str | None, password: str | None, at: str) -> None:
     """Make a login role of the kind given (a member of the office's group role) and
     record who it is; in one transaction."""
-    conn.execute_native("BEGIN")
-    try:
+    with conn.transaction():
         if login_exists(conn, login):
             conn.execute_native(f"ALTER ROLE {_ident(login)} LOGIN")
         else:
@@ -333,11 +320,6 @@ def add_person(conn: Connection, *, login: str, role: str, municipality: str | N
             "UPDATE SET full_name = excluded.full_name, role = excluded.role, "
             "municipality = excluded.municipality, added_at = excluded.added_at, "
             "added_by = excluded.added_by", (login, full_name, role, municipality, at))
-        conn.execute_native("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute_native("ROLLBACK")
-        raise
 
 
 def who_is(conn: Connection) -> str:

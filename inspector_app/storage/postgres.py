@@ -299,6 +299,18 @@ class Connection:
         return status != psycopg.pq.TransactionStatus.IDLE
 
     @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One transaction: committed at the end of the block, rolled back on any error."""
+        self.execute_native("BEGIN")
+        try:
+            yield
+            self.execute_native("COMMIT")
+        except BaseException:
+            if self.in_transaction:
+                self.execute_native("ROLLBACK")
+            raise
+
+    @contextmanager
     def savepoint(self) -> Iterator[None]:
         self._savepoints += 1
         name = f"sp{self._savepoints}"
