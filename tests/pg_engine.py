@@ -147,31 +147,28 @@ def template_built(work: Path, built: Path) -> None:
             del chosen[path]
 
 
-def template_copied(built: Path, into: Path) -> None:
-    """A copy of a template's folders gets copies of their office databases."""
-    if not _current:
-        return
+def _clone(databases: dict[Path, str], source: Path, copy: Path) -> None:
+    """The folders under `copy` open on copies of the office databases of their twins under
+    `source` (`databases`: folder -> URL)."""
     from urllib.parse import urlsplit
 
     offices, chosen = _current["offices"], _current["chosen"]
-    for path, url in offices.kept.items():
-        rel = _under(path, Path(os.path.realpath(built)))
-        if rel is not None:
-            copy = offices.new(template=urlsplit(url).path.strip("/"))
-            chosen[Path(os.path.realpath(into)) / rel] = copy
+    for path, url in list(databases.items()):
+        rel = _under(path, Path(os.path.realpath(source)))
+        if rel is not None and url != LAPTOP:
+            chosen[Path(os.path.realpath(copy)) / rel] = offices.new(
+                template=urlsplit(url).path.strip("/"))
+
+
+def template_copied(built: Path, into: Path) -> None:
+    """A copy of a template's folders gets copies of their office databases."""
+    if _current:
+        _clone(_current["offices"].kept, built, into)
 
 
 def folder_copied(source: Path, copy: Path) -> None:
     """A data folder copied by a test (`shutil.copytree`): its copy opens on a copy of the
     source's office database, as the copy of a SQLite folder holds a copy of its file. The
     source's databases must be closed."""
-    if not _current:
-        return
-    from urllib.parse import urlsplit
-
-    offices, chosen = _current["offices"], _current["chosen"]
-    for path, url in list(chosen.items()):
-        rel = _under(path, Path(os.path.realpath(source)))
-        if rel is not None and url != LAPTOP:
-            chosen[Path(os.path.realpath(copy)) / rel] = offices.new(
-                template=urlsplit(url).path.strip("/"))
+    if _current:
+        _clone(_current["chosen"], source, copy)

@@ -61,23 +61,6 @@ def _matching_paren(sql: str, open_at: int) -> int:
     raise Untranslatable(f"unbalanced parentheses in: {sql[:80]}")
 
 
-def _top_level_commas(text: str) -> int:
-    depth, quote, n = 0, "", 0
-    for ch in text:
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            n += 1
-    return n
-
-
 _MINMAX = re.compile(r"\b(max|min)\s*\(", re.IGNORECASE)
 _JSON_ARRAY = re.compile(r"\bjson_array\s*\(", re.IGNORECASE)
 
@@ -105,7 +88,7 @@ def _scalar_min_max(sql: str) -> str:
             continue
         close = _matching_paren(sql, m.end() - 1)
         inner = sql[m.end():close]
-        if _top_level_commas(inner) >= 1:
+        if len(_top_level(inner, ",")) > 1:
             word = "greatest" if m.group(1).lower() == "max" else "least"
             out.append(sql[at:m.start()] + f"{word}(" + _scalar_min_max(inner) + ")")
         else:

@@ -6,10 +6,14 @@ import sqlite3
 from collections.abc import Iterable
 
 
-def stored(conn: sqlite3.Connection) -> dict[str, tuple[str, bytes]]:
-    """Every settings file kept: path -> (SHA-256, content)."""
-    return {str(path): (str(sha), bytes(content)) for path, sha, content in conn.execute(
-        "SELECT path, sha256, content FROM office_files ORDER BY path")}
+def contents(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, bytes]:
+    """The contents of the settings files named: path -> content."""
+    wanted = list(paths)
+    if not wanted:
+        return {}
+    return {str(p): bytes(c) for p, c in conn.execute(
+        f"SELECT path, content FROM office_files WHERE path IN "
+        f"({','.join('?' * len(wanted))})", wanted)}
 
 
 def digests(conn: sqlite3.Connection) -> dict[str, str]:

@@ -99,18 +99,16 @@ class Store:
         self.device_id, self.device_name = self._ensure_device()
         # at an office database, who the login is (None: its owner, an administrator)
         self.person = None if self.database is None else office.me(self.conn)
-        if self.person is not None:
-            user = office.who_is(self.conn)  # a desk's login is the person working
-        self.actor = Actor(user=user, device_id=self.device_id)
+        # a desk's login is the person working, as the change log records them
+        self._login_person = None if self.person is None else office.who_is(self.conn)
+        self.actor = Actor(user=self._login_person or user, device_id=self.device_id)
         # every value a transaction writes passes the fields' declared rules
         self.values_check = values_check
 
     def set_user(self, user: str) -> None:
         """Who makes the changes from the next transaction on (at an office database, the
         person its login was recorded as, whatever is given)."""
-        if self.person is not None:
-            user = office.who_is(self.conn)
-        self.actor = Actor(user=user, device_id=self.device_id)
+        self.actor = Actor(user=self._login_person or user, device_id=self.device_id)
 
     @property
     def conn(self) -> Any:
@@ -222,14 +220,14 @@ class Store:
                 yield True
             return
         if self.database is not None:
-            try:
-                if self.reads_only:
-                    raise sqlite3.OperationalError("a town's login writes nothing")
-                self._begin_writing(wait_s)
-                free = True
-            except sqlite3.OperationalError:
+            free = not self.reads_only  # a town's login writes nothing
+            if free:
+                try:
+                    self._begin_writing(wait_s)
+                except sqlite3.OperationalError:
+                    free = False
+            if not free:
                 conn.execute_native("BEGIN")
-                free = False
             with self._committed():
                 yield free
             return

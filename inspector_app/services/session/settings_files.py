@@ -36,14 +36,15 @@ def fetch(ws: Any) -> list[str]:
     does not keep (one put into the desk's folder by hand, or one the office no longer
     keeps) is moved aside into backups/, never deleted. Returns the paths written or moved."""
     root = ws.folder.root
-    kept = office_files.stored(ws.store.conn)
+    kept = office_files.digests(ws.store.conn)
+    stale = sorted(rel for rel, sha in kept.items() if not (
+        (root / rel).is_file() and hashlib.sha256((root / rel).read_bytes()).hexdigest() == sha))
     changed = []
-    for rel, (sha, content) in kept.items():
-        target = root / rel
-        if not (target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == sha):
-            target.parent.mkdir(parents=True, exist_ok=True)
-            write_atomically(target, content)
-            changed.append(rel)
+    # only what differs is read from the office (every desk does this when it opens)
+    for rel, content in sorted(office_files.contents(ws.store.conn, stale).items()):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(root / rel, content)
+        changed.append(rel)
     aside = root / "backups" / "settings-not-the-office's"
     for rel, path in list(_settings_files(root)):
         if rel not in kept:
