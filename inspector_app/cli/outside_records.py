@@ -39,7 +39,7 @@ def add_providers(commands: Commands) -> None:
 
 
 def _providers_add(args: argparse.Namespace) -> Any:
-    from ..services.records.providers import add_provider
+    from ..services.reference.providers import add_provider
 
     with workspace(args) as ws:
         return add_provider(ws, kind=args.kind, name=args.name, number=args.number,
@@ -47,7 +47,7 @@ def _providers_add(args: argparse.Namespace) -> Any:
 
 
 def _providers_set(args: argparse.Namespace) -> Any:
-    from ..services.records.providers import set_provider
+    from ..services.reference.providers import set_provider
 
     with workspace(args) as ws:
         return set_provider(ws, kind=args.kind, number=args.number, name=args.name,
@@ -55,7 +55,7 @@ def _providers_set(args: argparse.Namespace) -> Any:
 
 
 def _providers_list(args: argparse.Namespace) -> Any:
-    from ..services.records.providers import list_providers
+    from ..services.reference.providers import list_providers
 
     with workspace(args) as ws:
         return list_providers(ws, args.kind)

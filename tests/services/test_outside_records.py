@@ -28,7 +28,7 @@ from inspector_app.services.records.intake import (
     preview_records,
     write_template,
 )
-from inspector_app.services.records.providers import add_provider, list_providers, set_provider
+from inspector_app.services.reference.providers import add_provider, list_providers, set_provider
 from inspector_app.services.workspace import Workspace
 from tests.letters.test_served_deadlines import _build
 from tests.templates import Templates
@@ -361,3 +361,32 @@ def test_the_program_report_counts_the_records_received(ws: Workspace, tmp_path:
 
     text = " ".join(text_of(program_report_pdf(ws, report)).split())
     assert "ETU service reports received" in text and "Pump-out records received" in text
+
+
+def test_a_case_file_or_the_form_naming_a_provider_passes_the_same_check(
+        ws: Workspace, tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from inspector_app.domain.case import EtuInspection
+    from inspector_app.services.parcel.cases import store_case
+
+    parcel_id, before, _ = ws.open_for_edit("900.01-1-34")
+    assert before.etu is not None
+    unknown = replace(before, etu=replace(before.etu, inspections=(
+        *before.etu.inspections, EtuInspection(date=date(2026, 11, 1),
+                                               provider_number="ZZ-1"))))
+    count = _log(ws)
+    with pytest.raises(InputError, match="Not saved: ETU representative's certification "
+                                         "'ZZ-1' is not registered"):
+        ws.save_edit(parcel_id, before, unknown)
+    expired = replace(unknown, etu=replace(unknown.etu, inspections=(
+        *before.etu.inspections, EtuInspection(date=date(2026, 11, 1),
+                                               provider_number="NW-1000"))))
+    with pytest.raises(InputError, match="valid through 2026-06-30, before 2026-11-01"):
+        store_case(ws, expired)
+    assert _log(ws) == count
+    known = replace(unknown, etu=replace(unknown.etu, inspections=(
+        *before.etu.inspections, EtuInspection(date=date(2026, 11, 1),
+                                               provider_number=REP))))
+    ws.save_edit(parcel_id, before, known)
+    assert _log(ws) > count
