@@ -9,6 +9,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -390,3 +391,24 @@ def test_a_case_file_or_the_form_naming_a_provider_passes_the_same_check(
                                                provider_number=REP))))
     ws.save_edit(parcel_id, before, known)
     assert _log(ws) > count
+
+
+@pytest.mark.parametrize(("pump_out", "words"), [
+    ({"date": "2026-06-01", "record_received": True, "record_received_on": "2026-05-01"},
+     "record_received_on (2026-05-01) is before the pump-out (2026-06-01)"),
+    ({"date": "2026-06-01", "record_received": False, "record_received_on": "2026-06-05"},
+     "record_received_on is given, but record_received is false"),
+    ({"date": "2026-06-01", "record_received": True, "document": "abc"},
+     "document"),
+])
+def test_a_case_file_s_pump_out_record_reads_in_order(tmp_path: Path, pump_out: dict[str, Any],
+                                                      words: str) -> None:
+    from inspector_app import casefile
+
+    doc = json.loads((Path(__file__).parents[1] / "fixtures" /
+                      "contract_example_case.json").read_text("utf-8"))
+    doc["holding_tank_service"] = {"hauler_contract": True, "pump_outs": [pump_out]}
+    path = tmp_path / "case.json"
+    path.write_text(json.dumps(doc), "utf-8")
+    with pytest.raises(InputError, match=re.escape(words)):
+        casefile.read_file(path, today=TODAY)
