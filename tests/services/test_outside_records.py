@@ -217,8 +217,9 @@ def test_pump_out_records_late_and_on_time(ws: Workspace, tmp_path: Path) -> Non
                if v["code"] == "holding_tank_records_missing"]
     assert len(missing) == 1 and "no record received" in missing[0]["detail"]
     day = missing[0]["detail"].split("for the ")[1][:10]
+    # (a spreadsheet in the United States saves dates into CSV as M/D/YYYY)
     path = _csv(tmp_path / "hauler.csv", "pump-out", [
-        ["900.01-1-9", day, "1,500", HAULER, "2026-12-01"],
+        ["900.01-1-9", day, "1,500", HAULER, "12/1/2026"],
         ["900.01-1-22", "2026-11-30", "1750", HAULER, ""],
     ])
     result = import_records(ws, path, "pump-out", received=date(2026, 12, 2))
@@ -239,6 +240,8 @@ def test_pump_out_records_late_and_on_time(ws: Workspace, tmp_path: Path) -> Non
     (["900.01-1-9", "2026-11-01", "-5", HAULER, ""], "gallons"),
     (["900.01-1-9", "2026-11-01", "lots", HAULER, ""], "gallons 'lots' is not a number"),
     (["900.01-1-9", "2026-11-31", "1000", HAULER, ""], "is not a date written YYYY-MM-DD"),
+    (["900.01-1-9", "31/11/2026", "1000", HAULER, ""], "is not a date written YYYY-MM-DD"),
+    (["900.01-1-9", "11/01/26", "1000", HAULER, ""], "is not a date written YYYY-MM-DD"),
     (["900.01-1-9", "2026-11-01", "1000", "", ""], "hauler_permit is empty"),
     (["900.01-1-8", "2026-11-01", "1000", HAULER, ""], "has no holding tank on record"),
     (["", "2026-11-01", "1000", HAULER, ""], "sbl is empty"),

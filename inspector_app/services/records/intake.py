@@ -43,6 +43,9 @@ KINDS = tuple(RECEIVED_KINDS)
 MAX_FILE_BYTES = 20 * 1024**2
 MAX_ROWS = 20_000
 _DATE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[T ]00:00(?::00)?)?$")
+# yes or no, as typed, or as a spreadsheet's true/false cell reads
+_YES, _NO = frozenset({"yes", "y", "true"}), frozenset({"no", "n", "false"})
+_US_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
 
 
 @dataclass(frozen=True)
@@ -221,11 +224,16 @@ def _header(path: Path, kind: str, cells: Sequence[str]) -> list[str | None]:
 
 
 def _date(text: str, name: str) -> date:
-    m = _DATE.match(text)
+    """A date as the template asks (YYYY-MM-DD; a workbook's date cell reads so), or as
+    a spreadsheet in the United States saves one into CSV (M/D/YYYY)."""
+    iso, us = _DATE.match(text), _US_DATE.match(text)
     try:
-        if m is None:
-            raise ValueError
-        return date.fromisoformat(m.group(1))
+        if iso is not None:
+            return date.fromisoformat(iso.group(1))
+        if us is not None:
+            month, day, year = (int(g) for g in us.groups())
+            return date(year, month, day)
+        raise ValueError
     except ValueError:
         raise ValueError(f"{name} {text!r} is not a date written YYYY-MM-DD") from None
 
@@ -235,9 +243,9 @@ def _cell(column: Column, text: str, table: str) -> Any:
         return _date(text, column.name)
     if column.kind == "yes/no":
         word = text.strip().lower()
-        if word not in ("yes", "no"):
+        if word not in _YES | _NO:
             raise ValueError(f"{column.name} {text!r} is not yes or no")
-        return word == "yes"
+        return word in _YES
     if column.kind == "number":
         try:
             value = float(text.replace(",", ""))
