@@ -14,7 +14,18 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import InputError
-from . import attest, cases, folder, layers, letters, parcels, reports, rules, sync
+from . import (
+    attest,
+    cases,
+    folder,
+    layers,
+    letters,
+    parcels,
+    reports,
+    requests,
+    rules,
+    sync,
+)
 from .common import Commands, Handler, Parser, desk_folder, folder_starters, office_database
 
 
@@ -52,6 +63,7 @@ def _add_commands(commands: Commands) -> None:
     folder.add_demo(commands)
     rules.add_evaluate(commands)
     rules.add_worklist(commands)
+    requests.add_requests(commands)
     rules.add_suggestion(commands)
     rules.add_jurisdiction(commands)
     layers.add_distance(commands)

@@ -14,6 +14,7 @@ from ...domain.sbl import sbl_sort_key
 from ...storage import parcels as parcel_rows
 from ...storage.cases import stored_date
 from ..parcel.evaluation import assess_case
+from ..parcel.requests import open_requests
 from ..parcel.served import DATE_NAMES, Served, notices_in_force
 from ..session.laws import NO_LAW_ON_FILE, NoLawFacts
 
@@ -22,9 +23,10 @@ if TYPE_CHECKING:
 
 WORKLISTS = ("five-year-inspections", "etu-reports", "holding-tank-records",
              "notices-past-deadline", "no-law-on-file", "lake-distance-needed",
-             "notices-service-unconfirmed")
-# Lists read from the letter register, not from the parcels' summaries.
-_FROM_REGISTER = {"notices-service-unconfirmed"}
+             "notices-service-unconfirmed", "requests")
+# Lists read from the letter register or the inspection requests, not from the parcels'
+# summaries.
+_FROM_REGISTER = {"notices-service-unconfirmed", "requests"}
 _ETU_CODES = {"etu_no_service_contract", "etu_inspection_overdue", "etu_report_late"}
 _HOLDING_CODES = {"holding_tank_no_hauler_contract", "holding_tank_records_missing"}
 
@@ -320,6 +322,9 @@ def _lists(parcels: list[_Parcel], as_of: date, names: tuple[str, ...], ws: Sess
            ) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {}
     for name in names:
+        if name == "requests":
+            out[name] = open_requests(ws, as_of=as_of)
+            continue
         if name in _FROM_REGISTER:
             from .served import unconfirmed
 
