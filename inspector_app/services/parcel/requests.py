@@ -123,17 +123,22 @@ def cancel_request(ws: Session, request_id: str, *, reason: str) -> dict[str, An
     return _shown(after, states(ws, [after], today)[0])
 
 
-def open_requests(ws: Session, *, as_of: date, parcel_ids: Sequence[str] | None = None
-                  ) -> list[dict[str, Any]]:
-    """The requests open as of the day (made by then, neither answered nor cancelled by
-    then), earliest due first, each with its parcel's site address and owner and the days
-    left until it is due (negative once past): the `requests` work list."""
+def _open(ws: Session, as_of: date, parcel_ids: Sequence[str] | None) -> list[Row]:
+    """The requests open as of the day: made by then, neither answered nor cancelled by
+    then."""
     found = [r for r in request_rows.of_parcels(ws.store.conn, parcel_ids)
              if r["requested_on"] <= as_of.isoformat()]
+    return [r for r, s in zip(found, states(ws, found, as_of), strict=True)
+            if s.status is RequestStatus.OPEN]
+
+
+def open_requests(ws: Session, *, as_of: date, parcel_ids: Sequence[str] | None = None
+                  ) -> list[dict[str, Any]]:
+    """The requests open as of the day, earliest due first, each with its parcel's site
+    address and owner and the days left until it is due (negative once past): the
+    `requests` work list."""
     out = []
-    for r, s in zip(found, states(ws, found, as_of), strict=True):
-        if s.status is not RequestStatus.OPEN:
-            continue
+    for r in _open(ws, as_of, parcel_ids):
         days = (date.fromisoformat(r["due"]) - as_of).days
         out.append({"id": r["id"], "sbl": r["sbl"], "site_address": r["site_address"],
                     "owner_name": r["owner_name"], "reason": r["reason"], "due": r["due"],
@@ -144,4 +149,14 @@ def open_requests(ws: Session, *, as_of: date, parcel_ids: Sequence[str] | None 
                                  if days == 0 else f"{-days} days past due")
                               + f" ({r['due']})"})
     out.sort(key=lambda i: (i["due"], sbl_sort_key(i["sbl"]), i["id"]))
+    return out
+
+
+def earliest_open_due(ws: Session, *, as_of: date, parcel_ids: Sequence[str] | None = None
+                      ) -> dict[str, str]:
+    """By parcel, the due date of its earliest request open as of the day (the parcel
+    list's `requests` work list, in that order)."""
+    out: dict[str, str] = {}
+    for r in _open(ws, as_of, parcel_ids):
+        out[r["parcel_id"]] = min(out.get(r["parcel_id"], r["due"]), r["due"])
     return out
