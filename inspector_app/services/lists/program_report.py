@@ -32,6 +32,7 @@ from ..parcel.inspection_history import (
     dated_to,
     inspection_results,
 )
+from ..parcel.requests import no_requests, period_counts
 from ..session.laws import NoLawFacts
 from .open_matters import open_matters
 from .served import no_service, served_between
@@ -336,6 +337,7 @@ def program_report(ws: Session, start: date, end: date, *,
     months = _months(start, end)
     letters = _letters(ws, ids, start, end)
     served = served_between(ws, ids, start, end, total=TOTAL)
+    requests = period_counts(ws, municipality, start, end, total=TOTAL)
     upkeep = _upkeep(ws, parcels, results, end)
     five, overdue_over_time = _five_year(ws, parcels, dates, start, end, months)
     on_record = _on_record(ws, parcels, dates, end)
@@ -350,6 +352,7 @@ def program_report(ws: Session, start: date, end: date, *,
         return {"law_on_file": law, **_tally(chosen, start, end),
                 "letters_issued": letters.get(key, _no_letters()),
                 "notices_served": served.get(key, no_service()),
+                "requests": requests.get(key, no_requests()),
                 "etu": upkeep.get(key, {}).get("etu", dict(empty_unit)),
                 "holding_tanks": upkeep.get(key, {}).get("holding_tanks", dict(empty_unit)),
                 "five_year": {**five.get(key, dict(empty_five)), **{

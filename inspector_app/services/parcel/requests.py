@@ -160,3 +160,30 @@ def earliest_open_due(ws: Session, *, as_of: date, parcel_ids: Sequence[str] | N
     for r in _open(ws, as_of, parcel_ids):
         out[r["parcel_id"]] = min(out.get(r["parcel_id"], r["due"]), r["due"])
     return out
+
+
+# What the program report counts of the requests, for a period.
+REPORT_KEYS = ("received", "answered", "open_past_due_at_end")
+
+
+def no_requests() -> dict[str, int]:
+    return dict.fromkeys(REPORT_KEYS, 0)
+
+
+def period_counts(ws: Session, municipality_of: dict[str, str], start: date, end: date, *,
+                  total: str) -> dict[str, dict[str, int]]:
+    """For the program report, by municipality and under `total`, of the parcels named (id
+    -> municipality): the requests received (requested) in the period, those an inspection
+    dated in the period answered, and those open at the period's end whose due date had
+    passed by then."""
+    found = [r for r in request_rows.of_parcels(ws.store.conn)
+             if r["parcel_id"] in municipality_of and r["requested_on"] <= end.isoformat()]
+    out: dict[str, dict[str, int]] = {}
+    for r, s in zip(found, states(ws, found, end), strict=True):
+        for key in (total, municipality_of[r["parcel_id"]]):
+            counts = out.setdefault(key, no_requests())
+            counts["received"] += r["requested_on"] >= start.isoformat()
+            counts["answered"] += s.answered_by is not None and s.answered_by.date >= start
+            counts["open_past_due_at_end"] += (s.status is RequestStatus.OPEN
+                                               and r["due"] < end.isoformat())
+    return out
