@@ -433,6 +433,10 @@ def _notes(ws: Session, names: Sequence[str]) -> list[str]:
         "certified mail, hand delivery or posting); confirmed: a delivery confirmed (a "
         "return receipt, or handed over); unconfirmed: served with no delivery confirmed, "
         "those that came back undelivered included.",
+        "Inspection requests (a conveyance ahead of its closing, a complaint...): received: "
+        "requested in the period; answered: answered by the parcel's first inspection dated "
+        "on or after the day it was requested, that inspection dated in the period; open "
+        "and past due: neither answered nor cancelled by the period's end, due before it.",
         "ETUs and holding tanks: systems whose latest inspection up to the period's end "
         "recorded the unit. An ETU counts as compliant with a service contract, its "
         "inspections at the required interval and each report received within ten days; a "
