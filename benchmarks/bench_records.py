@@ -23,7 +23,8 @@ from pathlib import Path
 from benchmarks.common import Goal, build_demo, report
 from inspector_app.domain.vocabulary import ComponentKind
 from inspector_app.services.parcel.cases import store_case
-from inspector_app.services.records.intake import COLUMNS, import_records
+from inspector_app.services.records.intake import import_records
+from inspector_app.services.records.provider_files import COLUMNS
 from inspector_app.services.reference.providers import add_provider
 from inspector_app.services.workspace import Workspace
 

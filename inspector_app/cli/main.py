@@ -23,6 +23,7 @@ from . import (
     outside_records,
     parcels,
     reports,
+    requests,
     rules,
     sync,
 )
@@ -63,6 +64,7 @@ def _add_commands(commands: Commands) -> None:
     folder.add_demo(commands)
     rules.add_evaluate(commands)
     rules.add_worklist(commands)
+    requests.add_requests(commands)
     rules.add_suggestion(commands)
     rules.add_jurisdiction(commands)
     layers.add_distance(commands)

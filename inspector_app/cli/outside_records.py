@@ -92,7 +92,7 @@ def add_records(commands: Commands) -> None:
 
 
 def _records_template(args: argparse.Namespace) -> Any:
-    from ..services.records.intake import write_template
+    from ..services.records.provider_files import write_template
 
     return write_template(args.kind, args.out)
 

@@ -335,6 +335,11 @@ def _tally_rows(f: dict[str, Any]) -> list[tuple[str, list[Any], bool]]:
                        ("returned", "Of these, returned undelivered"),
                        ("not_served", "Not served")):
         rows.append((label, ["notices_served", key], False))
+    rows.append(("Inspection requests (conveyances, complaints...)", [], True))
+    for key, label in (("received", "Received in the period"),
+                       ("answered", "Answered by an inspection in the period"),
+                       ("open_past_due_at_end", "Open and past due at the period's end")):
+        rows.append((label, ["requests", key], False))
     rows.append(("Enhanced treatment units at the period's end", [], True))
     rows.append(("Units", ["etu", "units"], False))
     rows.append(("Service contract, inspections and reports on time",

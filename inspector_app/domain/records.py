@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .field_spec import SHA256_PATTERN, Text, Writer, declare, record
-from .vocabulary import ComponentKind, LakeDistanceMethod
+from .vocabulary import ComponentKind, InspectionReason, LakeDistanceMethod
 
 MAX_SEQ = 2**31 - 1
 # A distance measured on the map: a layer far from the parcels (another lake's, by mistake)
@@ -162,6 +162,24 @@ class Attestation:
                                 bookkeeping=True)
 
 
+# An inspection asked of the office ahead of a date (a conveyance's closing, a complaint),
+# for the reason an inspection records (the same words). Taken at the office; a laptop
+# reads those of its parcels. Answered by an inspection (`domain/requests.py`), or
+# cancelled: withdrawn, with who, when and why; never removed.
+@record("Inspection request", table="inspection_requests", writers=Writer.OFFICE)
+@dataclass(frozen=True, kw_only=True)
+class InspectionRequest:
+    reason: InspectionReason = declare("Reason for the inspection")
+    due: str = declare("Inspection due by", text=Text.PLAIN, date_text=True, future=True)
+    requested_by: str | None = declare("Requested by", default=None, text=Text.NAME)
+    requested_on: str = declare("Requested on", text=Text.PLAIN, date_text=True)
+    cancelled_on: str | None = declare("Cancelled on", default=None, text=Text.PLAIN,
+                                       date_text=True)
+    cancelled_by: str | None = declare("Cancelled by", default=None, text=Text.NAME)
+    cancel_reason: str | None = declare("Why it was cancelled", default=None,
+                                        text=Text.NAME)
+
+
 @record("Suggested finding", table="finding_decisions")
 @dataclass(frozen=True, kw_only=True)
 class FindingDecision:
@@ -282,7 +300,8 @@ class ReceivedDocument:
 
 
 RECORDS: tuple[type, ...] = (LakeMeasurement, LotMeasurement, Attachment, Letter,
-                             LetterService, Attestation, FindingDecision, ShorelineLayer,
+                             LetterService, Attestation, InspectionRequest,
+                             FindingDecision, ShorelineLayer,
                              LotLayer, Basemap,
                              OfficeSetting, Provider, ReceivedDocument)
 # Records of one data folder alone, never sent to another device: the imagery it holds

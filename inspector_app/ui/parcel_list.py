@@ -39,7 +39,10 @@ WORK_LISTS = {
     "conflicts": "Sync conflicts",
     "letters": "Letters pending",
     "no_law": "No law on file for the municipality",
+    "requests": "Inspection requested (earliest due first)",
 }
+# Work lists shown in an order of their own until a header is clicked: the row's key.
+WORK_LIST_ORDER = {"requests": "request_due"}
 
 def lot_estimate_tip(estimate: dict[str, Any]) -> str:
     """What a lot estimate rests on, and what it is not."""
@@ -171,6 +174,9 @@ class ParcelFilter(QAbstractTableModel):
         if work_list != "all":
             rows = [i for i in rows if source[i].get("flags", {}).get(work_list)]
         column, order = self._order
+        own = WORK_LIST_ORDER.get(work_list)
+        if column < 0 and own is not None:
+            rows.sort(key=lambda i: (source[i].get(own) or "", sbl_sort_key(source[i]["sbl"])))
         if column >= 0:
             key = COLUMNS[column][0]
             rows.sort(key=(lambda i: sbl_sort_key(source[i]["sbl"])) if column == 0 else (

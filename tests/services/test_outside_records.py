@@ -22,13 +22,8 @@ from inspector_app.cli import run
 from inspector_app.errors import InputError
 from inspector_app.services.lists.worklists import worklists
 from inspector_app.services.parcel.evaluation_json import evaluation_json
-from inspector_app.services.records.intake import (
-    COLUMNS,
-    IntakeRefused,
-    import_records,
-    preview_records,
-    write_template,
-)
+from inspector_app.services.records.intake import IntakeRefused, import_records, preview_records
+from inspector_app.services.records.provider_files import COLUMNS, write_template
 from inspector_app.services.reference.providers import add_provider, list_providers, set_provider
 from inspector_app.services.workspace import Workspace
 from tests.letters.test_served_deadlines import _build

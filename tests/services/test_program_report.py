@@ -76,6 +76,8 @@ def _group(*, law: bool, inspections: int, reasons: dict[str, int], outcomes: di
         # no service is recorded: every notice in force is counted as not served
         "notices_served": {"notices": notices, "served": 0, "confirmed": 0,
                            "unconfirmed": 0, "returned": 0, "not_served": notices},
+        # no inspection request is on record in this program
+        "requests": {"received": 0, "answered": 0, "open_past_due_at_end": 0},
         "etu": dict(zip(("units", "compliant", "not_judged"), etu, strict=True)),
         "holding_tanks": dict(zip(("units", "compliant", "not_judged"), tanks, strict=True)),
         "five_year": dict(zip(FIVE_YEAR, five, strict=True)),

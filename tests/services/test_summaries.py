@@ -25,15 +25,17 @@ from inspector_app.storage.cases import _CASE_TABLES
 TODAY = date(2026, 11, 25)
 DATES = (date(2019, 3, 1), TODAY, TODAY + timedelta(days=400), TODAY + timedelta(days=2200))
 
-# Tables with a parcel's rows that a case is not read from (the work lists read the letters
-# and conflicts themselves, each time; lot lines never change, and a summary names the
+# Tables with a parcel's rows that a case is not read from (the work lists read the letters,
+# requests and conflicts themselves, each time; lot lines never change, and a summary names the
 # lot layer it was worked out under).
 NOT_READ_BY_A_CASE = {"letters", "letter_service", "finding_decisions", "attachments",
                       "sync_conflicts", "attestations",
                       "device_assignments", "contact_clearings", "cleared_copies",
                       "change_log", "case_summaries", "lot_lines", "lot_measurements",
                       # changes kept aside for a person are not applied to any case
-                      "held_changes", "parcel_proposals"}
+                      "held_changes", "parcel_proposals",
+                      # the requests work list reads the requests and inspections itself
+                      "inspection_requests"}
 
 
 @pytest.fixture

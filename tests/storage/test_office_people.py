@@ -190,3 +190,34 @@ def test_every_change_records_the_person_the_login_is(
     assert status == 0, err
     status, history, _ = office.cli(capsys, "clerk", "history", GORHAM_SBL)
     assert history[-1]["user"] == "M. Ortiz (clerk)"
+
+
+def test_requests_are_taken_by_the_office_read_by_inspectors_and_by_a_town_for_its_own(
+        office: Office, capsys: pytest.CaptureFixture[str]) -> None:
+    from datetime import date, timedelta
+
+    due = (date.today() + timedelta(days=21)).isoformat()
+    taken = {}
+    for sbl in (GORHAM_SBL, CANANDAIGUA_SBL):
+        status, out, err = office.cli(capsys, "clerk", "requests", "add", sbl, "--reason",
+                                      "conveyance", "--due", due)
+        assert status == 0, err
+        taken[sbl] = out["id"]
+    status, listed, _ = office.cli(capsys, "jhaldane", "requests", "list")
+    assert status == 0 and {r["id"] for r in listed} >= set(taken.values())
+    status, listed, _ = office.cli(capsys, "gorham_ceo", "requests", "list", "--all")
+    assert status == 0 and [r["id"] for r in listed] == [taken[GORHAM_SBL]]
+    with office.sql("gorham_ceo") as town:
+        assert town.execute("SELECT id FROM inspection_requests").fetchall() == [
+            (taken[GORHAM_SBL],)]
+        assert "permission denied" in _refused(town, "UPDATE inspection_requests SET due = "
+                                                     "'2030-01-01'")
+    before = office.count("inspection_requests"), office.count("change_log")
+    for login, sbl in (("jhaldane", CANANDAIGUA_SBL), ("gorham_ceo", GORHAM_SBL)):
+        status, _, err = office.cli(capsys, login, "requests", "add", sbl,
+                                    "--reason", "complaint", "--due", due)
+        assert status == 2 and "permission denied" in err and err.count("\n") == 1, err
+        status, _, err = office.cli(capsys, login, "requests", "cancel",
+                                    taken[GORHAM_SBL], "--reason", "withdrawn")
+        assert status == 2 and err.count("\n") == 1, err
+    assert (office.count("inspection_requests"), office.count("change_log")) == before

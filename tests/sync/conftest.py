@@ -47,7 +47,7 @@ def state(ws: Workspace) -> dict[str, Any]:
     """Everything a package could change, to prove a refusal changed nothing."""
     tables = ["parcels", "dwellings", "components", "change_log", "sync_received",
               "sync_packages", "sync_conflicts", "devices", "attachments", "letters",
-              "letter_service", "attestations"]
+              "letter_service", "attestations", "inspection_requests"]
     return {t: ws.store.query(f"SELECT * FROM {t} ORDER BY rowid") for t in tables}
 
 

@@ -225,6 +225,12 @@ def insert_attestation(pair: Pair, p: Contents) -> None:
            {**new, "attester_name": "Someone Else"})
 
 
+def insert_inspection_request(pair: Pair, p: Contents) -> None:
+    insert(p.changes[0], "inspection_requests", pair.office.parcel_id(pair.sbls[0]), {
+        "reason": "conveyance", "due": "2026-12-20", "requested_by": "A. Buyer",
+        "requested_on": "2026-11-25"})
+
+
 def runaway_sequence_number(pair: Pair, p: Contents) -> None:
     p.changes[0]["device_seq"] = 10**12
 
@@ -336,6 +342,7 @@ ATTACKS = [
     (change_letter_service_date, "changes letter_service, which only the office changes"),
     (delete_letter_service, "changes letter_service, which only the office changes"),
     (insert_attestation, "changes attestations, which only the office changes"),
+    (insert_inspection_request, "changes inspection_requests, which only the office changes"),
     (runaway_sequence_number, "sequence number 1000000000000, .* no higher than"),
     (sequence_number_past_the_bound, "sequence number 2147483653"),
     (acknowledge_more_than_sent, "acknowledges changes through 1000000000, but the office"),

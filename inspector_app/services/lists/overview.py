@@ -12,6 +12,7 @@ from ...domain.sbl import sbl_sort_key
 from ...storage import letters as letter_rows
 from ...storage import parcels as parcel_rows
 from ..parcel.evaluation import assess_case
+from ..parcel.requests import earliest_open_due
 from ..session.laws import NoLawFacts
 from .summaries import CaseSummary
 
@@ -76,7 +77,18 @@ def _issued(ws: Session, rows: list[dict[str, Any]] | None = None
 
 
 def _row(ws: Session, r: dict[str, Any], found: _Judged | tuple[float | None, str],
-         issued: dict[tuple[str, str], str], as_of: date) -> dict[str, Any]:
+         issued: dict[tuple[str, str], str], as_of: date,
+         requested: dict[str, str]) -> dict[str, Any]:
+    """The parcel's row; `requested`: the due date of each parcel's earliest open
+    inspection request (the flag `requests`, and `request_due` for its order)."""
+    row = _judged_row(ws, r, found, issued, as_of)
+    row["flags"]["requests"] = r["id"] in requested
+    row["request_due"] = requested.get(r["id"])
+    return row
+
+
+def _judged_row(ws: Session, r: dict[str, Any], found: _Judged | tuple[float | None, str],
+                issued: dict[tuple[str, str], str], as_of: date) -> dict[str, Any]:
     base = {"sbl": r["sbl"], "site_address": r["site_address"], "owner_name": r["owner_name"],
             "municipality": r["municipality"], "is_demo": bool(r["is_demo"])}
     if not isinstance(found, _Judged):  # no law on file: listed, and said so, not judged
@@ -126,11 +138,13 @@ def overview(ws: Session, *, as_of: date,
     rows = _rows(ws, sbls)
     issued = _issued(ws, None if sbls is None else rows)
     found = summaries(ws, {r["id"]: r["municipality"] for r in rows}, cancelled=cancelled)
+    requested = earliest_open_due(ws, as_of=as_of,
+                                  parcel_ids=None if sbls is None else [r["id"] for r in rows])
     out = []
     for n, r in enumerate(rows, start=1):
         if cancelled() or r["id"] not in found:
             break
-        out.append(_row(ws, r, _judged(found[r["id"]], as_of), issued, as_of))
+        out.append(_row(ws, r, _judged(found[r["id"]], as_of), issued, as_of, requested))
         if progress is not None and (n % 200 == 0 or n == len(rows)):
             progress(n, len(rows))
     return out
@@ -141,4 +155,5 @@ def overview_one_by_one(ws: Session, *, as_of: date) -> list[dict[str, Any]]:
     issued = _issued(ws)
     return [_row(ws, r, _evaluated(ws, r["id"], assess_case(ws, ws.load_case(r["sbl"]),
                                                                as_of=as_of)),
-                 issued, as_of) for r in _rows(ws, None)]
+                 issued, as_of, earliest_open_due(ws, as_of=as_of, parcel_ids=[r["id"]]))
+            for r in _rows(ws, None)]

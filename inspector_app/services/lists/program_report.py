@@ -32,6 +32,7 @@ from ..parcel.inspection_history import (
     dated_to,
     inspection_results,
 )
+from ..parcel.requests import no_requests, period_counts
 from ..session.laws import NoLawFacts
 from .open_matters import open_matters
 from .received_figures import no_figures, received_figures
@@ -337,6 +338,7 @@ def program_report(ws: Session, start: date, end: date, *,
     months = _months(start, end)
     letters = _letters(ws, ids, start, end)
     served = served_between(ws, ids, start, end, total=TOTAL)
+    requests = period_counts(ws, municipality, start, end, total=TOTAL)
     upkeep = _upkeep(ws, parcels, results, end)
     received = received_figures(ws, ids, start, end, total=TOTAL)
     five, overdue_over_time = _five_year(ws, parcels, dates, start, end, months)
@@ -352,6 +354,7 @@ def program_report(ws: Session, start: date, end: date, *,
         return {"law_on_file": law, **_tally(chosen, start, end),
                 "letters_issued": letters.get(key, _no_letters()),
                 "notices_served": served.get(key, no_service()),
+                "requests": requests.get(key, no_requests()),
                 "etu": upkeep.get(key, {}).get("etu", dict(empty_unit)),
                 "holding_tanks": upkeep.get(key, {}).get("holding_tanks", dict(empty_unit)),
                 "records_received": received.get(key, no_figures()),
@@ -433,6 +436,10 @@ def _notes(ws: Session, names: Sequence[str]) -> list[str]:
         "certified mail, hand delivery or posting); confirmed: a delivery confirmed (a "
         "return receipt, or handed over); unconfirmed: served with no delivery confirmed, "
         "those that came back undelivered included.",
+        "Inspection requests (a conveyance ahead of its closing, a complaint...): received: "
+        "requested in the period; answered: answered by the parcel's first inspection dated "
+        "on or after the day it was requested, that inspection dated in the period; open "
+        "and past due: neither answered nor cancelled by the period's end, due before it.",
         "ETUs and holding tanks: systems whose latest inspection up to the period's end "
         "recorded the unit. An ETU counts as compliant with a service contract, its "
         "inspections at the required interval and each report received within ten days; a "

@@ -14,6 +14,7 @@ from ...domain.sbl import sbl_sort_key
 from ...storage import parcels as parcel_rows
 from ...storage.cases import stored_date
 from ..parcel.evaluation import assess_case
+from ..parcel.requests import open_requests
 from ..parcel.served import DATE_NAMES, Served, notices_in_force
 from ..session.laws import NO_LAW_ON_FILE, NoLawFacts
 
@@ -22,8 +23,10 @@ if TYPE_CHECKING:
 
 WORKLISTS = ("five-year-inspections", "etu-reports", "holding-tank-records",
              "notices-past-deadline", "no-law-on-file", "lake-distance-needed",
-             "notices-service-unconfirmed", "etu-not-functional", "etu-contracts-expiring")
-# Lists read from the register or the reports on record, not from the parcels' summaries.
+             "notices-service-unconfirmed", "etu-not-functional", "etu-contracts-expiring",
+             "requests")
+# Lists read from the register, the reports or the requests on record, not from the
+# parcels' summaries.
 _FROM_RECORDS: dict[str, Callable[[Session, date], list[dict[str, Any]]]] = {}
 
 
@@ -35,7 +38,8 @@ def _from_records() -> dict[str, Callable[[Session, date], list[dict[str, Any]]]
         _FROM_RECORDS.update({
             "notices-service-unconfirmed": lambda ws, as_of: unconfirmed(ws, as_of=as_of),
             "etu-not-functional": etu_reports.not_functional,
-            "etu-contracts-expiring": etu_reports.contracts_expiring})
+            "etu-contracts-expiring": etu_reports.contracts_expiring,
+            "requests": lambda ws, as_of: open_requests(ws, as_of=as_of)})
     return _FROM_RECORDS
 _ETU_CODES = {"etu_no_service_contract", "etu_inspection_overdue", "etu_report_late"}
 _HOLDING_CODES = {"holding_tank_no_hauler_contract", "holding_tank_records_missing"}
