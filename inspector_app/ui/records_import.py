@@ -62,14 +62,16 @@ def _table(columns: tuple[str, ...], name: str) -> QTableWidget:
     return table
 
 
-def _fill(table: QTableWidget, rows: list[tuple[list[str], bool]]) -> None:
-    """Each row's texts, marked rows in the problem colour."""
+def _fill(table: QTableWidget, rows: list[tuple[list[str], bool]],
+          tips: dict[tuple[int, int], str] | None = None) -> None:
+    """Each row's texts, marked rows in the problem colour; a cell's tooltip is its text,
+    or what `tips` gives it (by row and column)."""
     mark = QBrush(QColor(themes.active().problem.border))
     table.setRowCount(len(rows))
     for r, (texts, marked) in enumerate(rows):
         for c, text in enumerate(texts):
             item = QTableWidgetItem(text)
-            item.setToolTip(text)
+            item.setToolTip((tips or {}).get((r, c), text))
             if marked:
                 item.setForeground(mark)
                 font = QFont(item.font())
@@ -80,8 +82,12 @@ def _fill(table: QTableWidget, rows: list[tuple[list[str], bool]]) -> None:
 
 
 def late_words(late: dict[str, Any]) -> str:
-    return (f"LATE: received {late['days']} days after "
-            f"({late['citation']} allows {late['allowed_days']})")
+    return f"LATE: {late['days']} days (allowed {late['allowed_days']})"
+
+
+def late_tip(late: dict[str, Any]) -> str:
+    return (f"Received {late['received']}, {late['days']} days after {late['date']}; "
+            f"{late['citation']} allows {late['allowed_days']} days")
 
 
 class ImportRecordsDialog(RefusingDialog):
@@ -228,10 +234,12 @@ class ImportRecordsDialog(RefusingDialog):
 
     def _fill_tables(self, result: intake.IntakeResult | None) -> None:
         late = {x["line"]: x for x in (result.late if result else [])}
+        matched = result.matched if result else []
         _fill(self.matched, [([str(m["line"]), m["sbl"], m["date"], m["provider"],
                                late_words(late[m["line"]]) if m["line"] in late else "",
-                               m["says"]], m["line"] in late)
-                             for m in (result.matched if result else [])])
+                               m["says"]], m["line"] in late) for m in matched],
+              {(r, 4): late_tip(late[m["line"]]) for r, m in enumerate(matched)
+               if m["line"] in late})
         _fill(self.refused, [([str(r.line), r.sbl, r.reason], True)
                              for r in (result.refused if result else [])])
         self.matched_label.setText(f"Rows to store ({self.matched.rowCount()})")

@@ -118,7 +118,9 @@ def test_the_preview_lists_refused_rows_and_import_waits_for_the_box(
     matched = dialog.table_texts(dialog.matched)
     assert [(r[0], r[1], r[3]) for r in matched] == [
         ("2", "900.01-1-8", f"Dale Weaver ({REP})"), ("3", "900.01-1-21", f"Dale Weaver ({REP})")]
-    assert matched[0][4] == "" and matched[1][4].startswith("LATE: received 23 days after")
+    assert matched[0][4] == "" and matched[1][4] == "LATE: 23 days (allowed 10)"
+    assert dialog.matched.item(1, 4).toolTip().startswith(
+        "Received 2026-11-25, 23 days after 2026-11-02; § 202-8 A")
     assert "NOT fully functional" in matched[1][5]
     refused = dialog.table_texts(dialog.refused)
     assert [(r[0], r[1]) for r in refused] == [("4", "900.01-1-34"), ("5", "900.01-1-99")]
