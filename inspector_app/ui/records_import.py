@@ -164,15 +164,17 @@ class ImportRecordsDialog(RefusingDialog):
     def set_file(self, path: Path) -> None:
         self.path = path
         self.file.setText(str(path))
-        self.show_preview()
+        self.show_preview(guess=True)
 
     def _received(self) -> date | None:
         return self.typed_day(self.received)
 
     # --- the preview --------------------------------------------------------------------
 
-    def show_preview(self) -> None:
-        """What the file would store, worked out on the worker; nothing stored."""
+    def show_preview(self, *, guess: bool = False) -> None:
+        """What the file would store, worked out on the worker; nothing stored. A file just
+        chosen (`guess`) is read as the kind whose template's columns it has, if any; the
+        clerk may choose the other."""
         ws, path, kind = self.ctx.ws, self.path, self.kind.currentData()
         if ws is None or path is None or self.result_ is not None:
             return
@@ -186,13 +188,19 @@ class ImportRecordsDialog(RefusingDialog):
         self._buttons()
         self.summary.setText(f"Reading {path.name}...")
 
-        def work() -> tuple[intake.IntakeResult, dict[str, Any]]:
-            result = intake.preview_records(ws, path, kind, received=received)
-            return result, named(ws, [result.document])
+        def work() -> tuple[intake.IntakeResult, dict[str, Any], str]:
+            read_as = (intake.kind_of(path) or kind) if guess else kind
+            result = intake.preview_records(ws, path, read_as, received=received)
+            return result, named(ws, [result.document]), read_as
 
-        def shown(found: tuple[intake.IntakeResult, dict[str, Any]]) -> None:
-            if round_ == self._round:
-                self._show(*found)
+        def shown(found: tuple[intake.IntakeResult, dict[str, Any], str]) -> None:
+            if round_ != self._round:
+                return
+            result, documents, read_as = found
+            blocker = self.kind.blockSignals(True)
+            self.kind.setCurrentIndex(self.kind.findData(read_as))
+            self.kind.blockSignals(blocker)
+            self._show(result, documents)
 
         def failed(exc: BaseException) -> None:
             if round_ != self._round:

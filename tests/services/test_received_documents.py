@@ -89,3 +89,14 @@ def test_the_history_names_the_document_by_its_file_name(ws: Workspace,
     bare = [line.change for line in history_lines(rows)]
     assert any(etu_sha in s for s in bare) and not any("weaver-november.csv" in s
                                                          for s in bare)
+
+
+def test_a_files_kind_is_the_template_whose_columns_it_names(tmp_path: Path) -> None:
+    from inspector_app.services.records.intake import kind_of
+
+    assert kind_of(_csv(tmp_path / "a.csv", "etu-service", [])) == "etu-service"
+    assert kind_of(_csv(tmp_path / "b.csv", "pump-out", [])) == "pump-out"
+    (tmp_path / "c.csv").write_text("sbl,service_date\n900.01-1-8,2026-11-20\n", "utf-8")
+    assert kind_of(tmp_path / "c.csv") is None
+    (tmp_path / "d.csv").write_text("", "utf-8")
+    assert kind_of(tmp_path / "d.csv") is None
