@@ -293,3 +293,51 @@ def test_the_tables_mark_late_reports_lapsed_contracts_and_units_not_functional(
     assert [c.text for c in pumped[0]] == ["2026-10-01", "1,000", f"Bristol\n{HAULER}",
                                            "2026-11-01\n31 days, LATE", "weaver.xlsx"]
     assert pumped[0][3].marked and pumped[1][3].text == "not received"
+
+
+def test_a_pump_out_file_is_read_as_one_and_the_documents_list_it(
+        live: MainWindow, qtbot: QtBot, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _csv(tmp_path / "bristol.csv", "pump-out", [
+        ["900.01-1-9", "2026-11-28", "1000", HAULER, "2026-12-01"]])
+    dialog = live.menus.records.import_reports()
+    assert dialog.kind.currentData() == "etu-service"
+    dialog.set_file(path)
+    qtbot.waitUntil(lambda: dialog.preview is not None)
+    assert dialog.kind.currentData() == "pump-out"  # its columns say so
+    assert [(r[1], r[3]) for r in dialog.table_texts(dialog.matched)] == [
+        ("900.01-1-9", f"Bristol Septic Pumping ({HAULER})")]
+    dialog.import_button.click()
+    qtbot.waitUntil(lambda: dialog.result_ is not None)
+    settle(live, qtbot)
+    documents = live.menus.records.show_documents()
+    assert documents is not None
+    qtbot.waitUntil(lambda: documents.table.rowCount() == 1)
+    row = [documents.table.item(0, c).text() for c in range(documents.table.columnCount())]
+    assert row[:6] == ["2026-12-05", "bristol.csv", "Pump-out records", "1", "0", "M. Ortiz"]
+    assert row[6] == hashlib.sha256(path.read_bytes()).hexdigest()
+    opened: list[QUrl] = []
+    monkeypatch.setattr(Workbench, "opener", staticmethod(
+        lambda url: opened.append(url) or True))
+    documents.table.itemActivated.emit(documents.table.item(0, 1))
+    qtbot.waitUntil(lambda: bool(opened))
+    assert Path(opened[0].toLocalFile()).read_bytes() == path.read_bytes()
+    documents.reject()
+    # the parcel's pump-outs as recorded
+    live.select("900.01-1-9")
+    settle(live, qtbot)
+    table = live.form.maintenance.pump_out_table
+    row_at = next(r for r in range(table.rowCount()) if table.text(r, 0) == "2026-11-28")
+    assert [table.text(row_at, c) for c in range(5)] == [
+        "2026-11-28", "1,000", f"Bristol Septic Pumping\n{HAULER}", "2026-12-01",
+        "bristol.csv"]
+
+
+def test_a_template_written_from_the_menu(live: MainWindow, qtbot: QtBot,
+                                           tmp_path: Path) -> None:
+    out = tmp_path / "etu-template.csv"
+    live.menus.records.write_template_to("etu-service", out)
+    settle(live, qtbot)
+    assert out.read_text("utf-8-sig").splitlines()[0] == ",".join(
+        c.name for c in COLUMNS["etu-service"])
+    assert live.message.text().startswith(f"Wrote the template to {out}")
