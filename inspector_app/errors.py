@@ -33,8 +33,8 @@ class RefusedWithReport(InputError):
     """Bad input refused whole, with a report of what was refused (printed on stdout as the
     command's JSON, the sentence on stderr)."""
 
-    def __init__(self, message: str, report: object) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, report: object, *, in_app: str | None = None) -> None:
+        super().__init__(message, in_app=in_app)
         self.report = report
 
 

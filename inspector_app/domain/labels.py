@@ -493,7 +493,20 @@ _SUMMARY_SKIPS = (Shown.REFERENCE, Shown.POSITION, Shown.BYTES, Shown.BOOKKEEPIN
 _SUMMARY_SKIP_FIELDS = frozenset({"crs", "sha256", "kind"})
 
 
-def _summary(table: str, values: Mapping[str, Any], tz: tzinfo | None) -> str:
+# The fields that name a document taken in by its SHA-256 (`history_lines` shows its file
+# name where it is given one).
+DOCUMENT_FIELDS = frozenset({("etu_reports", "document"), ("pump_outs", "document")})
+
+
+def _value_words(table: str, name: str, label: FieldLabel, value: Any, tz: tzinfo | None,
+                 documents: Mapping[str, str]) -> str:
+    if (table, name) in DOCUMENT_FIELDS and isinstance(value, str) and value in documents:
+        return f"{documents[value]} (SHA-256 {value[:12]}\u2026)"
+    return show_value(label, value, tz=tz)
+
+
+def _summary(table: str, values: Mapping[str, Any], tz: tzinfo | None,
+             documents: Mapping[str, str]) -> str:
     parts = []
     for name, value in values.items():
         label = change_label(table, name)
@@ -501,7 +514,7 @@ def _summary(table: str, values: Mapping[str, Any], tz: tzinfo | None) -> str:
             continue
         if label.shown in (Shown.LIST, Shown.FINDINGS) and _parsed(value) in ([], None):
             continue
-        parts.append(f"{label.label}: {show_value(label, value, tz=tz)}")
+        parts.append(f"{label.label}: {_value_words(table, name, label, value, tz, documents)}")
     return "; ".join(parts)
 
 
@@ -546,10 +559,12 @@ def _resolution_words(row: Mapping[str, Any], what: str, label: FieldLabel,
             f"from {other}: {there})")
 
 
-def history_lines(rows: Iterable[Mapping[str, Any]], *, tz: tzinfo | None = None
-                  ) -> list[HistoryLine]:
+def history_lines(rows: Iterable[Mapping[str, Any]], *, tz: tzinfo | None = None,
+                  documents: Mapping[str, str] | None = None) -> list[HistoryLine]:
     """The change log of a parcel (oldest first, as `Workspace.history` gives it) in
-    words, newest first. `tz` is the zone to show times in (the computer's own if None)."""
+    words, newest first. `tz` is the zone to show times in (the computer's own if None);
+    `documents`, the file names of documents taken in by SHA-256, shown for the SHA-256."""
+    documents = documents or {}
     state: dict[str, dict[str, Any]] = {}
     lines: list[HistoryLine] = []
     for row in rows:
@@ -565,13 +580,14 @@ def history_lines(rows: Iterable[Mapping[str, Any]], *, tz: tzinfo | None = None
             if isinstance(values, Mapping):
                 known.update(values)
             what = record_name(table, known)
-            summary = _summary(table, values, tz) if isinstance(values, Mapping) else ""
+            summary = (_summary(table, values, tz, documents) if isinstance(values, Mapping)
+                       else "")
             change = f"{what} added" + (f" ({summary})" if summary else "")
         elif op == "update" and field:
             what = record_name(table, known)
             label = change_label(table, str(field))
-            old = show_value(label, row.get("old_value"), tz=tz)
-            new = show_value(label, row.get("new_value"), tz=tz)
+            old = _value_words(table, str(field), label, row.get("old_value"), tz, documents)
+            new = _value_words(table, str(field), label, row.get("new_value"), tz, documents)
             if label.shown is Shown.GEOMETRY and old == new:
                 new = f"{new} (redrawn)"
             name = label.label

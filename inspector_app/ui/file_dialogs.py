@@ -29,12 +29,14 @@ FILTERS = {
     "photos": "Images (*.jpg *.jpeg *.png);;All files (*)",
     "signatures": "Images (*.png *.jpg *.jpeg)",
     "nmea logs": "NMEA logs (*.nmea *.txt *.log);;All files (*)",
+    "provider files": "Provider files (*.csv *.xlsx);;All files (*)",
+    "templates": "CSV (*.csv);;Excel workbook (*.xlsx)",
 }
 # What a file of each kind read is called in the sentence that refuses it.
 WHAT = {"case files": "case file", "shoreline layers": "shoreline layer",
         "sync packages": "sync package", "field kits": "field kit", "photos": "attachment",
         "signatures": "signature image", "nmea logs": "NMEA log", "imagery": "basemap image",
-        "lot lines": "lot-line layer"}
+        "lot lines": "lot-line layer", "provider files": "provider's file"}
 
 
 def _tell(parent: QWidget | None) -> Callable[[str], None]:

@@ -62,6 +62,7 @@ from .form_fields import (
     set_plain,
     set_text,
 )
+from .maintenance_box import MaintenanceBox
 from .phrase_completer import PhraseCompleter
 
 
@@ -74,6 +75,7 @@ class CaseForm(QWidget):
     inspection_requested = Signal(object)  # the form's case, to get a new inspection
     # the inspection shown, to be marked entered in error
     entered_in_error_requested = Signal(object)
+    document_requested = Signal(str)  # the SHA-256 of a provider's document to open
 
     def __init__(self) -> None:
         super().__init__()
@@ -243,22 +245,12 @@ class CaseForm(QWidget):
         return box
 
     def _maintenance_box(self) -> QGroupBox:
-        box = QGroupBox("Maintenance records")
-        form = form_layout(box)
-        self.etu_contract = self.ed.watch(QCheckBox("ETU service contract on file"))
-        self.etu_interval = self.ed.watch(NumberField(
-            registry.at("etu.manufacturer_interval_months")))
-        self.etu_inspections = self.ed.watch(FinishedTextEdit(
-            "one ETU inspection per line: inspection date, report received date (blank if "
-            "none)"))
-        self.hauler = self.ed.watch(QCheckBox("Holding-tank hauler contract on file"))
-        self.pump_outs = self.ed.watch(FinishedTextEdit(
-            "one pump-out per line: date, record received yes/no"))
-        form.addRow("", self.etu_contract)
-        form.addRow(self.etu_interval.title("Manufacturer's interval"), self.etu_interval)
-        form.addRow("ETU inspections", self.etu_inspections)
-        form.addRow("", self.hauler)
-        form.addRow("Pump-outs", self.pump_outs)
+        box = MaintenanceBox(self.ed.watch)
+        box.document_requested.connect(self.document_requested)
+        self.maintenance = box
+        self.etu_contract, self.etu_interval = box.etu_contract, box.etu_interval
+        self.etu_inspections, self.hauler = box.etu_inspections, box.hauler
+        self.pump_outs = box.pump_outs
         return box
 
     # --- case -> form ---------------------------------------------------------------
@@ -314,6 +306,7 @@ class CaseForm(QWidget):
         self.baseline = None
         self.detail_box.drop()
         self.components.setRowCount(0)
+        self.maintenance.show_records(None)
         self.setEnabled(False)
 
     @property
@@ -369,6 +362,7 @@ class CaseForm(QWidget):
         h = case.holding_tank_service
         set_checked(self.hauler, bool(h and h.hauler_contract))
         set_plain(self.pump_outs, records.pump_outs_text(h.pump_outs if h else ()))
+        self.maintenance.show_records(case)
 
     def _load_components(self, case: Case) -> None:
         components = case.components

@@ -31,6 +31,7 @@ class HistoryView(QWidget):
         super().__init__(parent)
         self.tz: tzinfo | None = None  # the computer's own zone
         self.lines: list[HistoryLine] = []
+        self.documents: dict[str, str] = {}  # the file names of documents, by SHA-256
         self.caption = QLabel()
         self.caption.setWordWrap(True)
         self.table = QTableWidget(0, len(COLUMNS))
@@ -110,9 +111,12 @@ class HistoryView(QWidget):
         if not self._rows_measured:
             self._fit_rows()
 
-    def show_history(self, rows: list[dict[str, Any]]) -> None:
-        """Show a parcel's change log (oldest first, as the workspace gives it)."""
-        self.lines = history_lines(rows, tz=self.tz)
+    def show_history(self, rows: list[dict[str, Any]],
+                     documents: dict[str, str] | None = None) -> None:
+        """Show a parcel's change log (oldest first, as the workspace gives it); a document
+        taken in is named by its file name (`documents`, by SHA-256)."""
+        self.documents = documents or {}
+        self.lines = history_lines(rows, tz=self.tz, documents=self.documents)
         shown = self.lines[:SHOWN_AT_MOST]
         self.table.setRowCount(len(shown))
         for r, line in enumerate(shown):

@@ -25,6 +25,7 @@ from .actions.edit import EditActions
 from .actions.file import FileActions
 from .actions.help import HelpActions
 from .actions.letters import LettersActions
+from .actions.records import RecordsActions
 from .actions.reports import ReportsActions
 from .actions.sync import SyncActions
 from .actions.view import ViewActions
@@ -181,8 +182,9 @@ class MainWindow(QMainWindow):
     def _menus(self) -> Menus:
         bar = self.menuBar()
         file, edit = bar.addMenu("&File"), bar.addMenu("&Edit")
-        letters, reports, sync = (bar.addMenu("&Letters"), bar.addMenu("&Reports"),
-                                  bar.addMenu("&Sync"))
+        # Records has no Alt letter: each of its letters opens a field of the form.
+        letters, records = bar.addMenu("&Letters"), bar.addMenu("Records")
+        reports, sync = bar.addMenu("&Reports"), bar.addMenu("&Sync")
         view, help_menu = bar.addMenu("&View"), bar.addMenu("&Help")
         view.addActions(self.workbench.tab_actions)
         view.addSeparator()
@@ -197,6 +199,8 @@ class MainWindow(QMainWindow):
                              find=lambda: self.search.setFocus()),
             letters=LettersActions(self.ctx, letters, self,
                                    issue_called_for=lambda: self.workbench.issue_letter()),
+            records=RecordsActions(self.ctx, records, self, imported=self._records_changed,
+                                   open_document=self.workbench.open_document),
             reports=ReportsActions(self.ctx, reports, self),
             sync=SyncActions(self.ctx, sync, self, reload=lambda: self.load_parcels()),
             view=ViewActions(view, self.settings, restyle=self.workbench.restyle,
@@ -274,6 +278,13 @@ class MainWindow(QMainWindow):
 
     def open_parcel(self, sbl: str) -> None:
         self.workbench.open_parcel(sbl)
+
+    def _records_changed(self, sbls: list[str]) -> None:
+        """Records taken in from outside changed these parcels: the open one shows them,
+        and the work lists are worked out again."""
+        for sbl in sbls:
+            self.ctx.changed.emit(sbl)
+        self.refresh_overview()
 
     def select(self, sbl: str) -> None:
         self.parcel_list.select(sbl)

@@ -40,9 +40,27 @@ WORK_LISTS = {
     "letters": "Letters pending",
     "no_law": "No law on file for the municipality",
     "requests": "Inspection requested (earliest due first)",
+    "etu_not_functional": "ETU not certified functional",
+    "etu_contracts": "ETU service contracts expiring",
 }
 # Work lists shown in an order of their own until a header is clicked: the row's key.
 WORK_LIST_ORDER = {"requests": "request_due"}
+# The work lists read from the ETU service reports on record rather than from the
+# parcels' summaries: the list of the same name in `worklists`, and what a row says in the
+# column "Listed for".
+RECORD_LISTS = {"etu_not_functional": "etu-not-functional",
+                "etu_contracts": "etu-contracts-expiring"}
+
+
+def listed_words(work_list: str, item: dict[str, Any]) -> str:
+    """Why a parcel is on a list read from the reports, in a few words."""
+    by = f" by {item['provider']} ({item['certification_number']})" if item.get(
+        "provider") else ""
+    if work_list == "etu_not_functional":
+        return (f"NOT functional in the report of {item['service_date']}{by}, "
+                f"{item['days_since']} days ago")
+    return (f"contract through {item['contract_through']} ({item['days_left']} days left)"
+            f"; last report {item['service_date']}{by}")
 
 def lot_estimate_tip(estimate: dict[str, Any]) -> str:
     """What a lot estimate rests on, and what it is not."""
@@ -53,7 +71,10 @@ def lot_estimate_tip(estimate: dict[str, Any]) -> str:
 
 
 COLUMNS = (("sbl", "SBL"), ("site_address", "Site address"), ("owner_name", "Owner"),
-           ("municipality", "Municipality"), ("outcome", "Outcome"), ("zone", "Lake"))
+           ("municipality", "Municipality"), ("outcome", "Outcome"), ("zone", "Lake"),
+           ("listed", "Listed for"))
+# shown beside the SBL, only while a list read from the reports is chosen
+LISTED = len(COLUMNS) - 1
 # The columns the work lists fill in (the others come with the parcel list).
 OVERVIEW_COLUMNS = ("outcome", "zone")
 _Index = QModelIndex | QPersistentModelIndex
@@ -65,6 +86,7 @@ class ParcelTableModel(QAbstractTableModel):
     def __init__(self, rows: list[dict[str, Any]]) -> None:
         super().__init__()
         self.rows: list[dict[str, Any]] = []
+        self.work_list = "all"  # the one whose "Listed for" the column shows
         self.searched: list[str] = []
         self.keys: list[tuple[str, ...] | None] = []
         self.replace(rows)
@@ -90,7 +112,7 @@ class ParcelTableModel(QAbstractTableModel):
             return None
         row = self.rows[index.row()]
         key = COLUMNS[index.column()][0]
-        value = row.get(key) or ""
+        value = self.value(row, key)
         estimate = row.get("lot_estimate") if key == "zone" else None
         if role == Qt.ItemDataRole.DisplayRole:
             shown = str(value).replace("_", " ")
@@ -109,6 +131,11 @@ class ParcelTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             return COLUMNS[section][1]
         return None
+
+    def value(self, row: dict[str, Any], key: str) -> Any:
+        if key == "listed":
+            return row.get("listed", {}).get(self.work_list, "")
+        return row.get(key) or ""
 
 
 class ParcelFilter(QAbstractTableModel):
@@ -146,7 +173,7 @@ class ParcelFilter(QAbstractTableModel):
         return self._positions
 
     def set_work_list(self, name: str) -> None:
-        self.work_list = name
+        self.work_list = self._source.work_list = name
         self._show(self._wanted())
 
     def set_text(self, text: str) -> None:
@@ -179,8 +206,9 @@ class ParcelFilter(QAbstractTableModel):
             rows.sort(key=lambda i: (source[i].get(own) or "", sbl_sort_key(source[i]["sbl"])))
         if column >= 0:
             key = COLUMNS[column][0]
+            value = self._source.value
             rows.sort(key=(lambda i: sbl_sort_key(source[i]["sbl"])) if column == 0 else (
-                lambda i: str(source[i].get(key) or "").casefold()),
+                lambda i: str(value(source[i], key)).casefold()),
                 reverse=order == Qt.SortOrder.DescendingOrder)
         return rows
 
@@ -277,8 +305,7 @@ class ParcelList(QWidget):
         self.work_list = QComboBox()
         for key, label in WORK_LISTS.items():
             self.work_list.addItem(label, key)
-        self.work_list.currentIndexChanged.connect(
-            lambda: self._filter(lambda: self.proxy.set_work_list(self.work_list.currentData())))
+        self.work_list.currentIndexChanged.connect(lambda: self._work_list_chosen())
         self.search = QLineEdit(placeholderText="Search by SBL, address or owner (Ctrl+F); "
                                                 "Enter opens")
         self.search.setClearButtonEnabled(True)
@@ -319,7 +346,17 @@ class ParcelList(QWidget):
         table.setWordWrap(False)
         table.verticalHeader().setDefaultSectionSize(24)
         table.selectionModel().currentRowChanged.connect(self._row_selected)
+        table.horizontalHeader().moveSection(LISTED, 1)
+        table.setColumnHidden(LISTED, True)
         return table
+
+    def _work_list_chosen(self) -> None:
+        key = self.work_list.currentData()
+        self._filter(lambda: self.proxy.set_work_list(key))
+        shown = key in RECORD_LISTS
+        self.table.setColumnHidden(LISTED, not shown)
+        self.table.main = (LISTED, 1, 2) if shown else (1, 2)
+        self.table.remeasure()
 
     # --- what the data folder holds ---------------------------------------------------
 
@@ -398,6 +435,8 @@ class ParcelList(QWidget):
                 return
             if ws is None:
                 return  # no data folder open: no parcels to work out
+            if start == 0:
+                self.refresh_record_lists()
             self.lists_state.setText(f"Work lists: {start} of {total} parcels")
 
             def work() -> tuple[list[dict[str, Any]], float]:
@@ -422,6 +461,36 @@ class ParcelList(QWidget):
         self._show_list_counts(done=False)
         chunk(0, fewest)
 
+    def refresh_record_lists(self) -> None:
+        """The lists read from the ETU service reports, as of today, into the rows' flags
+        and their "Listed for" (one read on the worker)."""
+        from ..services.lists.worklists import worklists
+
+        ws, day = self.ctx.ws, self.ctx.today()
+        if ws is None:
+            return
+
+        def shown(found: dict[str, list[dict[str, Any]]]) -> None:
+            by_sbl: dict[str, dict[str, str]] = {}
+            for key, name in RECORD_LISTS.items():
+                for item in found.get(name, []):
+                    by_sbl.setdefault(item["sbl"], {})[key] = listed_words(key, item)
+            for row in self.model.rows:
+                listed = by_sbl.get(row["sbl"], {})
+                row["listed"] = listed
+                row.setdefault("flags", {}).update({k: k in listed for k in RECORD_LISTS})
+            if self.model.rows:
+                self.model.dataChanged.emit(self.model.index(0, LISTED),
+                                            self.model.index(len(self.model.rows) - 1,
+                                                             LISTED))
+            if self.work_list.currentData() in RECORD_LISTS:
+                self._filter(lambda: self.proxy.set_work_list(self.work_list.currentData()))
+            if self.lists_state.text() == "Work lists up to date":
+                self._show_list_counts(done=True)
+
+        Op(self.ctx.runner, lambda: worklists(ws, as_of=day, names=tuple(
+            RECORD_LISTS.values()))).success(shown).failure(self.ctx.error).run()
+
     def _show_list_counts(self, *, done: bool) -> None:
         """Each work list with its number of parcels, once the work lists are worked out;
         the list chosen stays chosen."""
@@ -445,6 +514,7 @@ class ParcelList(QWidget):
             return
         self._merge_overview(rows)
         self._show_list_counts(done=True)
+        self.refresh_record_lists()
 
     def _merge_overview(self, rows: list[dict[str, Any]]) -> None:
         changed = []
@@ -453,7 +523,11 @@ class ParcelList(QWidget):
             if index is None or index >= len(self.model.rows) or (
                     self.model.rows[index]["sbl"] != new["sbl"]):
                 continue  # the list changed since: never one parcel's row on another
-            self.model.rows[index].update(new)
+            row = self.model.rows[index]
+            # the flags of the lists read from the reports are theirs (refresh_record_lists)
+            kept = {k: v for k, v in row.get("flags", {}).items() if k in RECORD_LISTS}
+            row.update(new)
+            row["flags"] = {**new.get("flags", {}), **kept}
             changed.append(index)
         if changed:
             # One signal for the chunk, naming only the columns the work lists fill (the

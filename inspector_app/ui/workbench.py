@@ -10,10 +10,11 @@ another parcel never shows its parcel again.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSettings
-from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+from PySide6.QtCore import QSettings, QUrl
+from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
@@ -111,6 +112,7 @@ class Workbench(QWidget):
         self.edits: CaseEdits = CaseEdits(self)
         self.form.findings.wanted = self._load_findings
         self.form.problem.connect(self.show_problem)
+        self.form.document_requested.connect(self.open_document)
         form_scroll = QScrollArea()
         form_scroll.setWidget(self.form)
         form_scroll.setWidgetResizable(True)
@@ -272,6 +274,7 @@ class Workbench(QWidget):
         from ..services.letters.due import letters_due
         from ..services.lists.overview import overview
         from ..services.parcel.sketch import site_map
+        from ..services.records.documents import record_facts
         from ..services.session.laws import NoLawFacts
         from .site_edits import site_imagery
 
@@ -288,10 +291,10 @@ class Workbench(QWidget):
                    else letters_due(ws, sbl, evaluation, as_of=day))
             return (evaluation, due, site_map(ws, case), ws.history(sbl),
                     ws.attachments(sbl), overview(ws, as_of=day, sbls=[sbl]),
-                    site_imagery(ws, sbl))
+                    site_imagery(ws, sbl), record_facts(ws, case))
 
         def shown(result: tuple[Any, ...]) -> None:
-            evaluation, due, site_map_data, history, photos, row, imagery = result
+            evaluation, due, site_map_data, history, photos, row, imagery, facts = result
             self._row_changed(row)  # the parcel's own row, wherever the user is now
             if round_ != self._shown_round or sbl != self.sbl:
                 return  # the user has moved on: never show one parcel's details on another
@@ -302,6 +305,7 @@ class Workbench(QWidget):
             else:
                 self.site.show_site(*site_map_data, lake=evaluation.lake, imagery=imagery)
                 self.letters.load(sbl, [k.value for k in evaluation.letters])
+            self.form.maintenance.set_facts(facts, day)
             self._show_history(history)
             self.photos_page.show_photos(photos)
 
@@ -315,11 +319,34 @@ class Workbench(QWidget):
         if sbl is None or ws is None:
             return
 
-        def shown(full: list[dict[str, Any]]) -> None:
-            if sbl == self.sbl and round_ == self._shown_round:
-                self.history.show_history(full)
+        from ..services.records.documents import history_documents
 
-        self.ctx.op(lambda: with_decisions(ws, sbl, rows)).success(shown).run()
+        def shown(found: tuple[list[dict[str, Any]], dict[str, str]]) -> None:
+            if sbl == self.sbl and round_ == self._shown_round:
+                self.history.show_history(*found)
+
+        self.ctx.op(lambda: (with_decisions(ws, sbl, rows), history_documents(ws, rows))
+                    ).success(shown).run()
+
+    # The system's viewer for a provider's document: a boundary that tests replace.
+    opener = staticmethod(QDesktopServices.openUrl)
+
+    def open_document(self, sha256: str) -> None:
+        """A provider's document the records name, opened in the system's viewer (a copy
+        under its own file name; the stored file is the record)."""
+        from ..services.records.documents import document_copy
+
+        ws = self.ctx.ws
+        if ws is None:
+            return
+
+        def opened(path: Path) -> None:
+            if self.opener(QUrl.fromLocalFile(str(path))):
+                self.ctx.say(f"Opened {path.name}.")
+            else:
+                self.ctx.say(f"No program opened {path.name}; open the file yourself: {path}")
+
+        self.ctx.op(lambda: document_copy(ws, sha256)).success(opened).run()
 
     def _load_findings(self) -> None:
         """The phrases recorded in the data folder, for the findings field entered."""

@@ -365,7 +365,9 @@ def _check(ws: Session, path: Path, kind: str, received: date | None) -> _Checke
     today = ws.today()
     if received is not None and received > today:
         raise InputError(f"--received {received.isoformat()} is after today "
-                         f"({today.isoformat()}); give the day the file arrived.")
+                         f"({today.isoformat()}); give the day the file arrived.",
+                         in_app=f"The day received, {received.isoformat()}, is after today "
+                                f"({today.isoformat()}); give the day the file arrived.")
     day = received or today
     raw = read_file(path)
     sha = hashlib.sha256(raw).hexdigest()
@@ -399,10 +401,12 @@ def import_records(ws: Session, path: Path, kind: str, *, received: date | None 
         return result
     if result.refused and (not skip_bad or not (result.imported or result.already_on_record)):
         n = len(result.refused)
+        said = f"{path}: {n} row{'s' if n != 1 else ''} refused (listed); nothing was imported"
         raise IntakeRefused(
-            f"{path}: {n} row{'s' if n != 1 else ''} refused (listed); nothing was imported"
-            + ("" if skip_bad else "; correct them, or give --skip-bad to import the "
-               "others") + ".", replace(result, imported=0, late=[]).as_json())
+            said + ("" if skip_bad else "; correct them, or give --skip-bad to import the "
+                    "others") + ".", replace(result, imported=0, late=[]).as_json(),
+            in_app=said + ("" if skip_bad else "; correct them, or tick \"Import the good "
+                           "rows\" to import the others") + ".")
     _store(ws, path, checked.raw, kind, checked.day, checked.cases, result)
     return result
 

@@ -143,6 +143,14 @@ def file_rows(raw: bytes, path: Path) -> Iterator[tuple[int, list[str]]]:
         yield reader.line_num, cells
 
 
+def kind_of(path: Path) -> str | None:
+    """The kind whose template's columns the file's first row names, or None."""
+    first = next(file_rows(read_file(path), path), None)
+    names = {c.strip().lower().replace(" ", "_") for c in first[1]} - {""} if first else set()
+    return next((k for k, columns in COLUMNS.items()
+                 if names == {c.name for c in columns}), None)
+
+
 def header_columns(path: Path, kind: str, cells: Sequence[str]) -> list[str | None]:
     """Each of the file's columns as this kind's column name (None: a blank column)."""
     wanted = [c.name for c in COLUMNS[kind]]

@@ -9,6 +9,7 @@ from typing import Any
 
 from ...casefile.values import value_problem
 from ...domain.case import Case
+from ...domain.labels import change_label
 from ...domain.records import PROVIDER_KINDS
 from ...errors import InputError
 from ...storage import providers as stored
@@ -36,7 +37,10 @@ def _checked(values: dict[str, Any]) -> dict[str, Any]:
             value = value.isoformat()
         problem = value_problem("providers", key, value, words.get(key, key))
         if problem is not None:
-            raise InputError(f"providers: {problem}; nothing was changed.")
+            in_app = value_problem("providers", key, value,
+                                   change_label("providers", key).label)
+            raise InputError(f"providers: {problem}; nothing was changed.",
+                             in_app=f"{in_app}; nothing was changed.")
         out[key] = value
     return out
 
@@ -61,10 +65,12 @@ def add_provider(ws: Session, *, kind: str, name: str, number: str,
     with ws.store.transaction() as w:
         known = stored.by_number(w.conn, kind, values["number"])
         if known is not None:
+            said = f"A {kind} with number {known['number']} is already registered " \
+                   f"({known['name']})"
             raise InputError(
-                f"A {kind} with number {known['number']} is already registered "
-                f"({known['name']}); change it with `providers set --kind {kind} --number "
-                f"{known['number']} ...`. Nothing was changed.")
+                f"{said}; change it with `providers set --kind {kind} --number "
+                f"{known['number']} ...`. Nothing was changed.",
+                in_app=f"{said}; select it in the list to change it. Nothing was changed.")
         stored.add(w, {k: v for k, v in values.items() if v is not None})
     found = stored.by_number(ws.store.conn, kind, values["number"])
     assert found is not None
@@ -81,13 +87,17 @@ def set_provider(ws: Session, *, kind: str, number: str, name: str | None = None
                                ("valid_through", valid_through)) if v is not None}
     if not given:
         raise InputError("providers set: give --name, --company or --valid-through to "
-                         "change; nothing was changed.")
+                         "change; nothing was changed.",
+                         in_app="Nothing to change: the name, company and validity are as "
+                                "recorded.")
     values = _checked(given)
     with ws.store.transaction() as w:
         known = stored.by_number(w.conn, kind, number)
         if known is None:
             raise InputError(f"No {kind} with number {number.strip()!r} is registered; "
-                             "`providers list` lists them. Nothing was changed.")
+                             "`providers list` lists them. Nothing was changed.",
+                             in_app=f"No {kind} with number {number.strip()!r} is "
+                                    "registered. Nothing was changed.")
         stored.change(w, known["id"], values)
     found = stored.by_number(ws.store.conn, kind, number)
     assert found is not None

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from .file import FileActions
     from .help import HelpActions
     from .letters import LettersActions
+    from .records import RecordsActions
     from .reports import ReportsActions
     from .sync import SyncActions
     from .view import ViewActions
@@ -23,6 +24,7 @@ class Menus:
     file: FileActions
     edit: EditActions
     letters: LettersActions
+    records: RecordsActions
     reports: ReportsActions
     sync: SyncActions
     view: ViewActions
