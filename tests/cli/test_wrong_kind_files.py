@@ -57,6 +57,8 @@ COMMANDS: dict[tuple[str, str], tuple[str, list[str]]] = {
     ("sync join", "--passphrase-file"): ("passphrase.txt", ["sync", "join", "KIT",
                                                             "--passphrase-file", "FILE"]),
     ("sync import", "file"): ("package.zip", ["sync", "import", "FILE"]),
+    ("records import", "file"): ("reports.csv", ["records", "import", "FILE", "--kind",
+                                                 "etu-service"]),
 }
 # Any file may be attached; any text is a passphrase.
 ANY_FILE = {("attach", "file")}
