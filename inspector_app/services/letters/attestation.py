@@ -106,15 +106,11 @@ def _as_enrolled(who: Attester, enrolled: Attester | None) -> Attester:
                              f"{enrolled.number!r}, not {who.number.strip()!r}; the attestation "
                              "states the number as enrolled.")
         return enrolled
-    missing = [w for w, v in (("name", who.name), ("kind", who.kind), ("number", who.number))
-               if not v.strip()]
-    if missing:
-        said = (missing[0] if len(missing) == 1
-                else f"{', '.join(missing[:-1])} and {missing[-1]}")
-        raise InputError(f"The attesting person's {said} "
-                         f"{'is' if len(missing) == 1 else 'are'} not given; only for an "
-                         "inspection recorded on a certified inspector's laptop are they "
-                         "taken from its enrolment.")
+    if not who.kind.strip():
+        raise InputError("The attesting person's kind is not given (a design professional or "
+                         "a certified inspector); only for an inspection recorded on a "
+                         "certified inspector's laptop are the name, kind and number taken "
+                         "from its enrolment.")
     return who
 
 
