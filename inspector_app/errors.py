@@ -29,6 +29,15 @@ class InputError(InspectorError):
     exit_status = 2
 
 
+class RefusedWithReport(InputError):
+    """Bad input refused whole, with a report of what was refused (printed on stdout as the
+    command's JSON, the sentence on stderr)."""
+
+    def __init__(self, message: str, report: object) -> None:
+        super().__init__(message)
+        self.report = report
+
+
 class NotFoundError(InputError):
     """An SBL, layer or record that is not in the data folder."""
 

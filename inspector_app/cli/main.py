@@ -13,8 +13,19 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
-from ..errors import InputError
-from . import attest, cases, folder, layers, letters, parcels, reports, rules, sync
+from ..errors import InputError, RefusedWithReport
+from . import (
+    attest,
+    cases,
+    folder,
+    layers,
+    letters,
+    outside_records,
+    parcels,
+    reports,
+    rules,
+    sync,
+)
 from .common import Commands, Handler, Parser, desk_folder, folder_starters, office_database
 
 
@@ -62,6 +73,8 @@ def _add_commands(commands: Commands) -> None:
     layers.add_gps(commands)
     letters.add_letters(commands)
     reports.add_report(commands)
+    outside_records.add_providers(commands)
+    outside_records.add_records(commands)
     letters.add_register(commands)
     attest.add_attest(commands)
     letters.add_office(commands)
@@ -105,11 +118,16 @@ def run(argv: Sequence[str] | None = None) -> int:
         return int(exc.code or 0)
     except BrokenPipeError:
         return _reader_went_away()
+    except RefusedWithReport as exc:
+        result, status = exc.report, exc.exit_status
+        print(str(exc), file=sys.stderr)
     except InputError as exc:
         print(str(exc), file=sys.stderr)
         return exc.exit_status
     except Exception as exc:
         return _failed(exc)
+    else:
+        status = 0
     try:
         # One write: `json.dump` would make one per token (a quarter million for the work
         # lists of 20,000 parcels).
@@ -117,7 +135,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()
     except BrokenPipeError:
         return _reader_went_away()
-    return 0
+    return status
 
 
 def _failed(exc: Exception) -> int:

@@ -18,6 +18,7 @@ import csv
 import io
 import zipfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -123,14 +124,19 @@ def cell_text(value: Any) -> str:
 def read_xlsx_rows(path: Path) -> list[list[str]]:
     """The first sheet of an Excel .xlsx workbook, row by row, each cell as text (rows
     numbered as Excel numbers them: the first is row 1)."""
-    from openpyxl import load_workbook
-
-    damaged = InputError(f"{path}: is not an Excel workbook (.xlsx), or is damaged; save it "
-                         "again from the spreadsheet as .xlsx or as CSV UTF-8.")
     try:
         raw = read_regular_file(path, limit=MAX_XLSX_BYTES, what="workbook")
     except FileNotFoundError:
         raise InputError(f"{path}: no such file.") from None
+    return xlsx_rows(raw, path)
+
+
+def xlsx_rows(raw: bytes, path: Path) -> list[list[str]]:
+    """`read_xlsx_rows` of a workbook's bytes already read (`path` names it in words)."""
+    from openpyxl import load_workbook
+
+    damaged = InputError(f"{path}: is not an Excel workbook (.xlsx), or is damaged; save it "
+                         "again from the spreadsheet as .xlsx or as CSV UTF-8.")
     try:
         _check_workbook(zipfile.ZipFile(io.BytesIO(raw)))
     except ZipProblem as exc:
@@ -166,3 +172,70 @@ def _check_workbook(z: zipfile.ZipFile) -> None:
                                  "<!ENTITY), which no spreadsheet writes and this app does "
                                  "not read")
             tail = piece[-_OVERLAP:]
+
+
+@dataclass(frozen=True)
+class TemplateColumn:
+    """A column of a template the office sends out: its name, what to write in it, and the
+    cells a workbook accepts there (`kind`: "date", "yes/no", "number" or "text")."""
+
+    name: str
+    instruction: str
+    kind: str
+    minimum: float | None = None
+    maximum: float | None = None
+
+
+def template_bytes(suffix: str, columns: Sequence[TemplateColumn], *, sheet: str,
+                   rows: int = 500) -> bytes:
+    """A template as CSV (the header row alone) or .xlsx: the header row, one row saying
+    what each column takes, and `rows` rows of cells typed and validated as the columns
+    say (a date, yes or no, a number in range), so that a spreadsheet refuses a wrong
+    value as it is typed."""
+    if suffix == ".csv":
+        return table_bytes(suffix, [c.name for c in columns], [])
+    from openpyxl import Workbook
+    from openpyxl.styles import Alignment, Font
+    from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.datavalidation import DataValidation
+
+    book = Workbook()
+    ws: Any = book.active
+    ws.title = sheet
+    ws.append([c.name for c in columns])
+    ws.append([c.instruction for c in columns])
+    for cell in ws[1]:
+        cell.font = Font(bold=True)
+    for cell in ws[2]:
+        cell.font = Font(italic=True)
+        cell.alignment = Alignment(wrap_text=True, vertical="top")
+        cell.data_type = "s"
+    first, last = 3, 2 + rows
+    for i, c in enumerate(columns, start=1):
+        letter = get_column_letter(i)
+        ws.column_dimensions[letter].width = max(14, len(c.name) + 4)
+        cells = f"{letter}{first}:{letter}{last}"
+        if c.kind == "date":
+            rule = DataValidation(type="date", operator="greaterThan", formula1="1")
+            fmt = "yyyy-mm-dd"
+        elif c.kind == "yes/no":
+            rule = DataValidation(type="list", formula1='"yes,no"')
+            fmt = "@"
+        elif c.kind == "number":
+            rule = DataValidation(type="decimal", operator="between",
+                                  formula1=f"{c.minimum:g}", formula2=f"{c.maximum:g}")
+            fmt = "General"
+        else:
+            rule, fmt = None, "@"
+        if rule is not None:
+            rule.error = c.instruction
+            rule.errorTitle = c.name
+            rule.showErrorMessage = True
+            ws.add_data_validation(rule)
+            rule.add(cells)
+        for (cell,) in ws.iter_rows(min_row=first, max_row=last, min_col=i, max_col=i):
+            cell.number_format = fmt
+    ws.freeze_panes = "A3"
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()

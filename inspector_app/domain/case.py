@@ -17,6 +17,7 @@ from .field_spec import (
     EMAIL_PATTERN,
     RECORD_ID,
     SBL_PATTERN,
+    SHA256_PATTERN,
     Editor,
     Text,
     Writer,
@@ -193,6 +194,18 @@ class Component:
 class EtuInspection:
     date: Date = declare("Date", column="inspection_date")
     report_received: Date | None = declare("Report received", default=None)
+    # as the certified manufacturer's representative's report states it (§ 202-8 A)
+    provider_number: str | None = declare("Representative's certification", default=None,
+                                          text=Text.NAME, strip=True, writers=Writer.OFFICE)
+    provider_name: str | None = declare("Representative", default=None, text=Text.NAME,
+                                        writers=Writer.OFFICE)
+    unit: str | None = declare("Unit", default=None, text=Text.NAME)
+    fully_functional: bool | None = declare("Certified fully functional", default=None)
+    service_contract_through: Date | None = declare("Service contract through",
+                                                    default=None, future=True)
+    document: str | None = declare("Report received as", default=None, text=Text.PLAIN,
+                                   pattern=SHA256_PATTERN, writers=Writer.OFFICE,
+                                   editor=Editor.NONE)
 
 
 @record("ETU service", table="etu_services")
@@ -213,6 +226,15 @@ class PumpOut:
     record_received: bool = declare("Record received")
     volume_gal: float | None = declare("Volume", default=None, unit="gal", minimum=0,
                                        maximum=100_000)
+    # as the NYSDEC-permitted hauler's record states it (§ 202-8 B)
+    hauler_permit: str | None = declare("Hauler's NYSDEC permit", default=None,
+                                        text=Text.NAME, strip=True, writers=Writer.OFFICE)
+    hauler_name: str | None = declare("Hauler", default=None, text=Text.NAME,
+                                      writers=Writer.OFFICE)
+    record_received_on: Date | None = declare("Record received on", default=None)
+    document: str | None = declare("Record received as", default=None, text=Text.PLAIN,
+                                   pattern=SHA256_PATTERN, writers=Writer.OFFICE,
+                                   editor=Editor.NONE)
 
 
 @record("Holding-tank service", table="holding_tank_services")

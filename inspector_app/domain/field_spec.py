@@ -21,6 +21,7 @@ from .sbl import SBL_PATTERN as SBL_PATTERN  # declared with the reader of tax m
 DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
 EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
 NOT_BLANK = r"\S"
+SHA256_PATTERN = r"^[0-9a-f]{64}$"
 RECORD_ID = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
 
 # Text a person names or types on one line (a name, an address line, a permit number)...

@@ -120,6 +120,9 @@ class Jurisdiction:
     # holding tank be pumped, and for the pump-out record within this many days of its date
     # (the office's practice; 0 when the file names none: by the notice's date).
     holding_tank_discharge_pump_within_days: int = 0
+    # how far ahead the office looks for ETU service contracts about to end (its practice;
+    # the law asks only that a contract be held)
+    etu_contracts_expiring_within_days: int = 60
     # The provisions (keys of [citations]) confirmed against the law's text: the source,
     # who confirmed each and when. A provision not here is not confirmed: an issued letter
     # words it as the office's request, without its citation.
@@ -376,6 +379,9 @@ def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
                                                    integer=True)
     values["etu_report_within_days"] = etu.number("report_within_days", lo=0, hi=365,
                                                   integer=True)
+    if "contracts_expiring_within_days" in etu.data:  # files written before it: 60 days
+        values["etu_contracts_expiring_within_days"] = etu.number(
+            "contracts_expiring_within_days", lo=1, hi=365, integer=True)
     etu.done()
 
     # Optional: files written before it was introduced have no [holding_tank] table.

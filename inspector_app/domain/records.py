@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .field_spec import Text, Writer, declare, record
+from .field_spec import SHA256_PATTERN, Text, Writer, declare, record
 from .vocabulary import ComponentKind, LakeDistanceMethod
 
 MAX_SEQ = 2**31 - 1
@@ -68,7 +68,7 @@ class LotMeasurement:
 @record("Photo or document", table="attachments")
 @dataclass(frozen=True, kw_only=True)
 class Attachment:
-    sha256: str = declare("Fingerprint (SHA-256)", text=Text.PLAIN, pattern=r"^[0-9a-f]{64}$",
+    sha256: str = declare("Fingerprint (SHA-256)", text=Text.PLAIN, pattern=SHA256_PATTERN,
                           fixed=True)
     filename: str = declare("File", text=Text.NAME)
     media_type: str = declare("File type", text=Text.NAME)
@@ -112,7 +112,7 @@ class Letter:
     attestation_id: str | None = declare("Attestation", default=None,
                                          reference_to="attestations")
     signature_sha256: str | None = declare("Signature's fingerprint (SHA-256)", default=None,
-                                           text=Text.PLAIN, pattern=r"^[0-9a-f]{64}$")
+                                           text=Text.PLAIN, pattern=SHA256_PATTERN)
 
 
 SERVICE_METHODS = ("first_class_mail", "certified_mail", "hand_delivery", "posting")
@@ -154,7 +154,7 @@ class Attestation:
     attester_number: str = declare("Certification or licence number", text=Text.NAME)
     attested_on: str = declare("Attested on", text=Text.PLAIN, date_text=True)
     signature_sha256: str = declare("Signature's fingerprint (SHA-256)", text=Text.PLAIN,
-                                    pattern=r"^[0-9a-f]{64}$")
+                                    pattern=SHA256_PATTERN)
     signature_source: str = declare("Signature", choices=("drawn", "scanned"))
     signature_filename: str = declare("Signature file", text=Text.NAME)
     signature_media_type: str = declare("Signature file type", text=Text.NAME)
@@ -242,10 +242,49 @@ class OfficeSetting:
     value: str = declare("Value", plain=True)
 
 
+# Chapter 202, § 202-8: who writes the records that arrive from outside the office, by the
+# number a record names them with. Kept at the office; a record naming an unknown number,
+# or one no longer valid on the record's date, is refused.
+PROVIDER_KINDS = ("etu-representative", "hauler", "inspector")
+
+
+@record("Provider", table="providers", writers=Writer.OFFICE, synced=False)
+@dataclass(frozen=True, kw_only=True)
+class Provider:
+    kind: str = declare("Kind", choices=PROVIDER_KINDS, fixed=True)
+    name: str = declare("Name", text=Text.NAME)
+    number: str = declare("Certification or permit number", text=Text.NAME, fixed=True,
+                          pattern=r"^[0-9A-Za-z][0-9A-Za-z .-]*$", max_length=40)
+    company: str | None = declare("Company", default=None, text=Text.NAME)
+    valid_through: str | None = declare("Valid through", default=None, text=Text.PLAIN,
+                                        date_text=True, future=True)
+
+
+# The kinds of file the office takes in, and the provider each names.
+RECEIVED_KINDS = {"etu-service": "etu-representative", "pump-out": "hauler"}
+
+
+@record("Received document", table="received_documents", writers=Writer.OFFICE,
+        synced=False)
+@dataclass(frozen=True, kw_only=True)
+class ReceivedDocument:
+    sha256: str = declare("Fingerprint (SHA-256)", text=Text.PLAIN, pattern=SHA256_PATTERN,
+                          fixed=True)
+    kind: str = declare("Kind", choices=tuple(RECEIVED_KINDS), fixed=True)
+    filename: str = declare("File", text=Text.NAME)
+    media_type: str = declare("File type", text=Text.NAME)
+    size_bytes: int = declare("Size", unit="bytes", minimum=0, maximum=MAX_ATTACHMENT_BYTES)
+    received_on: str = declare("Received on", text=Text.PLAIN, date_text=True)
+    imported_at: str = declare("Imported at", text=Text.PLAIN, timestamp=True)
+    imported_by: str = declare("Imported by", text=Text.NAME)
+    records: int = declare("Records made", minimum=0, maximum=MAX_SEQ)
+    refused: int = declare("Rows refused", minimum=0, maximum=MAX_SEQ)
+
+
 RECORDS: tuple[type, ...] = (LakeMeasurement, LotMeasurement, Attachment, Letter,
                              LetterService, Attestation, FindingDecision, ShorelineLayer,
                              LotLayer, Basemap,
-                             OfficeSetting)
+                             OfficeSetting, Provider, ReceivedDocument)
 # Records of one data folder alone, never sent to another device: the imagery it holds
 # and its own settings (their changes are logged without a device sequence number).
 LOCAL_TABLES = frozenset({"basemaps", "office_settings"})

@@ -625,6 +625,12 @@ def etu_findings(etu: EtuService | None, has_etu: bool, j: Jurisdiction
         out.append(DatedFinding(finding=Finding(
             code="etu_no_service_contract", citation=cite,
             detail="no service contract with a certified manufacturer's representative")))
+    elif (lapse := contract_end(etu)) is not None:
+        reported, through = lapse
+        out.append(DatedFinding(after=through, finding=Finding(
+            code="etu_no_service_contract", citation=cite, since=through + timedelta(days=1),
+            detail=f"the service contract, as the report of the {reported.isoformat()} "
+                   f"inspection states it, ran through {through.isoformat()}")))
     months = j.etu_max_interval_months
     if etu is not None and etu.manufacturer_interval_months is not None:
         months = min(months, etu.manufacturer_interval_months)
@@ -655,6 +661,17 @@ def etu_findings(etu: EtuService | None, has_etu: bool, j: Jurisdiction
     return out
 
 
+def contract_end(etu: EtuService | None) -> tuple[date, date] | None:
+    """The ETU's service contract's last day as the latest report stating one gives it,
+    with that report's inspection date; None where no report states one."""
+    stated = [i for i in (etu.inspections if etu else ()) if i.service_contract_through]
+    if not stated:
+        return None
+    latest = max(stated, key=lambda i: i.date)
+    assert latest.service_contract_through is not None
+    return latest.date, latest.service_contract_through
+
+
 def holding_tank_findings(service: HoldingTankService | None, has_tank: bool,
                           j: Jurisdiction) -> list[DatedFinding]:
     """§ 202-8 B: a hauler contract (stands at once), and a copy of every pump-out record:
@@ -670,16 +687,24 @@ def holding_tank_findings(service: HoldingTankService | None, has_tank: bool,
             detail="no contract with a NYSDEC-permitted septage hauler")))
     grace = j.holding_tank_record_within_days
     for pump_out in (service.pump_outs if service else ()):
+        due = pump_out.date + timedelta(days=grace)
+        # the office's practice, not the law's: § 202-8 B sets no time
+        allowed = f" (the {grace} days this office allows passed {due.isoformat()})" \
+            if grace else ""
+        received = pump_out.record_received_on
+        if pump_out.record_received and received is not None and received > due:
+            out.append(DatedFinding(finding=Finding(
+                code="holding_tank_records_missing", citation=cite,
+                since=due + timedelta(days=1), cured=received,
+                detail=f"the record of the {pump_out.date.isoformat()} pump-out arrived "
+                       f"{received.isoformat()}{allowed}")))
         if pump_out.record_received:
             continue
-        due = pump_out.date + timedelta(days=grace)
-        detail = f"no record received for the {pump_out.date.isoformat()} pump-out"
-        if grace:
-            # the office's practice, not the law's: § 202-8 B sets no time
-            detail += f" (the {grace} days this office allows passed {due.isoformat()})"
         out.append(DatedFinding(after=due, finding=Finding(
             code="holding_tank_records_missing", citation=cite,
-            since=due + timedelta(days=1), detail=detail)))
+            since=due + timedelta(days=1),
+            detail=f"no record received for the {pump_out.date.isoformat()} pump-out"
+                   f"{allowed}")))
     return out
 
 

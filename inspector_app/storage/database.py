@@ -49,7 +49,7 @@ SQL_MIGRATIONS = ("0001_initial", "0002_finding_decisions", "0003_component_geom
                   "0013_inspections_and_proposals", "0014_letter_deadlines",
                   "0015_letter_service", "0016_attestations",
                   "0017_holding_tank_discharge", "0018_shoreline_far_confirmed",
-                  "0019_office_files", "0020_stored_files",
+                  "0019_office_files", "0020_stored_files", "0021_received_records",
                   "0023_certified_inspectors")
 
 

@@ -506,7 +506,8 @@ class CaseForm(QWidget):
                                      holding_tank_discharges=discharges)
                         if encroach or clear or discharges or case.observations else None)
         ahj = self._read_ahj(case)
-        etu_rows = records.read_etu_inspections(self.etu_inspections.toPlainText())
+        etu_rows = records.read_etu_inspections(self.etu_inspections.toPlainText(),
+                                                case.etu.inspections if case.etu else ())
         interval = self.etu_interval.value()
         has_etu = (etu_rows or self.etu_contract.isChecked() or interval is not None
                    or case.etu is not None)
@@ -514,7 +515,9 @@ class CaseForm(QWidget):
                          manufacturer_interval_months=interval,
                          provider=case.etu.provider if case.etu else None,
                          inspections=etu_rows) if has_etu else None
-        pump_rows = records.read_pump_outs(self.pump_outs.toPlainText())
+        pump_rows = records.read_pump_outs(
+            self.pump_outs.toPlainText(),
+            case.holding_tank_service.pump_outs if case.holding_tank_service else ())
         has_tank = pump_rows or self.hauler.isChecked() or case.holding_tank_service is not None
         holding = HoldingTankService(
             hauler_contract=self.hauler.isChecked(),

@@ -4,12 +4,16 @@ cannot be read raises ValueError naming the line and how it must read."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from datetime import date
+from typing import TypeVar
 
 from ..domain.case import EtuInspection, FieldTest, PumpOut, Renter
 from ..domain.vocabulary import TestKind, TestResult
 from .form_fields import iso, lines
+
+T = TypeVar("T")
 
 
 def _g(value: float | None) -> str:
@@ -52,17 +56,31 @@ def etu_inspections_text(inspections: Iterable[EtuInspection]) -> str:
     return "\n".join(f"{x.date.isoformat()}, {iso(x.report_received)}" for x in inspections)
 
 
-def read_etu_inspections(text: str) -> tuple[EtuInspection, ...]:
+def _as_shown(items: Sequence[T], day: date) -> T | None:
+    """The first item of that date the form was given (what a line does not show, such as
+    a report's provider and document, is kept from it); None if there is none."""
+    return next((x for x in items if getattr(x, "date", None) == day), None)
+
+
+def read_etu_inspections(text: str, shown: Sequence[EtuInspection] = ()
+                         ) -> tuple[EtuInspection, ...]:
+    """One inspection per line: its date and the report's. `shown`: the inspections as
+    loaded, whose other values (provider, unit, contract, document) a line keeps."""
     rows = []
+    left = list(shown)
     for n, line in enumerate(lines(text), start=1):
         parts = [x.strip() for x in line.split(",")] + [""]
         try:
-            rows.append(EtuInspection(date=date.fromisoformat(parts[0]),
-                                      report_received=date.fromisoformat(parts[1])
-                                      if parts[1] else None))
+            day = date.fromisoformat(parts[0])
+            received = date.fromisoformat(parts[1]) if parts[1] else None
         except ValueError:
             raise ValueError(f"ETU inspections, line {n} ({line!r}) must read: "
                              "YYYY-MM-DD, YYYY-MM-DD (or blank)") from None
+        was = _as_shown(left, day)
+        if was is not None:
+            left.remove(was)
+        rows.append(EtuInspection(date=day, report_received=received) if was is None
+                    else replace(was, report_received=received))
     return tuple(rows)
 
 
@@ -71,14 +89,24 @@ def pump_outs_text(pump_outs: Iterable[PumpOut]) -> str:
                      for x in pump_outs)
 
 
-def read_pump_outs(text: str) -> tuple[PumpOut, ...]:
+def read_pump_outs(text: str, shown: Sequence[PumpOut] = ()) -> tuple[PumpOut, ...]:
+    """One pump-out per line: its date and whether its record was received. `shown`: the
+    pump-outs as loaded, whose other values (gallons, hauler, document) a line keeps."""
     rows = []
+    left = list(shown)
     for n, line in enumerate(lines(text), start=1):
         parts = [x.strip() for x in line.split(",")] + [""]
         try:
-            rows.append(PumpOut(date=date.fromisoformat(parts[0]),
-                                record_received=parts[1].lower() in ("yes", "y", "true")))
+            day = date.fromisoformat(parts[0])
         except ValueError:
             raise ValueError(f"Pump-outs, line {n} ({line!r}) must read: YYYY-MM-DD, "
                              "yes/no") from None
+        received = parts[1].lower() in ("yes", "y", "true")
+        was = _as_shown(left, day)
+        if was is not None:
+            left.remove(was)
+        rows.append(PumpOut(date=day, record_received=received) if was is None
+                    else replace(was, record_received=received,
+                                 record_received_on=was.record_received_on if received
+                                 else None))
     return tuple(rows)

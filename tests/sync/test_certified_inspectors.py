@@ -99,6 +99,12 @@ def sides(tmp_path: Path, capsys: pytest.CaptureFixture[str],
     second = next(p["sbl"] for p in made.ok(made.office("parcels")) if p["sbl"] != first
                   and "inspection" in made.ok(made.office("case", "export", p["sbl"])))
     made.sbls = [first, second]
+    # the providers register: the inspector, one whose certification lapsed, and a hauler
+    for kind, name, number, through in (("inspector", INSPECTOR, NUMBER, "2099-12-31"),
+                                        ("inspector", "L. Lapsed", "20001", "2020-06-30"),
+                                        ("hauler", "H. Hauler", "30003", "2099-12-31")):
+        made.ok(made.office("providers", "add", "--kind", kind, "--name", name, "--number",
+                            number, "--valid-through", through))
     return made
 
 
@@ -131,8 +137,14 @@ def test_a_laptop_of_the_office_names_no_inspector(sides: Sides) -> None:
 @pytest.mark.parametrize("given, says", [
     (("--inspector", INSPECTOR), "--inspector was given without --certification"),
     (("--certification", NUMBER), "--certification was given without --inspector"),
-    (("--inspector", INSPECTOR, "--certification", "#12"),
-     "'#12' is not a certification number"),
+    (("--inspector", INSPECTOR, "--certification", "99999"),
+     "the inspector's certification '99999' is not registered with the office"),
+    (("--inspector", "L. Lapsed", "--certification", "20001"),
+     "the inspector's certification 20001 (L. Lapsed) was valid through 2020-06-30"),
+    (("--inspector", "H. Hauler", "--certification", "30003"),
+     "the inspector's certification '30003' is not registered with the office"),
+    (("--inspector", "J. Other", "--certification", NUMBER),
+     "holds certification 12345 for R. Private, not J. Other"),
     (("--inspector", "R" * 70, "--certification", NUMBER), "is longer than 80 characters"),
 ])
 def test_an_inspector_without_a_usable_certification_is_refused_and_nothing_is_written(

@@ -20,12 +20,12 @@ from ...sync.package import (
     package_bytes,
     write_private,
 )
+from ..records.providers import provider_problem
 from ..reference import basemaps
 from ..reference import lot_kits as lots
 from ..session.laws import DATA_FOLDER_JURISDICTION, DEFAULT_JURISDICTION, kit_laws
 from ..session.session import FIELD, NAME_MAX, OFFICE, Session, working_name
 from . import assignment
-from .certification import certification_refusal
 from .devices import device_row, now_text, office_private_key
 
 
@@ -78,7 +78,8 @@ def check_inspector(ws: Session, name: str | None,
                     certification: str | None) -> CertifiedInspector | None:
     """The certified inspector named for a laptop (None: an office laptop), or the one
     sentence that refuses them: name and number go together, and the number is that of a
-    provider of kind `inspector` whose certification is valid today."""
+    provider of kind `inspector` whose certification is valid today, registered under that
+    name (`records.providers.provider_problem`, the one check of a provider's number)."""
     name = " ".join((name or "").split()) or None
     certification = (certification or "").strip() or None
     if name is None and certification is None:
@@ -98,10 +99,17 @@ def check_inspector(ws: Session, name: str | None,
         raise InputError(f"sync enroll: the inspector {who!r} is longer than {NAME_MAX} "
                          "characters as the records name them; shorten the name (initials "
                          "for given names).") from None
-    refusal = certification_refusal(ws, "inspector", certification, ws.today())
+    provider, refusal = provider_problem(ws.store.conn, "inspector", certification,
+                                         ws.today())
     if refusal is not None:
-        raise InputError(f"sync enroll: {refusal}")
-    return CertifiedInspector(name, certification)
+        said = refusal if refusal.startswith("the ") else f"the {refusal}"
+        raise InputError(f"sync enroll: {said}; no field kit was written.")
+    assert provider is not None
+    if " ".join(provider["name"].split()).casefold() != name.casefold():
+        raise InputError(f"sync enroll: the providers register holds certification "
+                         f"{provider['number']} for {provider['name']}, not {name}; give "
+                         "the inspector's name as registered. No field kit was written.")
+    return CertifiedInspector(provider["name"], provider["number"])
 
 
 def check_enrolment(ws: Session, name: str, parcels: list[str] | None, *, passphrase: str,

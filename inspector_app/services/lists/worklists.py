@@ -22,9 +22,21 @@ if TYPE_CHECKING:
 
 WORKLISTS = ("five-year-inspections", "etu-reports", "holding-tank-records",
              "notices-past-deadline", "no-law-on-file", "lake-distance-needed",
-             "notices-service-unconfirmed")
-# Lists read from the letter register, not from the parcels' summaries.
-_FROM_REGISTER = {"notices-service-unconfirmed"}
+             "notices-service-unconfirmed", "etu-not-functional", "etu-contracts-expiring")
+# Lists read from the register or the reports on record, not from the parcels' summaries.
+_FROM_RECORDS: dict[str, Callable[[Session, date], list[dict[str, Any]]]] = {}
+
+
+def _from_records() -> dict[str, Callable[[Session, date], list[dict[str, Any]]]]:
+    if not _FROM_RECORDS:
+        from . import etu_reports
+        from .served import unconfirmed
+
+        _FROM_RECORDS.update({
+            "notices-service-unconfirmed": lambda ws, as_of: unconfirmed(ws, as_of=as_of),
+            "etu-not-functional": etu_reports.not_functional,
+            "etu-contracts-expiring": etu_reports.contracts_expiring})
+    return _FROM_RECORDS
 _ETU_CODES = {"etu_no_service_contract", "etu_inspection_overdue", "etu_report_late"}
 _HOLDING_CODES = {"holding_tank_no_hauler_contract", "holding_tank_records_missing"}
 
@@ -320,10 +332,8 @@ def _lists(parcels: list[_Parcel], as_of: date, names: tuple[str, ...], ws: Sess
            ) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {}
     for name in names:
-        if name in _FROM_REGISTER:
-            from .served import unconfirmed
-
-            out[name] = unconfirmed(ws, as_of=as_of)
+        if name in _from_records():
+            out[name] = _from_records()[name](ws, as_of)
             continue
         pick = _PICKERS[name]
         out[name] = [item for p in parcels if (item := pick(p, as_of)) is not None]
@@ -342,5 +352,5 @@ def worklists_one_by_one(ws: Session, *, as_of: date, names: tuple[str, ...] = W
 def worklists(ws: Session, *, as_of: date, names: tuple[str, ...] = WORKLISTS
               ) -> dict[str, list[dict[str, Any]]]:
     """The work lists as of a date, from each parcel's kept summary (`services/summaries`)."""
-    return _lists(_parcels(ws, as_of) if set(names) - _FROM_REGISTER else [], as_of, names,
-                  ws)
+    return _lists(_parcels(ws, as_of) if set(names) - set(_from_records()) else [], as_of,
+                  names, ws)

@@ -1,0 +1,583 @@
+"""Records written outside the office and sent in as files (Chapter 202, § 202-8): ETU
+service reports from certified manufacturer's representatives (A) and pump-out records
+from NYSDEC-permitted septage haulers (B), as CSV or Excel workbooks made from the office's
+template (`records template`).
+
+Every row is checked before anything is stored: the parcel (its tax map number in any
+county spelling), the provider's number (registered, valid on the row's date), dates (real,
+not in the future, in order), values (the bounds the records declare), and then the parcel's
+record as the row would leave it, through the same gate as a case file or the form. The file
+is all or nothing unless the office asks to store the good rows (`skip_bad`). The file is kept
+by its SHA-256 and each record made from it names it; the same file again stores nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from ...casefile.values import value_problem
+from ...documents.spreadsheet import TemplateColumn, template_bytes, xlsx_rows
+from ...domain.case import Case, EtuInspection, EtuService, HoldingTankService, PumpOut
+from ...domain.records import RECEIVED_KINDS
+from ...domain.sbl import closest
+from ...domain.vocabulary import ComponentKind
+from ...errors import InputError, RefusedWithReport
+from ...paths import UnreadableFile, read_regular_file, write_atomically
+from ...storage import parcels as parcel_rows
+from ...storage import providers as stored
+from ...storage.cases import load_case, parcel_id_for, save_case
+from ...text_input import decode
+from ..parcel.evaluation import follow_after_save
+from ..session.session import FIELD, Session
+from .providers import provider_problem
+
+KINDS = tuple(RECEIVED_KINDS)
+MAX_FILE_BYTES = 20 * 1024**2
+MAX_ROWS = 20_000
+_DATE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[T ]00:00(?::00)?)?$")
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a provider's file: its name, the record's field it fills (None: the
+    tax map number), how its cells read, and whether a row must fill it."""
+
+    name: str
+    field: str | None
+    kind: str  # "sbl", "date", "yes/no", "number", "text", "provider"
+    required: bool
+    instruction: str
+
+
+_SBL = Column("sbl", None, "sbl", True, "Tax map number (SBL) of the parcel, as on the "
+              "tax bill, e.g. 900.01-1-36")
+COLUMNS: dict[str, tuple[Column, ...]] = {
+    "etu-service": (
+        _SBL,
+        Column("service_date", "date", "date", True, "Date of the inspection, YYYY-MM-DD"),
+        Column("certification_number", "provider_number", "provider", True,
+               "Your certification number as the office registered it"),
+        Column("unit", "unit", "text", False, "Make and model of the unit (and serial)"),
+        Column("fully_functional", "fully_functional", "yes/no", True,
+               "yes if you certify the unit fully functional and operating properly, else "
+               "no"),
+        Column("service_contract_through", "service_contract_through", "date", True,
+               "Last day of the unit's service contract, YYYY-MM-DD"),
+        Column("report_date", "report_received", "date", False,
+               "Date of this report, YYYY-MM-DD (blank: the day the office receives it)"),
+    ),
+    "pump-out": (
+        _SBL,
+        Column("pump_out_date", "date", "date", True, "Date of the pump-out, YYYY-MM-DD"),
+        Column("gallons", "volume_gal", "number", True, "Gallons pumped"),
+        Column("hauler_permit", "hauler_permit", "provider", True,
+               "Your NYSDEC septage hauler permit number as the office registered it"),
+        Column("record_date", "record_received_on", "date", False,
+               "Date of this record, YYYY-MM-DD (blank: the day the office receives it)"),
+    ),
+}
+_TABLE = {"etu-service": "etu_reports", "pump-out": "pump_outs"}
+_WHAT = {"etu-service": "ETU service report", "pump-out": "pump-out record"}
+
+
+def _check_kind(kind: str) -> None:
+    if kind not in COLUMNS:
+        raise InputError(f"--kind {kind!r} is not one of {', '.join(COLUMNS)}.")
+
+
+def _template_columns(kind: str) -> list[TemplateColumn]:
+    out = []
+    for c in COLUMNS[kind]:
+        cell = {"sbl": "text", "provider": "text"}.get(c.kind, c.kind)
+        bounds: dict[str, Any] = {}
+        if cell == "number" and c.field is not None:
+            from ...domain import registry
+
+            spec = registry.column(_TABLE[kind], c.field)
+            assert spec is not None
+            bounds = {"minimum": spec.spec.minimum, "maximum": spec.spec.maximum}
+        out.append(TemplateColumn(c.name, c.instruction + ("" if c.required else
+                                                           " (may be left blank)"),
+                                  cell, **bounds))
+    return out
+
+
+def write_template(kind: str, out: Path) -> dict[str, Any]:
+    """The template the office sends out for `kind`: CSV (the header row) or .xlsx."""
+    _check_kind(kind)
+    suffix = out.suffix.lower()
+    if suffix not in (".csv", ".xlsx"):
+        raise InputError(f"--out {out}: a template is .csv or .xlsx (the ending decides).")
+    write_atomically(out, template_bytes(suffix, _template_columns(kind),
+                                         sheet=_WHAT[kind].capitalize() + "s"))
+    return {"path": str(out), "kind": kind, "columns": [c.name for c in COLUMNS[kind]]}
+
+
+# --- reading a file ---------------------------------------------------------------------
+
+@dataclass
+class Refused:
+    line: int
+    sbl: str
+    reason: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {"line": self.line, "sbl": self.sbl, "reason": self.reason}
+
+
+@dataclass
+class _Row:
+    line: int
+    sbl: str            # as written
+    parcel_id: str
+    values: dict[str, Any]
+    provider: dict[str, Any]
+
+
+@dataclass
+class IntakeResult:
+    imported: int = 0
+    already_imported: bool = False
+    refused: list[Refused] = field(default_factory=list)
+    late: list[dict[str, Any]] = field(default_factory=list)
+    document: str = ""
+    already_on_record: list[int] = field(default_factory=list)
+    # the rows that would be (or were) stored: line, parcel as stored, date, what it says
+    matched: list[dict[str, Any]] = field(default_factory=list)
+    stored: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        return {"imported": self.imported, "already_imported": self.already_imported,
+                "refused": [r.as_json() for r in self.refused], "late": self.late,
+                "document": self.document, "already_on_record": self.already_on_record}
+
+
+class IntakeRefused(RefusedWithReport):
+    """Rows refused, so nothing was stored; the report is the result to print."""
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return read_regular_file(path, limit=MAX_FILE_BYTES, what="provider's file")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file.") from None
+    except UnreadableFile as exc:
+        raise InputError(str(exc)) from None
+
+
+def _table(raw: bytes, path: Path) -> Iterator[tuple[int, list[str]]]:
+    """The file's rows (the header first), each with its line (CSV) or row (workbook)."""
+    suffix = path.suffix.lower()
+    if suffix == ".xls":
+        raise InputError(f"{path}: is an Excel 97-2003 workbook (.xls), which this app does "
+                         "not read; save it from the spreadsheet as .xlsx or as CSV UTF-8.")
+    if suffix == ".xlsx":
+        yield from enumerate(xlsx_rows(raw, path), start=1)
+        return
+    if suffix not in (".csv", ".txt"):
+        raise InputError(f"{path}: a provider's file is CSV (.csv) or an Excel workbook "
+                         "(.xlsx); save it as one of these.")
+    text, _ = decode(raw, path, what="provider's file", save_as="\"CSV UTF-8\"",
+                     windows=True)
+    reader = csv.reader(io.StringIO(text, newline=""))
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error:
+            raise InputError(f"{path}: line {reader.line_num} is not valid CSV (its double "
+                             "quotes do not pair up); nothing was imported.") from None
+        yield reader.line_num, cells
+
+
+def _header(path: Path, kind: str, cells: Sequence[str]) -> list[str | None]:
+    """Each of the file's columns as this kind's column name (None: a blank column)."""
+    wanted = [c.name for c in COLUMNS[kind]]
+    names = [c.strip().lower().replace(" ", "_") or None for c in cells]
+    while names and names[-1] is None:
+        names.pop()
+    other = [n for n in names if n is not None and n not in wanted]
+    missing = [n for n in wanted if n not in names]
+    repeated = sorted({n for n in names if n is not None and names.count(n) > 1})
+    if other or missing or repeated:
+        said = "; ".join(x for x in (
+            f"it has no column {', '.join(missing)}" if missing else "",
+            f"{', '.join(other)} {'is not a column' if len(other) == 1 else 'are not columns'}"
+            f" of {kind} records" if other else "",
+            f"{', '.join(repeated)} appears twice" if repeated else "") if x)
+        raise InputError(f"{path}: the first row must name the {kind} template's columns "
+                         f"({', '.join(wanted)}): {said}. Nothing was imported "
+                         f"(`records template --kind {kind}` writes the template).")
+    return names
+
+
+def _date(text: str, name: str) -> date:
+    m = _DATE.match(text)
+    try:
+        if m is None:
+            raise ValueError
+        return date.fromisoformat(m.group(1))
+    except ValueError:
+        raise ValueError(f"{name} {text!r} is not a date written YYYY-MM-DD") from None
+
+
+def _cell(column: Column, text: str, table: str) -> Any:
+    if column.kind == "date":
+        return _date(text, column.name)
+    if column.kind == "yes/no":
+        word = text.strip().lower()
+        if word not in ("yes", "no"):
+            raise ValueError(f"{column.name} {text!r} is not yes or no")
+        return word == "yes"
+    if column.kind == "number":
+        try:
+            value = float(text.replace(",", ""))
+        except ValueError:
+            raise ValueError(f"{column.name} {text!r} is not a number") from None
+        assert column.field is not None
+        problem = value_problem(table, column.field, value, column.name)
+        if problem is not None:
+            raise ValueError(problem)
+        return value
+    assert column.field is not None
+    problem = value_problem(table, column.field, text, column.name)
+    if problem is not None:
+        raise ValueError(problem)
+    return text
+
+
+def _row_values(ws: Session, kind: str, cells: dict[str, str], today: date,
+                received: date) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """One row's parcel, values and provider, or ValueError saying why it is refused."""
+    table = _TABLE[kind]
+    sbl = cells.get("sbl", "")
+    parcel_id = parcel_id_for(ws.store.conn, sbl) if sbl else None
+    if not sbl:
+        raise ValueError("sbl is empty")
+    if parcel_id is None:
+        near = closest(sbl, parcel_rows.ids_by_sbl(ws.store.conn))
+        raise ValueError(f"no parcel with SBL {sbl!r} in {ws.records_place}"
+                         + (f" (the closest: {', '.join(near)})" if near else ""))
+    values: dict[str, Any] = {}
+    for column in COLUMNS[kind][1:]:
+        text = cells.get(column.name, "")
+        if not text:
+            if column.required:
+                raise ValueError(f"{column.name} is empty")
+            continue
+        assert column.field is not None
+        values[column.field] = _cell(column, text, table)
+    day: date = values["date"]
+    for column in COLUMNS[kind][1:]:
+        value = values.get(column.field or "")
+        if column.kind == "date" and column.field != "service_contract_through" and \
+                isinstance(value, date) and value > today:
+            raise ValueError(f"{column.name} {value.isoformat()} is after today "
+                             f"({today.isoformat()})")
+    received_key = "report_received" if kind == "etu-service" else "record_received_on"
+    values.setdefault(received_key, received)
+    if values[received_key] < day:
+        raise ValueError(f"the {_WHAT[kind]} is dated {values[received_key].isoformat()}, "
+                         f"before the {'service' if kind == 'etu-service' else 'pump-out'} "
+                         f"of {day.isoformat()}")
+    provider_kind = RECEIVED_KINDS[kind]
+    number_field = "provider_number" if kind == "etu-service" else "hauler_permit"
+    provider, problem = provider_problem(ws.store.conn, provider_kind,
+                                         values[number_field], day)
+    if problem is not None:
+        raise ValueError(problem)
+    assert provider is not None
+    values[number_field] = provider["number"]
+    return parcel_id, values, provider
+
+
+def read_rows(ws: Session, path: Path, raw: bytes, kind: str, *, today: date,
+              received: date) -> tuple[list[_Row], list[Refused]]:
+    """The file's rows checked one by one (not yet against the parcels' records)."""
+    rows = _table(raw, path)
+    first = next(rows, None)
+    if first is None:
+        raise InputError(f"{path}: is empty; the first row must name the columns "
+                         f"({', '.join(c.name for c in COLUMNS[kind])}).")
+    names = _header(path, kind, first[1])
+    instructions = [c.instruction for c in _template_columns(kind)]
+    good: list[_Row] = []
+    refused: list[Refused] = []
+    count = 0
+    for line, raw_cells in rows:
+        cells = [c.strip() for c in raw_cells]
+        if not any(cells):
+            continue
+        if cells[:len(instructions)] == instructions[:len(cells)] or \
+                (cells and cells[0] == instructions[0]):
+            continue  # the workbook template's row saying what each column takes
+        count += 1
+        if count > MAX_ROWS:
+            raise InputError(f"{path}: has more than {MAX_ROWS:,} rows; send it in parts. "
+                             "Nothing was imported.")
+        if len(cells) > len(names) and any(cells[len(names):]):
+            refused.append(Refused(line, cells[0] if cells else "",
+                                   f"has {len(cells)} cells; the header has {len(names)}"))
+            continue
+        by_name = {n: c for n, c in zip(names, cells, strict=False) if n is not None}
+        try:
+            parcel_id, values, provider = _row_values(ws, kind, by_name, today, received)
+        except ValueError as exc:
+            refused.append(Refused(line, by_name.get("sbl", ""), str(exc)))
+            continue
+        good.append(_Row(line, by_name["sbl"], parcel_id, values, provider))
+    return good, refused
+
+
+# --- what the rows make of the records -------------------------------------------------
+
+def _has_etu(case: Case) -> bool:
+    return case.etu is not None or any(
+        c.kind is ComponentKind.ENHANCED_TREATMENT_UNIT for c in case.components)
+
+
+def _has_tank(case: Case) -> bool:
+    return case.holding_tank_service is not None or any(
+        c.kind is ComponentKind.HOLDING_TANK for c in case.components)
+
+
+def _with_etu_report(case: Case, row: _Row, sha: str) -> tuple[Case, bool]:
+    """The case with the row's ETU inspection (an inspection of that date already recorded
+    by hand, with no report's provider, is filled in); and whether it was already on record
+    as the row states it."""
+    v = row.values
+    made = EtuInspection(date=v["date"], report_received=v["report_received"],
+                         provider_number=v["provider_number"],
+                         provider_name=row.provider["name"], unit=v.get("unit"),
+                         fully_functional=v["fully_functional"],
+                         service_contract_through=v["service_contract_through"],
+                         document=sha)
+    etu = case.etu or EtuService()
+    inspections = list(etu.inspections)
+    for i, x in enumerate(inspections):
+        if x.date != made.date:
+            continue
+        if replace(x, document=sha) == made:
+            return case, True
+        if x.provider_number is None:
+            inspections[i] = made
+            break
+        if x.provider_number == made.provider_number:
+            raise ValueError(f"the record already holds a different report of the "
+                             f"{made.date.isoformat()} service by {made.provider_number}"
+                             + (f" (from document {x.document[:12]})" if x.document else ""))
+    else:
+        inspections.append(made)
+    inspections.sort(key=lambda x: x.date)
+    contract = etu.service_contract
+    if made.service_contract_through is not None and made.service_contract_through >= \
+            made.date:
+        contract = True
+    provider = etu.provider or row.provider["company"] or row.provider["name"]
+    return replace(case, etu=replace(etu, inspections=tuple(inspections),
+                                     service_contract=contract, provider=provider)), False
+
+
+def _with_pump_out(case: Case, row: _Row, sha: str) -> tuple[Case, bool]:
+    v = row.values
+    made = PumpOut(date=v["date"], record_received=True, volume_gal=v["volume_gal"],
+                   hauler_permit=v["hauler_permit"], hauler_name=row.provider["name"],
+                   record_received_on=v["record_received_on"], document=sha)
+    service = case.holding_tank_service or HoldingTankService()
+    pump_outs = list(service.pump_outs)
+    for i, x in enumerate(pump_outs):
+        if x.date != made.date:
+            continue
+        if replace(x, document=sha) == made:
+            return case, True
+        if x.hauler_permit is None:
+            pump_outs[i] = made
+            break
+        if x.hauler_permit == made.hauler_permit:
+            raise ValueError(f"the record already holds a different record of the "
+                             f"{made.date.isoformat()} pump-out by {made.hauler_permit}"
+                             + (f" (from document {x.document[:12]})" if x.document else ""))
+    else:
+        pump_outs.append(made)
+    pump_outs.sort(key=lambda x: x.date)
+    hauler = service.hauler_name or row.provider["company"] or row.provider["name"]
+    return replace(case, holding_tank_service=replace(
+        service, pump_outs=tuple(pump_outs), hauler_name=hauler)), False
+
+
+def _says(kind: str, v: dict[str, Any]) -> str:
+    """A row in words, for a preview."""
+    if kind == "etu-service":
+        functional = "fully functional" if v["fully_functional"] else "NOT fully functional"
+        return (f"{v.get('unit') or 'unit'} {functional}; contract through "
+                f"{v['service_contract_through'].isoformat()}; report of "
+                f"{v['report_received'].isoformat()}")
+    return (f"{v['volume_gal']:,g} gal pumped; record of "
+            f"{v['record_received_on'].isoformat()}")
+
+
+def _late(ws: Session, kind: str, row: _Row, case: Case) -> dict[str, Any] | None:
+    law = ws.laws.for_municipality(case.parcel.municipality)
+    if law is None:
+        return None
+    v = row.values
+    if kind == "etu-service":
+        allowed, received = law.etu_report_within_days, v["report_received"]
+    else:
+        allowed, received = law.holding_tank_record_within_days, v["record_received_on"]
+    days = (received - v["date"]).days
+    if days <= allowed:
+        return None
+    return {"line": row.line, "sbl": case.parcel.sbl, "date": v["date"].isoformat(),
+            "received": received.isoformat(), "days": days, "allowed_days": allowed,
+            "citation": law.cite("etu_service" if kind == "etu-service"
+                                 else "holding_tank_service")}
+
+
+def _apply(ws: Session, kind: str, good: list[_Row], sha: str, today: date,
+           result: IntakeResult) -> dict[str, tuple[Case, Case]]:
+    """Each parcel's case before and after the file's rows, the rows refused by the
+    parcel's record noted in `result`."""
+    from ... import casefile
+
+    cases: dict[str, tuple[Case, Case]] = {}
+    seen: dict[tuple[str, date, str], int] = {}
+    for row in good:
+        if row.parcel_id not in cases:
+            stored_case = load_case(ws.store.conn, row.parcel_id)
+            cases[row.parcel_id] = (stored_case, stored_case)
+        before, current = cases[row.parcel_id]
+        number = row.values.get("provider_number") or row.values.get("hauler_permit") or ""
+        key = (row.parcel_id, row.values["date"], number)
+        if key in seen:
+            result.refused.append(Refused(row.line, row.sbl, f"repeats line {seen[key]} (the "
+                                                             "same parcel, date and provider)"))
+            continue
+        seen[key] = row.line
+        has = _has_etu if kind == "etu-service" else _has_tank
+        if not has(current):
+            thing = ("enhanced treatment unit" if kind == "etu-service" else "holding tank")
+            result.refused.append(Refused(row.line, row.sbl, f"parcel {current.parcel.sbl} "
+                                          f"has no {thing} on record; record it first"))
+            continue
+        try:
+            made, on_record = (_with_etu_report if kind == "etu-service"
+                               else _with_pump_out)(current, row, sha)
+        except ValueError as exc:
+            result.refused.append(Refused(row.line, row.sbl, str(exc)))
+            continue
+        if on_record:
+            result.already_on_record.append(row.line)
+            continue
+        problem = casefile.new_problem(current, made, source=f"line {row.line}", today=today)
+        if problem is not None:
+            result.refused.append(Refused(row.line, row.sbl, problem))
+            continue
+        cases[row.parcel_id] = (before, made)
+        result.imported += 1
+        result.matched.append({"line": row.line, "sbl": made.parcel.sbl,
+                               "date": row.values["date"].isoformat(),
+                               "provider": f"{row.provider['name']} ({number})",
+                               "says": _says(kind, row.values)})
+        late = _late(ws, kind, row, made)
+        if late is not None:
+            result.late.append(late)
+    return cases
+
+
+@dataclass
+class _Checked:
+    raw: bytes
+    day: date
+    result: IntakeResult
+    cases: dict[str, tuple[Case, Case]]
+
+
+def _check(ws: Session, path: Path, kind: str, received: date | None) -> _Checked:
+    _check_kind(kind)
+    if ws.role == FIELD:
+        raise InputError("This data folder is a field laptop; providers' records are taken "
+                         "in at the office.")
+    today = ws.today()
+    if received is not None and received > today:
+        raise InputError(f"--received {received.isoformat()} is after today "
+                         f"({today.isoformat()}); give the day the file arrived.")
+    day = received or today
+    raw = _read(path)
+    sha = hashlib.sha256(raw).hexdigest()
+    result = IntakeResult(document=sha)
+    if stored.document(ws.store.conn, sha) is not None:
+        result.already_imported = True
+        return _Checked(raw, day, result, {})
+    good, result.refused = read_rows(ws, path, raw, kind, today=today, received=day)
+    cases = _apply(ws, kind, good, sha, today, result)
+    result.refused.sort(key=lambda r: r.line)
+    if not good and not result.refused:
+        raise InputError(f"{path}: has no {_WHAT[kind]}s under its header; nothing was "
+                         "imported.")
+    return _Checked(raw, day, result, cases)
+
+
+def preview_records(ws: Session, path: Path, kind: str, *, received: date | None = None
+                    ) -> IntakeResult:
+    """What `import_records` would make of the file, nothing stored: the rows matched to
+    parcels (`matched`), those refused and why, those late."""
+    return _check(ws, path, kind, received).result
+
+
+def import_records(ws: Session, path: Path, kind: str, *, received: date | None = None,
+                   skip_bad: bool = False) -> IntakeResult:
+    """Take in a provider's file (see the module's docstring). Raises IntakeRefused, with
+    nothing stored, when a row is refused and `skip_bad` is not given (or no row is good)."""
+    checked = _check(ws, path, kind, received)
+    result = checked.result
+    if result.already_imported:
+        return result
+    if result.refused and (not skip_bad or not (result.imported or result.already_on_record)):
+        n = len(result.refused)
+        raise IntakeRefused(
+            f"{path}: {n} row{'s' if n != 1 else ''} refused (listed); nothing was imported"
+            + ("" if skip_bad else "; correct them, or give --skip-bad to import the "
+               "others") + ".", replace(result, imported=0, late=[]).as_json())
+    _store(ws, path, checked.raw, kind, checked.day, checked.cases, result)
+    return result
+
+
+def _store(ws: Session, path: Path, raw: bytes, kind: str, day: date,
+           cases: dict[str, tuple[Case, Case]], result: IntakeResult) -> None:
+    today = ws.today()
+    kept: Path | None = None
+    try:
+        with ws.store.transaction() as w:
+            for parcel_id, (before, after) in cases.items():
+                if after != before:
+                    save_case(w, after, today=today)
+                    follow_after_save(ws, w, parcel_id, today)
+            stored.record_document(w, {
+                "sha256": result.document, "kind": kind, "filename": path.name,
+                "media_type": ("application/vnd.openxmlformats-officedocument."
+                               "spreadsheetml.sheet" if path.suffix.lower() == ".xlsx"
+                               else "text/csv"),
+                "size_bytes": len(raw), "received_on": day.isoformat(),
+                "imported_at": w.now, "imported_by": ws.user,
+                "records": result.imported, "refused": len(result.refused)})
+            kept = ws.keep_file(result.document, raw, w)
+    except BaseException:
+        if kept is not None:
+            kept.unlink(missing_ok=True)
+        raise
+    result.stored = True
+
+
+def received_documents(ws: Session) -> list[dict[str, Any]]:
+    return stored.all_documents(ws.store.conn)
+
