@@ -186,7 +186,8 @@ def test_worklist_and_jurisdiction_commands(capsys: pytest.CaptureFixture[str],
     assert status == 0 and set(lists) == {"five-year-inspections", "etu-reports",
                                           "holding-tank-records", "notices-past-deadline",
                                           "no-law-on-file", "lake-distance-needed",
-                                          "notices-service-unconfirmed"}
+                                          "notices-service-unconfirmed",
+                                          "etu-not-functional", "etu-contracts-expiring"}
     status, etu, _ = cli(capsys, "--data-dir", data, "worklist", "etu-reports",
                          "--as-of", "2026-11-25")
     assert etu == lists["etu-reports"]

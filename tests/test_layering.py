@@ -68,7 +68,7 @@ def test_domain_has_no_io_or_app_layers() -> None:
 
 # The services' sub-packages from the bottom: each imports only those below it (and
 # `workspace`, the facade the command line and the app hold, sits on top of them all).
-SERVICE_ORDER = ("session", "reference", "parcel", "lists", "letters", "exchange", "demo")
+SERVICE_ORDER = ("session", "reference", "parcel", "records", "lists", "letters", "exchange", "demo")
 # What each part of the program may import, besides itself and the plain helpers at the
 # top (errors, paths, filesystems, json_input, text_input, toml_input, nesting, zip_input,
 # import_graph).

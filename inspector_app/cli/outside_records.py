@@ -20,22 +20,26 @@ def add_providers(commands: Commands) -> None:
     add = sub.add_parser("add", help="register a provider by certification or permit number")
     change = sub.add_parser("set", help="change a provider's name, company or validity")
     for command in (add, change):
-        command.add_argument("--kind", required=True, choices=PROVIDER_KINDS)
+        command.add_argument("--kind", required=True, choices=PROVIDER_KINDS,
+                             help="an ETU manufacturer's representative, a septage hauler "
+                                  "or a private certified inspector")
         command.add_argument("--number", required=True, metavar="CERT",
                              help="the certification (or NYSDEC permit) number")
-        command.add_argument("--name", required=command is add, metavar="NAME")
-        command.add_argument("--company", metavar="TEXT")
+        command.add_argument("--name", required=command is add, metavar="NAME",
+                             help="the person's (or hauler's) name")
+        command.add_argument("--company", metavar="TEXT", help="the company, if any")
         command.add_argument("--valid-through", type=iso_date, metavar="DATE",
-                             help="the last day the certification or permit is valid")
+                             help="the last day the certification or permit is valid, "
+                                  "YYYY-MM-DD (records dated later are refused)")
     add.set_defaults(handler=_providers_add)
     change.set_defaults(handler=_providers_set)
     listed = sub.add_parser("list", help="the registered providers")
-    listed.add_argument("--kind", choices=PROVIDER_KINDS)
+    listed.add_argument("--kind", choices=PROVIDER_KINDS, help="only this kind")
     listed.set_defaults(handler=_providers_list)
 
 
 def _providers_add(args: argparse.Namespace) -> Any:
-    from ..services.records.providers import add_provider
+    from ..services.reference.providers import add_provider
 
     with workspace(args) as ws:
         return add_provider(ws, kind=args.kind, name=args.name, number=args.number,
@@ -43,7 +47,7 @@ def _providers_add(args: argparse.Namespace) -> Any:
 
 
 def _providers_set(args: argparse.Namespace) -> Any:
-    from ..services.records.providers import set_provider
+    from ..services.reference.providers import set_provider
 
     with workspace(args) as ws:
         return set_provider(ws, kind=args.kind, number=args.number, name=args.name,
@@ -51,7 +55,7 @@ def _providers_set(args: argparse.Namespace) -> Any:
 
 
 def _providers_list(args: argparse.Namespace) -> Any:
-    from ..services.records.providers import list_providers
+    from ..services.reference.providers import list_providers
 
     with workspace(args) as ws:
         return list_providers(ws, args.kind)
@@ -63,17 +67,23 @@ def add_records(commands: Commands) -> None:
                         "providers: the template, the import, the documents taken in")
     sub = records.add_subparsers(dest="records_command", required=True, parser_class=Parser)
     template = sub.add_parser("template", help="write the template the office sends out")
-    template.add_argument("--kind", required=True, choices=tuple(RECEIVED_KINDS))
-    template.add_argument("--out", type=Path, required=True, metavar="FILE.csv|FILE.xlsx")
+    template.add_argument("--kind", required=True, choices=tuple(RECEIVED_KINDS),
+                          help="ETU service reports (§ 202-8 A) or pump-out records "
+                               "(§ 202-8 B)")
+    template.add_argument("--out", type=Path, required=True, metavar="FILE.csv|FILE.xlsx",
+                          help="the template to write: CSV (the header row) or Excel "
+                               "(.xlsx: with a row saying what each column takes, and "
+                               "cells checked as they are typed)")
     template.set_defaults(handler=_records_template)
     intake = sub.add_parser("import", help="take in a provider's file: all or nothing, "
                                            "unless --skip-bad")
     intake.add_argument("file", type=input_file("provider's file"), metavar="FILE",
                         help="CSV or Excel (.xlsx), with the template's columns")
-    intake.add_argument("--kind", required=True, choices=tuple(RECEIVED_KINDS))
+    intake.add_argument("--kind", required=True, choices=tuple(RECEIVED_KINDS),
+                        help="what the file holds: ETU service reports or pump-out records")
     intake.add_argument("--received", type=iso_date, metavar="DATE",
-                        help="the day the file arrived (default: today); a row's own "
-                             "report or record date wins")
+                        help="the day the file arrived, YYYY-MM-DD (default: today); a "
+                             "row's own report or record date wins")
     intake.add_argument("--skip-bad", action="store_true",
                         help="store the good rows and list the refused ones")
     intake.set_defaults(handler=_records_import)

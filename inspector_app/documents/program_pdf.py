@@ -292,7 +292,7 @@ def _page_numbers(title: str) -> type[rl_canvas.Canvas]:
 
 
 # Rows judged under a law: "-" in the column of a municipality with no law on file.
-_JUDGED = ("etu", "holding_tanks", "five_year")
+_JUDGED = ("etu", "holding_tanks", "five_year", "records_received")
 
 
 _ZONE_ROWS = (("within_200ft", "Within 200 ft of the lake line"),
@@ -343,6 +343,17 @@ def _tally_rows(f: dict[str, Any]) -> list[tuple[str, list[Any], bool]]:
     rows.append(("Tanks", ["holding_tanks", "units"], False))
     rows.append(("Hauler contract, every pump-out record received",
                  ["holding_tanks", "compliant"], False))
+    rows.append(("Records received from providers in the period", [], True))
+    for key, label in (
+            ("etu_reports_received", "ETU service reports received"),
+            ("etu_reports_late", "Of these, received late"),
+            ("etu_reported_not_functional", "ETU services in the period finding the unit "
+                                            "not fully functional"),
+            ("etu_contracts_lapsed_at_end", "ETU service contracts lapsed at the period's "
+                                            "end (as last reported)"),
+            ("pump_out_records_received", "Pump-out records received"),
+            ("pump_out_records_late", "Of these, received late")):
+        rows.append((label, ["records_received", key], False))
     rows.append(("Systems within 200 ft (five-year cycle)", ["five_year", "within_200ft"],
                  True))
     rows.append(("Five-year inspections due in the period", ["five_year", "due_in_period"],

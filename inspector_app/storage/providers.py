@@ -73,3 +73,11 @@ def service_reports(conn: sqlite3.Connection) -> list[Row]:
                       "parcels p ON p.id = e.parcel_id WHERE e.deleted_at IS NULL AND "
                       "p.deleted_at IS NULL ORDER BY p.id, e.inspection_date DESC, "
                       "e.position DESC")
+
+
+def pump_out_records(conn: sqlite3.Connection) -> list[Row]:
+    """Every parcel's pump-outs with the SBL and municipality (for the program report)."""
+    return rows(conn, "SELECT p.id AS parcel_id, p.municipality, o.date, o.record_received, "
+                      "o.record_received_on, o.volume_gal, o.hauler_permit, o.document FROM "
+                      "pump_outs o JOIN parcels p ON p.id = o.parcel_id WHERE o.deleted_at IS "
+                      "NULL AND p.deleted_at IS NULL ORDER BY p.id, o.date")

@@ -23,6 +23,7 @@ CASES: dict[tuple[str, str], list[str]] = {
     ("parcels import", "file"): ["parcels", "import", "FILE"],
     ("parcels import-lines", "file"): ["parcels", "import-lines", "FILE"],
     ("attach", "file"): ["attach", "1.-1-1", "FILE"],
+    ("records import", "file"): ["records", "import", "FILE", "--kind", "pump-out"],
     ("evaluate", "file"): ["evaluate", "FILE"],
     ("jurisdiction check", "file"): ["jurisdiction", "check", "FILE"],
     ("jurisdiction use", "file"): ["jurisdiction", "use", "FILE"],

@@ -28,7 +28,7 @@ from inspector_app.services.records.intake import (
     preview_records,
     write_template,
 )
-from inspector_app.services.records.providers import add_provider, list_providers, set_provider
+from inspector_app.services.reference.providers import add_provider, list_providers, set_provider
 from inspector_app.services.workspace import Workspace
 from tests.letters.test_served_deadlines import _build
 from tests.templates import Templates
@@ -331,3 +331,62 @@ def test_the_command_line_prints_the_report_and_exits_2(
     assert run(["--data-dir", data, "records", "import", str(tmp_path), "--kind",
                 "pump-out"]) == 2
     assert "folder" in capsys.readouterr().err
+
+
+def test_the_program_report_counts_the_records_received(ws: Workspace, tmp_path: Path) -> None:
+    from inspector_app.services.lists.program_report import program_report, program_report_pdf
+
+    def counts(start: date, end: date) -> dict[str, int]:
+        figures = program_report(ws, start, end, as_of=TODAY).figures
+        return dict(figures["totals"]["records_received"])
+
+    assert set(counts(date(2026, 11, 1), TODAY).values()) == {0}
+    # 900.01-1-34's report arrived before the period; its contract ended in it
+    import_records(ws, _csv(tmp_path / "rep.csv", "etu-service", [
+        *GOOD_ETU, ["900.01-1-34", "2026-10-01", REP, "Norweco", "yes", "2026-11-30",
+                    "2026-10-05"]]), "etu-service")
+    import_records(ws, _csv(tmp_path / "h.csv", "pump-out", [
+        ["900.01-1-22", "2026-10-01", "1500", HAULER, "2026-11-15"],
+        ["900.01-1-35", "2026-11-20", "1500", HAULER, "2026-11-21"]]), "pump-out")
+    assert counts(date(2026, 11, 1), TODAY) == {
+        "etu_reports_received": 2, "etu_reports_late": 1, "etu_reported_not_functional": 1,
+        "etu_contracts_lapsed_at_end": 1, "pump_out_records_received": 2,
+        "pump_out_records_late": 1}
+    # a period between the reports' arrivals counts neither
+    assert counts(date(2026, 11, 26), date(2026, 11, 29))["etu_reports_received"] == 0
+    report = program_report(ws, date(2026, 11, 1), TODAY, as_of=TODAY)
+    assert report.figures["by_municipality"]["Town of Canandaigua"]["records_received"][
+        "etu_reports_received"] >= 1
+    from tests.letters.test_letter_statements import text_of
+
+    text = " ".join(text_of(program_report_pdf(ws, report)).split())
+    assert "ETU service reports received" in text and "Pump-out records received" in text
+
+
+def test_a_case_file_or_the_form_naming_a_provider_passes_the_same_check(
+        ws: Workspace, tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from inspector_app.domain.case import EtuInspection
+    from inspector_app.services.parcel.cases import store_case
+
+    parcel_id, before, _ = ws.open_for_edit("900.01-1-34")
+    assert before.etu is not None
+    unknown = replace(before, etu=replace(before.etu, inspections=(
+        *before.etu.inspections, EtuInspection(date=date(2026, 11, 1),
+                                               provider_number="ZZ-1"))))
+    count = _log(ws)
+    with pytest.raises(InputError, match="Not saved: ETU representative's certification "
+                                         "'ZZ-1' is not registered"):
+        ws.save_edit(parcel_id, before, unknown)
+    expired = replace(unknown, etu=replace(unknown.etu, inspections=(
+        *before.etu.inspections, EtuInspection(date=date(2026, 11, 1),
+                                               provider_number="NW-1000"))))
+    with pytest.raises(InputError, match="valid through 2026-06-30, before 2026-11-01"):
+        store_case(ws, expired)
+    assert _log(ws) == count
+    known = replace(unknown, etu=replace(unknown.etu, inspections=(
+        *before.etu.inspections, EtuInspection(date=date(2026, 11, 1),
+                                               provider_number=REP))))
+    ws.save_edit(parcel_id, before, known)
+    assert _log(ws) > count

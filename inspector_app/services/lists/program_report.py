@@ -34,6 +34,7 @@ from ..parcel.inspection_history import (
 )
 from ..session.laws import NoLawFacts
 from .open_matters import open_matters
+from .received_figures import no_figures, received_figures
 from .served import no_service, served_between
 
 if TYPE_CHECKING:
@@ -337,6 +338,7 @@ def program_report(ws: Session, start: date, end: date, *,
     letters = _letters(ws, ids, start, end)
     served = served_between(ws, ids, start, end, total=TOTAL)
     upkeep = _upkeep(ws, parcels, results, end)
+    received = received_figures(ws, ids, start, end, total=TOTAL)
     five, overdue_over_time = _five_year(ws, parcels, dates, start, end, months)
     on_record = _on_record(ws, parcels, dates, end)
     empty_five = dict.fromkeys(FIVE_YEAR_KEYS, 0)
@@ -352,6 +354,7 @@ def program_report(ws: Session, start: date, end: date, *,
                 "notices_served": served.get(key, no_service()),
                 "etu": upkeep.get(key, {}).get("etu", dict(empty_unit)),
                 "holding_tanks": upkeep.get(key, {}).get("holding_tanks", dict(empty_unit)),
+                "records_received": received.get(key, no_figures()),
                 "five_year": {**five.get(key, dict(empty_five)), **{
                     name: on_record.get(key, _no_systems())["never_inspected_at_end"][zone]
                     for name, zone in FIVE_YEAR_NEVER.items()}},
@@ -436,6 +439,12 @@ def _notes(ws: Session, names: Sequence[str]) -> list[str]:
         "holding tank with a hauler contract and every pump-out record received within the "
         "days its law allows after the pump-out; both as "
         "the records stand, counting what is dated up to the period's end.",
+        "Records received from providers: ETU service reports and pump-out records whose "
+        "received date falls in the period (those typed with no date received are not "
+        "counted); late: received more than the days the parcel's law allows after the "
+        "service or pump-out. Units not fully functional: services in the period whose "
+        "report did not certify the unit. Contracts lapsed: the service contract's last day, "
+        "as the latest report up to the period's end states it, before that end.",
         "Five-year inspections: systems within 200 ft as the records place them now. A cycle "
         "runs from an inspection to the same day one cycle later (the years each law sets, "
         "below); "

@@ -11,6 +11,7 @@ from ...domain.case import Case
 from ...errors import InputError
 from ...storage import proposals
 from ...storage.cases import case_version, load_case, parcel_id_for, save_case
+from ..reference.providers import named_provider_problem
 from ..reference.shorelines import record_map_measurement
 from ..session.session import FIELD, Session
 from .evaluation import follow_after_save
@@ -39,8 +40,11 @@ def store_case(ws: Session, case: Case, *, today: date | None = None) -> CaseImp
     day = today or ws.today()
     with ws.store.transaction() as w:
         known = parcel_id_for(w.conn, case.parcel.sbl)
-        moved = known is None or located_things(load_case(w.conn, known)) != (
-            located_things(case))
+        stored = None if known is None else load_case(w.conn, known)
+        refused = named_provider_problem(w.conn, stored, case)
+        if refused is not None:
+            raise InputError(f"{case.parcel.sbl}: {refused}; nothing was imported.")
+        moved = stored is None or located_things(stored) != located_things(case)
         parcel_id, created = save_case(w, case, today=day)
         record_map_measurement(w, ws, parcel_id, case, day)
         if moved:
@@ -83,6 +87,9 @@ def save_edit(ws: Session, parcel_id: str, before: Case, after: Case, *,
             found = casefile.new_problem(stored, merged, source="The form", today=day)
             if found is not None:
                 raise InputError(found)
+            refused = named_provider_problem(w.conn, stored, merged)
+            if refused is not None:
+                raise InputError(f"Not saved: {refused}.")
             save_case(w, merged, today=day)
             record_map_measurement(w, ws, parcel_id, merged, day)
             if located_things(stored) != located_things(merged):

@@ -36,8 +36,8 @@ from ...storage import providers as stored
 from ...storage.cases import load_case, parcel_id_for, save_case
 from ...text_input import decode
 from ..parcel.evaluation import follow_after_save
+from ..reference.providers import provider_problem
 from ..session.session import FIELD, Session
-from .providers import provider_problem
 
 KINDS = tuple(RECEIVED_KINDS)
 MAX_FILE_BYTES = 20 * 1024**2

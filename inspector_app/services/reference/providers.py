@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 from ...casefile.values import value_problem
+from ...domain.case import Case
 from ...domain.records import PROVIDER_KINDS
 from ...errors import InputError
 from ...storage import providers as stored
@@ -115,3 +116,25 @@ def provider_problem(conn: Any, kind: str, number: str, on: date
         return found, (f"the {words} {found['number']} ({found['name']}) was valid "
                        f"through {through}, before {on.isoformat()}")
     return found, None
+
+
+def named_provider_problem(conn: Any, before: Case | None, after: Case) -> str | None:
+    """Why an edit (a case file, the form) is refused for the providers its new or changed
+    ETU reports and pump-outs name (None if it is not): the same check as a provider's
+    file, so that no door lets in a number the office does not know or one no longer
+    valid on the record's date."""
+    def named(case: Case | None) -> set[tuple[str, str, date]]:
+        out: set[tuple[str, str, date]] = set()
+        if case is not None and case.etu is not None:
+            out |= {("etu-representative", i.provider_number, i.date)
+                    for i in case.etu.inspections if i.provider_number}
+        if case is not None and case.holding_tank_service is not None:
+            out |= {("hauler", p.hauler_permit, p.date)
+                    for p in case.holding_tank_service.pump_outs if p.hauler_permit}
+        return out
+
+    for kind, number, day in sorted(named(after) - named(before)):
+        _, problem = provider_problem(conn, kind, number, day)
+        if problem is not None:
+            return problem
+    return None
