@@ -97,7 +97,7 @@ def test_an_inspection_from_a_certified_inspectors_laptop_is_attested_as_enrolle
 
     workspace.save_case(parse_document(full_case, source="case.json", today=TODAY),
                         today=TODAY)
-    from inspector_app.services.records.providers import add_provider
+    from inspector_app.services.reference.providers import add_provider
 
     add_provider(workspace, kind="inspector", name="R. Private", number="12345")
     kit, secret = tmp_path / "private.wikit", "kit passphrase 1"

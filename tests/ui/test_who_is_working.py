@@ -195,7 +195,7 @@ def test_a_certified_inspectors_laptop_shows_its_person_and_never_asks(
         qtbot: QtBot, tmp_path: Path, folder: Workspace, warnings: list[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     from inspector_app.services import exchange as sync
-    from inspector_app.services.records.providers import add_provider
+    from inspector_app.services.reference.providers import add_provider
 
     add_provider(folder, kind="inspector", name="R. Private", number="12345")
     kit, secret = tmp_path / "private.wikit", "kit passphrase 1"

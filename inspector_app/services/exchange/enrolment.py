@@ -20,9 +20,9 @@ from ...sync.package import (
     package_bytes,
     write_private,
 )
-from ..records.providers import provider_problem
 from ..reference import basemaps
 from ..reference import lot_kits as lots
+from ..reference.providers import provider_problem
 from ..session.laws import DATA_FOLDER_JURISDICTION, DEFAULT_JURISDICTION, kit_laws
 from ..session.session import FIELD, NAME_MAX, OFFICE, Session, working_name
 from . import assignment
@@ -79,7 +79,7 @@ def check_inspector(ws: Session, name: str | None,
     """The certified inspector named for a laptop (None: an office laptop), or the one
     sentence that refuses them: name and number go together, and the number is that of a
     provider of kind `inspector` whose certification is valid today, registered under that
-    name (`records.providers.provider_problem`, the one check of a provider's number)."""
+    name (`reference.providers.provider_problem`, the one check of a provider's number)."""
     name = " ".join((name or "").split()) or None
     certification = (certification or "").strip() or None
     if name is None and certification is None:
