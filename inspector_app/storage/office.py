@@ -121,9 +121,11 @@ BOOKKEEPING_WRITES = ("change_log", "case_summaries")
 DEVICE_COLUMNS_SHOWN = ("id", "name", "role", "created_at", "inspector_name",
                         "inspector_certification")
 # Tables a town's login reads besides those of its parcels (which it reads only for its
-# own municipality): the lake lines, lot layers, map images and settings the pages show.
+# own municipality): the lake lines, lot layers, map images and settings the pages show,
+# and the providers the records name (never the documents received: one file holds rows of
+# several towns' parcels).
 TOWN_READS = ("meta", "shoreline_layers", "lot_layers", "basemaps", "office_settings",
-              "device_keys", "office_files")
+              "device_keys", "office_files", "providers")
 # Tables a town's login reads through a parcel's row of another table, and which of their
 # rows it sees: the history's record of which values a clearing emptied, of its own
 # parcels only.
