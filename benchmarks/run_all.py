@@ -19,7 +19,7 @@ from benchmarks.common import Goal
 # files, so that a new benchmark is never left out.
 BENCHMARKS = ("bench_distance", "bench_letters", "bench_sync", "bench_worklists", "bench_gui",
               "bench_live_eval", "bench_measure", "bench_program_report", "bench_basemap",
-              "bench_basemap_gui", "bench_scale", "bench_engines")
+              "bench_basemap_gui", "bench_scale", "bench_engines", "bench_records")
 
 
 def unlisted() -> list[str]:

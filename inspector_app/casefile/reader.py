@@ -22,6 +22,7 @@ from ..domain.case import (
     EtuInspection,
     NoticeDeadlines,
     Parcel,
+    PumpOut,
     Site,
 )
 from ..domain.registry import Field, Kind, Section
@@ -162,6 +163,18 @@ def _etu_inspection(r: _Reader, i: EtuInspection, path: Path_) -> EtuInspection:
     return i
 
 
+def _pump_out(r: _Reader, p: PumpOut, path: Path_) -> PumpOut:
+    if p.record_received_on is not None:
+        if not p.record_received:
+            raise r.fail([*path, "record_received_on"],
+                         "is given, but record_received is false; a record received has "
+                         "record_received true")
+        if p.record_received_on < p.date:
+            raise r.fail([*path, "record_received_on"],
+                         f"({p.record_received_on}) is before the pump-out ({p.date})")
+    return p
+
+
 def _ahj(r: _Reader, a: AhjDetermination, path: Path_) -> AhjDetermination:
     letters = [f.factor for f in a.factors_weighed]
     if len(set(letters)) != len(letters):
@@ -183,7 +196,8 @@ def _notice(r: _Reader, n: NoticeDeadlines, path: Path_) -> NoticeDeadlines:
 
 _CHECKS: dict[str, Callable[[_Reader, Any, Path_], Any]] = {
     "parcel": _parcel, "dwelling": _dwelling, "site": _site,
-    "etu.inspections[]": _etu_inspection, "ahj": _ahj, "notice": _notice,
+    "etu.inspections[]": _etu_inspection, "holding_tank_service.pump_outs[]": _pump_out,
+    "ahj": _ahj, "notice": _notice,
 }
 
 

@@ -9,6 +9,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -216,8 +217,9 @@ def test_pump_out_records_late_and_on_time(ws: Workspace, tmp_path: Path) -> Non
                if v["code"] == "holding_tank_records_missing"]
     assert len(missing) == 1 and "no record received" in missing[0]["detail"]
     day = missing[0]["detail"].split("for the ")[1][:10]
+    # (a spreadsheet in the United States saves dates into CSV as M/D/YYYY)
     path = _csv(tmp_path / "hauler.csv", "pump-out", [
-        ["900.01-1-9", day, "1,500", HAULER, "2026-12-01"],
+        ["900.01-1-9", day, "1,500", HAULER, "12/1/2026"],
         ["900.01-1-22", "2026-11-30", "1750", HAULER, ""],
     ])
     result = import_records(ws, path, "pump-out", received=date(2026, 12, 2))
@@ -238,6 +240,8 @@ def test_pump_out_records_late_and_on_time(ws: Workspace, tmp_path: Path) -> Non
     (["900.01-1-9", "2026-11-01", "-5", HAULER, ""], "gallons"),
     (["900.01-1-9", "2026-11-01", "lots", HAULER, ""], "gallons 'lots' is not a number"),
     (["900.01-1-9", "2026-11-31", "1000", HAULER, ""], "is not a date written YYYY-MM-DD"),
+    (["900.01-1-9", "31/11/2026", "1000", HAULER, ""], "is not a date written YYYY-MM-DD"),
+    (["900.01-1-9", "11/01/26", "1000", HAULER, ""], "is not a date written YYYY-MM-DD"),
     (["900.01-1-9", "2026-11-01", "1000", "", ""], "hauler_permit is empty"),
     (["900.01-1-8", "2026-11-01", "1000", HAULER, ""], "has no holding tank on record"),
     (["", "2026-11-01", "1000", HAULER, ""], "sbl is empty"),
@@ -390,3 +394,24 @@ def test_a_case_file_or_the_form_naming_a_provider_passes_the_same_check(
                                                provider_number=REP))))
     ws.save_edit(parcel_id, before, known)
     assert _log(ws) > count
+
+
+@pytest.mark.parametrize(("pump_out", "words"), [
+    ({"date": "2026-06-01", "record_received": True, "record_received_on": "2026-05-01"},
+     "record_received_on (2026-05-01) is before the pump-out (2026-06-01)"),
+    ({"date": "2026-06-01", "record_received": False, "record_received_on": "2026-06-05"},
+     "record_received_on is given, but record_received is false"),
+    ({"date": "2026-06-01", "record_received": True, "document": "abc"},
+     "document"),
+])
+def test_a_case_file_s_pump_out_record_reads_in_order(tmp_path: Path, pump_out: dict[str, Any],
+                                                      words: str) -> None:
+    from inspector_app import casefile
+
+    doc = json.loads((Path(__file__).parents[1] / "fixtures" /
+                      "contract_example_case.json").read_text("utf-8"))
+    doc["holding_tank_service"] = {"hauler_contract": True, "pump_outs": [pump_out]}
+    path = tmp_path / "case.json"
+    path.write_text(json.dumps(doc), "utf-8")
+    with pytest.raises(InputError, match=re.escape(words)):
+        casefile.read_file(path, today=TODAY)

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from ..session.session import Session
 
 
-def _latest(ws: Session, as_of: date) -> list[dict[str, Any]]:
+def _latest(ws: Session, as_of: date) -> list[list[dict[str, Any]]]:
     """Each parcel's reports of inspections on or before the date, latest first."""
     out = []
     reports = [r for r in stored.service_reports(ws.store.conn)

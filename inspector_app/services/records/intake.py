@@ -17,7 +17,7 @@ import csv
 import hashlib
 import io
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
@@ -26,6 +26,7 @@ from typing import Any
 from ...casefile.values import value_problem
 from ...documents.spreadsheet import TemplateColumn, template_bytes, xlsx_rows
 from ...domain.case import Case, EtuInspection, EtuService, HoldingTankService, PumpOut
+from ...domain.jurisdiction import Jurisdiction
 from ...domain.records import RECEIVED_KINDS
 from ...domain.sbl import closest
 from ...domain.vocabulary import ComponentKind
@@ -43,6 +44,9 @@ KINDS = tuple(RECEIVED_KINDS)
 MAX_FILE_BYTES = 20 * 1024**2
 MAX_ROWS = 20_000
 _DATE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[T ]00:00(?::00)?)?$")
+# yes or no, as typed, or as a spreadsheet's true/false cell reads
+_YES, _NO = frozenset({"yes", "y", "true"}), frozenset({"no", "n", "false"})
+_US_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,7 @@ class Column:
     kind: str  # "sbl", "date", "yes/no", "number", "text", "provider"
     required: bool
     instruction: str
+    ahead: bool = False  # a date that may lie ahead (a contract's last day)
 
 
 _SBL = Column("sbl", None, "sbl", True, "Tax map number (SBL) of the parcel, as on the "
@@ -70,7 +75,7 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
                "yes if you certify the unit fully functional and operating properly, else "
                "no"),
         Column("service_contract_through", "service_contract_through", "date", True,
-               "Last day of the unit's service contract, YYYY-MM-DD"),
+               "Last day of the unit's service contract, YYYY-MM-DD", ahead=True),
         Column("report_date", "report_received", "date", False,
                "Date of this report, YYYY-MM-DD (blank: the day the office receives it)"),
     ),
@@ -84,8 +89,6 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
                "Date of this record, YYYY-MM-DD (blank: the day the office receives it)"),
     ),
 }
-_TABLE = {"etu-service": "etu_reports", "pump-out": "pump_outs"}
-_WHAT = {"etu-service": "ETU service report", "pump-out": "pump-out record"}
 
 
 def _check_kind(kind: str) -> None:
@@ -101,7 +104,7 @@ def _template_columns(kind: str) -> list[TemplateColumn]:
         if cell == "number" and c.field is not None:
             from ...domain import registry
 
-            spec = registry.column(_TABLE[kind], c.field)
+            spec = registry.column(KIND[kind].table, c.field)
             assert spec is not None
             bounds = {"minimum": spec.spec.minimum, "maximum": spec.spec.maximum}
         out.append(TemplateColumn(c.name, c.instruction + ("" if c.required else
@@ -117,7 +120,7 @@ def write_template(kind: str, out: Path) -> dict[str, Any]:
     if suffix not in (".csv", ".xlsx"):
         raise InputError(f"--out {out}: a template is .csv or .xlsx (the ending decides).")
     write_atomically(out, template_bytes(suffix, _template_columns(kind),
-                                         sheet=_WHAT[kind].capitalize() + "s"))
+                                         sheet=KIND[kind].what.capitalize() + "s"))
     return {"path": str(out), "kind": kind, "columns": [c.name for c in COLUMNS[kind]]}
 
 
@@ -221,11 +224,16 @@ def _header(path: Path, kind: str, cells: Sequence[str]) -> list[str | None]:
 
 
 def _date(text: str, name: str) -> date:
-    m = _DATE.match(text)
+    """A date as the template asks (YYYY-MM-DD; a workbook's date cell reads so), or as
+    a spreadsheet in the United States saves one into CSV (M/D/YYYY)."""
+    iso, us = _DATE.match(text), _US_DATE.match(text)
     try:
-        if m is None:
-            raise ValueError
-        return date.fromisoformat(m.group(1))
+        if iso is not None:
+            return date.fromisoformat(iso.group(1))
+        if us is not None:
+            month, day, year = (int(g) for g in us.groups())
+            return date(year, month, day)
+        raise ValueError
     except ValueError:
         raise ValueError(f"{name} {text!r} is not a date written YYYY-MM-DD") from None
 
@@ -235,9 +243,9 @@ def _cell(column: Column, text: str, table: str) -> Any:
         return _date(text, column.name)
     if column.kind == "yes/no":
         word = text.strip().lower()
-        if word not in ("yes", "no"):
+        if word not in _YES | _NO:
             raise ValueError(f"{column.name} {text!r} is not yes or no")
-        return word == "yes"
+        return word in _YES
     if column.kind == "number":
         try:
             value = float(text.replace(",", ""))
@@ -258,7 +266,8 @@ def _cell(column: Column, text: str, table: str) -> Any:
 def _row_values(ws: Session, kind: str, cells: dict[str, str], today: date,
                 received: date) -> tuple[str, dict[str, Any], dict[str, Any]]:
     """One row's parcel, values and provider, or ValueError saying why it is refused."""
-    table = _TABLE[kind]
+    spec = KIND[kind]
+    table = spec.table
     sbl = cells.get("sbl", "")
     parcel_id = parcel_id_for(ws.store.conn, sbl) if sbl else None
     if not sbl:
@@ -279,24 +288,20 @@ def _row_values(ws: Session, kind: str, cells: dict[str, str], today: date,
     day: date = values["date"]
     for column in COLUMNS[kind][1:]:
         value = values.get(column.field or "")
-        if column.kind == "date" and column.field != "service_contract_through" and \
-                isinstance(value, date) and value > today:
+        if column.kind == "date" and not column.ahead and isinstance(value, date) and \
+                value > today:
             raise ValueError(f"{column.name} {value.isoformat()} is after today "
                              f"({today.isoformat()})")
-    received_key = "report_received" if kind == "etu-service" else "record_received_on"
-    values.setdefault(received_key, received)
-    if values[received_key] < day:
-        raise ValueError(f"the {_WHAT[kind]} is dated {values[received_key].isoformat()}, "
-                         f"before the {'service' if kind == 'etu-service' else 'pump-out'} "
-                         f"of {day.isoformat()}")
-    provider_kind = RECEIVED_KINDS[kind]
-    number_field = "provider_number" if kind == "etu-service" else "hauler_permit"
-    provider, problem = provider_problem(ws.store.conn, provider_kind,
-                                         values[number_field], day)
+    values.setdefault(spec.received, received)
+    if values[spec.received] < day:
+        raise ValueError(f"the {spec.what} is dated {values[spec.received].isoformat()}, "
+                         f"before the {spec.event} of {day.isoformat()}")
+    provider, problem = provider_problem(ws.store.conn, RECEIVED_KINDS[kind],
+                                         values[spec.number], day)
     if problem is not None:
         raise ValueError(problem)
     assert provider is not None
-    values[number_field] = provider["number"]
+    values[spec.number] = provider["number"]
     return parcel_id, values, provider
 
 
@@ -414,33 +419,61 @@ def _with_pump_out(case: Case, row: _Row, sha: str) -> tuple[Case, bool]:
         service, pump_outs=tuple(pump_outs), hauler_name=hauler)), False
 
 
-def _says(kind: str, v: dict[str, Any]) -> str:
-    """A row in words, for a preview."""
-    if kind == "etu-service":
-        functional = "fully functional" if v["fully_functional"] else "NOT fully functional"
-        return (f"{v.get('unit') or 'unit'} {functional}; contract through "
-                f"{v['service_contract_through'].isoformat()}; report of "
-                f"{v['report_received'].isoformat()}")
+def _etu_says(v: dict[str, Any]) -> str:
+    functional = "fully functional" if v["fully_functional"] else "NOT fully functional"
+    return (f"{v.get('unit') or 'unit'} {functional}; contract through "
+            f"{v['service_contract_through'].isoformat()}; report of "
+            f"{v['report_received'].isoformat()}")
+
+
+def _pump_out_says(v: dict[str, Any]) -> str:
     return (f"{v['volume_gal']:,g} gal pumped; record of "
             f"{v['record_received_on'].isoformat()}")
+
+
+@dataclass(frozen=True)
+class _Kind:
+    """What a kind of provider's file makes, declared once: the records' table, the
+    field of the day received and of the provider's number, what the records must already
+    hold, how a row goes into the case, the days the law allows for it, and its words."""
+
+    table: str
+    what: str            # "ETU service report"
+    event: str           # what its date is the date of
+    received: str        # the field of the day it was received
+    number: str          # the field of the provider's number
+    thing: str           # what the parcel's record must hold
+    has: Callable[[Case], bool]
+    merge: Callable[[Case, _Row, str], tuple[Case, bool]]
+    says: Callable[[dict[str, Any]], str]
+    allowed_days: Callable[[Jurisdiction], int]
+    citation: str        # the key of the law's citation
+
+
+KIND = {
+    "etu-service": _Kind("etu_reports", "ETU service report", "service", "report_received",
+                         "provider_number", "enhanced treatment unit", _has_etu,
+                         _with_etu_report, _etu_says, lambda j: j.etu_report_within_days,
+                         "etu_service"),
+    "pump-out": _Kind("pump_outs", "pump-out record", "pump-out", "record_received_on",
+                      "hauler_permit", "holding tank", _has_tank, _with_pump_out,
+                      _pump_out_says, lambda j: j.holding_tank_record_within_days,
+                      "holding_tank_service"),
+}
 
 
 def _late(ws: Session, kind: str, row: _Row, case: Case) -> dict[str, Any] | None:
     law = ws.laws.for_municipality(case.parcel.municipality)
     if law is None:
         return None
-    v = row.values
-    if kind == "etu-service":
-        allowed, received = law.etu_report_within_days, v["report_received"]
-    else:
-        allowed, received = law.holding_tank_record_within_days, v["record_received_on"]
+    spec, v = KIND[kind], row.values
+    allowed, received = spec.allowed_days(law), v[spec.received]
     days = (received - v["date"]).days
     if days <= allowed:
         return None
     return {"line": row.line, "sbl": case.parcel.sbl, "date": v["date"].isoformat(),
             "received": received.isoformat(), "days": days, "allowed_days": allowed,
-            "citation": law.cite("etu_service" if kind == "etu-service"
-                                 else "holding_tank_service")}
+            "citation": law.cite(spec.citation)}
 
 
 def _apply(ws: Session, kind: str, good: list[_Row], sha: str, today: date,
@@ -456,22 +489,20 @@ def _apply(ws: Session, kind: str, good: list[_Row], sha: str, today: date,
             stored_case = load_case(ws.store.conn, row.parcel_id)
             cases[row.parcel_id] = (stored_case, stored_case)
         before, current = cases[row.parcel_id]
-        number = row.values.get("provider_number") or row.values.get("hauler_permit") or ""
+        spec = KIND[kind]
+        number = row.values[spec.number]
         key = (row.parcel_id, row.values["date"], number)
         if key in seen:
             result.refused.append(Refused(row.line, row.sbl, f"repeats line {seen[key]} (the "
                                                              "same parcel, date and provider)"))
             continue
         seen[key] = row.line
-        has = _has_etu if kind == "etu-service" else _has_tank
-        if not has(current):
-            thing = ("enhanced treatment unit" if kind == "etu-service" else "holding tank")
+        if not spec.has(current):
             result.refused.append(Refused(row.line, row.sbl, f"parcel {current.parcel.sbl} "
-                                          f"has no {thing} on record; record it first"))
+                                          f"has no {spec.thing} on record; record it first"))
             continue
         try:
-            made, on_record = (_with_etu_report if kind == "etu-service"
-                               else _with_pump_out)(current, row, sha)
+            made, on_record = spec.merge(current, row, sha)
         except ValueError as exc:
             result.refused.append(Refused(row.line, row.sbl, str(exc)))
             continue
@@ -487,7 +518,7 @@ def _apply(ws: Session, kind: str, good: list[_Row], sha: str, today: date,
         result.matched.append({"line": row.line, "sbl": made.parcel.sbl,
                                "date": row.values["date"].isoformat(),
                                "provider": f"{row.provider['name']} ({number})",
-                               "says": _says(kind, row.values)})
+                               "says": spec.says(row.values)})
         late = _late(ws, kind, row, made)
         if late is not None:
             result.late.append(late)
@@ -522,7 +553,7 @@ def _check(ws: Session, path: Path, kind: str, received: date | None) -> _Checke
     cases = _apply(ws, kind, good, sha, today, result)
     result.refused.sort(key=lambda r: r.line)
     if not good and not result.refused:
-        raise InputError(f"{path}: has no {_WHAT[kind]}s under its header; nothing was "
+        raise InputError(f"{path}: has no {KIND[kind].what}s under its header; nothing was "
                          "imported.")
     return _Checked(raw, day, result, cases)
 
