@@ -15,11 +15,16 @@ def add_attest(commands: Commands) -> None:
         "attest", help="record the attestation of a parcel's report of findings by a design "
                        "professional or a certified inspector, with the signature image")
     attest.add_argument("sbl", help=SBL_HELP)
-    attest.add_argument("--name", required=True, help="the attesting person, as signed")
-    attest.add_argument("--kind", required=True, choices=ATTESTER_KINDS,
-                        help="a design professional (PE or RA) or an OTN-certified inspector")
-    attest.add_argument("--number", required=True,
-                        help="the certification (OTN) or licence number")
+    attest.add_argument("--name", default="",
+                        help="the attesting person, as signed (for an inspection recorded on "
+                             "a certified inspector's laptop: that inspector, as enrolled)")
+    attest.add_argument("--kind", default="", choices=ATTESTER_KINDS,
+                        help="a design professional (PE or RA) or an OTN-certified inspector "
+                             "(for an inspection recorded on a certified inspector's laptop: "
+                             "certified_inspector unless given)")
+    attest.add_argument("--number", default="",
+                        help="the certification (OTN) or licence number (for an inspection "
+                             "recorded on a certified inspector's laptop: as enrolled)")
     attest.add_argument("--signature", type=input_file("signature image"), required=True,
                         metavar="FILE",
                         help="the signature: a PNG or JPEG image (scanned or drawn)")

@@ -85,6 +85,12 @@ def _add_kits(sync_sub: Commands) -> None:
                         help="the parcels on this work list today (with or without --parcels)")
     enroll.add_argument("--passphrase-file", type=input_file("passphrase file"), metavar="FILE",
                         help="the kit's passphrase, the file's first line (default: ask)")
+    enroll.add_argument("--inspector", metavar="FULL NAME",
+                        help="a private certified inspector's laptop: the inspector, as every "
+                             "change made on it is recorded (with --certification)")
+    enroll.add_argument("--certification", metavar="NUMBER",
+                        help="the inspector's certification number, as the providers "
+                             "register holds it (with --inspector)")
     enroll.set_defaults(handler=_sync_enroll)
     join = sync_sub.add_parser("join", help="(laptop) set up an empty data folder from a kit")
     starts_a_folder(join)  # the kit's folder is made by joining, not by `workspace`
@@ -180,6 +186,12 @@ def _passphrase(args: argparse.Namespace, *, confirm: bool) -> str:
 def _sync_enroll(args: argparse.Namespace) -> Any:
     from ..services.exchange import enroll
 
+    if (args.inspector is None) != (args.certification is None):
+        given, missing = (("--inspector", "--certification") if args.certification is None
+                          else ("--certification", "--inspector"))
+        raise InputError(f"sync enroll: {given} was given without {missing}; a certified "
+                         "inspector's laptop names both the inspector and their certification "
+                         "number.")
     parcels = [s.strip() for s in args.parcels.split(",") if s.strip()] if args.parcels else None
     if not parcels and not args.worklist:
         raise InputError("sync enroll: name the laptop's parcels with --parcels SBL,SBL or a "
@@ -188,7 +200,8 @@ def _sync_enroll(args: argparse.Namespace) -> Any:
     passphrase = _passphrase(args, confirm=True)
     with workspace(args) as ws:
         return enroll(ws, args.device, args.out, parcels, passphrase=passphrase,
-                      worklist=args.worklist)
+                      worklist=args.worklist, inspector=args.inspector,
+                      certification=args.certification)
 
 
 def _sync_join(args: argparse.Namespace) -> Any:

@@ -51,3 +51,13 @@ def latest_of(conn: sqlite3.Connection, parcel_id: str, inspection_id: str) -> R
     return one(conn, f"SELECT {_COLUMNS}, a.device_id FROM attestations a WHERE "
                      "a.parcel_id = ? AND a.inspection_id = ? AND a.deleted_at IS NULL "
                      "ORDER BY a.rowid DESC LIMIT 1", (parcel_id, inspection_id))
+
+
+def enrolled_inspector(conn: sqlite3.Connection, inspection_id: str) -> Row | None:
+    """The certified inspector whose laptop recorded this inspection (`inspector_name`,
+    `inspector_certification`, the laptop's `name`), or None: the inspection was recorded
+    here, or on a laptop not enrolled for a certified inspector."""
+    return one(conn, "SELECT d.inspector_name, d.inspector_certification, d.name FROM "
+                     "change_log c JOIN devices d ON d.id = c.device_id WHERE c.table_name = "
+                     "'inspections' AND c.record_id = ? AND c.op = 'insert' AND "
+                     "d.inspector_name IS NOT NULL ORDER BY c.seq LIMIT 1", (inspection_id,))

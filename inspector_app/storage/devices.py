@@ -75,18 +75,34 @@ def learn_key(conn: sqlite3.Connection, device_id: str, link: dict[str, Any]) ->
 
 
 def enrol_laptop(conn: sqlite3.Connection, *, device_id: str, name: str, at: str,
-                 public_key: str, parcels: Sequence[str]) -> None:
-    conn.execute("INSERT INTO devices (id, name, role, created_at, public_key, parcels) "
-                 "VALUES (?, ?, 'field', ?, ?, ?)",
-                 (device_id, name, at, public_key, json.dumps(list(parcels))))
+                 public_key: str, parcels: Sequence[str],
+                 inspector: tuple[str, str] | None = None) -> None:
+    """A laptop enrolled (`inspector`: the certified inspector's name and certification
+    number it is fixed to)."""
+    person, number = inspector or (None, None)
+    conn.execute("INSERT INTO devices (id, name, role, created_at, public_key, parcels, "
+                 "inspector_name, inspector_certification) VALUES (?, ?, 'field', ?, ?, ?, "
+                 "?, ?)", (device_id, name, at, public_key, json.dumps(list(parcels)), person,
+                           number))
+
+
+def inspector_of(conn: sqlite3.Connection, device_id: str) -> tuple[str, str] | None:
+    """The certified inspector a device (this one, or an enrolled laptop) is fixed to: name
+    and certification number, or None."""
+    row = one(conn, "SELECT inspector_name, inspector_certification FROM devices WHERE "
+                    "id = ? AND inspector_name IS NOT NULL", (device_id,))
+    return None if row is None else (row["inspector_name"], row["inspector_certification"])
 
 
 def become_laptop(conn: sqlite3.Connection, *, device_id: str, name: str, private_key: str,
                   public_key: str, office_id: str, office_name: str, office_key: str,
-                  at: str) -> None:
-    """A folder joining from a kit takes the laptop's identity and knows its office."""
-    conn.execute("UPDATE devices SET id = ?, name = ?, private_key = ?, public_key = ? "
-                 "WHERE role = 'this'", (device_id, name, private_key, public_key))
+                  at: str, inspector: tuple[str, str] | None = None) -> None:
+    """A folder joining from a kit takes the laptop's identity (and the certified
+    inspector it is fixed to, if any) and knows its office."""
+    person, number = inspector or (None, None)
+    conn.execute("UPDATE devices SET id = ?, name = ?, private_key = ?, public_key = ?, "
+                 "inspector_name = ?, inspector_certification = ? WHERE role = 'this'",
+                 (device_id, name, private_key, public_key, person, number))
     conn.execute("INSERT INTO devices (id, name, role, created_at, public_key) VALUES "
                  "(?, ?, 'office', ?, ?)", (office_id, office_name, at, office_key))
 

@@ -116,8 +116,10 @@ INSPECTOR_WRITES = ("inspections", "inspection_tests", "components", "systems", 
 # What every login that writes must also write: the change log (appended to, never
 # changed), and the summaries derived from the records.
 BOOKKEEPING_WRITES = ("change_log", "case_summaries")
-# A device's secrets are read by the office alone.
-DEVICE_COLUMNS_SHOWN = ("id", "name", "role", "created_at")
+# A device's secrets are read by the office alone; the certified inspector a laptop is
+# enrolled for is not a secret (every change it sends names them).
+DEVICE_COLUMNS_SHOWN = ("id", "name", "role", "created_at", "inspector_name",
+                        "inspector_certification")
 # Tables a town's login reads besides those of its parcels (which it reads only for its
 # own municipality): the lake lines, lot layers, map images and settings the pages show,
 # and the providers the records name (never the documents received: one file holds rows of

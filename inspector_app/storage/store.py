@@ -10,10 +10,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ..domain.certified import certified_person
 from ..errors import InputError, InspectorError
 from ..paths import DataFolder
 from . import basemaps as basemap_rows
-from . import database, office, postgres
+from . import database, devices, office, postgres
 from .database import backup, open_database
 from .laptop_gate import LaptopGate
 from .records import Actor, RecordWriter, new_id
@@ -101,14 +102,20 @@ class Store:
         self.person = None if self.database is None else office.me(self.conn)
         # a desk's login is the person working, as the change log records them
         self._login_person = None if self.person is None else office.who_is(self.conn)
-        self.actor = Actor(user=self._login_person or user, device_id=self.device_id)
+        # a certified inspector's laptop is that person, whatever name is given
+        inspector = devices.inspector_of(self.conn, self.device_id)
+        self.fixed_person = None if inspector is None else certified_person(*inspector)
+        self.actor = Actor(user=self._login_person or self.fixed_person or user,
+                           device_id=self.device_id)
         # every value a transaction writes passes the fields' declared rules
         self.values_check = values_check
 
     def set_user(self, user: str) -> None:
         """Who makes the changes from the next transaction on (at an office database, the
-        person its login was recorded as, whatever is given)."""
-        self.actor = Actor(user=self._login_person or user, device_id=self.device_id)
+        person its login was recorded as, and on a certified inspector's laptop that
+        inspector, whatever is given)."""
+        self.actor = Actor(user=self._login_person or self.fixed_person or user,
+                           device_id=self.device_id)
 
     @property
     def conn(self) -> Any:

@@ -149,6 +149,29 @@ class AttestDialog(RefusingDialog):
         layout.addLayout(grid)
         layout.addWidget(self.problem)
         layout.addWidget(buttons)
+        self._fill_enrolled()
+
+    def _fill_enrolled(self) -> None:
+        """An inspection recorded on a certified inspector's laptop is attested by that
+        inspector as enrolled: their name and number are filled in and cannot be typed."""
+        ws, sbl = self.ctx.ws, self.sbl
+        if ws is None:
+            return
+
+        def fill(who: attestation_service.Attester | None) -> None:
+            if who is None:
+                return
+            self.name.setText(who.name)
+            self.number.setText(who.number)
+            self.kind.setCurrentIndex(self.kind.findData(who.kind))
+            for field in (self.name, self.number):
+                field.setReadOnly(True)
+                field.setToolTip("As enrolled with the laptop this inspection was recorded "
+                                 "on (Sync > Enrol a laptop)")
+            self.kind.setEnabled(False)
+
+        self.ctx.op(lambda: attestation_service.enrolled_attester(ws, sbl)).success(
+            fill).failure(self.refuse_or_report).run()
 
     def _choose(self) -> None:
         name = self.ctx.files.open_file(self, "signatures", "Scanned signature",

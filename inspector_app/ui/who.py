@@ -9,7 +9,9 @@ the folder's database holds records and the office's settings, and a folder copi
 another laptop, or handed to another inspector, must not bring a name along with it. A
 name given with `--user` or $INSPECTOR_APP_USER is used as given and nothing is asked.
 At an office database nothing is asked either: the login is the person, recorded as the
-name the office gave it (`office user add --full-name`).
+name the office gave it (`office user add --full-name`); nor on a laptop enrolled for a
+private certified inspector, whose person is that inspector with their certification number,
+as enrolled (`sync enroll --inspector --certification`), shown and never changed.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ class WhoIsWorking:
     def attached(self, ws: Workspace) -> None:
         """A data folder is open: record as the name remembered for it, or ask."""
         self._shown(ws.user)
-        if not self.asks or ws.store.database is not None:
+        if not self.asks or ws.store.database is not None or ws.store.fixed_person:
             return
         remembered = str(self.folders.recalled(KEY) or "").strip()
         if remembered:
@@ -67,6 +69,13 @@ class WhoIsWorking:
                 f"At the office database the login is the person working: changes are "
                 f"recorded as {ws.user}. To work as someone else, "
                 "connect with their login (File > Connect to office database...).")
+            return
+        if ws.store.fixed_person:
+            QMessageBox.information(
+                self.parent, "Who is working",
+                f"This laptop was enrolled for the certified inspector {ws.user}: every "
+                "change made on it is recorded as that person, with that certification "
+                "number, and no one else can work on it.")
             return
         name, ok = QInputDialog.getText(self.parent, "Who is working", QUESTION,
                                         QLineEdit.EchoMode.Normal, ws.user)

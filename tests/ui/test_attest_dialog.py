@@ -87,3 +87,43 @@ def test_a_scan_that_is_not_an_image_is_refused_in_the_red_bar(
     dialog.submit()
     assert dialog.result() == QDialog.DialogCode.Accepted
     assert dialog.done_with is not None and dialog.done_with["signature_file"] == "scan.png"
+
+
+def test_an_inspection_from_a_certified_inspectors_laptop_is_attested_as_enrolled(
+        qtbot: QtBot, workspace: Workspace, full_case: dict[str, Any],
+        tmp_path: Path) -> None:
+    from inspector_app.casefile import to_document
+    from inspector_app.services import exchange as sync
+
+    workspace.save_case(parse_document(full_case, source="case.json", today=TODAY),
+                        today=TODAY)
+    from inspector_app.services.reference.providers import add_provider
+
+    add_provider(workspace, kind="inspector", name="R. Private", number="12345")
+    kit, secret = tmp_path / "private.wikit", "kit passphrase 1"
+    sync.enroll(workspace, "private-1", kit, [SBL], passphrase=secret,
+                inspector="R. Private", certification="12345")
+    sync.join(tmp_path / "laptop", kit, user="anyone", passphrase=secret)
+    with Workspace(tmp_path / "laptop") as laptop:  # the clock the enrolment was made by
+        doc = to_document(laptop.load_case(SBL))
+        doc["inspection"].pop("id")
+        doc["inspection"].update(date="2026-11-22", inspector="R. Private",
+                                 inspector_certification="12345")
+        laptop.save_case(parse_document(doc, source="edit", today=TODAY), today=TODAY)
+        sync.export(laptop, tmp_path / "up.zip")
+    sync.import_package(workspace, tmp_path / "up.zip")
+    decide_pending(workspace, SBL, as_of=TODAY)
+
+    dialog = AttestDialog(AppContext(workspace, TaskRunner(synchronous=True)), SBL)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert (dialog.name.text(), dialog.number.text()) == ("R. Private", "12345")
+    assert dialog.name.isReadOnly() and dialog.number.isReadOnly()
+    assert dialog.kind.currentData() == "certified_inspector" and not dialog.kind.isEnabled()
+    scan = tmp_path / "scan.png"
+    scan.write_bytes(signature_png())
+    dialog.use_scan(scan)
+    dialog.submit()
+    assert dialog.result() == QDialog.DialogCode.Accepted, dialog.problem.text()
+    assert dialog.done_with is not None
+    assert (dialog.done_with["name"], dialog.done_with["number"]) == ("R. Private", "12345")

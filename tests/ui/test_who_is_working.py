@@ -189,3 +189,31 @@ def test_a_name_given_on_the_command_line_is_used_and_nothing_asked(
     assert w.workspace.user == "k.olmsted"
     w.close()
     w.workspace.close()
+
+
+def test_a_certified_inspectors_laptop_shows_its_person_and_never_asks(
+        qtbot: QtBot, tmp_path: Path, folder: Workspace, warnings: list[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspector_app.services import exchange as sync
+    from inspector_app.services.reference.providers import add_provider
+
+    add_provider(folder, kind="inspector", name="R. Private", number="12345")
+    kit, secret = tmp_path / "private.wikit", "kit passphrase 1"
+    sync.enroll(folder, "private-1", kit, [FAILED], passphrase=secret,
+                inspector="R. Private", certification="12345")
+    sync.join(tmp_path / "laptop", kit, user=login_name(), passphrase=secret)
+    told: list[str] = []
+    monkeypatch.setattr(QMessageBox, "information", lambda _p, _t, text, *a, **k:
+                        told.append(text))
+    monkeypatch.setattr(QInputDialog, "getText", Asked())  # any question fails the test
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    with Workspace(tmp_path / "laptop", user="Someone Else") as laptop:
+        w = _window(qtbot, laptop, settings)
+        person = "R. Private (NYS OWTTN cert 12345)"
+        qtbot.waitUntil(lambda: w.who_label.text() == f"Working: {person}", timeout=15000)
+        _idle(w, qtbot)
+        w.who.change()  # File > Who is working...: told, not asked
+        assert len(told) == 1 and "enrolled for the certified inspector" in told[0]
+        assert laptop.user == person
+        assert not warnings
+        w.close()

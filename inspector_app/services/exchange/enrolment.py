@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...domain.certified import certified_person
 from ...domain.sbl import closest
 from ...errors import InputError, NotFoundError
 from ...paths import resource
@@ -20,8 +22,9 @@ from ...sync.package import (
 )
 from ..reference import basemaps
 from ..reference import lot_kits as lots
+from ..reference.providers import provider_problem
 from ..session.laws import DATA_FOLDER_JURISDICTION, DEFAULT_JURISDICTION, kit_laws
-from ..session.session import FIELD, OFFICE, Session
+from ..session.session import FIELD, NAME_MAX, OFFICE, Session, working_name
 from . import assignment
 from .devices import device_row, now_text, office_private_key
 
@@ -63,6 +66,52 @@ def _stored(ws: Session, sbl: str) -> str:
                             f"data folder; correct the Parcels field{hint}.") from exc
 
 
+@dataclass(frozen=True)
+class CertifiedInspector:
+    """The private certified inspector a laptop is enrolled for: every change made on it is
+    recorded as this person (`domain.certified.certified_person`)."""
+    name: str
+    certification: str
+
+
+def check_inspector(ws: Session, name: str | None,
+                    certification: str | None) -> CertifiedInspector | None:
+    """The certified inspector named for a laptop (None: an office laptop), or the one
+    sentence that refuses them: name and number go together, and the number is that of a
+    provider of kind `inspector` whose certification is valid today, registered under that
+    name (`reference.providers.provider_problem`, the one check of a provider's number)."""
+    name = " ".join((name or "").split()) or None
+    certification = (certification or "").strip() or None
+    if name is None and certification is None:
+        return None
+    if name is None or certification is None:
+        given, missing = (("--inspector", "--certification") if certification is None
+                          else ("--certification", "--inspector"))
+        raise InputError(f"sync enroll: {given} was given without {missing}; a certified "
+                         "inspector's laptop names both the inspector and their certification "
+                         "number.",
+                         in_app="Give both the inspector's name and their certification "
+                                "number, or neither (a laptop of the office).")
+    who = certified_person(name, certification)
+    try:
+        working_name(who)
+    except InputError:
+        raise InputError(f"sync enroll: the inspector {who!r} is longer than {NAME_MAX} "
+                         "characters as the records name them; shorten the name (initials "
+                         "for given names).") from None
+    provider, refusal = provider_problem(ws.store.conn, "inspector", certification,
+                                         ws.today())
+    if refusal is not None:
+        said = refusal if refusal.startswith("the ") else f"the {refusal}"
+        raise InputError(f"sync enroll: {said}; no field kit was written.")
+    assert provider is not None
+    if " ".join(provider["name"].split()).casefold() != name.casefold():
+        raise InputError(f"sync enroll: the providers register holds certification "
+                         f"{provider['number']} for {provider['name']}, not {name}; give "
+                         "the inspector's name as registered. No field kit was written.")
+    return CertifiedInspector(provider["name"], provider["number"])
+
+
 def check_enrolment(ws: Session, name: str, parcels: list[str] | None, *, passphrase: str,
                     worklist: str | None = None) -> list[str]:
     """What `enroll` refuses before it writes anything, checked before the kit's file is
@@ -80,10 +129,13 @@ def check_enrolment(ws: Session, name: str, parcels: list[str] | None, *, passph
 
 
 def enroll(ws: Session, name: str, out: Path, parcels: list[str] | None, *,
-           passphrase: str, worklist: str | None = None) -> dict[str, Any]:
+           passphrase: str, worklist: str | None = None, inspector: str | None = None,
+           certification: str | None = None) -> dict[str, Any]:
     """Enrol a laptop: a new key pair for it, and its field kit (its private key, the
-    office's public key, its parcels) encrypted with `passphrase`. The kit is written
-    before the laptop is recorded, so an interrupted enrolment leaves the name free."""
+    office's public key, its parcels, and the certified inspector it is for, if any)
+    encrypted with `passphrase`. The kit is written before the laptop is recorded, so an
+    interrupted enrolment leaves the name free."""
+    certified = check_inspector(ws, inspector, certification)
     sbls = check_enrolment(ws, name, parcels, passphrase=passphrase, worklist=worklist)
     name = name.strip()
     parcel_ids = [ws.parcel_id(s) for s in sbls]
@@ -96,17 +148,21 @@ def enroll(ws: Session, name: str, out: Path, parcels: list[str] | None, *,
     _write_kit(ws, out, passphrase, office_private,
                device={"id": device_id, "name": name, "private_key": device_private},
                office={"id": this["id"], "name": this["name"], "public_key": office_public},
-               parcel_ids=parcel_ids, sbls=sbls)
+               parcel_ids=parcel_ids, sbls=sbls, inspector=certified)
+    person = None if certified is None else (certified.name, certified.certification)
     try:
         with ws.store.transaction() as w:
             devices.enrol_laptop(w.conn, device_id=device_id, name=name, at=now_text(),
-                                 public_key=keys.public_key(device_private), parcels=sbls)
+                                 public_key=keys.public_key(device_private), parcels=sbls,
+                                 inspector=person)
             ws.store.set_meta("sync_role", OFFICE)
     except BaseException:
         out.unlink(missing_ok=True)
         raise
     return {"path": str(out), "device": name, "parcels": len(sbls),
-            "office_fingerprint": keys.fingerprint(office_public)}
+            "office_fingerprint": keys.fingerprint(office_public),
+            **({} if certified is None else {"inspector": certified.name,
+                                             "certification": certified.certification})}
 
 
 def _jurisdiction_text(ws: Session) -> str:
@@ -116,7 +172,7 @@ def _jurisdiction_text(ws: Session) -> str:
 
 def _write_kit(ws: Session, out: Path, passphrase: str, office_private: str, *,
                device: dict[str, str], office: dict[str, str], parcel_ids: list[str],
-               sbls: list[str]) -> None:
+               sbls: list[str], inspector: CertifiedInspector | None) -> None:
     blobs: dict[str, bytes] = {}
     records = assignment.parcel_records(ws, parcel_ids, blobs, active_layer=True)
     layer_ids = [r["row"]["id"] for r in records if r["table"] == "shoreline_layers"]
@@ -125,6 +181,8 @@ def _write_kit(ws: Session, out: Path, passphrase: str, office_private: str, *,
     kit = {"device": device, "office": office, "parcels": sbls,
            "jurisdiction_toml": _jurisdiction_text(ws), "jurisdictions": kit_laws(ws.laws),
            "office_seq": seq}
+    if inspector is not None:
+        kit["inspector"] = {"name": inspector.name, "certification": inspector.certification}
     # the active basemap, clipped to the parcels' surroundings (none when none is active)
     imagery = basemaps.kit_imagery(ws, parcel_ids)
     if imagery is not None:

@@ -8,6 +8,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from ...domain.certified import certified_person
 from ...errors import InputError
 from ...json_input import loads
 from ...paths import DataFolder
@@ -31,7 +32,7 @@ from ..reference import lot_kits as lots
 from ..reference.shorelines import BUNDLED_ACCURACY_FT, BUNDLED_NAME, BUNDLED_SOURCE
 from ..session.folder_undo import FolderUndo
 from ..session.laws import DATA_FOLDER_JURISDICTION, write_kit_laws
-from ..session.session import FIELD
+from ..session.session import FIELD, working_name
 from .devices import SHARED_KEY_REFUSAL, now_text
 
 
@@ -162,6 +163,7 @@ def join(root: Path, kit_path: Path, *, user: str, passphrase: str,
         raise PackageError(f"{kit_path}: the office key's fingerprint is {shown}, not "
                            f"{fingerprint.strip()} as expected; this kit may not come from "
                            "your office. Nothing was changed; check with the office.")
+    inspector = _kit_inspector(kit, kit_path)
     records = [json.loads(line) for line in package.extra["records.jsonl"].splitlines()
                if line.strip()]
     history = [json.loads(line) for line in package.extra["history.jsonl"].splitlines()
@@ -221,7 +223,7 @@ def join(root: Path, kit_path: Path, *, user: str, passphrase: str,
                                   public_key=keys.public_key(private),
                                   office_id=kit["office"]["id"],
                                   office_name=kit["office"]["name"], office_key=office_key,
-                                  at=now_text())
+                                  at=now_text(), inspector=inspector)
             for item in sorted(records, key=lambda r: r["table"] != "parcels"):
                 table = item["table"]
                 if table not in SYNCED_TABLES:
@@ -250,7 +252,29 @@ def join(root: Path, kit_path: Path, *, user: str, passphrase: str,
         raise
     store.close()
     return {"device": kit["device"]["name"], "parcels": len(kit["parcels"]),
-            "office_fingerprint": shown}
+            "office_fingerprint": shown,
+            **({} if inspector is None else {"inspector": inspector[0],
+                                             "certification": inspector[1],
+                                             "recorded_as": certified_person(*inspector)})}
+
+
+def _kit_inspector(kit: dict[str, Any], kit_path: Path) -> tuple[str, str] | None:
+    """The certified inspector the kit fixes the laptop to (name, certification number),
+    or None for a laptop of the office."""
+    given = kit.get("inspector")
+    if given is None:
+        return None
+    if (not isinstance(given, dict) or set(given) != {"name", "certification"}
+            or not all(isinstance(v, str) and v.strip() and v.isprintable()
+                       for v in given.values())):
+        raise PackageError(f"{kit_path}: its inspector is not a name and a certification "
+                           "number; the field kit was refused and nothing was changed.")
+    try:
+        working_name(certified_person(given["name"], given["certification"]))
+    except InputError:
+        raise PackageError(f"{kit_path}: its inspector's name is not a name the records can "
+                           "hold; the field kit was refused and nothing was changed.") from None
+    return given["name"], given["certification"]
 
 
 # --- export ----------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ...domain.certified import certified_person
 from ...errors import InputError
 from ...storage import devices, received, sync_log
 from ...storage.records import new_id
@@ -190,6 +191,16 @@ def _refuse_unaddressed(targets: list[dict[str, Any]]) -> None:
                             "write it for.")
 
 
+def _inspector(device: dict[str, Any]) -> dict[str, Any]:
+    """What `sync status` says of the certified inspector a laptop is enrolled for."""
+    if device["inspector_name"] is None:
+        return {}
+    return {"inspector": device["inspector_name"],
+            "certification": device["inspector_certification"],
+            "recorded_as": certified_person(device["inspector_name"],
+                                            device["inspector_certification"])}
+
+
 def status(ws: Session) -> dict[str, Any]:
     this = device_row(ws, "this")
     assert this is not None
@@ -202,7 +213,7 @@ def status(ws: Session) -> dict[str, Any]:
         mine = received.last_seq_made(ws.store.conn, this["id"])
         out.update(office=office["name"], changes_made=mine,
                    acknowledged_by_office=office["acknowledged_seq"],
-                   waiting_to_send=mine - office["acknowledged_seq"])
+                   waiting_to_send=mine - office["acknowledged_seq"], **_inspector(this))
     else:
         listed = []
         for d in devices.laptops(ws.store.conn):
@@ -212,7 +223,7 @@ def status(ws: Session) -> dict[str, Any]:
                             "missing_changes": missing,
                             "parcels": len(json.loads(d["parcels"])),
                             "office_changes_acknowledged": d["acknowledged_seq"],
-                            **key_status(d)})
+                            **_inspector(d), **key_status(d)})
         out["devices"] = listed
     out["open_conflicts"] = len(conflicts(ws))
     return out

@@ -73,6 +73,47 @@ def _bare(number: str) -> str:
     return re.sub(r"[^0-9a-z]", "", number.casefold()).removeprefix("otn")
 
 
+def enrolled_attester(ws: Session, sbl: str) -> Attester | None:
+    """The certified inspector whose laptop recorded the parcel's inspection on record, as
+    enrolled at the office (name and certification number), or None."""
+    return _enrolled(ws, ws.load_case(sbl))
+
+
+def _enrolled(ws: Session, case: Case) -> Attester | None:
+    insp = case.inspection
+    if insp is None or insp.id is None:
+        return None
+    row = attestation_rows.enrolled_inspector(ws.store.conn, insp.id)
+    if row is None:
+        return None
+    return Attester(row["inspector_name"], "certified_inspector",
+                    row["inspector_certification"])
+
+
+def _as_enrolled(who: Attester, enrolled: Attester | None) -> Attester:
+    """The attesting person: for an inspection recorded on a certified inspector's laptop,
+    that inspector as enrolled (a name or number given must be theirs); otherwise the
+    person as given, all three of name, kind and number."""
+    if enrolled is not None and who.kind in ("", "certified_inspector"):
+        name = " ".join(who.name.split())
+        if name and name.casefold() != " ".join(enrolled.name.split()).casefold():
+            raise InputError(f"The inspection was recorded on the laptop enrolled for the "
+                             f"certified inspector {enrolled.name} (certification "
+                             f"{enrolled.number}); its report of findings is attested as a "
+                             f"certified inspector by {enrolled.name} only, not {name}.")
+        if who.number.strip() and _bare(who.number) != _bare(enrolled.number):
+            raise InputError(f"{enrolled.name} was enrolled with certification "
+                             f"{enrolled.number!r}, not {who.number.strip()!r}; the attestation "
+                             "states the number as enrolled.")
+        return enrolled
+    if not who.kind.strip():
+        raise InputError("The attesting person's kind is not given (a design professional or "
+                         "a certified inspector); only for an inspection recorded on a "
+                         "certified inspector's laptop are the name, kind and number taken "
+                         "from its enrolment.")
+    return who
+
+
 def _check_attester(who: Attester, case: Case) -> Attester:
     if who.kind not in ATTESTER_KINDS:
         raise InputError(f"{who.kind!r} is not a kind of attesting person; the kinds are "
@@ -110,7 +151,7 @@ def attest(ws: Session, sbl: str, who: Attester, signature: bytes, *, filename: 
     if insp is None or insp.id is None:
         raise InputError(f"Parcel {sbl}: no inspection is recorded, so there is no report of "
                          "findings to attest.")
-    who = _check_attester(who, case)
+    who = _check_attester(_as_enrolled(who, _enrolled(ws, case)), case)
     day = on or ws.today()
     if day > ws.today():
         raise InputError(f"The attestation date {day.isoformat()} is after today; an "

@@ -91,8 +91,15 @@ class Session:
         return self.store.actor.user
 
     def set_user(self, name: str) -> str:
-        """Record the changes made from now on as `name` (checked as `--user` is)."""
-        self.store.set_user(working_name(name))
+        """Record the changes made from now on as `name` (checked as `--user` is). On a
+        certified inspector's laptop the person is fixed: another name is refused."""
+        name = working_name(name)
+        fixed = self.store.fixed_person
+        if fixed is not None and name != fixed:
+            raise InputError(f"This laptop was enrolled for the certified inspector {fixed}; "
+                             "every change made here is recorded as that person, and no one "
+                             "else can work on it.")
+        self.store.set_user(name)
         return self.store.actor.user
 
     @property
