@@ -62,7 +62,8 @@ def _group(*, law: bool, inspections: int, reasons: dict[str, int], outcomes: di
            systems: dict[str, int], failures: tuple[int, int, int], letters: dict[str, int],
            etu: tuple[int, int, int], tanks: tuple[int, int, int],
            five: tuple[int, int, int, int, int, int, int, int], on_record: dict[str, int],
-           never: dict[str, int], notices: int = 0) -> dict[str, Any]:
+           never: dict[str, int], notices: int = 0,
+           etu_reports: tuple[int, int] = (0, 0)) -> dict[str, Any]:
     zones = ("within_200ft", "beyond_200ft", "undetermined", "not_judged")
     return {
         "law_on_file": law,
@@ -80,6 +81,14 @@ def _group(*, law: bool, inspections: int, reasons: dict[str, int], outcomes: di
         "requests": {"received": 0, "answered": 0, "open_past_due_at_end": 0},
         "etu": dict(zip(("units", "compliant", "not_judged"), etu, strict=True)),
         "holding_tanks": dict(zip(("units", "compliant", "not_judged"), tanks, strict=True)),
+        # the ETU reports received in the period, and of those the late ones; no report
+        # states a unit's function or a contract's end, and no pump-out record its day
+        # received, in this program
+        "records_received": {"etu_reports_received": etu_reports[0],
+                             "etu_reports_late": etu_reports[1],
+                             "etu_reported_not_functional": 0,
+                             "etu_contracts_lapsed_at_end": 0,
+                             "pump_out_records_received": 0, "pump_out_records_late": 0},
         "five_year": dict(zip(FIVE_YEAR, five, strict=True)),
         # every parcel once, by the zone the records place it in now, and those never
         # inspected by the period's end
@@ -143,6 +152,8 @@ CANANDAIGUA_FIGURES = _group(
              # 2026-01-01 (six months, the maker's interval)
          0),
     tanks=(1, 0, 0),  # 10-1-4: the 2025-05-01 pump-out's record is missing
+    etu_reports=(2,  # 10-1-3's, received 2024-01-15 and 2025-07-30
+                 1),  # the second, 29 days after its 2025-07-01 inspection (10 allowed)
     five=FIVE_YEAR_CANANDAIGUA,
     on_record={"within_200ft": 5,  # 10-1-1, 10-1-2, 10-1-4, 10-1-5, 10-1-6
                "beyond_200ft": 1},  # 10-1-3 (250 ft as measured again)
@@ -169,6 +180,8 @@ GORHAM_FIGURES = _group(
              # keeps it in date, reports within ten days; the 2026-08-01 one is not counted
          0),
     tanks=(0, 0, 0),
+    etu_reports=(2,  # 20-1-2's, received 2025-02-05 and 2026-02-20 (not 2026-08-05: after)
+                 0),  # each within ten days
     five=(0, 0, 0, 0, 0, 0, 0, 0),  # no system of Gorham within 200 ft (20-1-2, its zone
     #                                  undetermined, was inspected in 2025)
     on_record={"beyond_200ft": 2,  # 20-1-1, 20-1-3
@@ -192,7 +205,7 @@ TOTAL_FIGURES = _group(
               "not_judged": 1},
     systems={"within_200ft": 3, "beyond_200ft": 3, "undetermined": 1, "not_judged": 1},
     failures=(3, 1, 2), letters={"pump_out_request": 1, "corrections": 1, "replaced": 1},
-    etu=(2, 1, 0), tanks=(2, 0, 1), five=FIVE_YEAR_CANANDAIGUA,
+    etu=(2, 1, 0), tanks=(2, 0, 1), etu_reports=(4, 1), five=FIVE_YEAR_CANANDAIGUA,
     on_record={"within_200ft": 5, "beyond_200ft": 3, "undetermined": 1, "not_judged": 1},
     never={"within_200ft": 1})
 

@@ -436,22 +436,19 @@ def _notes(ws: Session, names: Sequence[str]) -> list[str]:
         "certified mail, hand delivery or posting); confirmed: a delivery confirmed (a "
         "return receipt, or handed over); unconfirmed: served with no delivery confirmed, "
         "those that came back undelivered included.",
-        "Inspection requests (a conveyance ahead of its closing, a complaint...): received: "
-        "requested in the period; answered: answered by the parcel's first inspection dated "
-        "on or after the day it was requested, that inspection dated in the period; open "
-        "and past due: neither answered nor cancelled by the period's end, due before it.",
+        "Inspection requests: received in the period; answered by the parcel's first "
+        "inspection on or after the request, dated in the period; open and past due: neither "
+        "answered nor cancelled by the period's end, due before it.",
         "ETUs and holding tanks: systems whose latest inspection up to the period's end "
         "recorded the unit. An ETU counts as compliant with a service contract, its "
         "inspections at the required interval and each report received within ten days; a "
         "holding tank with a hauler contract and every pump-out record received within the "
         "days its law allows after the pump-out; both as "
         "the records stand, counting what is dated up to the period's end.",
-        "Records received from providers: ETU service reports and pump-out records whose "
-        "received date falls in the period (those typed with no date received are not "
-        "counted); late: received more than the days the parcel's law allows after the "
-        "service or pump-out. Units not fully functional: services in the period whose "
-        "report did not certify the unit. Contracts lapsed: the service contract's last day, "
-        "as the latest report up to the period's end states it, before that end.",
+        "Records received from providers: ETU reports and pump-out records received in the "
+        "period (one typed without its day received is not counted); late: past the days "
+        "the parcel's law allows; not functional: services in the period not certifying the "
+        "unit; contracts lapsed: ended before the period's end, as the latest report states.",
         "Five-year inspections: systems within 200 ft as the records place them now. A cycle "
         "runs from an inspection to the same day one cycle later (the years each law sets, "
         "below); "
