@@ -14,11 +14,11 @@ by its SHA-256 and each record made from it names it; the same file again stores
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ...domain.case import Case, EtuInspection, EtuService, HoldingTankService, PumpOut
 from ...domain.jurisdiction import Jurisdiction
@@ -43,6 +43,8 @@ from .provider_files import (
     read_file,
     template_columns,
 )
+
+T = TypeVar("T", EtuInspection, PumpOut)
 
 # --- reading a file ---------------------------------------------------------------------
 
@@ -179,6 +181,30 @@ def _has_tank(case: Case) -> bool:
         c.kind is ComponentKind.HOLDING_TANK for c in case.components)
 
 
+def _put(items: Sequence[T], made: T, sha: str, number: str, what: str) -> list[T] | None:
+    """The list with the row's record put in, by date (a record of that date typed by hand,
+    naming no provider, is filled in); None if it is on record already as the row states
+    it. ValueError for another record of that date by the same provider: it is refused
+    rather than laid over the first."""
+    out = list(items)
+    day, by = made.date, getattr(made, number)
+    for i, x in enumerate(out):
+        if x.date != day:
+            continue
+        if replace(x, document=sha) == made:
+            return None
+        if getattr(x, number) is None:
+            out[i] = made
+            break
+        if getattr(x, number) == by:
+            document = x.document
+            raise ValueError(f"the record already holds a different {what} by {by}"
+                             + (f" (from document {document[:12]})" if document else ""))
+    else:
+        out.append(made)
+    return sorted(out, key=lambda x: x.date)
+
+
 def _with_etu_report(case: Case, row: _Row, sha: str) -> tuple[Case, bool]:
     """The case with the row's ETU inspection (an inspection of that date already recorded
     by hand, with no report's provider, is filled in); and whether it was already on record
@@ -191,22 +217,10 @@ def _with_etu_report(case: Case, row: _Row, sha: str) -> tuple[Case, bool]:
                          service_contract_through=v["service_contract_through"],
                          document=sha)
     etu = case.etu or EtuService()
-    inspections = list(etu.inspections)
-    for i, x in enumerate(inspections):
-        if x.date != made.date:
-            continue
-        if replace(x, document=sha) == made:
-            return case, True
-        if x.provider_number is None:
-            inspections[i] = made
-            break
-        if x.provider_number == made.provider_number:
-            raise ValueError(f"the record already holds a different report of the "
-                             f"{made.date.isoformat()} service by {made.provider_number}"
-                             + (f" (from document {x.document[:12]})" if x.document else ""))
-    else:
-        inspections.append(made)
-    inspections.sort(key=lambda x: x.date)
+    inspections = _put(etu.inspections, made, sha, "provider_number",
+                       f"report of the {made.date.isoformat()} service")
+    if inspections is None:
+        return case, True
     contract = etu.service_contract
     if made.service_contract_through is not None and made.service_contract_through >= \
             made.date:
@@ -222,22 +236,10 @@ def _with_pump_out(case: Case, row: _Row, sha: str) -> tuple[Case, bool]:
                    hauler_permit=v["hauler_permit"], hauler_name=row.provider["name"],
                    record_received_on=v["record_received_on"], document=sha)
     service = case.holding_tank_service or HoldingTankService()
-    pump_outs = list(service.pump_outs)
-    for i, x in enumerate(pump_outs):
-        if x.date != made.date:
-            continue
-        if replace(x, document=sha) == made:
-            return case, True
-        if x.hauler_permit is None:
-            pump_outs[i] = made
-            break
-        if x.hauler_permit == made.hauler_permit:
-            raise ValueError(f"the record already holds a different record of the "
-                             f"{made.date.isoformat()} pump-out by {made.hauler_permit}"
-                             + (f" (from document {x.document[:12]})" if x.document else ""))
-    else:
-        pump_outs.append(made)
-    pump_outs.sort(key=lambda x: x.date)
+    pump_outs = _put(service.pump_outs, made, sha, "hauler_permit",
+                     f"record of the {made.date.isoformat()} pump-out")
+    if pump_outs is None:
+        return case, True
     hauler = service.hauler_name or row.provider["company"] or row.provider["name"]
     return replace(case, holding_tank_service=replace(
         service, pump_outs=tuple(pump_outs), hauler_name=hauler)), False
