@@ -197,11 +197,19 @@ class EnrollDialog(RefusingDialog):
         self.passphrase.setPlaceholderText("at least 10 characters; tell it to the inspector")
         self.again = QLineEdit()
         self.again.setEchoMode(QLineEdit.EchoMode.Password)
+        # a private certified inspector's laptop (Chapter 202, Article III): everything
+        # recorded there is theirs, under the certification registered as a provider
+        self.inspector = QLineEdit()
+        self.inspector.setPlaceholderText("only for a private certified inspector's laptop")
+        self.certification = QLineEdit()
+        self.certification.setPlaceholderText("as registered in Records > Providers...")
         form = QFormLayout()
         form.addRow("Laptop &name", self.name)
         form.addRow("&Parcels", self.parcels)
         form.addRow("Kit pass&phrase", self.passphrase)
         form.addRow("Passphrase &again", self.again)
+        form.addRow("Certified &inspector", self.inspector)
+        form.addRow("Their certi&fication", self.certification)
         self.problem = RedBar()
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)
@@ -255,11 +263,13 @@ class EnrollDialog(RefusingDialog):
                 return
             out = saved[0]
             Op(self.ctx.runner, lambda: sync.enroll(ws, name, out, parcels,
-                                                    passphrase=passphrase)
+                                                    passphrase=passphrase, **person)
                ).success(self._enrolled).failure(self._failed).run()
 
+        person = {"inspector": self.inspector.text(),
+                  "certification": self.certification.text()}
         Op(self.ctx.runner, lambda: sync.check_enrolment(ws, name, parcels,
-                                                         passphrase=passphrase)
+                                                         passphrase=passphrase, **person)
            ).success(save).failure(self._failed).run()
 
     def _enrolled(self, result: dict[str, Any]) -> None:

@@ -554,3 +554,46 @@ def test_about_says_only_what_the_folder_says(
     assert "Chapter 202" not in about and "Canandaigua Lake watershed" not in about
     assert str(folder.resolve()) in about or str(folder) in about
     assert "k.olmsted" in about
+
+
+def test_a_certified_inspector_s_laptop_is_enrolled_from_the_form(
+        open_window: Callable[[Path], MainWindow], qtbot: QtBot, tmp_path: Path,
+        said: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspector_app.services.reference.providers import add_provider
+    from inspector_app.ui.dialogs import EnrollDialog
+
+    w = open_window(demo_folder(tmp_path / "office", 3))
+    w.runner.wait(lambda: add_provider(w.workspace, kind="inspector", name="R. Private",
+                                       number="12345", valid_through=date(2030, 1, 1)))
+    monkeypatch.setattr(EnrollDialog, "exec", lambda self: QDialog.DialogCode.Rejected)
+    asked: list[str] = []
+
+    def save_as(_parent: Any, _title: str, name: str, filters: str) -> tuple[str, str]:
+        asked.append(name)
+        return str(tmp_path / "private.wikit"), filters
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_as))
+    form = w.menus.sync.enroll()
+    qtbot.addWidget(form)
+    form.show()
+    fill_enrolment(form, "private", w.model.rows[0]["sbl"], KIT_PASSPHRASE, KIT_PASSPHRASE)
+    # the number alone, then one the office has not registered: refused before the kit's
+    # file is asked for, in the form's words, everything typed kept
+    form.certification.setText("12345")
+    form.buttons.accepted.emit()
+    qtbot.waitUntil(lambda: form.problem.isVisible())
+    assert form.problem.text().startswith("Give both the inspector's name and their "
+                                          "certification number")
+    form.inspector.setText("R. Private")
+    form.certification.setText("99999")
+    form.buttons.accepted.emit()
+    qtbot.waitUntil(lambda: "99999" in form.problem.text())
+    assert asked == [] and not (tmp_path / "private.wikit").exists()
+    form.certification.setText("12345")
+    form.buttons.accepted.emit()
+    qtbot.waitUntil(lambda: (tmp_path / "private.wikit").is_file(), timeout=15_000)
+    settle(w, qtbot)
+    listed = w.runner.wait(lambda: sync.status(w.workspace))
+    laptop = next(d for d in listed["devices"] if d["device"] == "private")
+    assert (laptop["inspector"], laptop["certification"]) == ("R. Private", "12345")
+    assert said == []

@@ -113,9 +113,12 @@ def check_inspector(ws: Session, name: str | None,
 
 
 def check_enrolment(ws: Session, name: str, parcels: list[str] | None, *, passphrase: str,
-                    worklist: str | None = None) -> list[str]:
+                    worklist: str | None = None, inspector: str | None = None,
+                    certification: str | None = None) -> list[str]:
     """What `enroll` refuses before it writes anything, checked before the kit's file is
-    chosen: the laptop's SBLs as stored, or the one sentence that refuses them."""
+    chosen: the laptop's SBLs as stored, or the one sentence that refuses them (the
+    certified inspector it is for, if any, included)."""
+    check_inspector(ws, inspector, certification)
     if ws.role == FIELD:
         raise InputError("This data folder is a field laptop; only the office enrols devices.")
     name = name.strip()
@@ -135,8 +138,9 @@ def enroll(ws: Session, name: str, out: Path, parcels: list[str] | None, *,
     office's public key, its parcels, and the certified inspector it is for, if any)
     encrypted with `passphrase`. The kit is written before the laptop is recorded, so an
     interrupted enrolment leaves the name free."""
+    sbls = check_enrolment(ws, name, parcels, passphrase=passphrase, worklist=worklist,
+                           inspector=inspector, certification=certification)
     certified = check_inspector(ws, inspector, certification)
-    sbls = check_enrolment(ws, name, parcels, passphrase=passphrase, worklist=worklist)
     name = name.strip()
     parcel_ids = [ws.parcel_id(s) for s in sbls]
     office_private = office_private_key(ws)
