@@ -661,6 +661,31 @@ def etu_findings(etu: EtuService | None, has_etu: bool, j: Jurisdiction
     return out
 
 
+def etu_report_prompts(etu: EtuService | None, as_of: date, j: Jurisdiction) -> list[str]:
+    """What the latest ETU service report up to the date asks of the office, in words: a
+    unit it does not certify fully functional (a follow-up until a later report does), and
+    a service contract ending within the days the office looks ahead."""
+    reports = sorted((i for i in (etu.inspections if etu else ()) if i.date <= as_of),
+                     key=lambda i: i.date)
+    out = []
+    stated = [i for i in reports if i.fully_functional is not None]
+    if stated and stated[-1].fully_functional is False:
+        last = stated[-1]
+        by = f" by {last.provider_name} ({last.provider_number})" if last.provider_name \
+            else ""
+        out.append(f"The ETU service report of the {last.date.isoformat()} inspection{by} "
+                   "does not certify the unit fully functional and operating properly "
+                   f"({j.cite('etu_service')}): follow up until a report does.")
+    end = contract_end(etu)
+    if end is not None and end[0] <= as_of:
+        days = (end[1] - as_of).days
+        if 0 <= days <= j.etu_contracts_expiring_within_days:
+            out.append(f"The ETU's service contract ends {end[1].isoformat()}, in {days} "
+                       f"days, as the report of the {end[0].isoformat()} inspection states: "
+                       f"a lapsed contract is a violation ({j.cite('etu_service')}).")
+    return out
+
+
 def contract_end(etu: EtuService | None) -> tuple[date, date] | None:
     """The ETU's service contract's last day as the latest report stating one gives it,
     with that report's inspection date; None where no report states one."""
@@ -990,6 +1015,7 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
     if unlocated:
         prompts.append("Locate " + ", ".join(k.value.replace("_", " ") for k in unlocated)
                        + " to complete the determination.")
+    prompts += etu_report_prompts(case.etu, as_of, j)
 
     offered = suggestions(case, design, lake, separations, j, decisions or {}) + cured
     return Evaluation(

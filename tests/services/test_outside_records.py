@@ -166,6 +166,13 @@ def test_what_the_reports_make_of_the_work_lists_and_evaluations(ws: Workspace,
     expiring = after["etu-contracts-expiring"]
     assert [(i["sbl"], i["contract_through"], i["days_left"]) for i in expiring] == [
         ("900.01-1-8", "2027-01-15", 41)]
+    # the evaluation asks for the follow-up and warns of the contract's end, in words
+    prompts = {sbl: " ".join(evaluation_json(ws.evaluate_parcel(sbl, as_of=TODAY),
+                                             ws.law_for("Town of Canandaigua"))["prompts"])
+               for sbl in ("900.01-1-8", "900.01-1-21")}
+    assert "inspection by Dale Weaver (NW-4471) does not certify the unit fully functional" \
+        in prompts["900.01-1-21"] and "contract" not in prompts["900.01-1-21"]
+    assert "service contract ends 2027-01-15, in 41 days" in prompts["900.01-1-8"]
     # the inspection of 2026-11-20 is on record: no longer overdue
     assert "etu_inspection_overdue" not in _codes(ws, "900.01-1-8")
     # the late report stands as a lapse cured on the day it arrived
