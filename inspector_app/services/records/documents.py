@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from ...domain.case import Case
+from ...domain.field_spec import SHA256_PATTERN
 from ...errors import InputError
 from ...paths import write_atomically
 from ...storage import providers as stored
 from ..session.session import Session
 
-_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+_SHA256 = re.compile(SHA256_PATTERN)
 
 
 def case_documents(case: Case) -> list[str]:
