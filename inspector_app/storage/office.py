@@ -239,7 +239,10 @@ def people_and_roles(conn: Connection, version: int = SCHEMA_VERSION) -> list[st
             f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {office_role}",
             f"GRANT SELECT ON office_people TO {office_role}"]
     secret_free = [t for t in tables if t != "devices"]
-    shown_columns = ", ".join(DEVICE_COLUMNS_SHOWN)
+    # (of the columns schema `version` has: an office is brought forward one version after
+    # another)
+    devices_has = {r[1] for r in reference_schema(version).execute("PRAGMA table_info(devices)")}
+    shown_columns = ", ".join(c for c in DEVICE_COLUMNS_SHOWN if c in devices_has)
     out += [f"GRANT SELECT ON {', '.join(secret_free)} TO {inspector}",
             f"GRANT SELECT ({shown_columns}) ON devices TO {inspector}",
             f"GRANT INSERT, UPDATE ON {', '.join(INSPECTOR_WRITES)} TO {inspector}",
