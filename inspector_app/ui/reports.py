@@ -416,7 +416,7 @@ class ProgramReportDialog(QDialog):
         names = list(request.municipalities) if request.municipalities is not None else None
 
         def work(progress: Progress, cancelled: Callable[[], bool]) -> Any:
-            from ..services.lists.program_report import export_inspections
+            from ..services.lists.exports import export_inspections
 
             return export_inspections(ws, request.start, request.end, target,
                                       municipalities=names, progress=progress,
