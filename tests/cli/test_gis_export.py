@@ -64,6 +64,10 @@ CASE = {
 }
 
 
+# A parcel with no point, no lot and no system drawn: a feature without geometry.
+UNLOCATED = "999.99-9-9"
+
+
 def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any, str]:
     status = run(list(argv))
     out, err = capsys.readouterr()
@@ -75,9 +79,14 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> str:
     root = tmp_path_factory.mktemp("gis")
     folder = str(root / "data")
     assert run(["--data-dir", folder, "demo", "--as-of", AS_OF]) == 0
-    (root / "case.json").write_text(json.dumps(CASE), "utf-8")
-    assert run(["--data-dir", folder, "case", "import", str(root / "case.json"),
-                "--as-of", AS_OF]) == 0
+    nowhere = {**CASE, "parcel": {k: v for k, v in CASE["parcel"].items()
+                                  if k not in ("longitude", "latitude", "renters")},
+               "site": {}, "components": [{"kind": "septic_tank", "condition": "acceptable"}]}
+    nowhere["parcel"]["sbl"] = UNLOCATED
+    for name, case in (("case.json", CASE), ("nowhere.json", nowhere)):
+        (root / name).write_text(json.dumps(case), "utf-8")
+        assert run(["--data-dir", folder, "case", "import", str(root / name),
+                    "--as-of", AS_OF]) == 0
     return folder
 
 
@@ -140,7 +149,11 @@ def test_the_layers_their_types_crs_and_counts_match_the_csv(
         assert str(parcels["last_inspection"][i]) == latest[sbl]["date"]
         assert parcels["outcome"][i] == latest[sbl]["outcome"]
         assert parcels["lake_zone"][i] == latest[sbl]["lake_zone"]
-        assert all(isinstance(p, shapely.Point) for p in points)
+    where = dict(zip(parcels["sbl"], zip(points, parcels["location_source"], strict=True),
+                     strict=True))
+    assert where.pop(UNLOCATED) == (None, "none")
+    assert all(isinstance(p, shapely.Point) and source != "none"
+               for p, source in where.values())
     five = dict(zip(parcels["sbl"], parcels["next_five_year_due"], strict=True))
     assert all(np.isnat(five[s]) for s in parcels["sbl"]
                if latest[s]["lake_zone"] != "within_200ft")
