@@ -146,8 +146,7 @@ class ProgramReportDialog(QDialog):
         self.save_button.clicked.connect(lambda: self.save_pdf())
         self.export_button = QPushButton("&Export inspections (CSV, Excel or GeoPackage)...")
         self.export_button.clicked.connect(lambda: self.export())
-        self.public = QCheckBox("P&ublic: without the owners' and renters' names, "
-                                "addresses and contacts")
+        self.public = QCheckBox("P&ublic GeoPackage (no owners)")
         self.public.setToolTip("A GeoPackage for the public map or a records request: no "
                                "owner's or renter's name, mailing address, phone or e-mail")
         self.close_button = QPushButton("C&lose")
