@@ -20,7 +20,8 @@ def add_report(commands: Commands) -> None:
     program = report_sub.add_parser("program", help="tallies, charts, the lake map and the "
                                                     "open matters of a period, as PDF")
     export = report_sub.add_parser("export", help="one row per inspection of a period, as "
-                                                  "CSV or Excel (.xlsx)")
+                                                  "CSV or Excel (.xlsx), or the systems "
+                                                  "inspected as GIS layers (GeoPackage)")
     for command in (program, export):
         _add_period(command)
     program.add_argument("--out", type=Path, metavar="FILE.pdf",
@@ -28,8 +29,14 @@ def add_report(commands: Commands) -> None:
     program.add_argument("--json", action="store_true",
                          help="print the report's figures (the tallies the PDF shows)")
     program.set_defaults(handler=_report_program)
-    export.add_argument("--out", type=Path, required=True, metavar="FILE.csv|FILE.xlsx",
-                        help="the spreadsheet to write: CSV or Excel, by its suffix")
+    export.add_argument("--out", type=Path, required=True,
+                        metavar="FILE.csv|FILE.xlsx|FILE.gpkg",
+                        help="the file to write: CSV, Excel or GeoPackage, by its suffix")
+    export.add_argument("--format", metavar="csv|xlsx|gpkg",
+                        help="the format (default: the --out file's suffix, which must agree)")
+    export.add_argument("--public", action="store_true",
+                        help="leave out the owners' and renters' names, mailing addresses, "
+                             "phones and e-mails (the GeoPackage's parcels layer)")
     export.set_defaults(handler=_report_export)
 
 
@@ -78,9 +85,11 @@ def _report_program(args: argparse.Namespace) -> Any:
 
 
 def _report_export(args: argparse.Namespace) -> Any:
-    from ..services.lists.program_report import export_inspections
+    from ..services.lists.exports import export_format, export_inspections
 
+    chosen = export_format(args.out, args.format)
     with workspace(args) as ws:
-        return export_inspections(ws, args.start, args.end, args.out,
+        return export_inspections(ws, args.start, args.end, args.out, format=chosen,
+                                  public=args.public,
                                   municipalities=args.municipality, as_of=args.as_of,
                                   progress=_report_progress("export"))

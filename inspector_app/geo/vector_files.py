@@ -570,3 +570,76 @@ def read_attribute_table(path: Path) -> tuple[list[str], list[list[Any]]]:
     columns = [list(values) for values in (field_data or [])]
     count = len(columns[0]) if columns else 0
     return names, [[column[i] for column in columns] for i in range(count)]
+
+
+# --- writing ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OutLayer:
+    """One layer to write: its name, its geometry type ("Point", "MultiPolygon"...), its
+    fields (name and kind: "text", "integer", "real" or "date") and its features, each a
+    geometry in EPSG:2261 feet (None: no geometry) and one value per field (None: no
+    value; a date a `datetime.date`)."""
+
+    name: str
+    geometry_type: str
+    fields: tuple[tuple[str, str], ...]
+    geometries: list[BaseGeometry | None]
+    rows: list[tuple[Any, ...]]
+
+
+_FIELD_DTYPES: dict[str, Any] = {"text": object, "integer": "int64", "real": "float64",
+                                 "date": "datetime64[D]"}
+
+
+def _columns(layer: OutLayer) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
+    """Each field's values as the array the writing library takes, and the mask of its
+    missing values (None where none is missing or the array holds its own nulls)."""
+    data: list[np.ndarray] = []
+    masks: list[np.ndarray | None] = []
+    for i, (name, kind) in enumerate(layer.fields):
+        if kind not in _FIELD_DTYPES:
+            raise ValueError(f"field {name}: no kind {kind!r}")
+        values = [row[i] for row in layer.rows]
+        missing = np.array([v is None for v in values], dtype=bool)
+        if kind == "text":
+            data.append(np.array([None if v is None else str(v) for v in values],
+                                 dtype=object))
+            masks.append(None)
+            continue
+        if kind == "real":
+            data.append(np.array([np.nan if v is None else float(v) for v in values],
+                                 dtype="float64"))
+            masks.append(None)  # NaN is written as no value
+            continue
+        filler: Any = 0 if kind == "integer" else np.datetime64("1970-01-01")
+        data.append(np.array([filler if v is None else v for v in values],
+                             dtype=_FIELD_DTYPES[kind]))
+        masks.append(missing if missing.any() else None)
+    return data, masks
+
+
+def geopackage_bytes(layers: list[OutLayer]) -> bytes:
+    """A GeoPackage of `layers`, every one in EPSG:2261 (NY State Plane Central, US survey
+    feet), written by GDAL in a folder of its own and returned whole, so that the caller
+    writes the file all at once (`paths.write_atomically`)."""
+    import tempfile
+
+    import pyogrio.raw
+
+    with tempfile.TemporaryDirectory(prefix="inspector-gpkg-") as folder:
+        target = Path(folder) / "export.gpkg"
+        for n, layer in enumerate(layers):
+            data, masks = _columns(layer)
+            wkb = np.array([None if g is None else shapely.to_wkb(g)
+                            for g in layer.geometries], dtype=object)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                pyogrio.raw.write(
+                    str(target), wkb, data, [name for name, _ in layer.fields],
+                    field_mask=masks if any(m is not None for m in masks) else None,
+                    layer=layer.name, driver="GPKG", geometry_type=layer.geometry_type,
+                    crs=MEASURE_CRS, encoding="UTF-8", append=n > 0,
+                    promote_to_multi=layer.geometry_type.startswith("Multi"))
+        return target.read_bytes()

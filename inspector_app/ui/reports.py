@@ -1,6 +1,6 @@
 """Reports > Program report: the report to the Watershed Commission for a period and the
 municipalities ticked, previewed page by page, saved as a PDF, or its inspections exported
-as a table (CSV or Excel).
+as a table (CSV or Excel) or as GIS layers (GeoPackage, public: without the owners).
 
 Everything that reads the data folder runs on the window's worker: the list of
 municipalities, the report, its PDF and pictures of its pages, the export. While a job
@@ -19,6 +19,7 @@ from typing import Any
 from PySide6.QtCore import QDate, Qt
 from PySide6.QtGui import QCloseEvent, QImage
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDialog,
     QFormLayout,
     QHBoxLayout,
@@ -43,6 +44,8 @@ PREVIEW_DPI = 110
 PDF_FILTER = "PDF (*.pdf)"
 CSV_FILTER = "CSV (*.csv)"
 EXCEL_FILTER = "Excel workbook (*.xlsx)"
+GPKG_FILTER = "GeoPackage GIS layers (*.gpkg)"
+_SUFFIXES = {CSV_FILTER: ".csv", EXCEL_FILTER: ".xlsx", GPKG_FILTER: ".gpkg"}
 Progress = Callable[[int, int], None]
 
 
@@ -141,8 +144,11 @@ class ProgramReportDialog(QDialog):
         self.preview_button.clicked.connect(lambda: self.preview())
         self.save_button = QPushButton("&Save PDF...")
         self.save_button.clicked.connect(lambda: self.save_pdf())
-        self.export_button = QPushButton("&Export inspections (CSV or Excel)...")
+        self.export_button = QPushButton("&Export inspections (CSV, Excel or GeoPackage)...")
         self.export_button.clicked.connect(lambda: self.export())
+        self.public = QCheckBox("P&ublic GeoPackage (no owners)")
+        self.public.setToolTip("A GeoPackage for the public map or a records request: no "
+                               "owner's or renter's name, mailing address, phone or e-mail")
         self.close_button = QPushButton("C&lose")
         self.close_button.clicked.connect(self.reject)
         for button in (self.tick_all, self.tick_none, self.save_button, self.export_button,
@@ -178,6 +184,8 @@ class ProgramReportDialog(QDialog):
         side.addWidget(self.places, 1)
         for button in (*self.starters, self.close_button):
             side.addWidget(button)
+            if button is self.export_button:
+                side.addWidget(self.public)
         side.addWidget(self.running)
         side.addWidget(self.problem)
         side.addWidget(self.message)
@@ -395,8 +403,9 @@ class ProgramReportDialog(QDialog):
                        save_to=target)
 
     def export(self, path: Path | None = None) -> None:
-        """The inspections of the period and municipalities as a CSV file or an Excel
-        workbook, by the file's suffix."""
+        """The inspections of the period and municipalities as a CSV file, an Excel
+        workbook or a GeoPackage of GIS layers, by the file's suffix; the GeoPackage
+        without the owners' data when Public is ticked."""
         request = self.request()
         if request is None or self.job is not None:
             return
@@ -404,27 +413,32 @@ class ProgramReportDialog(QDialog):
             picked = self.ctx.files.save_file(
                 self, "spreadsheets", "Export the inspections",
                 f"inspections-{request.start.isoformat()}"
-                f"-to-{request.end.isoformat()}.csv", f"{CSV_FILTER};;{EXCEL_FILTER}")
+                f"-to-{request.end.isoformat()}.csv", ";;".join(_SUFFIXES))
             if not picked:
                 return
             path, kind = picked
             if not path.suffix:
-                path = path.with_suffix(".xlsx" if kind == EXCEL_FILTER else ".csv")
+                path = path.with_suffix(_SUFFIXES.get(kind, ".csv"))
         target = path
+        public = self.public.isChecked()
         ws = self.ctx.ws
         assert ws is not None
         names = list(request.municipalities) if request.municipalities is not None else None
 
         def work(progress: Progress, cancelled: Callable[[], bool]) -> Any:
-            from ..services.lists.program_report import export_inspections
+            from ..services.lists.exports import export_inspections
 
             return export_inspections(ws, request.start, request.end, target,
-                                      municipalities=names, progress=progress,
-                                      cancelled=cancelled)
+                                      public=public, municipalities=names,
+                                      progress=progress, cancelled=cancelled)
 
         def exported(result: dict[str, Any]) -> None:
+            layers = result.get("layers")
+            what = "" if layers is None else " as GIS layers ({}){}".format(
+                ", ".join(f"{name} {n:,}" for name, n in layers.items()),
+                ", public" if result.get("public") else "")
             self.message.setText(f"Exported {result['inspections']:,} inspection(s) of "
-                                 f"{request.words()} to {target}.")
+                                 f"{request.words()}{what} to {target}.")
 
         self._start(work, exported, f"Exporting the inspections to {target}...")
 

@@ -504,6 +504,11 @@ def test_reports(session: Callable[[str], Transcript]) -> None:
         run.work / "inspections.csv", "--as-of", AS_OF)
     run("export-xlsx", "report", "export", "--from", "2020-01-01", "--to", AS_OF, "--out",
         run.work / "inspections.xlsx", "--as-of", AS_OF)
+    run("export-gpkg-public", "report", "export", "--from", "2020-01-01", "--to", AS_OF,
+        "--out", run.work / "systems.gpkg", "--public", "--as-of", AS_OF)
+    run("export-gpkg-contradicting-format", "report", "export", "--from", "2020-01-01",
+        "--to", AS_OF, "--out", run.work / "systems.gpkg", "--format", "xlsx", "--as-of",
+        AS_OF, status=2)
     run.done()
 
 

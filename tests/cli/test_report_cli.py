@@ -13,7 +13,7 @@ import pytest
 from openpyxl import load_workbook
 
 from inspector_app.cli import run
-from inspector_app.services.lists.program_report import EXPORT_COLUMNS
+from inspector_app.services.lists.exports import EXPORT_COLUMNS
 
 AS_OF = "2026-11-25"
 
@@ -78,7 +78,7 @@ def test_a_report_that_is_not_a_pdf_or_has_nowhere_to_go(capsys: pytest.CaptureF
     assert status == 2 and "ending in .pdf" in err
     status, _, err = _cli(capsys, "--data-dir", data, "report", "export", *period,
                           "--out", str(tmp_path / "r.ods"))
-    assert status == 2 and ".csv or .xlsx" in err
+    assert status == 2 and ".csv, .xlsx or .gpkg" in err
     assert not list(tmp_path.iterdir())
 
 

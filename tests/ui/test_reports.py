@@ -239,6 +239,29 @@ def test_export_writes_the_table_the_suffix_names(window: MainWindow, qtbot: QtB
     assert all(b.isEnabled() for b in dialog.starters)
 
 
+def test_export_writes_a_geopackage_public_when_ticked(window: MainWindow, qtbot: QtBot,
+                                                       tmp_path: Path) -> None:
+    import pyogrio
+
+    dialog = _open(window, qtbot)
+    assert "GeoPackage" in dialog.export_button.text() and not dialog.public.isChecked()
+    dialog.start.setDate(QDate(2021, 1, 1))
+    full, public = tmp_path / "all.gpkg", tmp_path / "public.gpkg"
+    dialog.export(full)
+    _idle(dialog, qtbot)
+    assert not dialog.problem.isVisibleTo(dialog), dialog.problem.text()
+    assert "GIS layers (systems" in dialog.message.text() and str(full) in dialog.message.text()
+    dialog.public.setChecked(True)
+    dialog.export(public)
+    _idle(dialog, qtbot)
+    assert ", public to " in dialog.message.text()
+    fields = {path.name: list(pyogrio.read_info(path, layer="parcels")["fields"])
+              for path in (full, public)}
+    assert "owner_name" in fields["all.gpkg"] and "owner_name" not in fields["public.gpkg"]
+    assert [str(n) for n, _ in pyogrio.list_layers(public)] == [
+        "systems", "components", "parcels", "parcel_lots"]
+
+
 def test_a_parcel_opened_while_a_report_runs_does_not_wait_for_it(
         window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
     """The report only reads: at each of its progress points the worker runs what was

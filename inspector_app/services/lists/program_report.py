@@ -13,7 +13,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...documents.content import LETTER_KINDS
@@ -514,61 +513,14 @@ def program_report_pdf(ws: Session, report: ProgramReport) -> bytes:
         map=_map_inputs(ws, report.figures), notes=_notes(ws, report.figures["municipalities"])))
 
 
-# --- the spreadsheet -------------------------------------------------------------------
+# --- the inspections of a period, for the exports (`exports`) ---------------------------
 
-EXPORT_COLUMNS = ("sbl", "municipality", "site_address", "date", "reason", "inspector",
-                  "outcome", "lake_zone", "lake_distance_ft", "lake_distance_source",
-                  "violations", "failed_components", "substandard_components",
-                  "letters_called_for", "letters_issued")
-
-
-def export_rows(ws: Session, start: date, end: date, *,
-                municipalities: Sequence[str] | None = None, as_of: date | None = None,
-                progress: Progress | None = None,
-                cancelled: Callable[[], bool] = lambda: False) -> list[list[Any]]:
-    """One row per inspection in the period (columns `EXPORT_COLUMNS`), by date then SBL.
-    `letters_issued`: the parcel's issued letters dated from the inspection up to its next
-    inspection."""
+def period_results(ws: Session, start: date, end: date, *,
+                   municipalities: Sequence[str] | None = None, as_of: date | None = None,
+                   progress: Progress | None = None,
+                   cancelled: Callable[[], bool] = lambda: False) -> list[InspectionResult]:
+    """Every inspection of the parcels chosen, by date then SBL, once the period is
+    checked; the export's rows are those dated in the period."""
     check_period(ws, start, end, as_of=as_of)
     parcels, _ = chosen_parcels(ws, municipalities)
-    results = _results(ws, {r["id"] for r in parcels}, progress, cancelled)
-    issued: dict[str, list[tuple[str, str]]] = {}
-    for row in letter_rows.issued_dates(ws.store.conn):
-        issued.setdefault(row["parcel_id"], []).append((row["letter_date"], row["kind"]))
-    following: dict[str, str] = {}
-    rows = []
-    for r in reversed(results):  # newest first, so each knows the parcel's next inspection
-        upto = following.get(r.parcel_id)
-        following[r.parcel_id] = r.date.isoformat()
-        if not start <= r.date <= end:
-            continue
-        letters = [f"{kind} {day}" for day, kind in issued.get(r.parcel_id, [])
-                   if day >= r.date.isoformat() and (upto is None or day < upto)]
-        rows.append([r.sbl, r.municipality, r.site_address, r.date, r.reason,
-                     r.inspector, r.outcome or "not_judged", r.zone or "not_judged",
-                     r.distance_ft, r.distance_source or "",
-                     "; ".join(f"{code} ({cite})" for code, cite in r.violations),
-                     "; ".join(r.failed_components), "; ".join(r.substandard_components),
-                     "; ".join(r.letters_called_for), "; ".join(letters)])
-    rows.reverse()
-    return rows
-
-
-def export_inspections(ws: Session, start: date, end: date, path: Path, *,
-                       municipalities: Sequence[str] | None = None,
-                       as_of: date | None = None, progress: Progress | None = None,
-                       cancelled: Callable[[], bool] = lambda: False) -> dict[str, Any]:
-    """Write the period's inspections to FILE.csv or FILE.xlsx (by its suffix)."""
-    from ...documents.spreadsheet import check_suffix, write_table
-
-    check_suffix(path)
-    stopped = Cancelled("The export was cancelled; no file was written.")
-    try:
-        rows = export_rows(ws, start, end, municipalities=municipalities, as_of=as_of,
-                           progress=progress, cancelled=cancelled)
-    except Cancelled:
-        raise stopped from None
-    if cancelled():
-        raise stopped
-    write_table(path, EXPORT_COLUMNS, rows)
-    return {"path": str(path), "inspections": len(rows), "columns": list(EXPORT_COLUMNS)}
+    return _results(ws, {r["id"] for r in parcels}, progress, cancelled)
