@@ -149,7 +149,26 @@ def value_problem(table: str, column: str, value: Any, words: str) -> str | None
         if fault is not None:
             inner = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in fault[0])
             return f"{words}{inner} {fault[1]}"
+    if problem is None and field.kind is Kind.OBJECTS and isinstance(shown, list):
+        return _parts_geometry_problem(field, shown, words)
     return problem
+
+
+def _parts_geometry_problem(field: Field, items: list[Any], words: str) -> str | None:
+    """A geometry held inside a list of parts kept in one column (a field test's
+    observations: the place of each), checked for its shape as a column's own is."""
+    path = f"{field.path}.{field.key}" if field.path else field.key
+    section = registry.BY_PATH.get(path + "[]")
+    shapes = [f for f in section.fields if f.kind is Kind.GEOMETRY and f.spec.geometries] \
+        if section is not None else []
+    for n, item in enumerate(items):
+        for f in shapes:
+            value = item.get(f.key) if isinstance(item, dict) else None
+            fault = None if value is None else geometry_fault(value, f.spec.geometries)
+            if fault is not None:
+                inner = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in fault[0])
+                return f"{words}[{n}].{f.key}{inner} {fault[1]}"
+    return None
 
 
 def after_today_problem(table: str, column: str, value: Any, today: date,
