@@ -92,16 +92,21 @@ class FieldTestPanel(QWidget):
         self.observe.clicked.connect(self._observe)
         self.seen = QLabel()
         self.seen.setWordWrap(True)
-        grid.addWidget(self.which, 0, 0, 1, 2)
-        grid.addWidget(self.start_stop, 0, 2)
-        grid.addWidget(self.running, 0, 3)
-        grid.addWidget(self.preset, 1, 0, 1, 3)
-        grid.addWidget(self.use_preset, 1, 3)
-        grid.addWidget(self.dye_seen, 2, 0)
-        grid.addWidget(self.note, 2, 1)
-        grid.addWidget(self.place, 2, 2)
-        grid.addWidget(self.observe, 2, 3)
-        grid.addWidget(self.seen, 3, 0, 1, 4)
+        # two columns, narrow enough for the form's pane on a small screen
+        self.which.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.which.setMinimumContentsLength(12)
+        for n, (left, right) in enumerate(((self.which, self.start_stop),
+                                           (self.running, self.use_preset),
+                                           (self.preset, None),
+                                           (self.dye_seen, self.note),
+                                           (self.observe, self.place),
+                                           (self.seen, None))):
+            if right is None:
+                grid.addWidget(left, n, 0, 1, 2)
+            else:
+                grid.addWidget(left, n, 0)
+                grid.addWidget(right, n, 1)
         self.show_tests((), inspected=False)
 
     # --- what is shown ---------------------------------------------------------------

@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from inspector_app.domain.case import HoldingTankService, PumpOut
+from inspector_app.domain.case import PumpOut
 from inspector_app.services.demo.parcels import install_demo
 from inspector_app.services.workspace import Workspace
 from inspector_app.ui.field_test_panel import running_text, site_time
