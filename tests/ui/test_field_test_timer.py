@@ -141,3 +141,22 @@ def test_the_timer_saves_the_start_counts_survives_a_switch_and_stops(
     text = live.evaluation.toPlainText()
     assert ("a hydraulic test within 30 days after a pump-out proves little: the holding "
             "tank was pumped 2026-11-17, 8 days before") in text
+
+
+def test_a_test_line_retyped_keeps_its_times_and_observations() -> None:
+    from inspector_app.domain.case import FieldTest, TestObservation
+    from inspector_app.domain.vocabulary import TestKind as Kind
+    from inspector_app.domain.vocabulary import TestResult as Result
+    from inspector_app.ui.maintenance_records import read_tests
+
+    seen = TestObservation(at="2026-11-24", dye_seen=True)
+    shown = (FieldTest(kind=Kind.DYE, result=Result.INCONCLUSIVE, note="lateral 3",
+                       started_at="2026-11-18T09:30", ended_at="2026-11-18T09:46",
+                       observations=(seen,)),)
+    (kept,) = read_tests("dye, fail, 80, 16", shown)
+    assert (kept.result, kept.volume_gal, kept.duration_min) == (Result.FAIL, 80, 16)
+    assert (kept.note, kept.started_at, kept.observations) == ("lateral 3",
+                                                               "2026-11-18T09:30", (seen,))
+    # another kind in that place is another test: nothing kept
+    (other,) = read_tests("hydraulic_load, pass, 150, 50", shown)
+    assert (other.started_at, other.observations) == (None, ())
