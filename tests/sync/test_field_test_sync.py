@@ -66,6 +66,10 @@ def _set(field: str, value: Any) -> Any:
     ("started_at", "2026-11-20T25:10", "Started at is .*not a real date and time of day"),
     ("started_at", "20 Nov 09:30", "Started at "),
     ("ended_at", "2026-12-30T10:00", "Ended at is 2026-12-30.*after today"),
+    # the rules between a test's fields, as the case reader has them
+    ("ended_at", "2026-11-20T09:00", r"ended_at \(2026-11-20T09:00\) is not after started_at"),
+    ("observations", '[{"at": "2026-11-19", "dye_seen": true}]',
+     "is before the test started"),
     ("observations", '[{"at": "2026-11-20", "dye_seen": "yes"}]', "Observations"),
     ("observations", '[{"at": "2026-11-20", "dye_seen": true, "place": '
                      '{"type": "LineString", "coordinates": [[0, 0], [1, 1]]}}]',
