@@ -7,19 +7,22 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from datetime import date
+from datetime import date, datetime, timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from ..domain import registry
 from ..domain.case import (
+    MAX_OBSERVED_AFTER_DAYS,
+    MAX_TEST_HOURS,
     AhjDetermination,
     Case,
     Component,
     DetailValue,
     Dwelling,
     EtuInspection,
+    FieldTest,
     NoticeDeadlines,
     Parcel,
     PumpOut,
@@ -194,7 +197,53 @@ def _notice(r: _Reader, n: NoticeDeadlines, path: Path_) -> NoticeDeadlines:
     return n
 
 
+def _moment(r: _Reader, text: str | None, path: Path_) -> datetime | None:
+    """A date or a date and time of the site's clock, not after today."""
+    if text is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise r.fail(path, f"is {json.dumps(text)}, which is not a real date and time of "
+                           "day") from None
+    if moment.date() > r.today:
+        raise r.fail(path, f"is {text}, which is after today ({r.today.isoformat()}); a "
+                           "recorded event cannot be in the future")
+    return moment
+
+
+def _field_test(r: _Reader, t: FieldTest, path: Path_) -> FieldTest:
+    start = _moment(r, t.started_at, [*path, "started_at"])
+    end = _moment(r, t.ended_at, [*path, "ended_at"])
+    if end is not None:
+        if start is None:
+            raise r.fail([*path, "ended_at"], "is given without started_at; a test's end "
+                                              "needs its start")
+        if end <= start:
+            raise r.fail([*path, "ended_at"], f"({t.ended_at}) is not after started_at "
+                                              f"({t.started_at}); a test ends after it starts")
+        if end - start > timedelta(hours=MAX_TEST_HOURS):
+            raise r.fail([*path, "ended_at"], f"({t.ended_at}) is more than {MAX_TEST_HOURS} "
+                                              f"hours after started_at ({t.started_at}); a "
+                                              "dye or hydraulic-load test runs within a day")
+    for n, o in enumerate(t.observations):
+        seen = _moment(r, o.at, [*path, "observations", n, "at"])
+        assert seen is not None
+        if start is None:
+            continue
+        # a date alone is compared with the test's day; a time of day with its start
+        if (seen < start) if "T" in o.at else (seen.date() < start.date()):
+            raise r.fail([*path, "observations", n, "at"],
+                         f"({o.at}) is before the test started ({t.started_at})")
+        if seen.date() - start.date() > timedelta(days=MAX_OBSERVED_AFTER_DAYS):
+            raise r.fail([*path, "observations", n, "at"],
+                         f"({o.at}) is more than {MAX_OBSERVED_AFTER_DAYS} days after the "
+                         f"test started ({t.started_at})")
+    return t
+
+
 _CHECKS: dict[str, Callable[[_Reader, Any, Path_], Any]] = {
+    "inspection.tests[]": _field_test,
     "parcel": _parcel, "dwelling": _dwelling, "site": _site,
     "etu.inspections[]": _etu_inspection, "holding_tank_service.pump_outs[]": _pump_out,
     "ahj": _ahj, "notice": _notice,

@@ -13,7 +13,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Mapping
-from datetime import date
+from datetime import date, datetime
 from enum import Enum
 from typing import Any
 
@@ -21,7 +21,7 @@ import jsonschema
 from jsonschema.exceptions import best_match
 
 from ..domain import registry
-from ..domain.field_spec import DATE_PATTERN
+from ..domain.field_spec import DATE_OR_TIME_PATTERN, DATE_PATTERN, LOCAL_TIME_PATTERN
 from ..domain.registry import Field, Kind
 from ..domain.units import plain_number
 from ..nesting import JSON_STRINGS, check_depth
@@ -61,7 +61,23 @@ def field_problem(schema: Mapping[str, Any], value: Any, name: str) -> str | Non
             date.fromisoformat(value)
         except ValueError:
             return f"{name} is {json.dumps(value)}, which is not a real calendar date"
+    if schema.get("pattern") in _MOMENTS and isinstance(value, str) and not real_moment(value):
+        return f"{name} is {json.dumps(value)}, which is not a real date and time of day"
     return None
+
+
+# The patterns of a moment (a date and a time of day, or either a date or that), whose
+# text must also name a real one.
+_MOMENTS = frozenset({LOCAL_TIME_PATTERN, DATE_OR_TIME_PATTERN})
+
+
+def real_moment(text: str) -> bool:
+    """Whether a date or a date and time of day ("2026-11-18T09:30") names a real one."""
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 _NODES: dict[tuple[str, str], dict[str, Any]] = {}
@@ -133,7 +149,26 @@ def value_problem(table: str, column: str, value: Any, words: str) -> str | None
         if fault is not None:
             inner = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in fault[0])
             return f"{words}{inner} {fault[1]}"
+    if problem is None and field.kind is Kind.OBJECTS and isinstance(shown, list):
+        return _parts_geometry_problem(field, shown, words)
     return problem
+
+
+def _parts_geometry_problem(field: Field, items: list[Any], words: str) -> str | None:
+    """A geometry held inside a list of parts kept in one column (a field test's
+    observations: the place of each), checked for its shape as a column's own is."""
+    path = f"{field.path}.{field.key}" if field.path else field.key
+    section = registry.BY_PATH.get(path + "[]")
+    shapes = [f for f in section.fields if f.kind is Kind.GEOMETRY and f.spec.geometries] \
+        if section is not None else []
+    for n, item in enumerate(items):
+        for f in shapes:
+            value = item.get(f.key) if isinstance(item, dict) else None
+            fault = None if value is None else geometry_fault(value, f.spec.geometries)
+            if fault is not None:
+                inner = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in fault[0])
+                return f"{words}[{n}].{f.key}{inner} {fault[1]}"
+    return None
 
 
 def after_today_problem(table: str, column: str, value: Any, today: date,
@@ -147,6 +182,9 @@ def after_today_problem(table: str, column: str, value: Any, today: date,
         return (f"{words} is {value}, which is after this year ({today.year}); a recorded "
                 "event cannot be in the future")
     dated = field.kind is Kind.DATE or field.spec.date_text
+    if field.spec.pattern in _MOMENTS and isinstance(value, str):
+        value = value[:10]  # the day of a moment
+        dated = True
     if dated and isinstance(value, str) and value > today.isoformat():
         return (f"{words} is {value}, which is after today ({today.isoformat()}); a recorded "
                 "event cannot be in the future")
@@ -357,6 +395,7 @@ def _node_check(node: Mapping[str, Any], *, boolean: bool) -> Callable[[Any], bo
     shortest, longest = node.get("minLength"), node.get("maxLength")
     pattern = re.compile(node["pattern"]) if "pattern" in node else None
     dated = node.get("pattern") == DATE_PATTERN
+    moment = node.get("pattern") in _MOMENTS
 
     def passes(value: Any) -> bool:
         if value is None:
@@ -379,7 +418,7 @@ def _node_check(node: Mapping[str, Any], *, boolean: bool) -> Callable[[Any], bo
                     date.fromisoformat(value)
                 except ValueError:
                     return False
-            return True
+            return not moment or real_moment(value)
         if not isinstance(value, int | float) or (
                 isinstance(value, float) and (value != value or value in (_INF, -_INF))):
             return False

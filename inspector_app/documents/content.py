@@ -1008,6 +1008,7 @@ def _report_blocks(i: LetterInputs) -> list[Block]:
                 "-" if t.duration_min is None else f"{t.duration_min:,g} min",
                 t.result.value, t.note or "-")) for t in insp.tests),
             (0.22, 0.14, 0.14, 0.14, 0.36)))
+        out.extend(_test_record_blocks(i))
     if insp and insp.failure_evidence:
         out.append(Heading("Evidence of failure"))
         out.append(Bullets(tuple(escape(x) for x in insp.failure_evidence)))
@@ -1042,6 +1043,42 @@ def _report_blocks(i: LetterInputs) -> list[Block]:
                              "attests it."))
     else:
         out.append(i.attestation)
+    return out
+
+
+def _test_record_blocks(i: LetterInputs) -> list[Block]:
+    """Beside the tests' table, what more is recorded of each test: its times, the volume
+    preset it followed, what was seen at the test and at later visits, and a warning that
+    a test soon after a pump-out proves little. Nothing where none is recorded."""
+    insp, e, w = i.case.inspection, i.evaluation, i.wording
+    if insp is None:
+        return []
+    presets = {p.kind: p for p in e.test_presets}
+    warned = {t.test: t for t in e.test_warnings}
+    out: list[Block] = []
+    for n, t in enumerate(insp.tests):
+        lines = []
+        if t.started_at:
+            lines.append("Started " + t.started_at.replace("T", " ")
+                         + (f", ended {t.ended_at.replace('T', ' ')}" if t.ended_at else ""))
+        preset = presets.get(t.kind)
+        if preset is not None and t.volume_gal == preset.volume_gal:
+            lines.append(f"Volume as the office's preset: {preset.arithmetic}")
+        for o in t.observations:
+            where = position_text(o.place)
+            lines.append(f"Observed {o.at.replace('T', ' ')}: "
+                         + ("dye seen" if o.dye_seen else "no dye seen")
+                         + (f" at {where}" if where else "") + (f"; {o.note}" if o.note else ""))
+        warning = warned.get(n)
+        if warning is not None:
+            lines.append("<b>Warning:</b> " + escape(
+                warning.text[0].upper() + warning.text[1:]
+                + (" (the number of days is the office's practice, not the law's)"
+                   if warning.unconfirmed else "")))
+        if lines:
+            out.append(Paragraph(f"<b>Test {n + 1}: {escape(w.label(t.kind.value))}</b>"))
+            out.append(Bullets(tuple(x if x.startswith("<b>") else escape(x)
+                                     for x in lines)))
     return out
 
 

@@ -14,7 +14,9 @@ from datetime import date as Date  # fields named "date" shadow the type
 from typing import Any
 
 from .field_spec import (
+    DATE_OR_TIME_PATTERN,
     EMAIL_PATTERN,
+    LOCAL_TIME_PATTERN,
     RECORD_ID,
     SBL_PATTERN,
     SHA256_PATTERN,
@@ -291,6 +293,27 @@ class NoticeDeadlines:
     complete_by: date | None = declare("Work to be complete by", default=None, future=True)
 
 
+# A field test's observations, each what was seen at a moment (the test's own visit or a
+# later one): at most this many to a test.
+MAX_TEST_OBSERVATIONS = 50
+# A dye or hydraulic-load test runs within a day: its end at most this many hours after its
+# start, and an observation of it at most MAX_OBSERVED_AFTER_DAYS after its start.
+MAX_TEST_HOURS = 24
+MAX_OBSERVED_AFTER_DAYS = 366
+
+
+@record("Test observation")
+@dataclass(frozen=True, kw_only=True)
+class TestObservation:
+    """What was seen of a field test at one moment: at the test or at a later visit."""
+
+    at: str = declare("Observed at", text=Text.PLAIN, pattern=DATE_OR_TIME_PATTERN,
+                      max_length=19)
+    dye_seen: bool = declare("Dye seen")
+    place: GeoJSON | None = declare("Place on the map", default=None, geometries=("Point",))
+    note: str | None = declare("Note", default=None)
+
+
 @record("Field test", table="inspection_tests")
 @dataclass(frozen=True, kw_only=True)
 class FieldTest:
@@ -301,6 +324,15 @@ class FieldTest:
     duration_min: float | None = declare("Duration", default=None, unit="min", minimum=0,
                                          maximum=10_000)
     note: str | None = declare("Note", default=None)
+    # the clock at the site when the test's water began and stopped (the app's timer)
+    started_at: str | None = declare("Started at", default=None, text=Text.PLAIN,
+                                     pattern=LOCAL_TIME_PATTERN, max_length=19,
+                                     editor=Editor.NONE)
+    ended_at: str | None = declare("Ended at", default=None, text=Text.PLAIN,
+                                   pattern=LOCAL_TIME_PATTERN, max_length=19,
+                                   editor=Editor.NONE)
+    observations: tuple[TestObservation, ...] = declare_many(
+        "Observations", max_items=MAX_TEST_OBSERVATIONS, omit_empty=True)
 
 
 @record("Inspection", table="inspections")

@@ -19,6 +19,10 @@ from typing import Any
 from .sbl import SBL_PATTERN as SBL_PATTERN  # declared with the reader of tax map numbers
 
 DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+# A moment as the clock at the site shows it, to the minute (seconds optional), no offset:
+# "2026-11-18T09:30". A date alone, or a date and a time (`DATE_OR_TIME_PATTERN`).
+LOCAL_TIME_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2})?$"
+DATE_OR_TIME_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2})?)?$"
 EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
 NOT_BLANK = r"\S"
 SHA256_PATTERN = r"^[0-9a-f]{64}$"

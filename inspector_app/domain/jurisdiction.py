@@ -17,7 +17,7 @@ from typing import Any
 from .. import toml_input
 from ..errors import InputError
 from .business_days import NEW_YORK, HolidayCalendar, known_calendar
-from .vocabulary import ComponentKind
+from .vocabulary import ComponentKind, TestKind
 
 FORMAT = "watershed-inspector/jurisdiction/2"
 # The first format had no `municipalities`: such a file covers the municipality it names.
@@ -61,6 +61,21 @@ class Confirmation:
 class FloorAreaBand:
     max_sqft: float
     bedrooms: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class TestPreset:
+    """The water a dye or hydraulic-load test introduces: so many gallons per bedroom, at
+    most `max_gal` (None: no cap), dosed at `dosing_gpm` gallons a minute."""
+
+    gal_per_bedroom: float
+    max_gal: float | None
+    dosing_gpm: float
+
+
+# The days after a recorded pump-out within which a field test proves little, when the
+# file names none (unconfirmed).
+TEST_AFTER_PUMP_OUT_DAYS = 30
 
 
 # How an issued letter marks a section number the jurisdiction file does not confirm.
@@ -123,6 +138,11 @@ class Jurisdiction:
     # how far ahead the office looks for ETU service contracts about to end (its practice;
     # the law asks only that a contract be held)
     etu_contracts_expiring_within_days: int = 60
+    # Dye and hydraulic-load tests ([field_tests]; Chapter 202 sets none): the volume
+    # preset of each kind, and the days after a recorded pump-out within which a test is
+    # flagged as proving little. A file without the table has no presets.
+    test_presets: Mapping[TestKind, TestPreset] = field(default_factory=dict)
+    test_after_pump_out_days: int = TEST_AFTER_PUMP_OUT_DAYS
     # The provisions (keys of [citations]) confirmed against the law's text: the source,
     # who confirmed each and when. A provision not here is not confirmed: an issued letter
     # words it as the office's request, without its citation.
@@ -393,6 +413,30 @@ def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
         values["holding_tank_discharge_pump_within_days"] = holding.number(
             "discharge_pump_within_days", lo=0, hi=30, integer=True)
     holding.done()
+
+    if "field_tests" in top.data:
+        tests = top.table("field_tests")
+        values["test_after_pump_out_days"] = tests.number("after_pump_out_days", lo=0,
+                                                          hi=365, integer=True)
+        presets: dict[TestKind, TestPreset] = {}
+        for key in list(tests.data):
+            if key == "after_pump_out_days":
+                continue
+            try:
+                test_kind = TestKind(key)
+            except ValueError:
+                raise tests.error(f"[field_tests] {key!r} is not a kind of test") from None
+            row = tests.table(key)
+            presets[test_kind] = TestPreset(
+                gal_per_bedroom=row.number("gal_per_bedroom", lo=1, hi=1000),
+                max_gal=row.number("max_gal", lo=1, hi=10_000) if "max_gal" in row.data
+                else None,
+                dosing_gpm=row.number("dosing_gpm", lo=0.1, hi=100))
+            row.done()
+        values["test_presets"] = presets
+        tests.done()
+    else:
+        unconfirmed_values |= {"field_tests.after_pump_out_days"}
 
     cycle = top.table("inspection_cycle")
     values["inspection_cycle_years"] = cycle.number("years", lo=1, hi=50, integer=True)

@@ -20,8 +20,9 @@ from dateutil.relativedelta import relativedelta
 
 from .business_days import HolidayCalendar, next_business_day
 from .case import Capture, Case, Component, Dwelling, EtuService, HoldingTankService, Site
+from .field_tests import TestWarning, VolumePreset, test_warnings, volume_preset
 from .jurisdiction import Jurisdiction
-from .vocabulary import ComponentKind, Condition, LakeDistanceMethod
+from .vocabulary import ComponentKind, Condition, LakeDistanceMethod, TestKind
 
 
 class Zone(StrEnum):
@@ -283,6 +284,10 @@ class Evaluation:
     # The separations measured (the nearest of each kind for each component, with its
     # source), as the setback suggestions went by them.
     separations: tuple[Separation, ...] = field(default=())
+    # Field tests made soon after a recorded pump-out (`field_tests.test_warnings`), and the
+    # volume preset of each kind of test at this dwelling.
+    test_warnings: tuple[TestWarning, ...] = field(default=())
+    test_presets: tuple[VolumePreset, ...] = field(default=())
 
     @property
     def standing(self) -> str:
@@ -1028,7 +1033,9 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
                                            limitations=lot_limitations_recorded(case)),
         suggestions=offered, prompts=tuple(prompts), inspected=case.inspection is not None,
         unsupported=unsupported_findings(offered, decisions or {}),
-        separations=tuple(separations))
+        separations=tuple(separations), test_warnings=test_warnings(case, j),
+        test_presets=tuple(p for k in TestKind if (p := volume_preset(
+            k, case.dwelling.bedrooms if case.dwelling else None, j)) is not None))
 
 
 def next_inspection_due(last_inspection: date, j: Jurisdiction) -> date:

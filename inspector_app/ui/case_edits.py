@@ -15,6 +15,8 @@ last, as stored.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
@@ -25,7 +27,7 @@ from ..errors import InputError, InspectorError
 from .ops import Op
 
 if TYPE_CHECKING:
-    from ..domain.case import Case
+    from ..domain.case import Case, FieldTest
     from ..services.workspace import Workspace
     from .forms import CaseForm
     from .workbench_parts import WorkbenchParts, Writes
@@ -182,6 +184,9 @@ class CaseEdits:
         self._refused_edit: tuple[Case, Case] | None = None
         self.form.edited.connect(self._form_edited)
         self.form.components_edited.connect(self._components_edited)
+        self.form.field_tests.changed.connect(self._tests_edited)
+        self.form.field_tests.problem.connect(self.wb.show_problem)
+        self.form.field_tests.clock = self._clock
         self.form.inspection_requested.connect(self._new_inspection)
         self.form.entered_in_error_requested.connect(self._mark_in_error)
 
@@ -198,6 +203,22 @@ class CaseEdits:
     def _components_edited(self, after: Case) -> None:
         if self.form.case is not None:
             self.commit(self.form.case, after)
+
+    def _clock(self) -> datetime:
+        """The data folder's clock (the app's, with none open)."""
+        return self.ctx.ws.clock() if self.ctx.ws is not None else datetime.now(UTC)
+
+    def _tests_edited(self, tests: tuple[FieldTest, ...]) -> None:
+        """A test started, stopped, given its preset or an observation: saved at once,
+        with whatever else the form shows changed."""
+        try:
+            before, after = self.form.current_edit()
+        except ValueError as exc:
+            self.wb.show_problem(f"Not saved: {exc}")
+            return
+        if after.inspection is not None:
+            self.commit(before, replace(after, inspection=replace(after.inspection,
+                                                                  tests=tests)))
 
     def _new_inspection(self, current: Case) -> None:
         """Today's visit as a new inspection by the user, nothing copied from the last

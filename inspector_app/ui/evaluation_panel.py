@@ -138,10 +138,26 @@ def evaluation_html(e: Evaluation, t: Theme | None = None,
                      + "".join(f"<li>{escape(s.defect)}{cite(s.citation)}"
                                f"{_decision_html(t, s)}</li>" for s in e.unsupported)
                      + "</ul>")
+    parts += _field_tests_html(t, e)
     for prompt in e.prompts:
         parts.append(f"<p style='background:{t.prompt.background};color:{t.prompt.text};"
                      f"padding:4px'>{escape(prompt)}</p>")
     return "".join(parts)
+
+
+def _field_tests_html(t: Theme, e: Evaluation) -> list[str]:
+    """A field test soon after a pump-out, warned of; and the volume preset of each kind
+    of test at this dwelling, with its arithmetic. Each is the office's practice, marked
+    unconfirmed while the jurisdiction file lists it so."""
+    unconfirmed = f" <span style='color:{t.substandard}'>(unconfirmed)</span>"
+    out = [f"<p style='background:{t.prompt.background};color:{t.prompt.text};padding:4px'>"
+           f"<b>Field test {w.test + 1}:</b> {escape(w.text)}"
+           f"{unconfirmed if w.unconfirmed else ''}</p>" for w in e.test_warnings]
+    if e.test_presets:
+        out.append("<p><b>Field test presets</b></p><ul>" + "".join(
+            f"<li>{escape(p.kind.value.replace('_', '-'))}: {escape(p.arithmetic)}"
+            f"{unconfirmed if p.unconfirmed else ''}</li>" for p in e.test_presets) + "</ul>")
+    return out
 
 
 def no_law_html(f: NoLawFacts, t: Theme | None = None) -> str:

@@ -49,6 +49,7 @@ from ..domain.vocabulary import (
 from . import maintenance_records as records
 from .component_details import ComponentDetails
 from .date_field import DateField
+from .field_test_panel import FieldTestPanel
 from .form_fields import (
     Editors,
     FinishedTextEdit,
@@ -224,6 +225,8 @@ class CaseForm(QWidget):
         form.addRow("Occupancy", self.occupancy)
         form.addRow("Failure evidence", self.evidence)
         form.addRow("Tests", self.tests)
+        self.field_tests = FieldTestPanel()  # the timer, preset and observations of a test
+        form.addRow("", self.field_tests)
         form.addRow(self.lake_ft.title("Measured distance to lake line"), self.lake_ft)
         form.addRow("Measured by", self.lake_method)
         form.addRow("On the absorption area (§ 202-5 E)", self.encroachments)
@@ -344,6 +347,7 @@ class CaseForm(QWidget):
         set_combo(self.occupancy, i.occupancy.value if i and i.occupancy else None)
         set_plain(self.evidence, "\n".join(i.failure_evidence) if i else "")
         set_plain(self.tests, records.tests_text(i.tests if i else ()))
+        self.field_tests.show_tests(i.tests if i else (), inspected=i is not None)
         s = case.site
         self.lake_ft.set_value(s.lake_distance_ft if s else None)
         set_combo(self.lake_method, s.lake_distance_method.value
@@ -468,7 +472,8 @@ class CaseForm(QWidget):
         # The detail fields belong to the component they were built for, whatever row is
         # selected in the table by now.
         self.detail_box.read_into(components)
-        tests = records.read_tests(self.tests.toPlainText())
+        tests = records.read_tests(self.tests.toPlainText(),
+                                   case.inspection.tests if case.inspection else ())
         inspector = self.inspector.text().strip()
         problem = self.inspection_date.typed_problem()
         if problem is not None:

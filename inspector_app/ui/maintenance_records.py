@@ -37,18 +37,25 @@ def tests_text(tests: Iterable[FieldTest]) -> str:
                      f"{_g(t.duration_min)}" for t in tests)
 
 
-def read_tests(text: str) -> tuple[FieldTest, ...]:
+def read_tests(text: str, shown: Sequence[FieldTest] = ()) -> tuple[FieldTest, ...]:
+    """One test per line: kind, result, gallons, minutes. `shown`: the tests as loaded; a
+    line of the same kind in the same place keeps what a line does not show (its note,
+    times and observations)."""
     tests = []
     for n, line in enumerate(lines(text), start=1):
         parts = [x.strip() for x in line.split(",")] + ["", "", "", ""]
         try:
-            tests.append(FieldTest(kind=TestKind(parts[0]), result=TestResult(parts[1]),
-                                   volume_gal=float(parts[2]) if parts[2] else None,
-                                   duration_min=float(parts[3]) if parts[3] else None))
+            typed = FieldTest(kind=TestKind(parts[0]), result=TestResult(parts[1]),
+                              volume_gal=float(parts[2]) if parts[2] else None,
+                              duration_min=float(parts[3]) if parts[3] else None)
         except ValueError:
             raise ValueError(f"Tests, line {n} ({line!r}) must read: dye or "
                              "hydraulic_load, pass/fail/inconclusive, gallons, minutes"
                              ) from None
+        was = shown[n - 1] if n <= len(shown) else None
+        tests.append(replace(was, result=typed.result, volume_gal=typed.volume_gal,
+                             duration_min=typed.duration_min)
+                     if was is not None and was.kind is typed.kind else typed)
     return tuple(tests)
 
 

@@ -299,6 +299,8 @@ class Workbench(QWidget):
             if round_ != self._shown_round or sbl != self.sbl:
                 return  # the user has moved on: never show one parcel's details on another
             self.evaluation.show_evaluation(evaluation, due)
+            self.form.field_tests.set_presets(
+                () if isinstance(evaluation, NoLawFacts) else evaluation.test_presets)
             if isinstance(evaluation, NoLawFacts):  # measured, never judged: no zone shown
                 self.site.show_site(*site_map_data, lake=None, imagery=imagery)
                 self.letters.load(sbl, [], no_law=evaluation.sentence)

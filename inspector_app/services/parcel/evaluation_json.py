@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from ...domain.field_tests import TestWarning, VolumePreset
 from ...domain.jurisdiction import Jurisdiction
 from ...domain.rules import (
     Design,
@@ -94,6 +95,18 @@ def _separation(s: Separation, j: Jurisdiction) -> dict[str, Any]:
             "citation": j.cite("setbacks") if required is not None else None}
 
 
+def _test_warning(w: TestWarning) -> dict[str, Any]:
+    return {"test": w.test, "kind": w.kind.value, "tested_on": w.tested_on.isoformat(),
+            "pumped_on": w.pumped_on.isoformat(), "days": w.days, "pumped": w.pumped,
+            "detail": w.text, "unconfirmed": w.unconfirmed}
+
+
+def _test_preset(p: VolumePreset) -> dict[str, Any]:
+    return {"kind": p.kind.value, "bedrooms": p.bedrooms, "volume_gal": p.volume_gal,
+            "duration_min": p.duration_min, "arithmetic": p.arithmetic,
+            "unconfirmed": p.unconfirmed}
+
+
 def evaluation_json(e: Evaluation, j: Jurisdiction) -> dict[str, Any]:
     """The `evaluate` document: the contract's keys, then this app's additions."""
     out: dict[str, Any] = {
@@ -136,6 +149,12 @@ def evaluation_json(e: Evaluation, j: Jurisdiction) -> dict[str, Any]:
     # property line (drawn, or the lot line of the tax map) and water, with its source.
     out["separations"] = [_separation(s, j) for s in e.separations]
     out["prompts"] = list(e.prompts)
+    # Field tests made soon after a recorded pump-out, where there are any, and the volume
+    # preset of each kind of test at this dwelling (the jurisdiction file's [field_tests]).
+    if e.test_warnings:
+        out["test_warnings"] = [_test_warning(w) for w in e.test_warnings]
+    if e.test_presets:
+        out["test_presets"] = [_test_preset(p) for p in e.test_presets]
     out["as_of"] = e.as_of.isoformat()
     out["jurisdiction"] = {"id": j.id, "name": j.name, "law": j.title, "file": j.source,
                            "example": j.example}
