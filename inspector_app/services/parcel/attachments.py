@@ -105,12 +105,41 @@ def component_names(ws: Session, parcel_id: str) -> dict[str, str]:
     return out
 
 
+def taken_words(row: dict[str, Any]) -> str:
+    """What a photo's camera wrote, in words: "taken 2026-11-20 10:42 UTC-05:00 at
+    42.87117° N, 77.27500° W"; "" when it wrote neither."""
+    out = []
+    if row.get("taken_at"):
+        text = str(row["taken_at"])
+        day, clock, offset = text[:10], text[11:16], text[19:]
+        out.append(f"taken {day} {clock}" + (f" UTC{offset}" if offset else ""))
+    lat, lon = row.get("taken_latitude"), row.get("taken_longitude")
+    if lat is not None and lon is not None:
+        out.append(f"at {abs(lat):.5f}° {'N' if lat >= 0 else 'S'}, "
+                   f"{abs(lon):.5f}° {'E' if lon >= 0 else 'W'}")
+    return " ".join(out)
+
+
+def photo_caption(row: dict[str, Any]) -> str:
+    """A photo's caption as shown and printed: its own words (else its file's name), then
+    when and where its camera says it was taken."""
+    taken = taken_words(row)
+    own = str(row.get("caption") or row["filename"])
+    return f"{own} ({taken})" if taken else own
+
+
 def attachments(ws: Session, sbl: str) -> list[dict[str, Any]]:
     """The parcel's attachments, each with its component named as `attach` names it."""
     parcel_id = ws.parcel_id(sbl)
     names = component_names(ws, parcel_id)
     return [{**r, "component": names.get(r["component_id"] or "")}
             for r in attachment_rows.attachments_of(ws.store.conn, parcel_id)]
+
+
+def photos_taken(ws: Session, sbl: str) -> list[dict[str, Any]]:
+    """The parcel's photos whose camera wrote where they were taken."""
+    return [r for r in attachment_rows.photos_of(ws.store.conn, ws.parcel_id(sbl))
+            if r["taken_latitude"] is not None and r["taken_longitude"] is not None]
 
 
 def _photo_row(ws: Session, sbl: str, attachment_id: str) -> dict[str, Any]:
