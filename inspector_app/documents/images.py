@@ -253,7 +253,7 @@ def _draw_marks(image: Any, lines: tuple[str, ...], scale: float) -> Any:
         return image
     image = image.copy()
     draw = ImageDraw.Draw(image)
-    width = max(2, round(max(image.size) / 250))
+    width = max(3, round(max(image.size) / 250))
     colour = (230, 20, 20)
     for m in shapes:
         n = [v * scale for v in m.numbers]
@@ -315,7 +315,7 @@ def printable_photo(path: Path, marks: tuple[str, ...] = (), *,
         copy = _upright(copy, orientation)
         copy = _draw_marks(copy, marks, copy.size[0] / upright_size(header, orientation)[0])
         out = io.BytesIO()
-        copy.save(out, "JPEG", quality=85)
+        copy.save(out, "JPEG", quality=85, subsampling=0)  # thin red marks stay red
     except ImageRefused:
         raise
     except (OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError):
