@@ -116,12 +116,15 @@ def add_attach(commands: Commands) -> None:
     annotate.add_argument("sbl", help=SBL_HELP)
     annotate.add_argument("attachment_id", metavar="ATTACHMENT_ID",
                           help="the photo, as `attachments SBL` lists it")
-    annotate.add_argument("--arrow", action="append", default=[], metavar="X1,Y1,X2,Y2",
+    annotate.add_argument("--arrow", dest="marks", action="append", default=[],
+                          type=_marked("arrow"), metavar="X1,Y1,X2,Y2",
                           help="an arrow from X1,Y1 pointing at X2,Y2 (pixels of the "
                                "upright photo, 0,0 at its top left); repeatable")
-    annotate.add_argument("--circle", action="append", default=[], metavar="X,Y,R",
+    annotate.add_argument("--circle", dest="marks", action="append", default=[],
+                          type=_marked("circle"), metavar="X,Y,R",
                           help="a circle about X,Y of radius R pixels; repeatable")
-    annotate.add_argument("--text", action="append", default=[], metavar="X,Y,WORDS",
+    annotate.add_argument("--text", dest="marks", action="append", default=[],
+                          type=_marked("text"), metavar="X,Y,WORDS",
                           help="words with their top left corner at X,Y; repeatable")
     annotate.add_argument("--clear", action="store_true",
                           help="remove the photo's marks first")
@@ -183,24 +186,23 @@ def _attachments(args: argparse.Namespace) -> Any:
         return ws.attachments(args.sbl)
 
 
-def _mark_lines(args: argparse.Namespace) -> list[str]:
-    """The marks the options give, each as its stored line (`domain/annotations.py`)."""
-    out = []
-    for kind, values, count in (("arrow", args.arrow, 4), ("circle", args.circle, 3),
-                                ("text", args.text, 2)):
-        for value in values:
-            parts = [p.strip() for p in value.split(",", count if kind == "text" else -1)]
-            if len(parts) != (count + 1 if kind == "text" else count):
-                raise InputError(f"--{kind} {value!r}: give "
-                                 + {"arrow": "X1,Y1,X2,Y2", "circle": "X,Y,R",
-                                    "text": "X,Y,WORDS"}[kind]
-                                 + " (pixels of the upright photo); nothing was changed.")
-            out.append(" ".join([kind, *parts]))
-    return out
+def _marked(kind: str) -> Any:
+    """The option's value as its mark's line (`domain/annotations.py`): `--arrow 1,2,3,4`
+    is "arrow 1 2 3 4"; the marks keep the order they are given in."""
+    count, form = {"arrow": (4, "X1,Y1,X2,Y2"), "circle": (3, "X,Y,R"),
+                   "text": (2, "X,Y,WORDS")}[kind]
+
+    def line(value: str) -> str:
+        parts = [p.strip() for p in value.split(",", count if kind == "text" else -1)]
+        if len(parts) != (count + 1 if kind == "text" else count):
+            raise InputError(f"--{kind} {value!r}: give {form} (pixels of the upright "
+                             "photo); nothing was changed.")
+        return " ".join([kind, *parts])
+    return line
 
 
 def _annotate(args: argparse.Namespace) -> Any:
-    marks = _mark_lines(args)
+    marks = list(args.marks)
     if not marks and not args.clear:
         raise InputError("Give a mark (--arrow, --circle or --text) or --clear; nothing was "
                          "changed.")
