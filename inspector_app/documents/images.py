@@ -160,13 +160,13 @@ def photo_facts(data: bytes, now: datetime) -> PhotoFacts:
             orientation = exif.get(_ORIENTATION)
             try:
                 sub = dict(exif.get_ifd(_EXIF_IFD))
-            except Exception:
+            except Exception:  # a damaged IFD is no facts, never a refusal
                 sub = {}
             try:
                 gps = dict(exif.get_ifd(_GPS_IFD))
-            except Exception:
+            except Exception:  # as above
                 gps = {}
-    except Exception:
+    except Exception:  # whatever a hostile header does, the photo is kept without facts
         return PhotoFacts()
     return PhotoFacts(
         orientation=orientation if isinstance(orientation, int) and 1 <= orientation <= 8

@@ -100,5 +100,8 @@ class Workspace(Session):
     def shown_photo(self, sbl: str, attachment_id: str, *, side_px: int) -> bytes:
         return parcel_attachments.shown_photo(self, sbl, attachment_id, side_px=side_px)
 
+    def photo_size(self, sbl: str, attachment_id: str) -> tuple[int, int]:
+        return parcel_attachments.photo_size(self, sbl, attachment_id)
+
     def attachments(self, sbl: str) -> list[dict[str, Any]]:
         return parcel_attachments.attachments(self, sbl)

@@ -48,6 +48,7 @@ from ..domain.vocabulary import (
 )
 from . import maintenance_records as records
 from .component_details import ComponentDetails
+from .component_photos import attach_photos_controls
 from .date_field import DateField
 from .form_fields import (
     Editors,
@@ -76,6 +77,8 @@ class CaseForm(QWidget):
     # the inspection shown, to be marked entered in error
     entered_in_error_requested = Signal(object)
     document_requested = Signal(str)  # the SHA-256 of a provider's document to open
+    # photos for a component: its name as `attach` takes it, the files (None: choose them)
+    component_photos = Signal(str, object)
 
     def __init__(self) -> None:
         super().__init__()
@@ -176,6 +179,8 @@ class CaseForm(QWidget):
         buttons = QHBoxLayout()
         buttons.addWidget(add)
         buttons.addWidget(remove)
+        buttons.addWidget(attach_photos_controls(self.components, lambda: self.case,
+                                                 self.component_photos.emit))
         buttons.addStretch()
         layout.addLayout(buttons)
         return box

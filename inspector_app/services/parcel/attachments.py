@@ -17,6 +17,8 @@ from ...documents.images import (
     check_photo,
     photo_facts,
     printable_photo,
+    read_header,
+    upright_size,
 )
 from ...domain.annotations import MAX_ANNOTATIONS, parse_mark
 from ...errors import InputError
@@ -170,6 +172,16 @@ def annotate(ws: Session, sbl: str, attachment_id: str, add: list[str], *,
     with ws.store.transaction() as w:
         w.update("attachments", attachment_id, {"annotations": marks})
     return {"id": attachment_id, "sha256": found["sha256"], "annotations": marks}
+
+
+def photo_size(ws: Session, sbl: str, attachment_id: str) -> tuple[int, int]:
+    """The photo's width and height in pixels as it stands upright: the marks' pixels."""
+    found = _photo_row(ws, sbl, attachment_id)
+    data = ws.attachment_path(found["sha256"]).read_bytes()
+    try:
+        return upright_size(read_header(data), photo_facts(data, ws.clock()).orientation)
+    except ImageRefused as exc:
+        raise InputError(f"{found['filename']}: {exc}.") from None
 
 
 def shown_photo(ws: Session, sbl: str, attachment_id: str, *, side_px: int) -> bytes:
