@@ -179,10 +179,13 @@ class CaseForm(QWidget):
         buttons = QHBoxLayout()
         buttons.addWidget(add)
         buttons.addWidget(remove)
-        buttons.addWidget(attach_photos_controls(self.components, lambda: self.case,
-                                                 self.component_photos.emit))
         buttons.addStretch()
         layout.addLayout(buttons)
+        photos = QHBoxLayout()  # photos of the selected component, or dropped on its row
+        photos.addWidget(attach_photos_controls(self.components, lambda: self.case,
+                                                self.component_photos.emit))
+        photos.addStretch()
+        layout.addLayout(photos)
         return box
 
     def _inspection_box(self) -> QGroupBox:
