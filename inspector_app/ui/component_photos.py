@@ -63,7 +63,7 @@ def attach_photos_controls(table: QTableWidget, case: Callable[[], Case | None],
     """Make the table's rows take dropped photos, and the button that attaches photos to
     the selected row's component (it asks for the files)."""
     _Drops(table, case, attach)
-    button = QPushButton("Photos of the selected...")
+    button = QPushButton("Attach photos to selected...")
     button.setToolTip("Attach photos to the selected component (or drop them onto its row): "
                       "the report of findings prints them under it")
 
