@@ -189,3 +189,28 @@ def test_a_document_is_not_marked(ws: Workspace, tmp_path: Path) -> None:
     info = ws.add_attachment(sbl, doc)
     with pytest.raises(InputError, match="not a photo"):
         ws.annotate_photo(sbl, info["id"], ["circle 1 1 1"])
+
+
+def test_where_a_photo_was_taken_is_a_point_on_the_site_map(ws: Workspace,
+                                                            tmp_path: Path) -> None:
+    from inspector_app.geo.crs import lonlat_to_feet
+    from inspector_app.services.parcel.sketch import site_map, site_sketch
+
+    sbl = _sbl(ws)
+    case = ws.load_case(sbl)
+    assert case.parcel.latitude is not None and case.parcel.longitude is not None
+    lat, lon = case.parcel.latitude + 0.00005, case.parcel.longitude
+    ws.add_attachment(sbl, exif_photo(tmp_path / "here.jpg", lat=lat, lon=lon),
+                      caption="Riser lid")
+    ws.add_attachment(sbl, exif_photo(tmp_path / "far.jpg", lat=42.5, lon=-77.0),
+                      caption="Elsewhere")  # miles off: not drawn, and the map not widened
+    geometry = site_map(ws, case).geometry
+    assert geometry is not None
+    (label, (x, y)), = geometry.photos
+    xs, ys = lonlat_to_feet([lon], [lat])
+    assert label == "Photo: Riser lid"
+    assert (x, y) == pytest.approx((float(xs[0]), float(ys[0])), abs=0.01)
+    minx, miny, maxx, maxy = geometry.window
+    assert maxx - minx < 5_000
+    sketch = site_sketch(ws, case)
+    assert sketch is not None and [p[0] for p in sketch.photos] == ["Photo: Riser lid"]
