@@ -211,6 +211,6 @@ def test_where_a_photo_was_taken_is_a_point_on_the_site_map(ws: Workspace,
     assert label == "Photo: Riser lid"
     assert (x, y) == pytest.approx((float(xs[0]), float(ys[0])), abs=0.01)
     minx, miny, maxx, maxy = geometry.window
-    assert maxx - minx < 5_000
+    assert max(maxx - minx, maxy - miny) < 5_000
     sketch = site_sketch(ws, case)
     assert sketch is not None and [p[0] for p in sketch.photos] == ["Photo: Riser lid"]
