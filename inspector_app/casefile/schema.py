@@ -78,7 +78,8 @@ def node_of(field: Field, *, stored: bool = False) -> dict[str, Any]:
         return {**node, **({"minItems": spec.min_items} if spec.min_items else {})}
     elif field.kind is Kind.LIST:
         node = {"type": "array",
-                "items": {"type": "number"} if field.numbers else _text(spec.items)}
+                "items": {"type": "number"} if field.numbers
+                else _text(spec.items, pattern=spec.item_pattern)}
         if spec.max_items is not None:
             node["maxItems"] = spec.max_items
         if spec.min_items is not None:

@@ -1,13 +1,15 @@
-"""`case import|export`, `history` and `attach`: one parcel's case, its change log and
-its attachments."""
+"""`case import|export`, `history`, `attach`, `attachments`, `annotate` and `photo`: one
+parcel's case, its change log and its attachments."""
 
 from __future__ import annotations
 
 import argparse
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from .. import casefile
+from ..errors import InputError
 from .common import (
     CASE_FILE_HELP,
     SBL_HELP,
@@ -15,6 +17,7 @@ from .common import (
     Parser,
     input_file,
     iso_date,
+    positive_count,
     starts_a_folder,
     workspace,
 )
@@ -96,7 +99,47 @@ def add_attach(commands: Commands) -> None:
     attach.add_argument("file", type=input_file("attachment"),
                         help="the photo or document, any kind of file (stored by its SHA-256)")
     attach.add_argument("--caption", metavar="TEXT", help="what it shows, kept with it")
+    attach.add_argument("--inspection", metavar="ID",
+                        help="the inspection it was taken at (its id, as `inspections SBL` "
+                             "lists it)")
+    attach.add_argument("--component", metavar="KIND#N",
+                        help="the component it shows, as the site map names it: "
+                             "septic_tank#1 (the case's first septic tank)")
     attach.set_defaults(handler=_attach)
+    listed = commands.add_parser("attachments", help="list a parcel's photos and documents, "
+                                 "with their component, camera time and position, and marks")
+    listed.add_argument("sbl", help=SBL_HELP)
+    listed.set_defaults(handler=_attachments)
+    annotate = commands.add_parser(
+        "annotate", help="mark a photo with arrows, circles and words, drawn over it "
+        "wherever it is shown or printed (the photo's file is never changed)")
+    annotate.add_argument("sbl", help=SBL_HELP)
+    annotate.add_argument("attachment_id", metavar="ATTACHMENT_ID",
+                          help="the photo, as `attachments SBL` lists it")
+    annotate.add_argument("--arrow", dest="marks", action="append", default=[],
+                          type=_marked("arrow"), metavar="X1,Y1,X2,Y2",
+                          help="an arrow from X1,Y1 pointing at X2,Y2 (pixels of the "
+                               "upright photo, 0,0 at its top left); repeatable")
+    annotate.add_argument("--circle", dest="marks", action="append", default=[],
+                          type=_marked("circle"), metavar="X,Y,R",
+                          help="a circle about X,Y of radius R pixels; repeatable")
+    annotate.add_argument("--text", dest="marks", action="append", default=[],
+                          type=_marked("text"), metavar="X,Y,WORDS",
+                          help="words with their top left corner at X,Y; repeatable")
+    annotate.add_argument("--clear", action="store_true",
+                          help="remove the photo's marks first")
+    annotate.set_defaults(handler=_annotate)
+    photo = commands.add_parser("photo", help="write a photo as it is shown and printed: "
+                                "upright, with its marks (a JPEG)")
+    photo.add_argument("sbl", help=SBL_HELP)
+    photo.add_argument("attachment_id", metavar="ATTACHMENT_ID",
+                       help="the photo, as `attachments SBL` lists it")
+    photo.add_argument("--out", type=Path, required=True, metavar="FILE",
+                       help="the JPEG to write")
+    photo.add_argument("--size", type=positive_count, default=1600, metavar="PX",
+                       help="its longer side at most, in pixels (default 1600, at most "
+                            "4000)")
+    photo.set_defaults(handler=_photo)
 
 
 def _case_import(args: argparse.Namespace) -> Any:
@@ -134,4 +177,43 @@ def _history(args: argparse.Namespace) -> Any:
 
 def _attach(args: argparse.Namespace) -> Any:
     with workspace(args) as ws:
-        return ws.add_attachment(args.sbl, args.file, caption=args.caption)
+        return ws.add_attachment(args.sbl, args.file, caption=args.caption,
+                                 inspection=args.inspection, component=args.component)
+
+
+def _attachments(args: argparse.Namespace) -> Any:
+    with workspace(args) as ws:
+        return ws.attachments(args.sbl)
+
+
+def _marked(kind: str) -> Any:
+    """The option's value as its mark's line (`domain/annotations.py`): `--arrow 1,2,3,4`
+    is "arrow 1 2 3 4"; the marks keep the order they are given in."""
+    count, form = {"arrow": (4, "X1,Y1,X2,Y2"), "circle": (3, "X,Y,R"),
+                   "text": (2, "X,Y,WORDS")}[kind]
+
+    def line(value: str) -> str:
+        parts = [p.strip() for p in value.split(",", count if kind == "text" else -1)]
+        if len(parts) != (count + 1 if kind == "text" else count):
+            raise InputError(f"--{kind} {value!r}: give {form} (pixels of the upright "
+                             "photo); nothing was changed.")
+        return " ".join([kind, *parts])
+    return line
+
+
+def _annotate(args: argparse.Namespace) -> Any:
+    marks = list(args.marks)
+    if not marks and not args.clear:
+        raise InputError("Give a mark (--arrow, --circle or --text) or --clear; nothing was "
+                         "changed.")
+    with workspace(args) as ws:
+        return ws.annotate_photo(args.sbl, args.attachment_id, marks, clear=args.clear)
+
+
+def _photo(args: argparse.Namespace) -> Any:
+    from ..paths import write_atomically
+
+    with workspace(args) as ws:
+        data = ws.shown_photo(args.sbl, args.attachment_id, side_px=args.size)
+    write_atomically(args.out, data)
+    return {"path": str(args.out), "bytes": len(data)}

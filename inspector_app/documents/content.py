@@ -93,12 +93,18 @@ class Sketch:
     # on white), and the words printed with it ("Imagery: SOURCE, DATE"); None: none.
     imagery: bytes | None = None
     imagery_label: str = ""
+    # Where the parcel's photos were taken (their camera's GPS): label, position.
+    photos: tuple[tuple[str, tuple[float, float]], ...] = ()
 
 
 @dataclass(frozen=True)
 class Photo:
     path: Path
     caption: str
+    # the marks drawn over it (`domain/annotations.py`), and the component it shows as
+    # `attach` names it ("septic_tank#1"): printed under that element
+    marks: tuple[str, ...] = ()
+    element: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -998,6 +1004,7 @@ def _report_blocks(i: LetterInputs) -> list[Block]:
                 "no component recorded for it")))
     out.append(Table(("Element", "Capacity", "Location", "Condition", "Functionality"),
                      tuple(rows), (0.19, 0.11, 0.17, 0.15, 0.38)))
+    out.extend(_element_photos(c, i))
     insp = c.inspection
     if insp and insp.tests:
         out.append(Heading("Tests"))
@@ -1033,9 +1040,11 @@ def _report_blocks(i: LetterInputs) -> list[Block]:
     out.append(Paragraph(verdict))
     if i.sketch is not None:
         out.append(i.sketch)  # drawn under its own heading, kept on one page
-    if i.photos:
+    placed = _placed_elements(c)
+    others = [p for p in i.photos if p.element not in placed]
+    if others:
         out.append(Heading("Photographs"))
-        out.extend(i.photos)
+        out.extend(others)
     out.append(Heading("Attestation"))
     if i.attestation is None:
         out.append(Paragraph("<b>Not attested.</b> This report is issued only once a design "
@@ -1079,6 +1088,28 @@ def _test_record_blocks(i: LetterInputs) -> list[Block]:
             out.append(Paragraph(f"<b>Test {n + 1}: {escape(w.label(t.kind.value))}</b>"))
             out.append(Bullets(tuple(x if x.startswith("<b>") else escape(x)
                                      for x in lines)))
+    return out
+
+
+def _placed_elements(case: Case) -> list[str]:
+    """The case's components as `attach` names them ("septic_tank#1"), in order."""
+    seen: dict[ComponentKind, int] = {}
+    out = []
+    for comp in case.components:
+        seen[comp.kind] = seen.get(comp.kind, 0) + 1
+        out.append(f"{comp.kind.value}#{seen[comp.kind]}")
+    return out
+
+
+def _element_photos(case: Case, i: LetterInputs) -> list[Block]:
+    """Each component's photos under its own heading ("Photographs: septic tank #1")."""
+    out: list[Block] = []
+    for name in _placed_elements(case):
+        photos = [p for p in i.photos if p.element == name]
+        if photos:
+            kind, _, number = name.partition("#")
+            out.append(Heading(f"Photographs: {escape(i.wording.label(kind))} #{number}"))
+            out.extend(photos)
     return out
 
 

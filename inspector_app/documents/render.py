@@ -24,6 +24,7 @@ from reportlab.graphics.shapes import (
     Line,
     Polygon,
     PolyLine,
+    Rect,
     String,
 )
 from reportlab.graphics.shapes import Image as DrawnImage
@@ -288,6 +289,12 @@ def _sketch_flowable(s: Sketch, width: float) -> Drawing:
                            strokeDashArray=[3, 2]))
         d.add(String(p[0] + 4, p[1] + 3, label, fontName=FONT, fontSize=6.5,
                      fillColor=colors.HexColor("#2b7a3d")))
+    for label, point in s.photos:  # where a photo was taken: a small magenta square
+        x, y = pts([point])[0:2]
+        d.add(Rect(x - 2.5, y - 2.5, 5, 5, fillColor=colors.HexColor("#a0287a"),
+                   strokeColor=colors.white, strokeWidth=0.5))
+        d.add(String(x + 4, y - 8, label, fontName=FONT, fontSize=6,
+                     fillColor=colors.HexColor("#a0287a")))
     _draw_lot(d, s, pts, width)
     if s.nearest is not None:
         a, b = s.nearest
@@ -400,7 +407,7 @@ def _photo(block: Photo, st: dict[str, ParagraphStyle]) -> Any:
     from .images import ImageRefused, printable_photo
 
     try:
-        image = Image(io.BytesIO(printable_photo(block.path)))
+        image = Image(io.BytesIO(printable_photo(block.path, block.marks)))
     except ImageRefused as exc:
         return RLParagraph(f"[Photo not printed: {escape(block.caption)} {escape(str(exc))}; "
                            "it is kept with the case.]", st["small"])

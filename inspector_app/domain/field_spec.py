@@ -79,6 +79,7 @@ class Spec:
     min_items: int | None = None       # a list's bounds
     max_items: int | None = None
     items: Text = Text.NAME            # what a list of text holds
+    item_pattern: str | None = None    # the form each item of a list of text has
     choices: tuple[str, ...] | None = None  # a closed list narrower than its vocabulary
     future: bool = False               # a date that lies ahead by nature (a deadline)
     past_year: bool = False            # a year of something that happened

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .field_spec import SHA256_PATTERN, Text, Writer, declare, record
+from .annotations import ANNOTATION_PATTERN, MAX_ANNOTATIONS
+from .field_spec import SHA256_PATTERN, Text, Writer, declare, declare_many, record
 from .vocabulary import ComponentKind, InspectionReason, LakeDistanceMethod
 
 MAX_SEQ = 2**31 - 1
@@ -26,6 +27,10 @@ MAX_POSITION = 100_000
 MAX_ATTACHMENT_BYTES = 200 * 1024**2
 # A shoreline layer's outline, the one long text a record holds.
 MAX_GEOMETRY_TEXT = 20 * 1024**2
+
+# A camera's time: local, with its offset from UTC when the camera wrote one.
+TAKEN_AT_PATTERN = (r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}"
+                    r"([+-][0-9]{2}:[0-9]{2})?$")
 
 LAKE_METHODS = ("map", *(m.value for m in LakeDistanceMethod))
 
@@ -78,6 +83,20 @@ class Attachment:
     inspection_id: str | None = declare("Inspection", default=None,
                                         reference_to="inspections")
     component_id: str | None = declare("Component", default=None, reference_to="components")
+    # What the camera wrote in the photo (EXIF), read once when it is attached: the time it
+    # was taken as the camera's clock showed it (with its offset from UTC when the camera
+    # wrote one), and where (GPS, WGS84).
+    taken_at: str | None = declare("Taken", default=None, text=Text.PLAIN,
+                                   pattern=TAKEN_AT_PATTERN, fixed=True)
+    taken_latitude: float | None = declare("Latitude where taken", default=None, unit="°",
+                                           minimum=-90, maximum=90, fixed=True)
+    taken_longitude: float | None = declare("Longitude where taken", default=None, unit="°",
+                                            minimum=-180, maximum=180, fixed=True)
+    # Marks drawn over the photo, kept apart from it (its file never changes): each an
+    # arrow, a circle or a text in the pixels of the upright photo (`domain/annotations.py`).
+    annotations: tuple[str, ...] = declare_many("Marks on the photo",
+                                                max_items=MAX_ANNOTATIONS,
+                                                item_pattern=ANNOTATION_PATTERN)
 
 
 @record("Letter", table="letters", writers=Writer.OFFICE)

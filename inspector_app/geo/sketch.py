@@ -59,6 +59,9 @@ class SketchGeometry:
     frame: tuple[float, float, float, float] | None = None
     # The lot-line and well setbacks the evaluation measures, drawn as dimension lines.
     dimensions: tuple[Dimension, ...] = ()
+    # Where the parcel's photos were taken (their camera's GPS), inside the window: label,
+    # position.
+    photos: tuple[tuple[str, tuple[float, float]], ...] = ()
 
     @property
     def first_view(self) -> tuple[float, float, float, float]:
@@ -126,13 +129,16 @@ def sketch_geometry(case: Case, lake: LakeLine, setback_ft: float, *,
                     neighbours: Callable[[BaseGeometry], Sequence[tuple[str, BaseGeometry]]]
                     | None = None,
                     neighbour_wells: Sequence[tuple[str, BaseGeometry]] = (),
+                    photos: Sequence[tuple[str, float, float]] = (),
                     whole_lot: bool = False) -> SketchGeometry | None:
     """The sketch's geometry in a window around the parcel's system (and its whole lot,
     when the lot is not over MAX_LOT_SHOWN_FT across, or nothing is drawn: then the lot is
     what the window frames, whatever its size). `lot` is the parcel's lot polygon;
     `neighbours(focus)` gives the other lots to show near the parcel's things (its system,
     features and lot), each with its SBL; `neighbour_wells` are the wells on other parcels
-    to show, each with its label. With `whole_lot` (a map that can be zoomed out) the
+    to show, each with its label; `photos` the places photos were taken (label, longitude,
+    latitude), drawn where they fall inside the window (they never widen it). With
+    `whole_lot` (a map that can be zoomed out) the
     window also holds the whole lot, and `frame` is the part shown first."""
     site = case.site
     if site is None:
@@ -176,7 +182,11 @@ def sketch_geometry(case: Case, lake: LakeLine, setback_ft: float, *,
               for label, g in neighbour_wells]
     wells = tuple((label, (float(p.x), float(p.y))) for label, p in points
                   if window.contains(p))
+    taken = [(label, geometry_from_lonlat({"type": "Point", "coordinates": [lon, lat]},
+                                          where)) for label, lon, lat in photos]
     return SketchGeometry(
+        photos=tuple((label, (float(p.x), float(p.y))) for label, p in taken
+                     if window.contains(p)),
         window=bounds, frame=None if bounds == frame else frame,
         shore=tuple(_coords(shore)), band=tuple(_coords(band)),
         water=tuple(_coords(shapely.intersection(lake.water, window)))

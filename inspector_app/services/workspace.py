@@ -87,9 +87,21 @@ class Workspace(Session):
     def history(self, sbl: str) -> list[dict[str, Any]]:
         return changes(self, sbl)
 
-    def add_attachment(self, sbl: str, path: Path, *, caption: str | None = None
+    def add_attachment(self, sbl: str, path: Path, *, caption: str | None = None,
+                       inspection: str | None = None, component: str | None = None
                        ) -> dict[str, Any]:
-        return parcel_attachments.add_attachment(self, sbl, path, caption=caption)
+        return parcel_attachments.add_attachment(self, sbl, path, caption=caption,
+                                                 inspection=inspection, component=component)
+
+    def annotate_photo(self, sbl: str, attachment_id: str, add: list[str], *,
+                       clear: bool = False) -> dict[str, Any]:
+        return parcel_attachments.annotate(self, sbl, attachment_id, add, clear=clear)
+
+    def shown_photo(self, sbl: str, attachment_id: str, *, side_px: int) -> bytes:
+        return parcel_attachments.shown_photo(self, sbl, attachment_id, side_px=side_px)
+
+    def photo_size(self, sbl: str, attachment_id: str) -> tuple[int, int]:
+        return parcel_attachments.photo_size(self, sbl, attachment_id)
 
     def attachments(self, sbl: str) -> list[dict[str, Any]]:
         return parcel_attachments.attachments(self, sbl)

@@ -48,6 +48,7 @@ from ..domain.vocabulary import (
 )
 from . import maintenance_records as records
 from .component_details import ComponentDetails
+from .component_photos import attach_photos_controls
 from .date_field import DateField
 from .field_test_panel import FieldTestPanel
 from .form_fields import (
@@ -77,6 +78,8 @@ class CaseForm(QWidget):
     # the inspection shown, to be marked entered in error
     entered_in_error_requested = Signal(object)
     document_requested = Signal(str)  # the SHA-256 of a provider's document to open
+    # photos for a component: its name as `attach` takes it, the files (None: choose them)
+    component_photos = Signal(str, object)
 
     def __init__(self) -> None:
         super().__init__()
@@ -179,6 +182,10 @@ class CaseForm(QWidget):
         buttons.addWidget(remove)
         buttons.addStretch()
         layout.addLayout(buttons)
+        # photos of the selected component, or dropped on its row, on a row of their own
+        layout.addWidget(attach_photos_controls(self.components, lambda: self.case,
+                                                self.component_photos.emit),
+                         alignment=Qt.AlignmentFlag.AlignLeft)
         return box
 
     def _inspection_box(self) -> QGroupBox:

@@ -419,6 +419,13 @@ class SiteMap(QWidget):
             self._labels.take(mark)
             self._labels.label_once(text, ((x, y),), font, QColor(t.map_well),
                                     beside=r * 1.8)
+        # Where the photos were taken (their camera's GPS): a small square.
+        photo_colour = QColor("#a0287a")
+        for label, (x, y) in getattr(geometry, "photos", ()) or ():
+            mark = symbol(self.scene, x, -y, square(4), pen(t.map_paper, 1), photo_colour)
+            mark.setToolTip(f"{label}: where the photo was taken, as its camera recorded")
+            self._labels.take(mark)
+            self._labels.label_once(str(label), ((x, y),), font, photo_colour, beside=8.0)
         # The lines are the lots' boundaries clipped to the sketch: open where clipped.
         neighbour_pen = pen(t.map_neighbour, 1)
         labelled: set[str] = set()

@@ -134,6 +134,7 @@ class Workbench(QWidget):
         self.photos_page: PhotosPage = PhotosPage(self.ctx, open_sbl=lambda: self.sbl,
                                                   refresh=self.refresh_parcel)
         self.photos: PhotoList = self.photos_page.photos
+        self.form.component_photos.connect(self.photos_page.for_component)
         self.history: HistoryView = HistoryView()
         self.tabs = QTabWidget()
         for page, name in zip((form_page, self.site, self.letters, self.photos_page,

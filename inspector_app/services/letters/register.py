@@ -78,8 +78,13 @@ def _measurement_lines(ws: Session, parcel_id: str, lake: LakeFinding,
 
 
 def _photos(ws: Session, parcel_id: str) -> tuple[Photo, ...]:
+    from ..parcel.attachments import component_names, photo_caption
+
     rows = attachments.photos_of(ws.store.conn, parcel_id)
-    return tuple(Photo(ws.attachment_path(r["sha256"]), r["caption"] or r["filename"])
+    names = component_names(ws, parcel_id)
+    return tuple(Photo(ws.attachment_path(r["sha256"]), photo_caption(r),
+                       marks=tuple(r["annotations"]),
+                       element=names.get(r["component_id"] or ""))
                  for r in rows if ws.attachment_path(r["sha256"]).exists())
 
 

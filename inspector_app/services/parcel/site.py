@@ -338,16 +338,25 @@ def set_from_gps_device(ws: Session, sbl: str, target: str, port: str, *,
                        [port], accuracy_ft=accuracy_ft, note=note, today=today)
 
 
+def parse_component(text: str, *, prefix: str = "") -> tuple[ComponentKind, int]:
+    """A component as the site map and `attach` name it: `septic_tank` or `septic_tank#2`
+    (the second septic tank of the case), after `prefix` ("component:")."""
+    name, _, number = text.removeprefix(prefix).partition("#")
+    try:
+        ordinal = int(number or 1)
+        if not 1 <= ordinal <= 1000:
+            raise ValueError(number)
+        return ComponentKind(name), ordinal
+    except ValueError:
+        kinds = ", ".join(k.value for k in ComponentKind)
+        raise InputError(f"{text!r} is not a component; write {prefix}KIND[#N] with "
+                         f"KIND one of {kinds}.") from None
+
+
 def parse_target(text: str) -> tuple[SiteFeatureKind | None, ComponentKind | None, int]:
     """`well`, `absorption_area`, ... or `component:septic_tank#2`."""
     if text.startswith("component:"):
-        name, _, number = text.removeprefix("component:").partition("#")
-        try:
-            return None, ComponentKind(name), int(number or 1)
-        except ValueError:
-            kinds = ", ".join(k.value for k in ComponentKind)
-            raise InputError(f"{text!r} is not a component; write component:KIND[#N] with "
-                             f"KIND one of {kinds}.") from None
+        return None, *parse_component(text, prefix="component:")
     try:
         return SiteFeatureKind(text), None, 1
     except ValueError:

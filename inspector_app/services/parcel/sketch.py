@@ -63,12 +63,25 @@ def _geometry(ws: Session, case: Case, lake: LakeLine, setback_ft: float, *,
     g = sketch_geometry(case, lake, setback_ft, lot=None if own is None else own.geometry,
                         neighbours=neighbours,
                         neighbour_wells=[(f"Well ({w.sbl})", w.geometry) for w in inputs.wells],
-                        whole_lot=whole_lot)
+                        photos=photo_points(ws, case), whole_lot=whole_lot)
     if g is not None and whole_lot:
         g = replace(g, dimensions=dimensions(ws, case, shapes, inputs))
     label = (None if own is None or lots is None
              else f"Lot line: {lots.label()}")
     return g, label
+
+
+def photo_points(ws: Session, case: Case) -> list[tuple[str, float, float]]:
+    """Where the parcel's photos were taken, as their camera's GPS says: a label ("Photo:
+    CAPTION", shortened), longitude, latitude."""
+    from .attachments import photos_taken
+
+    out = []
+    for r in photos_taken(ws, case.parcel.sbl):
+        words = str(r["caption"] or r["filename"])
+        out.append((f"Photo: {words[:28] + '...' if len(words) > 30 else words}",
+                    float(r["taken_longitude"]), float(r["taken_latitude"])))
+    return out
 
 
 # The setbacks drawn as dimension lines: the lot line's and the wells'.
@@ -212,7 +225,7 @@ def _site_sketch(ws: Session, case: Case, lake: LakeFinding | None = None) -> Sk
                  "scale for that distance.")
         return Sketch(window=g.window, shore=g.shore, band=(), water=g.water, areas=g.areas,
                       features=g.features, nearest=None, distance_label="", caption=caption,
-                      notes=notes, lot=g.lot, lot_label=lot_label or "")
+                      notes=notes, lot=g.lot, lot_label=lot_label or "", photos=g.photos)
     if map_decides:
         caption += f" Shaded: within {setback_ft:g} ft of the lake line."
     else:
@@ -223,4 +236,4 @@ def _site_sketch(ws: Session, case: Case, lake: LakeFinding | None = None) -> Sk
     return Sketch(window=g.window, shore=g.shore, band=g.band if map_decides else (),
                   water=g.water, areas=g.areas, features=g.features, nearest=g.nearest,
                   distance_label=f"{g.distance_ft:,.1f} ft ({how})",
-                  caption=caption, lot=g.lot, lot_label=lot_label or "")
+                  caption=caption, lot=g.lot, lot_label=lot_label or "", photos=g.photos)
