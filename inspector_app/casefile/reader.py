@@ -26,6 +26,7 @@ from ..domain.case import (
     Site,
 )
 from ..domain.registry import Field, Kind, Section
+from ..domain.tank import depth_problem
 from ..json_input import NonFiniteNumber, check_finite, loads
 from ..paths import UnreadableFile, read_regular_file
 from ..text_input import decode, json_problem
@@ -194,8 +195,15 @@ def _notice(r: _Reader, n: NoticeDeadlines, path: Path_) -> NoticeDeadlines:
     return n
 
 
+def _component(r: _Reader, c: Component, path: Path_) -> Component:
+    problem = depth_problem(c.details)
+    if problem is not None:
+        raise r.fail([*path, problem[0]], problem[1])
+    return c
+
+
 _CHECKS: dict[str, Callable[[_Reader, Any, Path_], Any]] = {
-    "parcel": _parcel, "dwelling": _dwelling, "site": _site,
+    "parcel": _parcel, "dwelling": _dwelling, "site": _site, "components[]": _component,
     "etu.inspections[]": _etu_inspection, "holding_tank_service.pump_outs[]": _pump_out,
     "ahj": _ahj, "notice": _notice,
 }
