@@ -284,6 +284,9 @@ class Evaluation:
     # The separations measured (the nearest of each kind for each component, with its
     # source), as the setback suggestions went by them.
     separations: tuple[Separation, ...] = field(default=())
+    # Each septic tank's depths as its solids share is worked out (kind, ordinal, depths):
+    # only tanks with a depth recorded.
+    tanks: tuple[tuple[str, int, TankSolids], ...] = field(default=())
 
     @property
     def standing(self) -> str:
@@ -872,12 +875,10 @@ def pump_findings(case: Case, j: Jurisdiction) -> list[Suggestion]:
     for c, n, t in tank_solids(case):
         if not t.reaches(j.pump_at_solids_share):
             continue
-        words = c.kind.value.replace("_", " ")
         out.append(Suggestion(
             key=f"{PUMP_KEY}{c.kind.value}#{n}", component=c.kind, ordinal=n,
-            defect=f"pump the {words}: solids at or above "
-                   f"{share_words(j.pump_at_solids_share)} of the liquid depth, "
-                   f"{t.arithmetic}",
+            defect=f"pump the tank: {t.arithmetic}, at or above "
+                   f"{share_words(j.pump_at_solids_share)}",
             citation=pump_basis(j), section=j.pump_basis, condition=Condition.ACCEPTABLE))
     return out
 
@@ -1041,7 +1042,8 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
                                            limitations=lot_limitations_recorded(case)),
         suggestions=offered, prompts=tuple(prompts), inspected=case.inspection is not None,
         unsupported=unsupported_findings(offered, decisions or {}),
-        separations=tuple(separations))
+        separations=tuple(separations),
+        tanks=tuple((c.kind.value, n, t) for c, n, t in tank_solids(case) if t.recorded))
 
 
 def next_inspection_due(last_inspection: date, j: Jurisdiction) -> date:
