@@ -29,6 +29,7 @@ from ..domain.case import (
     Site,
 )
 from ..domain.registry import Field, Kind, Section
+from ..domain.tank import depth_problem
 from ..json_input import NonFiniteNumber, check_finite, loads
 from ..paths import UnreadableFile, read_regular_file
 from ..text_input import decode, json_problem
@@ -242,9 +243,16 @@ def _field_test(r: _Reader, t: FieldTest, path: Path_) -> FieldTest:
     return t
 
 
+def _component(r: _Reader, c: Component, path: Path_) -> Component:
+    problem = depth_problem(c.details)
+    if problem is not None:
+        raise r.fail([*path, problem[0]], problem[1])
+    return c
+
+
 _CHECKS: dict[str, Callable[[_Reader, Any, Path_], Any]] = {
     "inspection.tests[]": _field_test,
-    "parcel": _parcel, "dwelling": _dwelling, "site": _site,
+    "parcel": _parcel, "dwelling": _dwelling, "site": _site, "components[]": _component,
     "etu.inspections[]": _etu_inspection, "holding_tank_service.pump_outs[]": _pump_out,
     "ahj": _ahj, "notice": _notice,
 }

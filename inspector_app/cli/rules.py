@@ -46,7 +46,8 @@ def add_worklist(commands: Commands) -> None:
 def add_suggestion(commands: Commands) -> None:
     suggestion = commands.add_parser("suggestion", help="accept or reject a suggested finding")
     suggestion.add_argument("decision", choices=("accept", "reject"),
-                            help="accept (the component is marked substandard) or reject")
+                            help="accept (the component is marked substandard; a \"pump the "
+                                 "tank\" finding leaves its condition) or reject")
     suggestion.add_argument("sbl", help=SBL_HELP)
     suggestion.add_argument("key", help="the suggested finding's key, as `evaluate --sbl SBL` "
                                         "lists it under suggested_findings (e.g. "

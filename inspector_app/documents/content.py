@@ -17,7 +17,7 @@ from typing import Any
 from ..domain.business_days import days_after, next_business_day
 from ..domain.case import Case, Component
 from ..domain.fields import COMPONENT_DETAILS
-from ..domain.jurisdiction import NOTICE_DEADLINES, Jurisdiction
+from ..domain.jurisdiction import NOTICE_DEADLINES, PUMP_SHARE_VALUE, Jurisdiction
 from ..domain.rules import (
     Evaluation,
     Finding,
@@ -28,6 +28,7 @@ from ..domain.rules import (
     Zone,
     finding_text,
 )
+from ..domain.tank import TankSolids, share_words
 from ..domain.vocabulary import ComponentKind, Condition, TestResult
 from ..errors import InputError
 from .templates import REQUEST, LetterTemplate, Office, Wording, escape, fill
@@ -1005,6 +1006,10 @@ def _report_blocks(i: LetterInputs) -> list[Block]:
     out.append(Table(("Element", "Capacity", "Location", "Condition", "Functionality"),
                      tuple(rows), (0.19, 0.11, 0.17, 0.15, 0.38)))
     out.extend(_element_photos(c, i))
+    if e.tanks:
+        out.append(Heading("Tank solids"))
+        out.append(Bullets(tuple(escape(solids_line(kind, n, t, i.jurisdiction, w))
+                                 for kind, n, t in e.tanks)))
     insp = c.inspection
     if insp and insp.tests:
         out.append(Heading("Tests"))
@@ -1111,6 +1116,23 @@ def _element_photos(case: Case, i: LetterInputs) -> list[Block]:
             out.append(Heading(f"Photographs: {escape(i.wording.label(kind))} #{number}"))
             out.extend(photos)
     return out
+
+
+def solids_line(kind: str, ordinal: int, t: TankSolids, j: Jurisdiction,
+                wording: Wording) -> str:
+    """A tank's solids share with its arithmetic and what the office does at it: "Septic
+    tank 1: sludge 14 in + scum 4 in = 18 in of 48 in liquid depth = 38 %; at or above one
+    third (33 %) of the liquid depth, pumping is suggested (office practice, ...)"."""
+    head = f"{wording.label(kind)} {ordinal}: {t.arithmetic}"
+    at = share_words(j.pump_at_solids_share)
+    if t.share is None:
+        return f"{head}."
+    said = (f"at or above {at} of the liquid depth, pumping is suggested"
+            if t.reaches(j.pump_at_solids_share) else
+            f"below the {at} of the liquid depth at which pumping is suggested")
+    unconfirmed = PUMP_SHARE_VALUE in j.unconfirmed_values
+    basis = j.pump_basis + ("; the share is not confirmed by the Town" if unconfirmed else "")
+    return f"{head}; {said} ({basis})."
 
 
 def _site_geometry(case: Case) -> dict[ComponentKind, Any]:

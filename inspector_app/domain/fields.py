@@ -44,16 +44,16 @@ COMPONENT_DETAILS: tuple[DetailField, ...] = (
     DetailField(name="compartments", label="Compartments", type=FieldType.INTEGER,
                 minimum=1, maximum=4, kinds=_TANKS),
     DetailField(name="sludge_depth_in", label="Sludge depth", type=FieldType.NUMBER, unit="in",
-                minimum=0, maximum=240, kinds=_TANKS),
+                minimum=0, maximum=200, kinds=_TANKS),
     DetailField(name="scum_depth_in", label="Scum depth", type=FieldType.NUMBER, unit="in",
-                minimum=0, maximum=240, kinds=_TANKS),
+                minimum=0, maximum=200, kinds=_TANKS),
     DetailField(name="liquid_level", label="Liquid level vs outlet invert", type=FieldType.CHOICE,
                 choices=("normal", "above_outlet", "below_outlet"), kinds=_TANKS),
     DetailField(name="inlet_baffle", label="Inlet baffle/tee", type=FieldType.CHOICE,
                 choices=_BAFFLE, kinds=frozenset({K.SEPTIC_TANK})),
     DetailField(name="outlet_baffle", label="Outlet baffle/tee", type=FieldType.CHOICE,
                 choices=_BAFFLE, kinds=frozenset({K.SEPTIC_TANK})),
-    DetailField(name="effluent_filter", label="Effluent filter", type=FieldType.BOOLEAN,
+    DetailField(name="effluent_filter", label="Effluent filter present", type=FieldType.BOOLEAN,
                 kinds=frozenset({K.SEPTIC_TANK})),
     DetailField(name="cracks_or_leaks", label="Cracks or leaks", type=FieldType.BOOLEAN,
                 kinds=_TANKS | {K.DISTRIBUTION_BOX}),
@@ -93,6 +93,22 @@ COMPONENT_DETAILS: tuple[DetailField, ...] = (
     DetailField(name="floats_working", label="Floats working", type=FieldType.BOOLEAN,
                 kinds=frozenset({K.PUMP_CHAMBER})),
     DetailField(name="location_note", label="Location", type=FieldType.TEXT, kinds=_ALL),
+    # Tank measurements (the usual pumper's measures, NH Env-Wq 1023.01 and EPA's): taken
+    # with a sludge judge at the outlet end. The solids share is worked out from them
+    # (`rules.tank_solids`); `liquid_level` above stays what it is, a level against the
+    # outlet, and is no depth.
+    DetailField(name="liquid_depth_in", label="Liquid depth (tank bottom to liquid surface)",
+                type=FieldType.NUMBER, unit="in", minimum=0, maximum=200, kinds=_TANKS),
+    DetailField(name="scum_clearance_in",
+                label="Clearance, bottom of scum to bottom of outlet tee",
+                type=FieldType.NUMBER, unit="in", minimum=0, maximum=200,
+                kinds=frozenset({K.SEPTIC_TANK})),
+    DetailField(name="sludge_clearance_in",
+                label="Clearance, top of sludge to bottom of outlet tee",
+                type=FieldType.NUMBER, unit="in", minimum=0, maximum=200,
+                kinds=frozenset({K.SEPTIC_TANK})),
+    DetailField(name="effluent_filter_cleaned", label="Effluent filter cleaned",
+                type=FieldType.BOOLEAN, kinds=frozenset({K.SEPTIC_TANK})),
 )
 
 COMPONENT_DETAIL_NAMES: tuple[str, ...] = tuple(f.name for f in COMPONENT_DETAILS)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from fractions import Fraction
 from itertools import pairwise
 from typing import Any
 
@@ -76,6 +77,10 @@ class TestPreset:
 # The days after a recorded pump-out within which a field test proves little, when the
 # file names none (unconfirmed).
 TEST_AFTER_PUMP_OUT_DAYS = 30
+# What a "pump the tank" suggestion rests on when the file does not say: no law of this
+# chapter (no parentheses: a recorded defect keeps its section in them).
+PUMP_BASIS = "office practice, not Chapter 202; usual rule: NH Env-Wq 1023.01"
+PUMP_SHARE_VALUE = "septic_tank_pumping.solids_share"
 
 
 # How an issued letter marks a section number the jurisdiction file does not confirm.
@@ -143,6 +148,12 @@ class Jurisdiction:
     # flagged as proving little. A file without the table has no presets.
     test_presets: Mapping[TestKind, TestPreset] = field(default_factory=dict)
     test_after_pump_out_days: int = TEST_AFTER_PUMP_OUT_DAYS
+    # The share of a septic tank's liquid depth taken by sludge and scum at which a "pump
+    # the tank" finding is suggested, and what that rests on ([septic_tank_pumping]): the
+    # office's practice after the usual rule (NH Env-Wq 1023.01, another state's), never
+    # Chapter 202. A file without the table: one third, unconfirmed.
+    pump_at_solids_share: Fraction = Fraction(1, 3)
+    pump_basis: str = PUMP_BASIS
     # The provisions (keys of [citations]) confirmed against the law's text: the source,
     # who confirmed each and when. A provision not here is not confirmed: an issued letter
     # words it as the office's request, without its citation.
@@ -488,6 +499,16 @@ def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
         setbacks[kind] = {t: row.number(t, lo=0, hi=10_000) for t in SEPARATION_TARGETS}
         row.done()
     setbacks_table.done()
+    if "septic_tank_pumping" in top.data:
+        pumping = top.table("septic_tank_pumping")
+        values["pump_at_solids_share"] = _share(pumping, "solids_share")
+        values["pump_basis"] = pumping.text("basis")
+        if "(" in values["pump_basis"] or ")" in values["pump_basis"]:
+            raise pumping.error("[septic_tank_pumping] basis must not hold parentheses (a "
+                                "recorded finding keeps its basis in them)")
+        pumping.done()
+    else:
+        unconfirmed_values |= {PUMP_SHARE_VALUE}
     if "business_days" in top.data:
         days = top.table("business_days")
         values["holiday_calendar"] = HolidayCalendar(
@@ -514,6 +535,21 @@ def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
         floor_area_bands=tuple(bands), septic_tank_minimum_gal=minimum_gal,
         setbacks_ft=setbacks, source=source, confirmed=confirmed, cited_as=cited_as,
         **values)
+
+
+def _share(table: _Table, key: str) -> Fraction:
+    """A share from 0 to 1 exclusive of 0: a fraction as text ("1/3", kept exact) or a
+    number (0.33)."""
+    value = table._get(key)
+    try:
+        share = (Fraction(value.strip()) if isinstance(value, str)
+                 else None if isinstance(value, bool) else Fraction(repr(value)))
+    except (ValueError, ZeroDivisionError, TypeError):
+        share = None
+    if share is None or not 0 < share <= 1:
+        raise table.error(f"[{table.name}] {key} is {value!r}; it must be a share above 0 and "
+                          "at most 1, as a fraction (\"1/3\") or a number (0.33)")
+    return share
 
 
 def _confirmations(top: _Table, required: bool) -> dict[str, Confirmation]:

@@ -21,7 +21,8 @@ from dateutil.relativedelta import relativedelta
 from .business_days import HolidayCalendar, next_business_day
 from .case import Capture, Case, Component, Dwelling, EtuService, HoldingTankService, Site
 from .field_tests import TestWarning, VolumePreset, test_warnings, volume_preset
-from .jurisdiction import Jurisdiction
+from .jurisdiction import PUMP_SHARE_VALUE, Jurisdiction
+from .tank import SOLIDS_KINDS, TankSolids, share_words
 from .vocabulary import ComponentKind, Condition, LakeDistanceMethod, TestKind
 
 
@@ -288,6 +289,9 @@ class Evaluation:
     # volume preset of each kind of test at this dwelling.
     test_warnings: tuple[TestWarning, ...] = field(default=())
     test_presets: tuple[VolumePreset, ...] = field(default=())
+    # Each septic tank's depths as its solids share is worked out (kind, ordinal, depths):
+    # only tanks with a depth recorded.
+    tanks: tuple[tuple[str, int, TankSolids], ...] = field(default=())
 
     @property
     def standing(self) -> str:
@@ -820,6 +824,7 @@ def suggestions(case: Case, design: Design | None, lake: LakeFinding,
                     citation=j.cite("septic_tank_capacity"),
                     section=j.citations["septic_tank_capacity"]))
     out += _observed_findings(case, design, j)
+    out += pump_findings(case, j)
     measured = list(separations)
     if lake.distance_ft is not None and lake.accuracy_ft is not None and case.site:
         measured.append(Separation(component=lake.component, ordinal=1, target="lake",
@@ -870,6 +875,41 @@ def _observed_findings(case: Case, design: Design | None, j: Jurisdiction) -> li
                             f"{name.replace('_', ' ')} {value}",),
                         citation=j.cite(standard),
                         section=j.citations[standard]))
+    return out
+
+
+PUMP_KEY = "pump/"
+
+
+def pump_basis(j: Jurisdiction) -> str:
+    """What a "pump the tank" suggestion cites, as a draft shows it: the office's practice,
+    marked while the share is unconfirmed."""
+    unconfirmed = PUMP_SHARE_VALUE in j.unconfirmed_values
+    return f"{j.pump_basis} (unconfirmed)" if unconfirmed else j.pump_basis
+
+
+def tank_solids(case: Case) -> tuple[tuple[Component, int, TankSolids], ...]:
+    """Each tank whose solids share is worked out, with its ordinal among its kind and its
+    depths (recorded or not)."""
+    return tuple((c, n, TankSolids.of(c.details))
+                 for c, n in zip(case.components, _ordinals(case.components), strict=True)
+                 if c.kind in SOLIDS_KINDS)
+
+
+def pump_findings(case: Case, j: Jurisdiction) -> list[Suggestion]:
+    """A septic tank whose sludge and scum take the jurisdiction's share of its liquid depth
+    or more: "pump the tank", suggested after the office's practice (no section of the law;
+    accepting records the finding without making the tank substandard). No liquid depth,
+    no share and no suggestion."""
+    out = []
+    for c, n, t in tank_solids(case):
+        if not t.reaches(j.pump_at_solids_share):
+            continue
+        out.append(Suggestion(
+            key=f"{PUMP_KEY}{c.kind.value}#{n}", component=c.kind, ordinal=n,
+            defect=f"pump the tank: {t.arithmetic}, at or above "
+                   f"{share_words(j.pump_at_solids_share)}",
+            citation=pump_basis(j), section=j.pump_basis, condition=Condition.ACCEPTABLE))
     return out
 
 
@@ -1035,7 +1075,8 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
         unsupported=unsupported_findings(offered, decisions or {}),
         separations=tuple(separations), test_warnings=test_warnings(case, j),
         test_presets=tuple(p for k in TestKind if (p := volume_preset(
-            k, case.dwelling.bedrooms if case.dwelling else None, j)) is not None))
+            k, case.dwelling.bedrooms if case.dwelling else None, j)) is not None),
+        tanks=tuple((c.kind.value, n, t) for c, n, t in tank_solids(case) if t.recorded))
 
 
 def next_inspection_due(last_inspection: date, j: Jurisdiction) -> date:

@@ -8,12 +8,13 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
-from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLineEdit, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QLineEdit, QWidget
 
 from ..domain import registry
 from ..domain.case import Component
 from ..domain.fields import DetailField, FieldType, details_for
 from ..domain.labels import words
+from ..domain.tank import SOLIDS_KINDS, TankSolids
 from ..domain.vocabulary import ComponentKind, Condition
 from .form_fields import (
     FinishedTextEdit,
@@ -41,6 +42,9 @@ class ComponentDetails(QGroupBox):
         # The component (row, kind) the fields were built for: they stay while the same
         # one is shown again, so a reload after a save never rebuilds the field in hand.
         self.key: tuple[int, ComponentKind] | None = None
+        # A septic tank's solids share, worked out from its depths as shown, with its
+        # arithmetic (None: the component is no such tank).
+        self.solids: QLabel | None = None
 
     def show_component(self, row: int, component: Component | None) -> None:
         if component is None:
@@ -58,6 +62,11 @@ class ComponentDetails(QGroupBox):
         set_plain(defects, "\n".join(component.defects))
         for spec in details_for(component.kind):
             self._set(spec, w[spec.name], component.details.get(spec.name))
+        self._show_solids(component.details)
+
+    def _show_solids(self, details: dict[str, Any]) -> None:
+        if self.solids is not None:
+            self.solids.setText(TankSolids.of(details).arithmetic)
 
     def drop(self) -> None:
         """Take the detail rows out; the widgets are deleted once control is back in the
@@ -72,6 +81,7 @@ class ComponentDetails(QGroupBox):
                     widget.deleteLater()
         self.widgets = {}
         self.key = None
+        self.solids = None
 
     def _build(self, kind: ComponentKind) -> None:
         self.drop()
@@ -86,6 +96,11 @@ class ComponentDetails(QGroupBox):
             widget = self._watch(self._widget(spec))
             self.widgets[spec.name] = widget
             self.form.addRow(spec.label + (f" ({spec.unit})" if spec.unit else ""), widget)
+        if kind in SOLIDS_KINDS:
+            self.solids = QLabel()
+            self.solids.setObjectName("solids_share")
+            self.solids.setWordWrap(True)
+            self.form.addRow("Solids share", self.solids)
         if self.isVisible():
             # shown now, not when the event loop comes round: a Tab typed straight after
             # choosing the component lands in them, not past them
@@ -156,6 +171,7 @@ class ComponentDetails(QGroupBox):
                 except ValueError:
                     raise ValueError(f"{spec.label}: {text!r} is not a date; type it as "
                                      "YYYY-MM-DD") from None
+        self._show_solids(details)
         condition, defects = self._condition_and_defects()
         return replace(c, condition=Condition(condition.currentData()),
                        defects=lines(defects.toPlainText()), details=details)

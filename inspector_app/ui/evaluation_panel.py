@@ -9,6 +9,7 @@ from PySide6.QtCore import QUrl, Signal
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QTextBrowser
 
 from ..domain.rules import NOT_INSPECTED, Evaluation, Suggestion, SuggestionStatus
+from ..domain.vocabulary import Condition
 from ..services.letters.due import NEW, LetterDue
 from ..services.session.laws import NoLawFacts
 from . import theme as themes
@@ -91,7 +92,9 @@ def evaluation_html(e: Evaluation, t: Theme | None = None,
             colour = t.failure if s.condition.value == "failed" else t.substandard
             if s.component is not None:
                 component = s.component.value.replace("_", " ")
-                accepting = f"accepting marks it {s.condition.value}"
+                accepting = (f"accepting marks it {s.condition.value}"
+                             if s.condition is not Condition.ACCEPTABLE else
+                             "accepting records it; the condition stays")
             else:  # the office's decision on a lapse cured since: does a notice report it
                 component = "a lapse cured since"
                 accepting = "accepting reports it in the notice as cured"

@@ -127,7 +127,7 @@ def test_a_range_message_gives_the_unit_with_the_field(full_case: dict[str, Any]
     c = replace(case(), components=(component("septic_tank"),))
     shown = for_people(_refusal(doc), c)
     assert shown.startswith("Septic tank (component 1), sludge depth (in): 300, which is not "
-                            "plausible; it must be between 0 and 240"), shown
+                            "plausible; it must be between 0 and 200"), shown
 
 
 def test_what_the_user_typed_and_values_to_type_stay_as_they_are() -> None:

@@ -17,7 +17,14 @@ from datetime import date
 from typing import Any
 
 from ...domain.case import Case
-from ...domain.rules import Decision, Evaluation, Suggestion, SuggestionStatus, finding_text
+from ...domain.rules import (
+    PUMP_KEY,
+    Decision,
+    Evaluation,
+    Suggestion,
+    SuggestionStatus,
+    finding_text,
+)
 from ...domain.vocabulary import ComponentKind, Condition
 from ...errors import InputError
 from ...storage import change_log, components
@@ -53,7 +60,10 @@ _BY_RANK = {rank: condition for condition, rank in _RANK.items()}
 
 def condition_of_key(key: str) -> Condition:
     """The condition an accepted finding gives its component: a failure finding
-    ("failure/...") makes it failed, every other finding substandard."""
+    ("failure/...") makes it failed, a "pump the tank" finding leaves it as it is, every
+    other finding makes it substandard."""
+    if key.startswith(PUMP_KEY):
+        return Condition.ACCEPTABLE
     return Condition.FAILED if key.startswith("failure/") else Condition.SUBSTANDARD
 
 

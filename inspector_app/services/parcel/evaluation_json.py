@@ -14,7 +14,9 @@ from ...domain.rules import (
     Finding,
     Separation,
     Suggestion,
+    pump_basis,
 )
+from ...domain.tank import TankSolids
 from ..session.laws import NoLawFacts
 
 
@@ -107,6 +109,21 @@ def _test_preset(p: VolumePreset) -> dict[str, Any]:
             "unconfirmed": p.unconfirmed}
 
 
+def _tank(kind: str, ordinal: int, t: TankSolids, j: Jurisdiction) -> dict[str, Any]:
+    """A septic tank's solids share with its arithmetic, and the share that suggests
+    pumping (the office's practice; `pump_at_unconfirmed` while the Town has not confirmed
+    it)."""
+    share = t.share
+    return {"component": kind, "ordinal": ordinal, "sludge_depth_in": t.sludge_in,
+            "scum_depth_in": t.scum_in, "liquid_depth_in": t.liquid_depth_in,
+            "solids_depth_in": t.solids_in,
+            "solids_share": None if share is None else round(float(share), 4),
+            "solids_percent": t.percent, "arithmetic": t.arithmetic,
+            "pump_at_share": str(j.pump_at_solids_share),
+            "pump_suggested": t.reaches(j.pump_at_solids_share),
+            "pump_basis": pump_basis(j)}
+
+
 def evaluation_json(e: Evaluation, j: Jurisdiction) -> dict[str, Any]:
     """The `evaluate` document: the contract's keys, then this app's additions."""
     out: dict[str, Any] = {
@@ -148,6 +165,8 @@ def evaluation_json(e: Evaluation, j: Jurisdiction) -> dict[str, Any]:
     # What the setback suggestions went by: each component's nearest well, dwelling,
     # property line (drawn, or the lot line of the tax map) and water, with its source.
     out["separations"] = [_separation(s, j) for s in e.separations]
+    if e.tanks:
+        out["tanks"] = [_tank(kind, n, t, j) for kind, n, t in e.tanks]
     out["prompts"] = list(e.prompts)
     # Field tests made soon after a recorded pump-out, where there are any, and the volume
     # preset of each kind of test at this dwelling (the jurisdiction file's [field_tests]).
