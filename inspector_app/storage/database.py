@@ -50,7 +50,8 @@ SQL_MIGRATIONS = ("0001_initial", "0002_finding_decisions", "0003_component_geom
                   "0015_letter_service", "0016_attestations",
                   "0017_holding_tank_discharge", "0018_shoreline_far_confirmed",
                   "0019_office_files", "0020_stored_files", "0021_received_records",
-                  "0022_inspection_requests", "0023_certified_inspectors")
+                  "0022_inspection_requests", "0023_certified_inspectors",
+                  "0027_setback_conditions")
 
 
 def _sql_migration(name: str, version: int) -> Callable[[sqlite_utils.Database], None]:
