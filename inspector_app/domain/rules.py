@@ -20,6 +20,7 @@ from dateutil.relativedelta import relativedelta
 
 from .business_days import HolidayCalendar, next_business_day
 from .case import Capture, Case, Component, Dwelling, EtuService, HoldingTankService, Site
+from .fields import setback_variant
 from .jurisdiction import Jurisdiction
 from .vocabulary import ComponentKind, Condition, LakeDistanceMethod
 
@@ -65,10 +66,15 @@ class Separation:
 
     component: ComponentKind
     ordinal: int  # 1 for the first component of its kind
-    target: str  # well | lake | dwelling | property_line
+    target: str  # well | lake | dwelling | property_line | water_service_line
     distance_ft: float
     accuracy_ft: float = 0.0
     source: str = "map"
+    # the variant of its kind's separation row the component's details choose
+    # (`fields.setback_variant`), and for a well, its recorded conditions (None: not known)
+    variant: str | None = None
+    shallow_well: bool | None = None
+    drainage_path: bool | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -729,11 +735,82 @@ def _ordinals(components: Sequence[Component]) -> list[int]:
     return out
 
 
+@dataclass(frozen=True, kw_only=True)
+class Requirement:
+    """A separation the table requires, with what made it: the row, and the notes applied.
+    `basis` says it whole ("150 ft: 100 ft (75-A Table 2, absorption field to well) + 50 %
+    (note (g): shallow well)"); `notes` are the letters of the notes applied."""
+
+    ft: float
+    basis: str
+    row: str
+    notes: tuple[str, ...] = ()
+
+
+def separation_requirement(s: Separation, j: Jurisdiction) -> Requirement | None:
+    """What the separation table (10 NYCRR Appendix 75-A, Table 2) asks between the
+    component and the target, and why (None: it asks nothing). Its notes, where the file
+    has them: (e) every component 10 ft from any water service line; for a well recorded
+    as shallow, (g) the row's well distance + 50 %; for a well the system is recorded
+    upgrade and in the general path of drainage to, (a) 200 ft on the rows that carry the
+    note. Where (a) and (g) both apply the larger is required (neither note adds to the
+    other)."""
+    row = j.setback_row(s.component, s.variant)
+    notes = j.setback_notes
+    target = s.target.replace("_", " ")
+    if s.target == "water_service_line":
+        if row is None or notes is None:
+            return None
+        ft = notes.water_service_line_ft
+        where = f"{row.source}, note (e): any water service line"
+        return Requirement(ft=ft, basis=f"{ft:g} ft ({where})", row=where, notes=("e",))
+    if row is None:
+        found = j.setbacks_ft.get(s.component, {}).get(s.target)
+        if found is None:
+            return None
+        where = f"{s.component.value.replace('_', ' ')} to {target}"
+        return Requirement(ft=float(found), basis=f"{float(found):g} ft ({where})", row=where)
+    base = row.distances.get(s.target)
+    if base is None:
+        return None
+    where = f"{row.source}, {row.row} to {target}"
+    plain = Requirement(ft=float(base), basis=f"{base:g} ft ({where})", row=where)
+    if s.target != "well" or notes is None:
+        return plain
+    shallow = s.shallow_well is True and notes.shallow_well_increase > 0
+    drainage = s.drainage_path is True and "a" in row.notes
+    g_ft = base * (1 + notes.shallow_well_increase)
+    g_words = (f"{base:g} ft ({where}) + {notes.shallow_well_increase * 100:g} % "
+               f"(note (g): shallow well)")
+    a_ft = notes.drainage_path_well_ft
+    a_words = f"{a_ft:g} ft (note (a): system upgrade and in the general path of drainage)"
+    if shallow and drainage:
+        ft = max(base, g_ft, a_ft)
+        return Requirement(ft=ft, row=where, notes=("a", "g"),
+                           basis=f"{ft:g} ft: the larger of {a_words} and {g_ft:g} ft, "
+                                 f"{g_words}")
+    if shallow:
+        return Requirement(ft=g_ft, basis=f"{g_ft:g} ft: {g_words}", row=where, notes=("g",))
+    if drainage and a_ft > base:
+        return Requirement(ft=a_ft, basis=f"{a_ft:g} ft: {a_words}, in place of {base:g} ft "
+                                          f"({where})", row=where, notes=("a",))
+    return plain
+
+
 def required_separation_ft(s: Separation, j: Jurisdiction) -> float | None:
     """What the separation table asks between the component and the target (None: it
-    asks nothing)."""
-    found = j.setbacks_ft.get(s.component, {}).get(s.target)
-    return None if found is None else float(found)
+    asks nothing), its notes applied (`separation_requirement`)."""
+    found = separation_requirement(s, j)
+    return None if found is None else found.ft
+
+
+def requirement_citation(r: Requirement, j: Jurisdiction) -> str:
+    """The citation of a required separation: the table, and the notes that made it."""
+    cite = j.cite("setbacks")
+    if not r.notes or j.setback_notes is None:
+        return cite
+    marked = " (unconfirmed)" if cite.endswith(" (unconfirmed)") else ""
+    return "; ".join([cite] + [j.setback_notes.cites[n] + marked for n in r.notes])
 
 
 def proven_short(s: Separation, required_ft: float) -> bool:
@@ -742,13 +819,20 @@ def proven_short(s: Separation, required_ft: float) -> bool:
     return s.distance_ft + s.accuracy_ft < required_ft
 
 
-def separation_words(s: Separation, required_ft: float) -> str:
+def separation_words(s: Separation, required: float | Requirement) -> str:
     """A separation as the evaluation tells it: "62.3 ft from the well, measured on the site
-    map (accuracy ±12 ft; not a survey); 100 ft required" (never ending in brackets, which
-    a recorded defect keeps for its section)."""
+    map (accuracy ±12 ft; not a survey); 100 ft required by 75-A Table 2, absorption field
+    to well", with the notes that raised it ("...; 150 ft required: 100 ft (75-A Table 2,
+    absorption field to well) + 50 % (note (g): shallow well), as recorded") (never ending
+    in brackets, which a recorded defect keeps for its section)."""
     target = s.target.replace("_", " ")
-    return (f"{s.distance_ft:,.1f} ft from the {target}, {measured_how(s)}; "
-            f"{required_ft:g} ft required")
+    said = f"{s.distance_ft:,.1f} ft from the {target}, {measured_how(s)}; "
+    if not isinstance(required, Requirement):
+        return said + f"{required:g} ft required"
+    if not required.notes or required.notes == ("e",):
+        return said + f"{required.ft:g} ft required by {required.row}"
+    return said + f"{required.ft:g} ft required: {required.basis.partition(': ')[2]}, " \
+                  "as the well is recorded"
 
 
 _FIELD_METHODS = frozenset(m.value for m in LakeDistanceMethod)
@@ -792,18 +876,29 @@ def suggestions(case: Case, design: Design | None, lake: LakeFinding,
     out += _observed_findings(case, design, j)
     measured = list(separations)
     if lake.distance_ft is not None and lake.accuracy_ft is not None and case.site:
+        first = next((c for c in case.components if c.kind is lake.component), None)
         measured.append(Separation(component=lake.component, ordinal=1, target="lake",
+                                   variant=None if first is None
+                                   else setback_variant(first.kind, first.details),
                                    distance_ft=lake.distance_ft, accuracy_ft=lake.accuracy_ft,
                                    source=(lake.method if lake.source == "field"
                                            and lake.method else lake.layer or "map")))
+    # the worst shortfall of each component to each kind of target (wells of different
+    # recorded conditions are measured apart, and may require different distances)
+    worst: dict[str, tuple[float, Separation, Requirement]] = {}
     for s in measured:
-        required_ft = required_separation_ft(s, j)
-        if required_ft is None or not proven_short(s, required_ft):
+        needs = separation_requirement(s, j)
+        if needs is None or not proven_short(s, needs.ft):
             continue
+        key = f"setback/{s.component.value}#{s.ordinal}/{s.target}"
+        by = needs.ft - s.distance_ft - s.accuracy_ft
+        if key not in worst or by > worst[key][0]:
+            worst[key] = (by, s, needs)
+    for key, (_, s, needs) in worst.items():
         out.append(Suggestion(
-            key=f"setback/{s.component.value}#{s.ordinal}/{s.target}", component=s.component,
-            ordinal=s.ordinal, defect=separation_words(s, required_ft),
-            citation=j.cite("setbacks"), section=j.citations["setbacks"]))
+            key=key, component=s.component,
+            ordinal=s.ordinal, defect=separation_words(s, needs),
+            citation=requirement_citation(needs, j), section=j.citations["setbacks"]))
     return tuple(_decided(replace(s, changes_record=acceptance_changes(case, s)),
                           decisions.get(s.key)) for s in out)
 
@@ -840,6 +935,15 @@ def _observed_findings(case: Case, design: Design | None, j: Jurisdiction) -> li
                             f"{name.replace('_', ' ')} {value}",),
                         citation=j.cite(standard),
                         section=j.citations[standard]))
+        if c.kind is ComponentKind.CESSPOOL:
+            # 75-A knows no cesspool: sewage into a pit with no septic tank before it is no
+            # acceptable system for new or replacement work
+            out.append(Suggestion(
+                key=f"cesspool/{c.kind.value}#{n}", component=c.kind, ordinal=n,
+                defect="a cesspool (sewage into a pit, no septic tank before it) is not an "
+                       "acceptable system under 10 NYCRR Appendix 75-A and is not allowed "
+                       "for new or replacement work",
+                citation=j.cite(standard), section=j.citations[standard]))
     return out
 
 

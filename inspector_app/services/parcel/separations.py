@@ -117,8 +117,11 @@ def largest_well_setback_ft(case: Case, law: Jurisdiction, shapes: CaseShapes) -
     """The largest well separation the table asks of the parcel's located components."""
     from ...geo.setbacks import located
 
-    return max((float(law.setbacks_ft.get(kind, {}).get("well", 0.0))
-                for kind, _, _, _ in located(case, shapes)), default=0.0)
+    kinds = {kind for kind, _, _, _ in located(case, shapes)}
+    rows = [row.distances.get("well", 0.0) for row in law.setback_rows.values()
+            if row.kind in kinds]
+    return max([float(law.setbacks_ft.get(kind, {}).get("well", 0.0)) for kind in kinds]
+               + [float(ft) for ft in rows], default=0.0)
 
 
 def separation_inputs(ws: Session, case: Case, shapes: CaseShapes, *,
