@@ -102,7 +102,8 @@ def test_a_component_8_ft_from_the_lot_line_is_a_property_line_shortfall(
     (s,) = [s for s in e.suggestions if s.key.startswith("setback/")]
     assert s.key == "setback/septic_tank#1/property_line"
     assert s.defect == ("8.0 ft from the property line, measured on County lots v1 (accuracy "
-                        "\u00b11 ft; not a survey); 10 ft required")
+                        "\u00b11 ft; not a survey); 10 ft required by 75-A Table 2, septic tank or "
+                        "watertight ETU to property line")
     law = ws.law_for(TOWN)
     assert s.citation == law.cite("setbacks") and s.section == law.citations["setbacks"]
     lines = {(x.component, x.target): x for x in e.separations}
