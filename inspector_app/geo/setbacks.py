@@ -43,6 +43,10 @@ class NearbyWell:
     sbl: str
     geometry: BaseGeometry
     accuracy_ft: float
+    # aquifer water enters it less than 50 ft below grade (75-A Table 2, note (g)); whether
+    # a system is in the path of drainage to it (note (a)) is the other parcel's record of
+    # its own system, not read here
+    shallow_aquifer: bool | None = None
 
     @property
     def source(self) -> str:
@@ -192,7 +196,8 @@ def _best(case: Case, shapes: CaseShapes | None, lot: LotLine | None,
             keep(Separation(component=kind, ordinal=ordinal, target="well",
                             distance_ft=round(float(source.distance(well.geometry)), 2),
                             accuracy_ft=combined_accuracy(accuracy, well.accuracy_ft),
-                            source=well.source), source, well.geometry)
+                            source=well.source, shallow_well=well.shallow_aquifer),
+                 source, well.geometry)
     return best
 
 
@@ -237,29 +242,30 @@ class WellIndex:
                 if self._wells[i].sbl != besides_sbl]
 
 
-def project_wells(rows: Sequence[tuple[str, dict[str, object], float]]
+def project_wells(rows: Sequence[tuple[str, dict[str, object], float, bool | None]]
                   ) -> list[NearbyWell]:
-    """Wells as recorded (SBL, WGS84 GeoJSON, capture accuracy) projected together; a well
-    whose geometry would be refused is left out (its own parcel's evaluation names it)."""
+    """Wells as recorded (SBL, WGS84 GeoJSON, capture accuracy, shallow aquifer) projected
+    together; a well whose geometry would be refused is left out (its own parcel's
+    evaluation names it)."""
     from .vector_files import geometry_from_lonlat, lonlat_many_to_measure_crs
 
     shapes: list[BaseGeometry] = []
-    kept: list[tuple[str, dict[str, object], float]] = []
-    for sbl, geojson, accuracy in rows:
+    kept: list[tuple[str, dict[str, object], float, bool | None]] = []
+    for sbl, geojson, accuracy, shallow in rows:
         try:
             shapes.append(shapely.geometry.shape(geojson))
         except Exception:
             continue
-        kept.append((sbl, geojson, accuracy))
+        kept.append((sbl, geojson, accuracy, shallow))
     projected = lonlat_many_to_measure_crs(shapes)
     if projected is not None:
-        return [NearbyWell(sbl, g, accuracy)
-                for (sbl, _, accuracy), g in zip(kept, projected, strict=True)]
+        return [NearbyWell(sbl, g, accuracy, shallow)
+                for (sbl, _, accuracy, shallow), g in zip(kept, projected, strict=True)]
     out = []
-    for sbl, geojson, accuracy in kept:
+    for sbl, geojson, accuracy, shallow in kept:
         try:
             out.append(NearbyWell(sbl, geometry_from_lonlat(geojson, f"parcel {sbl}: well"),
-                                  accuracy))
+                                  accuracy, shallow))
         except Exception:
             continue
     return out
