@@ -72,6 +72,7 @@ class SiteMap(QWidget):
     type_coordinates = Signal()
     gps_requested = Signal()
     gps_device_requested = Signal()
+    well_conditions_requested = Signal()
     basemap_chosen = Signal(str)    # the basemap's id; "" for none
     opacity_changed = Signal(int)   # per cent
 
@@ -137,7 +138,11 @@ class SiteMap(QWidget):
             choose.addWidget(w)
         choose.addStretch()
         enter = QHBoxLayout()
-        for w in (QLabel("Or enter it:"), typed, gps, device):
+        wells = QPushButton("We&ll conditions...")
+        wells.setToolTip("A well's conditions that change its separations (75-A Table 2, "
+                         "notes (a) and (g))")
+        wells.clicked.connect(self.well_conditions_requested.emit)
+        for w in (QLabel("Or enter it:"), typed, gps, device, wells):
             enter.addWidget(w)
         enter.addStretch()
         # The imagery: shown or not, which basemap, how strongly.

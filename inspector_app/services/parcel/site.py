@@ -463,5 +463,5 @@ def set_well_conditions(ws: Session, sbl: str, well: int, *,
     store_case(ws, replace(case, site=replace(case.site, features=tuple(features))),
                today=today)
     f = features[index]
-    return {"sbl": sbl, "well": well, "shallow_aquifer": f.shallow_aquifer,
+    return {"sbl": sbl, "target": "well", "well": well, "shallow_aquifer": f.shallow_aquifer,
             "drainage_path": f.drainage_path}
