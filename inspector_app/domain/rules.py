@@ -745,6 +745,8 @@ class Requirement:
     basis: str
     row: str
     notes: tuple[str, ...] = ()
+    # what a finding's words add after "N ft required" (empty for a kind's own row)
+    short: str = ""
 
 
 def separation_requirement(s: Separation, j: Jurisdiction) -> Requirement | None:
@@ -763,7 +765,8 @@ def separation_requirement(s: Separation, j: Jurisdiction) -> Requirement | None
             return None
         ft = notes.water_service_line_ft
         where = f"{row.source}, note (e): any water service line"
-        return Requirement(ft=ft, basis=f"{ft:g} ft ({where})", row=where, notes=("e",))
+        return Requirement(ft=ft, basis=f"{ft:g} ft ({where})", row=where, notes=("e",),
+                           short=" by note (e), any water service line")
     if row is None:
         found = j.setbacks_ft.get(s.component, {}).get(s.target)
         if found is None:
@@ -774,7 +777,8 @@ def separation_requirement(s: Separation, j: Jurisdiction) -> Requirement | None
     if base is None:
         return None
     where = f"{row.source}, {row.row} to {target}"
-    plain = Requirement(ft=float(base), basis=f"{base:g} ft ({where})", row=where)
+    plain = Requirement(ft=float(base), basis=f"{base:g} ft ({where})", row=where,
+                        short="" if row.variant is None else f" as {row.row}")
     if s.target != "well" or notes is None:
         return plain
     shallow = s.shallow_well is True and notes.shallow_well_increase > 0
@@ -784,16 +788,22 @@ def separation_requirement(s: Separation, j: Jurisdiction) -> Requirement | None
                f"(note (g): shallow well)")
     a_ft = notes.drainage_path_well_ft
     a_words = f"{a_ft:g} ft (note (a): system upgrade and in the general path of drainage)"
+    pct = f"{notes.shallow_well_increase * 100:g} %"
     if shallow and drainage:
         ft = max(base, g_ft, a_ft)
         return Requirement(ft=ft, row=where, notes=("a", "g"),
                            basis=f"{ft:g} ft: the larger of {a_words} and {g_ft:g} ft, "
-                                 f"{g_words}")
+                                 f"{g_words}",
+                           short=(f": {base:g} ft + {pct} by note (g), more than note "
+                                  f"(a)'s {a_ft:g} ft" if g_ft >= a_ft else
+                                  f" by note (a), more than {g_ft:g} ft by note (g)"))
     if shallow:
-        return Requirement(ft=g_ft, basis=f"{g_ft:g} ft: {g_words}", row=where, notes=("g",))
+        return Requirement(ft=g_ft, basis=f"{g_ft:g} ft: {g_words}", row=where, notes=("g",),
+                           short=f": {base:g} ft + {pct} by note (g), shallow well")
     if drainage and a_ft > base:
         return Requirement(ft=a_ft, basis=f"{a_ft:g} ft: {a_words}, in place of {base:g} ft "
-                                          f"({where})", row=where, notes=("a",))
+                                          f"({where})", row=where, notes=("a",),
+                           short=" by note (a), in the path of drainage")
     return plain
 
 
@@ -821,18 +831,16 @@ def proven_short(s: Separation, required_ft: float) -> bool:
 
 def separation_words(s: Separation, required: float | Requirement) -> str:
     """A separation as the evaluation tells it: "62.3 ft from the well, measured on the site
-    map (accuracy ±12 ft; not a survey); 100 ft required by 75-A Table 2, absorption field
-    to well", with the notes that raised it ("...; 150 ft required: 100 ft (75-A Table 2,
-    absorption field to well) + 50 % (note (g): shallow well), as recorded") (never ending
-    in brackets, which a recorded defect keeps for its section)."""
+    map (accuracy ±12 ft; not a survey); 100 ft required", saying what raised it where a
+    variant row or a note did ("...; 150 ft required: 100 ft + 50 % by note (g), shallow
+    well"). Short, as an accepted finding is a defect of at most `NAME_LENGTH` characters
+    with its section (10 NYCRR Appendix 75-A, Table 2), and never ending in brackets, which
+    a recorded defect keeps for its section. `Requirement.basis` says it whole."""
     target = s.target.replace("_", " ")
     said = f"{s.distance_ft:,.1f} ft from the {target}, {measured_how(s)}; "
     if not isinstance(required, Requirement):
         return said + f"{required:g} ft required"
-    if not required.notes or required.notes == ("e",):
-        return said + f"{required.ft:g} ft required by {required.row}"
-    return said + f"{required.ft:g} ft required: {required.basis.partition(': ')[2]}, " \
-                  "as the well is recorded"
+    return said + f"{required.ft:g} ft required{required.short}"
 
 
 _FIELD_METHODS = frozenset(m.value for m in LakeDistanceMethod)

@@ -127,10 +127,10 @@ def test_suggested_findings_cite_the_row_and_the_note() -> None:
     (s,) = [x for x in run(case(), separations=[shallow]).suggestions
             if x.key.startswith("setback/")]
     assert s.key == "setback/absorption_area#1/well"
-    assert "150 ft required: 100 ft (75-A Table 2, absorption field to well) + 50 % " \
-           "(note (g): shallow well)" in s.defect
+    assert s.defect.endswith("; 150 ft required: 100 ft + 50 % by note (g), shallow well")
     assert "10 NYCRR Appendix 75-A, Table 2, note (g)" in s.citation
-    assert not s.defect.endswith(")")
+    # what the finding records, its section included, fits a defect (200 characters)
+    assert len(s.record_text) <= 200
     # the same well not known to be shallow: 120 + 5 > 100, nothing to suggest
     assert not [x for x in run(case(), separations=[replace(shallow, shallow_well=None)])
                 .suggestions if x.key.startswith("setback/")]
@@ -139,18 +139,31 @@ def test_suggested_findings_cite_the_row_and_the_note() -> None:
     path = sep(K.ABSORPTION_AREA, "well", 150.0, drainage_path=True)
     (s,) = [x for x in run(case(), separations=[deep, path]).suggestions
             if x.key.startswith("setback/")]
-    assert "200 ft required" in s.defect and "note (a)" in s.defect
+    assert s.defect.endswith("; 200 ft required by note (a), in the path of drainage")
     assert "note (a)" in s.citation
+    both = sep(K.SEEPAGE_PIT, "well", 150.0, shallow_well=True, drainage_path=True)
+    (s,) = [x for x in run(case(), separations=[both]).suggestions
+            if x.key.startswith("setback/")]
+    assert s.defect.endswith("; 225 ft required: 150 ft + 50 % by note (g), more than note "
+                             "(a)'s 200 ft")
+    both = sep(K.ABSORPTION_AREA, "well", 150.0, shallow_well=True, drainage_path=True)
+    (s,) = [x for x in run(case(), separations=[both]).suggestions
+            if x.key.startswith("setback/")]
+    assert s.defect.endswith("; 200 ft required by note (a), more than 150 ft by note (g)")
     line = sep(K.SEPTIC_TANK, "water_service_line", 9.9)
     (s,) = [x for x in run(case(), separations=[line]).suggestions
             if x.key.startswith("setback/")]
     assert s.key == "setback/septic_tank#1/water_service_line"
-    assert "10 ft required by 75-A Table 2, note (e)" in s.defect
+    assert s.defect.endswith("; 10 ft required by note (e), any water service line")
     assert "note (e)" in s.citation
     plain = sep(K.DISTRIBUTION_BOX, "dwelling", 15.0)
     (s,) = [x for x in run(case(), separations=[plain]).suggestions
             if x.key.startswith("setback/")]
-    assert s.defect.endswith("20 ft required by 75-A Table 2, distribution box to dwelling")
+    assert s.defect.endswith("; 20 ft required")  # the kind's own row: nothing to add
+    sewer = sep(K.HOUSE_SEWER, "well", 24.0, variant="cast_iron")
+    (s,) = [x for x in run(case(), separations=[sewer]).suggestions
+            if x.key.startswith("setback/")]
+    assert s.defect.endswith("; 25 ft required as house sewer, cast iron")
 
 
 def test_a_cesspool_is_suggested_as_not_acceptable() -> None:

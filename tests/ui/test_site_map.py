@@ -492,7 +492,7 @@ def test_a_wells_conditions_are_recorded_from_the_site_map(
     assert (well.shallow_aquifer, well.drainage_path) == (True, None)
     e = ws.evaluate_parcel(sbl, as_of=TODAY)
     (s,) = [x for x in e.suggestions if x.key == "setback/absorption_area#1/well"]
-    assert "+ 50 % (note (g): shallow well)" in s.defect
+    assert s.defect.endswith("150 ft required: 100 ft + 50 % by note (g), shallow well")
     # undo puts the well back as it was
     threaded.undo_stack.undo()
     qtbot.waitUntil(lambda: threaded.runner.pending == 0, timeout=20_000)
