@@ -92,7 +92,9 @@ def _separation(s: Separation, j: Jurisdiction) -> dict[str, Any]:
     required = separation_requirement(s, j)
     out: dict[str, Any] = {"component": s.component.value, "ordinal": s.ordinal, "target": s.target,
            "distance_ft": s.distance_ft, "accuracy_ft": s.accuracy_ft, "source": s.source,
-           "required_ft": None if required is None else required.ft,
+           # a whole number of feet as the jurisdiction file writes it: 10, not 10.0
+           "required_ft": None if required is None else (
+               int(required.ft) if float(required.ft).is_integer() else required.ft),
            "citation": None if required is None else requirement_citation(required, j),
            # what made the required distance: the table's row and the notes applied
            "required_basis": None if required is None else required.basis}
