@@ -843,6 +843,17 @@ def separation_words(s: Separation, required: float | Requirement) -> str:
     return said + f"{required.ft:g} ft required{required.short}"
 
 
+def separation_line(s: Separation, j: Jurisdiction) -> str:
+    """A measured separation as the report of findings lists it, with what the table
+    requires and what made it: "absorption area #1 to well: 111.4 ft (site map); 150 ft:
+    100 ft (75-A Table 2, absorption field to well) + 50 % (note (g): shallow well)
+    required"."""
+    line = (f"{s.component.value.replace('_', ' ')} #{s.ordinal} to "
+            f"{s.target.replace('_', ' ')}: {s.distance_ft:,.1f} ft ({s.source})")
+    required = separation_requirement(s, j)
+    return line if required is None else f"{line}; {required.basis} required"
+
+
 _FIELD_METHODS = frozenset(m.value for m in LakeDistanceMethod)
 
 

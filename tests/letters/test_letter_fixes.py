@@ -154,5 +154,9 @@ def test_a_shallow_wells_shortfall_names_its_row_and_note_in_the_letter(
                                  "(10 NYCRR Appendix 75-A, Table 2)")
         letter = text_of(letters.draft_pdf(ws, sbl, "report_of_findings", as_of=DEMO_DAY))
         assert "150 ft required: 100 ft + 50 % by note (g), shallow well" in letter
+        # the measured distances: the row and the note in full
+        assert ("absorption area #1 to well: 111.4 ft (site map); 150 ft: 100 ft (75-A "
+                "Table 2, absorption field to well) + 50 % (note (g): shallow well) required"
+                in letter)
     finally:
         ws.close()
