@@ -189,3 +189,10 @@ def test_setback_components_and_well_conditions_round_trip(
     with pytest.raises(CaseFileError,
                        match=r"site\.features\[0\]\.shallow_aquifer must be true or false"):
         _parse(doc)
+    # and a condition is a well's: on another kind of feature it is refused
+    wells[0]["shallow_aquifer"] = None
+    other = next(f for f in doc["site"]["features"] if f["kind"] != "well")
+    other["drainage_path"] = True
+    with pytest.raises(CaseFileError, match=r"drainage_path is a well's condition .*; a "
+                                            rf"{other['kind']} has none"):
+        _parse(doc)
