@@ -132,17 +132,18 @@ class SiteMap(QWidget):
         fit.clicked.connect(self.fit)
         # Two short rows fit beside the evaluation on a 1280-pixel screen.
         choose = QHBoxLayout()
+        wells = QToolButton()
+        wells.setText("We&ll...")
+        wells.setToolTip("Well conditions: what changes a well's separations (75-A Table 2, "
+                         "notes (a) and (g))")
+        wells.clicked.connect(self.well_conditions_requested.emit)
         tools: tuple[QWidget, ...] = (QLabel("Feature:"), self.target, self.draw,
-                                      self.measure_button, fit)
+                                      self.measure_button, fit, wells)
         for w in tools:
             choose.addWidget(w)
         choose.addStretch()
         enter = QHBoxLayout()
-        wells = QPushButton("We&ll conditions...")
-        wells.setToolTip("A well's conditions that change its separations (75-A Table 2, "
-                         "notes (a) and (g))")
-        wells.clicked.connect(self.well_conditions_requested.emit)
-        for w in (QLabel("Or enter it:"), typed, gps, device, wells):
+        for w in (QLabel("Or enter it:"), typed, gps, device):
             enter.addWidget(w)
         enter.addStretch()
         # The imagery: shown or not, which basemap, how strongly.
