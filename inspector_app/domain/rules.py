@@ -843,6 +843,44 @@ def separation_words(s: Separation, required: float | Requirement) -> str:
     return said + f"{required.ft:g} ft required{required.short}"
 
 
+def well_condition_prompts(separations: Sequence[Separation], j: Jurisdiction
+                           ) -> list[str]:
+    """The wells whose conditions are not recorded and would decide a shortfall: far
+    enough for the table's row, too near if a note applies (75-A Table 2, (g) a shallow
+    well, (a) a system upgrade and in the path of drainage to it). Record them
+    (`well-conditions`) so the notes are applied."""
+    out = []
+    for s in separations:
+        if s.target != "well" or (s.shallow_well is not None and s.drainage_path is not None):
+            continue
+        # what the conditions recorded ask, an unknown one taken as no
+        plain = separation_requirement(replace(s, shallow_well=s.shallow_well or False,
+                                               drainage_path=s.drainage_path or False), j)
+        if plain is None or proven_short(s, plain.ft):
+            continue
+        ifs = []
+        # a neighbour's well brings its depth, never the path of drainage (its parcel's
+        # record of its own system)
+        own = s.source == "site map"
+        for value, note, raised in (
+                (s.shallow_well, "g", separation_requirement(replace(s, shallow_well=True), j)),
+                (s.drainage_path if own else False, "a",
+                 separation_requirement(replace(s, drainage_path=True), j))):
+            if value is None and raised is not None and note in raised.notes \
+                    and proven_short(s, raised.ft):
+                ifs.append(f"{raised.ft:g} ft if "
+                           + ("aquifer water enters it less than 50 ft below grade (note (g))"
+                              if note == "g" else "the system is upgrade and in the general "
+                              "path of drainage to it (note (a))"))
+        if ifs:
+            what = s.component.value.replace("_", " ")
+            out.append(f"The well {s.distance_ft:,.1f} ft from {what} #{s.ordinal} "
+                       f"({s.source}) is far enough for {plain.ft:g} ft, but "
+                       f"{' and '.join(ifs)} ({j.cite('setbacks')}): record the well's "
+                       "conditions.")
+    return out
+
+
 def separation_line(s: Separation, j: Jurisdiction) -> str:
     """A measured separation as the report of findings lists it, with what the table
     requires and what made it: "absorption area #1 to well: 111.4 ft (site map); 150 ft:
@@ -1113,6 +1151,7 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
     if unlocated:
         prompts.append("Locate " + ", ".join(k.value.replace("_", " ") for k in unlocated)
                        + " to complete the determination.")
+    prompts += well_condition_prompts(separations, j)
 
     offered = suggestions(case, design, lake, separations, j, decisions or {}) + cured
     return Evaluation(

@@ -187,3 +187,31 @@ def test_the_file_refuses_an_unknown_variant_or_note() -> None:
     # every figure not read from a public text is marked unconfirmed
     assert "setback_notes.a_and_g_combined" in J.unconfirmed_values
     assert "setbacks.cesspool" in J.unconfirmed_values
+
+
+def test_a_well_whose_unknown_conditions_would_decide_is_prompted() -> None:
+    # 120 ft from an absorption field: enough for 100 ft, short of 150 ft (g) and 200 ft (a)
+    e = run(case(), separations=[sep(K.ABSORPTION_AREA, "well", 120.0, source="site map")])
+    (p,) = [x for x in e.prompts if x.startswith("The well")]
+    assert p.startswith("The well 120.0 ft from absorption area #1 (site map) is far enough "
+                        "for 100 ft, but 150 ft if aquifer water enters it less than 50 ft "
+                        "below grade (note (g)) and 200 ft if the system is upgrade and in "
+                        "the general path of drainage to it (note (a))")
+    assert p.endswith(": record the well's conditions.")
+    # recorded deep: only the path of drainage is left to ask
+    e = run(case(), separations=[sep(K.ABSORPTION_AREA, "well", 120.0, source="site map",
+                                     shallow_well=False)])
+    (p,) = [x for x in e.prompts if x.startswith("The well")]
+    assert "note (g)" not in p and "200 ft if the system is upgrade" in p
+    # a neighbour's well brings its depth only: no path of drainage to ask of it
+    e = run(case(), separations=[sep(K.ABSORPTION_AREA, "well", 120.0,
+                                     source="well on parcel 1.-1-1")])
+    (p,) = [x for x in e.prompts if x.startswith("The well")]
+    assert "note (g)" in p and "note (a)" not in p
+    assert not [x for x in run(case(), separations=[
+        sep(K.ABSORPTION_AREA, "well", 210.0, source="site map")]).prompts
+        if x.startswith("The well")]
+    # short already: the suggestion says so, no prompt
+    assert not [x for x in run(case(), separations=[
+        sep(K.ABSORPTION_AREA, "well", 90.0, source="site map")]).prompts
+        if x.startswith("The well")]
