@@ -81,7 +81,7 @@ _DELETE = object()
                                           "than living_area_sqft"),
     ("components.0.condition", "bad", "components[0].condition is the text \"bad\"; it must be "
                                       "one of: acceptable, substandard, failed, not_located"),
-    ("components.0.kind", "cesspool", "components[0].kind is the text \"cesspool\""),
+    ("components.0.kind", "outhouse", "components[0].kind is the text \"outhouse\""),
     ("inspection.date", "2026-02-30", "inspection.date is \"2026-02-30\", which is not a real "
                                       "calendar date"),
     ("inspection.date", "11/20/2026", "inspection.date is the text \"11/20/2026\"; write dates "

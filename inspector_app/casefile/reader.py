@@ -27,9 +27,11 @@ from ..domain.case import (
     Parcel,
     PumpOut,
     Site,
+    SiteFeature,
 )
 from ..domain.registry import Field, Kind, Section
 from ..domain.tank import depth_problem
+from ..domain.vocabulary import SiteFeatureKind
 from ..json_input import NonFiniteNumber, check_finite, loads
 from ..paths import UnreadableFile, read_regular_file
 from ..text_input import decode, json_problem
@@ -160,6 +162,15 @@ def _site(r: _Reader, s: Site, path: Path_) -> Site:
     return s
 
 
+def _feature(r: _Reader, f: SiteFeature, path: Path_) -> SiteFeature:
+    if f.kind is not SiteFeatureKind.WELL:
+        for name in ("shallow_aquifer", "drainage_path"):
+            if getattr(f, name) is not None:
+                raise r.fail([*path, name], f"is a well's condition (10 NYCRR Appendix 75-A, "
+                                            f"Table 2); a {f.kind.value} has none")
+    return f
+
+
 def _etu_inspection(r: _Reader, i: EtuInspection, path: Path_) -> EtuInspection:
     if i.report_received is not None and i.report_received < i.date:
         raise r.fail([*path, "report_received"],
@@ -253,6 +264,7 @@ def _component(r: _Reader, c: Component, path: Path_) -> Component:
 _CHECKS: dict[str, Callable[[_Reader, Any, Path_], Any]] = {
     "inspection.tests[]": _field_test,
     "parcel": _parcel, "dwelling": _dwelling, "site": _site, "components[]": _component,
+    "site.features[]": _feature,
     "etu.inspections[]": _etu_inspection, "holding_tank_service.pump_outs[]": _pump_out,
     "ahj": _ahj, "notice": _notice,
 }

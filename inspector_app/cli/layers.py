@@ -168,6 +168,48 @@ def add_site(commands: Commands) -> None:
     site.set_defaults(handler=_site)
 
 
+_YES_NO = {"yes": True, "no": False, "unknown": None}
+
+
+def _yes_no(text: str) -> bool | None:
+    if text not in _YES_NO:
+        raise argparse.ArgumentTypeError(f"{text!r} is not yes, no or unknown")
+    return _YES_NO[text]
+
+
+def add_well_conditions(commands: Commands) -> None:
+    well = commands.add_parser(
+        "well-conditions", help="record a well's conditions that change its separations "
+                                "(10 NYCRR Appendix 75-A, Table 2, notes (a) and (g))")
+    well.add_argument("sbl", help=SBL_HELP)
+    well.add_argument("--well", type=int, default=1, metavar="N",
+                      help="which of the parcel's wells, counted from 1 in the order they "
+                           "were located (default 1)")
+    well.add_argument("--shallow-aquifer", type=_yes_no, default=..., metavar="yes|no|unknown",
+                      help="aquifer water enters the well less than 50 ft below grade: its "
+                           "separations increase by 50 %% (note (g))")
+    well.add_argument("--drainage-path", type=_yes_no, default=..., metavar="yes|no|unknown",
+                      help="the system is upgrade and in the general path of drainage to the "
+                           "well: 200 ft on the rows that carry note (a)")
+    well.add_argument("--as-of", type=iso_date, metavar="DATE",
+                      help="the day the conditions are recorded on, YYYY-MM-DD (default today)")
+    well.set_defaults(handler=_well_conditions)
+
+
+def _well_conditions(args: argparse.Namespace) -> Any:
+    from ..errors import InputError
+    from ..services.parcel.site import set_well_conditions
+
+    if args.shallow_aquifer is ... and args.drainage_path is ...:
+        raise InputError("well-conditions: give --shallow-aquifer, --drainage-path or both.")
+    if args.well < 1:
+        raise InputError(f"well-conditions: --well is {args.well}; wells are counted from 1.")
+    with workspace(args) as ws:
+        return set_well_conditions(ws, args.sbl, args.well,
+                                   shallow_aquifer=args.shallow_aquifer,
+                                   drainage_path=args.drainage_path, today=args.as_of)
+
+
 def add_gps(commands: Commands) -> None:
     gps = commands.add_parser("gps", help="average an NMEA log or a GPS device into one "
                                           "position")

@@ -72,6 +72,7 @@ def _add_commands(commands: Commands) -> None:
     layers.add_basemap(commands)
     layers.add_measure(commands)
     layers.add_site(commands)
+    layers.add_well_conditions(commands)
     layers.add_gps(commands)
     letters.add_letters(commands)
     reports.add_report(commands)

@@ -90,6 +90,7 @@ KINDS: dict[str, tuple[str, ...]] = {
 # rather than stopping every letter of that kind. A new key goes here when it is added.
 LATER_KEYS: dict[str, tuple[str, ...]] = {
     "notice_of_violation": ("failure_evidence", "action_holding_tank_discharging"),
+    "labels": ("effluent_line", "sand_filter", "cesspool", "privy"),
 }
 COMMON = ("title", "subject", "salutation", "paragraphs", "closing")
 # [common]: wording every kind shares, and the office's own reply period.
@@ -101,6 +102,7 @@ LABEL_KEYS = frozenset({
     "holding_tank_discharging", "septic_tank", "distribution_box", "absorption_area",
     "pump_chamber",
     "enhanced_treatment_unit", "holding_tank", "house_sewer", "seepage_pit", "other",
+    "effluent_line", "sand_filter", "cesspool", "privy",
     "acceptable", "substandard", "failed", "not_located", "dye", "hydraulic_load",
 })
 

@@ -133,6 +133,12 @@ class SiteFeature:
                                                 minimum=0, maximum=MAX_ACCURACY_FT,
                                                 plus_minus=True)
     note: str | None = declare("Note", default=None)
+    # A well's conditions that change its separations (10 NYCRR Appendix 75-A, Table 2):
+    # yes, no, or not known (None). Read for wells only.
+    shallow_aquifer: bool | None = declare(
+        "Aquifer water enters the well less than 50 ft below grade", default=None)
+    drainage_path: bool | None = declare(
+        "System upgrade and in the general path of drainage to the well", default=None)
 
 
 @record("Capture")

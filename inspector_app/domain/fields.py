@@ -6,6 +6,7 @@ so a detail is added in one place (plus a schema migration for its column).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -109,6 +110,11 @@ COMPONENT_DETAILS: tuple[DetailField, ...] = (
                 kinds=frozenset({K.SEPTIC_TANK})),
     DetailField(name="effluent_filter_cleaned", label="Effluent filter cleaned",
                 type=FieldType.BOOLEAN, kinds=frozenset({K.SEPTIC_TANK})),
+    # which row of 10 NYCRR Appendix 75-A, Table 2 the component's separations follow
+    DetailField(name="cast_iron", label="Cast iron pipe", type=FieldType.BOOLEAN,
+                kinds=frozenset({K.HOUSE_SEWER})),
+    DetailField(name="watertight", label="Watertight (lined or vault)", type=FieldType.BOOLEAN,
+                kinds=frozenset({K.SAND_FILTER, K.PRIVY})),
 )
 
 COMPONENT_DETAIL_NAMES: tuple[str, ...] = tuple(f.name for f in COMPONENT_DETAILS)
@@ -116,3 +122,22 @@ COMPONENT_DETAIL_NAMES: tuple[str, ...] = tuple(f.name for f in COMPONENT_DETAIL
 
 def details_for(kind: K) -> tuple[DetailField, ...]:
     return tuple(f for f in COMPONENT_DETAILS if kind in f.kinds)
+
+
+# The variants of a kind's row in the separation table (10 NYCRR Appendix 75-A, Table 2)
+# and the detail values that choose each: a cast-iron house sewer, a watertight sand filter
+# or privy vault, a raised or mound absorption system.
+SETBACK_VARIANTS: dict[K, dict[str, tuple[str, tuple[object, ...]]]] = {
+    K.HOUSE_SEWER: {"cast_iron": ("cast_iron", (True,))},
+    K.SAND_FILTER: {"watertight": ("watertight", (True,))},
+    K.PRIVY: {"watertight": ("watertight", (True,))},
+    K.ABSORPTION_AREA: {"raised_or_mound": ("absorption_type", ("raised", "mound"))},
+}
+
+
+def setback_variant(kind: K, details: Mapping[str, object]) -> str | None:
+    """The variant of its kind's separation row a component's details choose, if any."""
+    for variant, (name, values) in SETBACK_VARIANTS.get(kind, {}).items():
+        if details.get(name) in values:
+            return variant
+    return None

@@ -18,6 +18,7 @@ from typing import Any
 from .. import toml_input
 from ..errors import InputError
 from .business_days import NEW_YORK, HolidayCalendar, known_calendar
+from .fields import SETBACK_VARIANTS
 from .vocabulary import ComponentKind, TestKind
 
 FORMAT = "watershed-inspector/jurisdiction/2"
@@ -42,6 +43,8 @@ CITATION_KEYS = (
 NOTICE_DEADLINES = {"permit_by": ("notice_of_violation", "notice.permit_within_days"),
                     "complete_by": ("notice_of_violation", "notice.complete_within_days")}
 SEPARATION_TARGETS = ("well", "lake", "dwelling", "property_line")
+# The notes of the separation table the rules apply, by letter (see `SetbackNotes`).
+SETBACK_NOTES = ("a", "e", "g")
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,79}")
 
 
@@ -56,6 +59,38 @@ class Confirmation:
     source: str
     by: str
     on: date
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetbackRow:
+    """A row of the separation table (10 NYCRR Appendix 75-A, Table 2): the component
+    kind it applies to and the variant its details choose (`fields.SETBACK_VARIANTS`;
+    None: the kind's own row), the row as the table names it, where it comes from, its
+    distances in feet by target, and the letters of the notes on its well distance."""
+
+    kind: ComponentKind
+    variant: str | None
+    row: str
+    source: str
+    distances: Mapping[str, float]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetbackNotes:
+    """The notes of the separation table the rules apply. (a): a system upgrade and in the
+    general path of drainage to a well is `drainage_path_well_ft` from it, on the rows
+    that carry the note; (e): every component is `water_service_line_ft` from any water
+    service line; (g): the well distances increase by `shallow_well_increase` (a fraction)
+    where aquifer water enters the well less than `shallow_well_depth_ft` below grade.
+    Where (a) and (g) both apply, the larger distance is required. `cites` names each
+    note's source ("10 NYCRR Appendix 75-A, Table 2, note (g)")."""
+
+    drainage_path_well_ft: float
+    water_service_line_ft: float
+    shallow_well_increase: float
+    shallow_well_depth_ft: float
+    cites: Mapping[str, str]
 
 
 @dataclass(frozen=True)
@@ -161,6 +196,17 @@ class Jurisdiction:
     # The subject of a provision whose section number is inferred (a key of [unconfirmed]
     # citations), never the number: an issued letter prints it beside the number, marked.
     cited_as: Mapping[str, str] = field(default_factory=dict)
+    # The separation table's rows by key ("absorption_area", "house_sewer.cast_iron") and
+    # its notes; a file written before them has the [setbacks] distances alone.
+    setback_rows: Mapping[str, SetbackRow] = field(default_factory=dict)
+    setback_notes: SetbackNotes | None = None
+
+    def setback_row(self, kind: ComponentKind, variant: str | None = None
+                    ) -> SetbackRow | None:
+        """The row a component's separations follow: its variant's, else its kind's."""
+        if variant is not None and f"{kind.value}.{variant}" in self.setback_rows:
+            return self.setback_rows[f"{kind.value}.{variant}"]
+        return self.setback_rows.get(kind.value)
 
     def cite(self, key: str) -> str:
         """The citation for a rule, marked when its section number or the provision itself
@@ -490,13 +536,30 @@ def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
 
     setbacks_table = top.table("setbacks")
     setbacks: dict[ComponentKind, dict[str, float]] = {}
+    setback_rows: dict[str, SetbackRow] = {}
     for key in list(setbacks_table.data):
+        kind_name, _, variant = key.partition(".")
         try:
-            kind = ComponentKind(key)
+            kind = ComponentKind(kind_name)
         except ValueError:
             raise setbacks_table.error(f"[setbacks] {key!r} is not a component kind") from None
+        if variant and variant not in SETBACK_VARIANTS.get(kind, {}):
+            known = ", ".join(SETBACK_VARIANTS.get(kind, {})) or "none"
+            raise setbacks_table.error(f"[setbacks] {key!r}: {variant!r} is not a variant of "
+                                       f"{kind_name} (its variants: {known})")
         row = setbacks_table.table(key)
-        setbacks[kind] = {t: row.number(t, lo=0, hi=10_000) for t in SEPARATION_TARGETS}
+        distances = {t: row.number(t, lo=0, hi=10_000) for t in SEPARATION_TARGETS}
+        if not variant:
+            setbacks[kind] = distances
+        notes = row.texts("notes") if "notes" in row.data else ()
+        for letter in notes:
+            if letter not in SETBACK_NOTES:
+                raise row.error(f"[setbacks] {key} notes names {letter!r}; the notes the "
+                                f"rules apply are {', '.join(SETBACK_NOTES)}")
+        setback_rows[key] = SetbackRow(
+            kind=kind, variant=variant or None, distances=distances, notes=notes,
+            row=row.text("row") if "row" in row.data else kind_name.replace("_", " "),
+            source=row.text("source") if "source" in row.data else "75-A Table 2")
         row.done()
     setbacks_table.done()
     if "septic_tank_pumping" in top.data:
@@ -509,6 +572,22 @@ def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
         pumping.done()
     else:
         unconfirmed_values |= {PUMP_SHARE_VALUE}
+    for key in setback_rows:
+        if "." in key and key.partition(".")[0] not in setback_rows:
+            raise setbacks_table.error(f"[setbacks] {key!r} has no row of its kind")
+    setback_notes = None
+    if "setback_notes" in top.data:
+        table = top.table("setback_notes")
+        cites = table.table("cite")
+        setback_notes = SetbackNotes(
+            drainage_path_well_ft=table.number("drainage_path_well_ft", lo=0, hi=10_000),
+            water_service_line_ft=table.number("water_service_line_ft", lo=0, hi=10_000),
+            shallow_well_increase=table.number("shallow_well_increase_percent", lo=0,
+                                               hi=1000) / 100,
+            shallow_well_depth_ft=table.number("shallow_well_depth_ft", lo=0, hi=10_000),
+            cites={letter: cites.text(letter) for letter in SETBACK_NOTES})
+        cites.done()
+        table.done()
     if "business_days" in top.data:
         days = top.table("business_days")
         values["holiday_calendar"] = HolidayCalendar(
@@ -534,7 +613,7 @@ def parse_jurisdiction(text: str, *, source: str) -> Jurisdiction:
         unconfirmed_values=unconfirmed_values, lake_setback_ft=lake_setback_ft,
         floor_area_bands=tuple(bands), septic_tank_minimum_gal=minimum_gal,
         setbacks_ft=setbacks, source=source, confirmed=confirmed, cited_as=cited_as,
-        **values)
+        setback_rows=setback_rows, setback_notes=setback_notes, **values)
 
 
 def _share(table: _Table, key: str) -> Fraction:

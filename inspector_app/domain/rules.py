@@ -21,6 +21,7 @@ from dateutil.relativedelta import relativedelta
 from .business_days import HolidayCalendar, next_business_day
 from .case import Capture, Case, Component, Dwelling, EtuService, HoldingTankService, Site
 from .field_tests import TestWarning, VolumePreset, test_warnings, volume_preset
+from .fields import setback_variant
 from .jurisdiction import PUMP_SHARE_VALUE, Jurisdiction
 from .tank import SOLIDS_KINDS, TankSolids, share_words
 from .vocabulary import ComponentKind, Condition, LakeDistanceMethod, TestKind
@@ -67,10 +68,15 @@ class Separation:
 
     component: ComponentKind
     ordinal: int  # 1 for the first component of its kind
-    target: str  # well | lake | dwelling | property_line
+    target: str  # well | lake | dwelling | property_line | water_service_line
     distance_ft: float
     accuracy_ft: float = 0.0
     source: str = "map"
+    # the variant of its kind's separation row the component's details choose
+    # (`fields.setback_variant`), and for a well, its recorded conditions (None: not known)
+    variant: str | None = None
+    shallow_well: bool | None = None
+    drainage_path: bool | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -763,11 +769,92 @@ def _ordinals(components: Sequence[Component]) -> list[int]:
     return out
 
 
+@dataclass(frozen=True, kw_only=True)
+class Requirement:
+    """A separation the table requires, with what made it: the row, and the notes applied.
+    `basis` says it whole ("150 ft: 100 ft (75-A Table 2, absorption field to well) + 50 %
+    (note (g): shallow well)"); `notes` are the letters of the notes applied."""
+
+    ft: float
+    basis: str
+    row: str
+    notes: tuple[str, ...] = ()
+    # what a finding's words add after "N ft required" (empty for a kind's own row)
+    short: str = ""
+
+
+def separation_requirement(s: Separation, j: Jurisdiction) -> Requirement | None:
+    """What the separation table (10 NYCRR Appendix 75-A, Table 2) asks between the
+    component and the target, and why (None: it asks nothing). Its notes, where the file
+    has them: (e) every component 10 ft from any water service line; for a well recorded
+    as shallow, (g) the row's well distance + 50 %; for a well the system is recorded
+    upgrade and in the general path of drainage to, (a) 200 ft on the rows that carry the
+    note. Where (a) and (g) both apply the larger is required (neither note adds to the
+    other)."""
+    row = j.setback_row(s.component, s.variant)
+    notes = j.setback_notes
+    target = s.target.replace("_", " ")
+    if s.target == "water_service_line":
+        if row is None or notes is None:
+            return None
+        ft = notes.water_service_line_ft
+        where = f"{row.source}, note (e): any water service line"
+        return Requirement(ft=ft, basis=f"{ft:g} ft ({where})", row=where, notes=("e",),
+                           short=" by note (e), any water service line")
+    if row is None:
+        found = j.setbacks_ft.get(s.component, {}).get(s.target)
+        if found is None:
+            return None
+        where = f"{s.component.value.replace('_', ' ')} to {target}"
+        return Requirement(ft=float(found), basis=f"{float(found):g} ft ({where})", row=where)
+    base = row.distances.get(s.target)
+    if base is None:
+        return None
+    where = f"{row.source}, {row.row} to {target}"
+    plain = Requirement(ft=float(base), basis=f"{base:g} ft ({where})", row=where,
+                        short="" if row.variant is None else f" as {row.row}")
+    if s.target != "well" or notes is None:
+        return plain
+    shallow = s.shallow_well is True and notes.shallow_well_increase > 0
+    drainage = s.drainage_path is True and "a" in row.notes
+    g_ft = base * (1 + notes.shallow_well_increase)
+    g_words = (f"{base:g} ft ({where}) + {notes.shallow_well_increase * 100:g} % "
+               f"(note (g): shallow well)")
+    a_ft = notes.drainage_path_well_ft
+    a_words = f"{a_ft:g} ft (note (a): system upgrade and in the general path of drainage)"
+    pct = f"{notes.shallow_well_increase * 100:g} %"
+    if shallow and drainage:
+        ft = max(base, g_ft, a_ft)
+        return Requirement(ft=ft, row=where, notes=("a", "g"),
+                           basis=f"{ft:g} ft: the larger of {a_words} and {g_ft:g} ft, "
+                                 f"{g_words}",
+                           short=(f": {base:g} ft + {pct} by note (g), more than note "
+                                  f"(a)'s {a_ft:g} ft" if g_ft >= a_ft else
+                                  f" by note (a), more than {g_ft:g} ft by note (g)"))
+    if shallow:
+        return Requirement(ft=g_ft, basis=f"{g_ft:g} ft: {g_words}", row=where, notes=("g",),
+                           short=f": {base:g} ft + {pct} by note (g), shallow well")
+    if drainage and a_ft > base:
+        return Requirement(ft=a_ft, basis=f"{a_ft:g} ft: {a_words}, in place of {base:g} ft "
+                                          f"({where})", row=where, notes=("a",),
+                           short=" by note (a), in the path of drainage")
+    return plain
+
+
 def required_separation_ft(s: Separation, j: Jurisdiction) -> float | None:
     """What the separation table asks between the component and the target (None: it
-    asks nothing)."""
-    found = j.setbacks_ft.get(s.component, {}).get(s.target)
-    return None if found is None else float(found)
+    asks nothing), its notes applied (`separation_requirement`)."""
+    found = separation_requirement(s, j)
+    return None if found is None else found.ft
+
+
+def requirement_citation(r: Requirement, j: Jurisdiction) -> str:
+    """The citation of a required separation: the table, and the notes that made it."""
+    cite = j.cite("setbacks")
+    if not r.notes or j.setback_notes is None:
+        return cite
+    marked = " (unconfirmed)" if cite.endswith(" (unconfirmed)") else ""
+    return "; ".join([cite] + [j.setback_notes.cites[n] + marked for n in r.notes])
 
 
 def proven_short(s: Separation, required_ft: float) -> bool:
@@ -776,13 +863,67 @@ def proven_short(s: Separation, required_ft: float) -> bool:
     return s.distance_ft + s.accuracy_ft < required_ft
 
 
-def separation_words(s: Separation, required_ft: float) -> str:
+def separation_words(s: Separation, required: float | Requirement) -> str:
     """A separation as the evaluation tells it: "62.3 ft from the well, measured on the site
-    map (accuracy ±12 ft; not a survey); 100 ft required" (never ending in brackets, which
-    a recorded defect keeps for its section)."""
+    map (accuracy ±12 ft; not a survey); 100 ft required", saying what raised it where a
+    variant row or a note did ("...; 150 ft required: 100 ft + 50 % by note (g), shallow
+    well"). Short, as an accepted finding is a defect of at most `NAME_LENGTH` characters
+    with its section (10 NYCRR Appendix 75-A, Table 2), and never ending in brackets, which
+    a recorded defect keeps for its section. `Requirement.basis` says it whole."""
     target = s.target.replace("_", " ")
-    return (f"{s.distance_ft:,.1f} ft from the {target}, {measured_how(s)}; "
-            f"{required_ft:g} ft required")
+    said = f"{s.distance_ft:,.1f} ft from the {target}, {measured_how(s)}; "
+    if not isinstance(required, Requirement):
+        return said + f"{required:g} ft required"
+    return said + f"{required.ft:g} ft required{required.short}"
+
+
+def well_condition_prompts(separations: Sequence[Separation], j: Jurisdiction
+                           ) -> list[str]:
+    """The wells whose conditions are not recorded and would decide a shortfall: far
+    enough for the table's row, too near if a note applies (75-A Table 2, (g) a shallow
+    well, (a) a system upgrade and in the path of drainage to it). Record them
+    (`well-conditions`) so the notes are applied."""
+    out = []
+    for s in separations:
+        if s.target != "well" or (s.shallow_well is not None and s.drainage_path is not None):
+            continue
+        # what the conditions recorded ask, an unknown one taken as no
+        plain = separation_requirement(replace(s, shallow_well=s.shallow_well or False,
+                                               drainage_path=s.drainage_path or False), j)
+        if plain is None or proven_short(s, plain.ft):
+            continue
+        ifs = []
+        # a neighbour's well brings its depth, never the path of drainage (its parcel's
+        # record of its own system)
+        own = s.source == "site map"
+        for value, note, raised in (
+                (s.shallow_well, "g", separation_requirement(replace(s, shallow_well=True), j)),
+                (s.drainage_path if own else False, "a",
+                 separation_requirement(replace(s, drainage_path=True), j))):
+            if value is None and raised is not None and note in raised.notes \
+                    and proven_short(s, raised.ft):
+                ifs.append(f"{raised.ft:g} ft if "
+                           + ("aquifer water enters it less than 50 ft below grade (note (g))"
+                              if note == "g" else "the system is upgrade and in the general "
+                              "path of drainage to it (note (a))"))
+        if ifs:
+            what = s.component.value.replace("_", " ")
+            out.append(f"The well {s.distance_ft:,.1f} ft from {what} #{s.ordinal} "
+                       f"({s.source}) is far enough for {plain.ft:g} ft, but "
+                       f"{' and '.join(ifs)} ({j.cite('setbacks')}): record the well's "
+                       "conditions.")
+    return out
+
+
+def separation_line(s: Separation, j: Jurisdiction) -> str:
+    """A measured separation as the report of findings lists it, with what the table
+    requires and what made it: "absorption area #1 to well: 111.4 ft (site map); 150 ft:
+    100 ft (75-A Table 2, absorption field to well) + 50 % (note (g): shallow well)
+    required"."""
+    line = (f"{s.component.value.replace('_', ' ')} #{s.ordinal} to "
+            f"{s.target.replace('_', ' ')}: {s.distance_ft:,.1f} ft ({s.source})")
+    required = separation_requirement(s, j)
+    return line if required is None else f"{line}; {required.basis} required"
 
 
 _FIELD_METHODS = frozenset(m.value for m in LakeDistanceMethod)
@@ -827,18 +968,29 @@ def suggestions(case: Case, design: Design | None, lake: LakeFinding,
     out += pump_findings(case, j)
     measured = list(separations)
     if lake.distance_ft is not None and lake.accuracy_ft is not None and case.site:
+        first = next((c for c in case.components if c.kind is lake.component), None)
         measured.append(Separation(component=lake.component, ordinal=1, target="lake",
+                                   variant=None if first is None
+                                   else setback_variant(first.kind, first.details),
                                    distance_ft=lake.distance_ft, accuracy_ft=lake.accuracy_ft,
                                    source=(lake.method if lake.source == "field"
                                            and lake.method else lake.layer or "map")))
+    # the worst shortfall of each component to each kind of target (wells of different
+    # recorded conditions are measured apart, and may require different distances)
+    worst: dict[str, tuple[float, Separation, Requirement]] = {}
     for s in measured:
-        required_ft = required_separation_ft(s, j)
-        if required_ft is None or not proven_short(s, required_ft):
+        needs = separation_requirement(s, j)
+        if needs is None or not proven_short(s, needs.ft):
             continue
+        key = f"setback/{s.component.value}#{s.ordinal}/{s.target}"
+        by = needs.ft - s.distance_ft - s.accuracy_ft
+        if key not in worst or by > worst[key][0]:
+            worst[key] = (by, s, needs)
+    for key, (_, s, needs) in worst.items():
         out.append(Suggestion(
-            key=f"setback/{s.component.value}#{s.ordinal}/{s.target}", component=s.component,
-            ordinal=s.ordinal, defect=separation_words(s, required_ft),
-            citation=j.cite("setbacks"), section=j.citations["setbacks"]))
+            key=key, component=s.component,
+            ordinal=s.ordinal, defect=separation_words(s, needs),
+            citation=requirement_citation(needs, j), section=j.citations["setbacks"]))
     return tuple(_decided(replace(s, changes_record=acceptance_changes(case, s)),
                           decisions.get(s.key)) for s in out)
 
@@ -875,6 +1027,15 @@ def _observed_findings(case: Case, design: Design | None, j: Jurisdiction) -> li
                             f"{name.replace('_', ' ')} {value}",),
                         citation=j.cite(standard),
                         section=j.citations[standard]))
+        if c.kind is ComponentKind.CESSPOOL:
+            # 75-A knows no cesspool: sewage into a pit with no septic tank before it is no
+            # acceptable system for new or replacement work
+            out.append(Suggestion(
+                key=f"cesspool/{c.kind.value}#{n}", component=c.kind, ordinal=n,
+                defect="a cesspool (sewage into a pit, no septic tank before it) is not an "
+                       "acceptable system under 10 NYCRR Appendix 75-A and is not allowed "
+                       "for new or replacement work",
+                citation=j.cite(standard), section=j.citations[standard]))
     return out
 
 
@@ -1061,6 +1222,7 @@ def evaluate(case: Case, j: Jurisdiction, *, as_of: date,
         prompts.append("Locate " + ", ".join(k.value.replace("_", " ") for k in unlocated)
                        + " to complete the determination.")
     prompts += etu_report_prompts(case.etu, as_of, j)
+    prompts += well_condition_prompts(separations, j)
 
     offered = suggestions(case, design, lake, separations, j, decisions or {}) + cured
     return Evaluation(

@@ -15,6 +15,14 @@ class ComponentKind(StrEnum):
     HOUSE_SEWER = "house_sewer"
     SEEPAGE_PIT = "seepage_pit"
     OTHER = "other"
+    # 10 NYCRR Appendix 75-A, Table 2 rows of their own: the effluent line from the tank to
+    # the distribution box, a sand filter (intermittent, or in a watertight liner), and the
+    # pits of older sites: a cesspool (sewage into a pit, no septic tank before it; not an
+    # acceptable system for new or replacement work) and a privy (pit or watertight vault).
+    EFFLUENT_LINE = "effluent_line"
+    SAND_FILTER = "sand_filter"
+    CESSPOOL = "cesspool"
+    PRIVY = "privy"
 
 
 class Condition(StrEnum):

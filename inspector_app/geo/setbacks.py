@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import shapely
@@ -12,13 +12,15 @@ import shapely.geometry
 from shapely.geometry.base import BaseGeometry
 
 from ..domain.case import Case
+from ..domain.fields import setback_variant
 from ..domain.rules import Separation, capture_accuracy, combined_accuracy
 from ..domain.vocabulary import ComponentKind, SiteFeatureKind
 from .case_shapes import CaseShapes
 
 # Site features and the column of the separation table they are measured against.
 TARGETS = {SiteFeatureKind.WELL: "well", SiteFeatureKind.DWELLING: "dwelling",
-           SiteFeatureKind.PROPERTY_LINE: "property_line", SiteFeatureKind.WATERCOURSE: "lake"}
+           SiteFeatureKind.PROPERTY_LINE: "property_line", SiteFeatureKind.WATERCOURSE: "lake",
+           SiteFeatureKind.WATER_SERVICE_LINE: "water_service_line"}
 
 # Said after the source of a lot-line separation of a component not inside its lot.
 OUTSIDE_LOT = "outside the lot line"
@@ -41,6 +43,10 @@ class NearbyWell:
     sbl: str
     geometry: BaseGeometry
     accuracy_ft: float
+    # aquifer water enters it less than 50 ft below grade (75-A Table 2, note (g)); whether
+    # a system is in the path of drainage to it (note (a)) is the other parcel's record of
+    # its own system, not read here
+    shallow_aquifer: bool | None = None
 
     @property
     def source(self) -> str:
@@ -48,6 +54,16 @@ class NearbyWell:
 
 
 Source = tuple[ComponentKind, int, BaseGeometry, float]
+
+
+def _variants(case: Case) -> dict[tuple[ComponentKind, int], str | None]:
+    """The variant of its separation row each component's details choose."""
+    out: dict[tuple[ComponentKind, int], str | None] = {}
+    seen: Counter[ComponentKind] = Counter()
+    for c in case.components:
+        seen[c.kind] += 1
+        out[(c.kind, seen[c.kind])] = setback_variant(c.kind, c.details)
+    return out
 
 
 def located(case: Case, shapes: CaseShapes) -> list[Source]:
@@ -93,10 +109,12 @@ def lot_separations(case: Case, lot: LotLine, shapes: CaseShapes | None = None
     inside = shapely.contains(lot.geometry, geoms)
     distances = shapely.distance(geoms, lot.geometry.boundary)
     out = []
+    variants = _variants(case)
     for (kind, ordinal, _, accuracy), within, distance in zip(sources, inside, distances,
                                                               strict=True):
         out.append(Separation(
             component=kind, ordinal=ordinal, target="property_line",
+            variant=variants.get((kind, ordinal)),
             distance_ft=round(float(distance), 2) if within else 0.0,
             accuracy_ft=combined_accuracy(accuracy, lot.accuracy_ft),
             source=lot.source if within else f"{lot.source}: {OUTSIDE_LOT}"))
@@ -116,8 +134,10 @@ class SeparationLine:
     between: tuple[Point, Point] | None
 
 
-def _nearest(best: dict[tuple[ComponentKind, int, str],
-                        tuple[Separation, BaseGeometry, BaseGeometry | None]]
+_Key = tuple[ComponentKind, int, str, bool | None, bool | None]
+
+
+def _nearest(best: dict[_Key, tuple[Separation, BaseGeometry, BaseGeometry | None]]
              ) -> list[SeparationLine]:
     out = []
     for found, source, target in best.values():
@@ -131,19 +151,22 @@ def _nearest(best: dict[tuple[ComponentKind, int, str],
 
 def _best(case: Case, shapes: CaseShapes | None, lot: LotLine | None,
           wells: Sequence[NearbyWell]
-          ) -> dict[tuple[ComponentKind, int, str],
-                    tuple[Separation, BaseGeometry, BaseGeometry | None]]:
+          ) -> dict[_Key, tuple[Separation, BaseGeometry, BaseGeometry | None]]:
     """The nearest of each kind of target for each located component, with the two
-    geometries it was measured between (the target None where there is no line)."""
+    geometries it was measured between (the target None where there is no line). Wells
+    recorded with different conditions (shallow, in the path of drainage) are kinds of
+    their own: a farther well may require more."""
     if shapes is None:
         shapes = CaseShapes(case)
     site = case.site
     sources = located(case, shapes)
-    best: dict[tuple[ComponentKind, int, str],
-               tuple[Separation, BaseGeometry, BaseGeometry | None]] = {}
+    variants = _variants(case)
+    best: dict[_Key, tuple[Separation, BaseGeometry, BaseGeometry | None]] = {}
 
     def keep(found: Separation, source: BaseGeometry, target: BaseGeometry | None) -> None:
-        key = (found.component, found.ordinal, found.target)
+        found = replace(found, variant=variants.get((found.component, found.ordinal)))
+        key = (found.component, found.ordinal, found.target, found.shallow_well,
+               found.drainage_path)
         if key not in best or found.distance_ft < best[key][0].distance_ft:
             best[key] = (found, source, target)
 
@@ -152,12 +175,16 @@ def _best(case: Case, shapes: CaseShapes | None, lot: LotLine | None,
         if target is None:
             continue
         geometry = shapes.feature(j)
+        is_well = feature.kind is SiteFeatureKind.WELL
         for kind, ordinal, source, accuracy in sources:
             keep(Separation(component=kind, ordinal=ordinal, target=target,
                             distance_ft=round(float(source.distance(geometry)), 2),
                             accuracy_ft=combined_accuracy(accuracy,
                                                           feature.capture_accuracy_ft),
-                            source="site map"), source, geometry)
+                            source="site map",
+                            shallow_well=feature.shallow_aquifer if is_well else None,
+                            drainage_path=feature.drainage_path if is_well else None),
+                 source, geometry)
     if lot is not None:
         boundary = lot.geometry.boundary
         for found, (_, _, source, _) in zip(lot_separations(case, lot, shapes), sources,
@@ -169,7 +196,8 @@ def _best(case: Case, shapes: CaseShapes | None, lot: LotLine | None,
             keep(Separation(component=kind, ordinal=ordinal, target="well",
                             distance_ft=round(float(source.distance(well.geometry)), 2),
                             accuracy_ft=combined_accuracy(accuracy, well.accuracy_ft),
-                            source=well.source), source, well.geometry)
+                            source=well.source, shallow_well=well.shallow_aquifer),
+                 source, well.geometry)
     return best
 
 
@@ -214,29 +242,30 @@ class WellIndex:
                 if self._wells[i].sbl != besides_sbl]
 
 
-def project_wells(rows: Sequence[tuple[str, dict[str, object], float]]
+def project_wells(rows: Sequence[tuple[str, dict[str, object], float, bool | None]]
                   ) -> list[NearbyWell]:
-    """Wells as recorded (SBL, WGS84 GeoJSON, capture accuracy) projected together; a well
-    whose geometry would be refused is left out (its own parcel's evaluation names it)."""
+    """Wells as recorded (SBL, WGS84 GeoJSON, capture accuracy, shallow aquifer) projected
+    together; a well whose geometry would be refused is left out (its own parcel's
+    evaluation names it)."""
     from .vector_files import geometry_from_lonlat, lonlat_many_to_measure_crs
 
     shapes: list[BaseGeometry] = []
-    kept: list[tuple[str, dict[str, object], float]] = []
-    for sbl, geojson, accuracy in rows:
+    kept: list[tuple[str, dict[str, object], float, bool | None]] = []
+    for sbl, geojson, accuracy, shallow in rows:
         try:
             shapes.append(shapely.geometry.shape(geojson))
         except Exception:
             continue
-        kept.append((sbl, geojson, accuracy))
+        kept.append((sbl, geojson, accuracy, shallow))
     projected = lonlat_many_to_measure_crs(shapes)
     if projected is not None:
-        return [NearbyWell(sbl, g, accuracy)
-                for (sbl, _, accuracy), g in zip(kept, projected, strict=True)]
+        return [NearbyWell(sbl, g, accuracy, shallow)
+                for (sbl, _, accuracy, shallow), g in zip(kept, projected, strict=True)]
     out = []
-    for sbl, geojson, accuracy in kept:
+    for sbl, geojson, accuracy, shallow in kept:
         try:
             out.append(NearbyWell(sbl, geometry_from_lonlat(geojson, f"parcel {sbl}: well"),
-                                  accuracy))
+                                  accuracy, shallow))
         except Exception:
             continue
     return out

@@ -520,9 +520,15 @@ def _load_site(rows: TableRows) -> Site | None:
             SiteFeature(kind=SiteFeatureKind(f["kind"]), geometry=json.loads(f["geometry"]),
                         capture_method=None if f["capture_method"] is None
                         else CaptureMethod(f["capture_method"]),
-                        capture_accuracy_ft=f["capture_accuracy_ft"], note=f["note"])
+                        capture_accuracy_ft=f["capture_accuracy_ft"], note=f["note"],
+                        shallow_aquifer=_flag(f["shallow_aquifer"]),
+                        drainage_path=_flag(f["drainage_path"]))
             for f in features if f["kind"] not in (SiteFeatureKind.ABSORPTION_AREA,
                                                    SiteFeatureKind.HOLDING_TANK)))
+
+
+def _flag(value: Any) -> bool | None:
+    return None if value is None else bool(value)
 
 
 def _geometry(row: Row | None) -> dict[str, Any] | None:

@@ -52,7 +52,7 @@ SQL_MIGRATIONS = ("0001_initial", "0002_finding_decisions", "0003_component_geom
                   "0019_office_files", "0020_stored_files", "0021_received_records",
                   "0022_inspection_requests", "0023_certified_inspectors",
                   "0024_field_test_times", "0025_photo_evidence",
-                  "0026_tank_measurements")
+                  "0026_tank_measurements", "0027_setback_conditions")
 
 
 def _sql_migration(name: str, version: int) -> Callable[[sqlite_utils.Database], None]:

@@ -13,9 +13,11 @@ from .rows import Row, rows
 
 def wells(conn: sqlite3.Connection, parcel_ids: Sequence[str] | None = None
           ) -> list[tuple[Any, ...]]:
-    """(parcel id, SBL, geometry as GeoJSON text, capture accuracy) of each well recorded
-    on the parcels named (None: on every parcel), by parcel and then position."""
-    sql = ("SELECT f.parcel_id, p.sbl, f.geometry, f.capture_accuracy_ft FROM site_features f "
+    """(parcel id, SBL, geometry as GeoJSON text, capture accuracy, whether aquifer water
+    enters it less than 50 ft below grade) of each well recorded on the parcels named
+    (None: on every parcel), by parcel and then position."""
+    sql = ("SELECT f.parcel_id, p.sbl, f.geometry, f.capture_accuracy_ft, f.shallow_aquifer "
+           "FROM site_features f "
            "JOIN parcels p ON p.id = f.parcel_id WHERE f.kind = 'well' AND f.deleted_at IS NULL"
            " AND p.deleted_at IS NULL")
     params = list(parcel_ids or ())

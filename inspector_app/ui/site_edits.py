@@ -67,6 +67,7 @@ class SiteEdits:
         site.type_coordinates.connect(self.type_coordinates)
         site.gps_requested.connect(self.gps_log)
         site.gps_device_requested.connect(self.gps_device)
+        site.well_conditions_requested.connect(self.well_conditions)
         site.basemap_chosen.connect(self.choose_basemap)
 
     def area_drawn(self, points: list[tuple[float, float]]) -> None:
@@ -122,6 +123,26 @@ class SiteEdits:
         self.ctx.say(f"Averaging GPS fixes from {port} for 10 seconds...")
         self._save(lambda ws, sbl: _site_service().set_from_gps_device(ws, sbl, target,
                                                                        port.strip()))
+
+    def well_conditions(self) -> None:
+        """Ask for a well's conditions (75-A Table 2, notes (a) and (g)) and record them."""
+        case = self.wb.case
+        if self.wb.sbl is None or case is None:
+            return
+        from ..domain.vocabulary import SiteFeatureKind
+        from .well_conditions import WellConditionsDialog
+
+        wells = [f for f in (case.site.features if case.site else ())
+                 if f.kind is SiteFeatureKind.WELL]
+        if not wells:
+            self.ctx.say("Locate the well on the site map first (Feature: Well).")
+            return
+        answer = WellConditionsDialog.ask(self.wb.window(), wells)
+        if answer is None:
+            return
+        n, shallow, drainage = answer
+        self._save(lambda ws, sbl: _site_service().set_well_conditions(
+            ws, sbl, n, shallow_aquifer=shallow, drainage_path=drainage))
 
     def _save(self, write: Callable[[Workspace, str], dict[str, Any]]) -> None:
         """Write a change of the open parcel's site on the worker and read the parcel back

@@ -72,6 +72,7 @@ class SiteMap(QWidget):
     type_coordinates = Signal()
     gps_requested = Signal()
     gps_device_requested = Signal()
+    well_conditions_requested = Signal()
     basemap_chosen = Signal(str)    # the basemap's id; "" for none
     opacity_changed = Signal(int)   # per cent
 
@@ -131,8 +132,13 @@ class SiteMap(QWidget):
         fit.clicked.connect(self.fit)
         # Two short rows fit beside the evaluation on a 1280-pixel screen.
         choose = QHBoxLayout()
+        wells = QToolButton()
+        wells.setText("We&ll...")
+        wells.setToolTip("Well conditions: what changes a well's separations (75-A Table 2, "
+                         "notes (a) and (g))")
+        wells.clicked.connect(self.well_conditions_requested.emit)
         tools: tuple[QWidget, ...] = (QLabel("Feature:"), self.target, self.draw,
-                                      self.measure_button, fit)
+                                      self.measure_button, fit, wells)
         for w in tools:
             choose.addWidget(w)
         choose.addStretch()

@@ -56,7 +56,7 @@ def test_another_towns_file_changes_the_results_without_code() -> None:
     (('rate_within_200ft = "§ 202-6 C(2)"', 'rate_within_200ft = ""'),
      "[citations] rate_within_200ft must be non-empty text"),
     (('"setbacks"]', '"setbacks", "no_such_rule"]'), "'no_such_rule', which is not a citation"),
-    (("septic_tank = { well = 50", "septic_tonk = { well = 50"),
+    (("septic_tank = { row = ", "septic_tonk = { row = "),
      "[setbacks] 'septic_tonk' is not a component kind"),
     (("[[design.floor_area_bands]]\nmax_sqft = 1200", "[[design.floor_area_bands]]\nmax_sqft = 1200\nbedrooms_x = 1"),
      "[design.floor_area_bands #1] has the unknown key 'bedrooms_x'"),

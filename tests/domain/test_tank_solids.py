@@ -130,8 +130,8 @@ def test_the_bundled_file_sets_one_third_unconfirmed() -> None:
 
 
 def test_a_file_without_the_table_takes_one_third_unconfirmed() -> None:
-    start = BUNDLED.index("[septic_tank_pumping]")
-    end = BUNDLED.index("[setbacks]")
+    start = BUNDLED.index("\n[septic_tank_pumping]\n")
+    end = BUNDLED.index("\n[setbacks]\n")
     older = parse_jurisdiction(BUNDLED[:start] + BUNDLED[end:], source="older.toml")
     assert older.pump_at_solids_share == Fraction(1, 3)
     assert PUMP_SHARE_VALUE in older.unconfirmed_values

@@ -133,3 +133,30 @@ def test_an_inferred_section_number_is_cited_and_marked_unconfirmed(conveyed: Wo
     assert f"{C}: The system is in failure" in text
     assert "Chapter 202, systems in failure:" not in text  # never the subject alone
     assert "§ 202-5 C (unconfirmed)" in _conveyed_notice(conveyed, issued=False)
+
+
+# --- the demo's 900.01-1-4: its well about 111 ft from its absorption area ----------------
+
+def test_a_shallow_wells_shortfall_names_its_row_and_note_in_the_letter(
+        templates: Templates, tmp_path: Path) -> None:
+    """Recorded shallow (75-A Table 2, note (g)), the well asks 150 ft of the absorption
+    field: the accepted finding and the letter say so, row and note."""
+    from inspector_app.services.parcel.site import set_well_conditions
+
+    ws = Workspace(templates.copy("served-demo", _build, tmp_path / "data"), user="k.olmsted")
+    try:
+        sbl = "900.01-1-4"
+        set_well_conditions(ws, sbl, 1, shallow_aquifer=True, today=DEMO_DAY)
+        decide_pending(ws, sbl, accept=True, as_of=DEMO_DAY)
+        (area,) = [c for c in ws.load_case(sbl).components if c.kind.value == "absorption_area"]
+        (recorded,) = [d for d in area.defects if "from the well" in d]
+        assert recorded.endswith("; 150 ft required: 100 ft + 50 % by note (g), shallow well "
+                                 "(10 NYCRR Appendix 75-A, Table 2)")
+        letter = text_of(letters.draft_pdf(ws, sbl, "report_of_findings", as_of=DEMO_DAY))
+        assert "150 ft required: 100 ft + 50 % by note (g), shallow well" in letter
+        # the measured distances: the row and the note in full
+        assert ("absorption area #1 to well: 111.4 ft (site map); 150 ft: 100 ft (75-A "
+                "Table 2, absorption field to well) + 50 % (note (g): shallow well) required"
+                in letter)
+    finally:
+        ws.close()

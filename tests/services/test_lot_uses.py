@@ -116,7 +116,9 @@ def test_a_component_8_ft_from_the_lot_line_is_a_property_line_shortfall(
     assert shown[("septic_tank", "property_line")] == {
         "component": "septic_tank", "ordinal": 1, "target": "property_line",
         "distance_ft": 8.0, "accuracy_ft": 1.0, "source": "lot line, County lots v1",
-        "required_ft": 10, "citation": law.cite("setbacks")}
+        "required_ft": 10, "citation": law.cite("setbacks"),
+        "required_basis": "10 ft (75-A Table 2, septic tank or watertight ETU to property "
+                          "line)"}
 
 
 def test_a_shortfall_within_the_lot_lines_accuracy_is_not_proven(
@@ -385,3 +387,21 @@ def test_the_site_maps_setback_lines_are_the_evaluations_separations(
         assert d.figure.startswith(f"{s.distance_ft:,.1f} ft (")
         assert d.short == (f"setback/{s.component.value}#{s.ordinal}/{s.target}" in suggested)
     assert sum(d.short for d in g.dimensions) == 2  # the tank 8 ft from the lot line; the well
+
+
+def test_a_neighbours_shallow_well_adds_half_to_the_distance(
+        ws: Workspace, tmp_path: Path) -> None:
+    """10 NYCRR Appendix 75-A, Table 2, note (g) for a well on another parcel: 125 ft from
+    A's absorption area is enough for 100 ft, short of a shallow well's 150 ft."""
+    _lots(ws, tmp_path, accuracy_ft=1.0)
+    far = Case(parcel=_parcel(B), site=Site(features=(
+        SiteFeature(kind=SiteFeatureKind.WELL, geometry=_pt(195, 120),
+                    capture_accuracy_ft=2.0),)))
+    ws.save_case(far, today=TODAY)
+    assert "setback/absorption_area#1/well" not in _setbacks(ws)
+    (well,) = far.site.features  # type: ignore[union-attr]
+    ws.save_case(replace(far, site=Site(features=(replace(well, shallow_aquifer=True),))),
+                 today=TODAY)
+    assert _setbacks(ws)["setback/absorption_area#1/well"] == (
+        f"125.0 ft from the well, measured on well on parcel {B} (accuracy \u00b12 ft; not a "
+        "survey); 150 ft required: 100 ft + 50 % by note (g), shallow well")

@@ -4,7 +4,10 @@ import copy
 from datetime import date
 from typing import Any
 
+import pytest
+
 from inspector_app.casefile import parse_document, to_document
+from inspector_app.casefile.messages import CaseFileError
 from inspector_app.services.workspace import Workspace
 from tests.domain.builders import as_recorded
 
@@ -154,3 +157,42 @@ def test_the_building_permit_is_stored_and_each_change_of_it_is_logged(
                if h["op"] == "update" and h["table_name"] == "ahj_determinations"]
     assert updates == [("permit_number", None, "BP-2026-0147", "k.olmsted"),
                        ("permit_issued_on", None, "2026-11-24", "k.olmsted")]
+
+
+def test_setback_components_and_well_conditions_round_trip(
+        workspace: Workspace, full_case: dict[str, Any]) -> None:
+    """Cesspools and privies as components, the details that choose a 75-A row, and a
+    well's conditions (yes, no, not known) through a case file and the database."""
+    doc = copy.deepcopy(full_case)
+    doc["components"] = [*doc["components"],
+                         {"kind": "cesspool", "condition": "substandard"},
+                         {"kind": "privy", "condition": "acceptable", "watertight": True},
+                         {"kind": "house_sewer", "condition": "acceptable",
+                          "cast_iron": False}]
+    wells = [f for f in doc["site"]["features"] if f["kind"] == "well"]
+    wells[0]["shallow_aquifer"] = True
+    wells[0]["drainage_path"] = False
+    case = _parse(doc)
+    workspace.save_case(case, today=TODAY)
+    stored = workspace.load_case("98.00-1-23.100")
+    assert as_recorded(stored) == case
+    kinds = [c.kind.value for c in stored.components]
+    assert kinds[-3:] == ["cesspool", "privy", "house_sewer"]
+    assert stored.components[-2].details["watertight"] is True
+    assert stored.components[-1].details["cast_iron"] is False
+    assert stored.site is not None
+    got = [(f.shallow_aquifer, f.drainage_path) for f in stored.site.features
+           if f.kind.value == "well"]
+    assert got[0] == (True, False) and got[1] == (None, None)
+    # the gate: a condition that is not yes, no or null is refused with its words
+    wells[0]["shallow_aquifer"] = "sometimes"
+    with pytest.raises(CaseFileError,
+                       match=r"site\.features\[0\]\.shallow_aquifer must be true or false"):
+        _parse(doc)
+    # and a condition is a well's: on another kind of feature it is refused
+    wells[0]["shallow_aquifer"] = None
+    other = next(f for f in doc["site"]["features"] if f["kind"] != "well")
+    other["drainage_path"] = True
+    with pytest.raises(CaseFileError, match=r"drainage_path is a well's condition .*; a "
+                                            rf"{other['kind']} has none"):
+        _parse(doc)

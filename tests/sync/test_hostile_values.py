@@ -12,6 +12,7 @@ import json
 import stat
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -164,6 +165,30 @@ def test_a_feature_of_too_many_positions_is_refused(pair: Pair) -> None:
     ring = [[-77.2 + i * 1e-7, 42.8] for i in range(n)] + [[-77.2, 42.8]]
     _refused(pair, _set_geometry(json.dumps({"type": "Polygon", "coordinates": [ring]})),
              "has more than 10,000 positions")
+
+
+def test_a_wells_conditions_travel_and_one_that_is_not_yes_or_no_is_refused(
+        pair: Pair) -> None:
+    """A well's conditions (10 NYCRR Appendix 75-A, Table 2, notes (a) and (g)) go up with
+    the laptop's package; a package setting one to anything but yes, no or not known is
+    refused whole."""
+    def shallow(d: dict[str, Any]) -> None:
+        site = d.setdefault("site", {})
+        site.setdefault("features", []).append({
+            "kind": "well", "geometry": {"type": "Point", "coordinates": [-77.2, 42.8]},
+            "shallow_aquifer": True, "drainage_path": False})
+
+    pair.edit(pair.field, pair.sbls[0], shallow)
+    assert pair.up()["applied"] >= 1
+    site = pair.office.load_case(pair.sbls[0]).site
+    assert site is not None
+    assert [(f.shallow_aquifer, f.drainage_path) for f in site.features
+            if f.kind.value == "well"] == [(True, False)]
+
+    def maybe(pair: Pair, p: Contents) -> None:
+        update(p.changes[0], "site_features", _feature(pair), "shallow_aquifer", "maybe")
+
+    _refused(pair, maybe, "Aquifer water enters the well less than 50 ft below grade")
 
 
 def test_more_site_features_than_a_case_holds_are_refused(pair: Pair) -> None:

@@ -464,3 +464,58 @@ def test_a_large_lot_with_nothing_drawn_is_drawn_framed_and_found_by_fit(
                      Qt.MouseButton.LeftButton)
     inside, share = lot_in_view()
     assert inside and share > 0.6
+
+
+# --- a well's conditions (75-A Table 2, notes (a) and (g)) ------------------------------
+
+def test_a_wells_conditions_are_recorded_from_the_site_map(
+        threaded: MainWindow, qtbot: QtBot, ws: Workspace,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspector_app.ui.well_conditions import WellConditionsDialog
+
+    sbl = "900.01-1-4"  # its well about 111 ft from its absorption area
+    asked: list[Any] = []
+
+    def ask(parent: Any, wells: Any) -> tuple[int, bool | None, bool | None]:
+        asked.append(wells)
+        return 1, True, None
+
+    monkeypatch.setattr(WellConditionsDialog, "ask", ask)
+    _open(threaded, qtbot, sbl)
+    threaded.site.well_conditions_requested.emit()
+    qtbot.waitUntil(lambda: "Well saved" in threaded.message.text(), timeout=20_000)
+    qtbot.waitUntil(lambda: threaded.runner.pending == 0, timeout=20_000)
+    assert len(asked[0]) == 1 and asked[0][0].shallow_aquifer is None
+    site = ws.load_case(sbl).site
+    assert site is not None
+    (well,) = [f for f in site.features if f.kind.value == "well"]
+    assert (well.shallow_aquifer, well.drainage_path) == (True, None)
+    e = ws.evaluate_parcel(sbl, as_of=TODAY)
+    (s,) = [x for x in e.suggestions if x.key == "setback/absorption_area#1/well"]
+    assert s.defect.endswith("150 ft required: 100 ft + 50 % by note (g), shallow well")
+    # undo puts the well back as it was
+    threaded.undo_stack.undo()
+    qtbot.waitUntil(lambda: threaded.runner.pending == 0, timeout=20_000)
+    site = ws.load_case(sbl).site
+    assert site is not None
+    assert [f.shallow_aquifer for f in site.features if f.kind.value == "well"] == [None]
+
+
+def test_the_well_conditions_dialog_shows_and_returns_each_wells_answers(
+        qtbot: QtBot) -> None:
+    from inspector_app.domain.case import SiteFeature
+    from inspector_app.domain.vocabulary import SiteFeatureKind
+    from inspector_app.ui.well_conditions import WellConditionsDialog
+
+    point = {"type": "Point", "coordinates": [-77.3, 42.8]}
+    wells = [SiteFeature(kind=SiteFeatureKind.WELL, geometry=point),
+             SiteFeature(kind=SiteFeatureKind.WELL, geometry=point, note="dug",
+                         shallow_aquifer=True, drainage_path=False)]
+    d = WellConditionsDialog(None, wells)
+    qtbot.addWidget(d)
+    assert d.chosen() == (1, None, None)
+    d.well.setCurrentIndex(1)
+    assert d.well.currentText() == "Well #2: dug"
+    assert d.chosen() == (2, True, False)
+    d.answers["drainage_path"].setCurrentIndex(d.answers["drainage_path"].findData("yes"))
+    assert d.chosen() == (2, True, True)

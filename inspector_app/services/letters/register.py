@@ -33,7 +33,13 @@ from ...documents.content import (
 )
 from ...domain.case import Case
 from ...domain.jurisdiction import EXAMPLE_MARK, Jurisdiction
-from ...domain.rules import Evaluation, LakeFinding, LetterKind, next_inspection_due
+from ...domain.rules import (
+    Evaluation,
+    LakeFinding,
+    LetterKind,
+    next_inspection_due,
+    separation_line,
+)
 from ...domain.sbl import lookup_key
 from ...errors import Cancelled, InputError, NotFoundError
 from ...paths import write_atomically
@@ -111,9 +117,7 @@ def _inputs(ws: Session, sbl: str, evaluation: Evaluation, case: Case, letter_da
         photos=_photos(ws, parcel_id) if report else (),
         measurements=_measurement_lines(ws, parcel_id, evaluation.lake, law.lake_setback_ft)
         if report else (),
-        separations=tuple(
-            f"{s.component.value.replace('_', ' ')} #{s.ordinal} to {s.target.replace('_', ' ')}"
-            f": {s.distance_ft:,.1f} ft ({s.source})" for s in evaluation.separations)
+        separations=tuple(separation_line(s, law) for s in evaluation.separations)
         if report else (),
         attestation=attestation_block(ws, parcel_id, case) if report else None,
         carried=carried, carried_on=replaced[2] if replaced is not None else None)

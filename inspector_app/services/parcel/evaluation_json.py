@@ -15,6 +15,8 @@ from ...domain.rules import (
     Separation,
     Suggestion,
     pump_basis,
+    requirement_citation,
+    separation_requirement,
 )
 from ...domain.tank import TankSolids
 from ..session.laws import NoLawFacts
@@ -90,11 +92,18 @@ def _suggestion(s: Suggestion) -> dict[str, Any]:
 
 
 def _separation(s: Separation, j: Jurisdiction) -> dict[str, Any]:
-    required = j.setbacks_ft.get(s.component, {}).get(s.target)
-    return {"component": s.component.value, "ordinal": s.ordinal, "target": s.target,
-            "distance_ft": s.distance_ft, "accuracy_ft": s.accuracy_ft, "source": s.source,
-            "required_ft": required,
-            "citation": j.cite("setbacks") if required is not None else None}
+    required = separation_requirement(s, j)
+    out: dict[str, Any] = {"component": s.component.value, "ordinal": s.ordinal, "target": s.target,
+           "distance_ft": s.distance_ft, "accuracy_ft": s.accuracy_ft, "source": s.source,
+           # a whole number of feet as the jurisdiction file writes it: 10, not 10.0
+           "required_ft": None if required is None else (
+               int(required.ft) if float(required.ft).is_integer() else required.ft),
+           "citation": None if required is None else requirement_citation(required, j),
+           # what made the required distance: the table's row and the notes applied
+           "required_basis": None if required is None else required.basis}
+    if s.target == "well":
+        out["well_conditions"] = {"shallow": s.shallow_well, "drainage_path": s.drainage_path}
+    return out
 
 
 def _test_warning(w: TestWarning) -> dict[str, Any]:

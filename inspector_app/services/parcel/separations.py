@@ -67,7 +67,8 @@ class _Wells:
         from ...geo.setbacks import project_wells
 
         rows = site_features.wells(store.conn, parcel_ids)
-        wells = project_wells([(r[1], json.loads(r[2]), float(r[3] or 0.0)) for r in rows])
+        wells = project_wells([(r[1], json.loads(r[2]), float(r[3] or 0.0),
+                                None if r[4] is None else bool(r[4])) for r in rows])
         out: dict[str, list[NearbyWell]] = {i: [] for i in parcel_ids or ()}
         # project_wells leaves out a refused geometry: match the wells back by order
         by_sbl: dict[str, str] = {r[1]: r[0] for r in rows}
@@ -114,11 +115,18 @@ def well_index(ws: Session) -> WellIndex:
 
 
 def largest_well_setback_ft(case: Case, law: Jurisdiction, shapes: CaseShapes) -> float:
-    """The largest well separation the table asks of the parcel's located components."""
+    """The largest well separation the table asks of the parcel's located components, a
+    shallow well's increase included: how far to look for other parcels' wells."""
     from ...geo.setbacks import located
 
-    return max((float(law.setbacks_ft.get(kind, {}).get("well", 0.0))
-                for kind, _, _, _ in located(case, shapes)), default=0.0)
+    kinds = {kind for kind, _, _, _ in located(case, shapes)}
+    rows = [row.distances.get("well", 0.0) for row in law.setback_rows.values()
+            if row.kind in kinds]
+    largest = max([float(law.setbacks_ft.get(kind, {}).get("well", 0.0)) for kind in kinds]
+                  + [float(ft) for ft in rows], default=0.0)
+    # a shallow well's distances increase (75-A Table 2, note (g))
+    notes = law.setback_notes
+    return largest * (1 + (notes.shallow_well_increase if notes is not None else 0.0))
 
 
 def separation_inputs(ws: Session, case: Case, shapes: CaseShapes, *,

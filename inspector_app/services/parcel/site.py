@@ -6,6 +6,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
+from types import EllipsisType
 from typing import TYPE_CHECKING, Any
 
 from ...domain.case import Capture, Case, Site, SiteFeature
@@ -443,3 +444,33 @@ def set_geometry(ws: Session, sbl: str, target: str, geometry: dict[str, Any], *
                        "citation": lake.citation, "layer_accuracy_ft": lake.layer_accuracy_ft,
                        "capture_accuracy_ft": lake.capture_accuracy_ft}
     return out
+
+
+def set_well_conditions(ws: Session, sbl: str, well: int, *,
+                        shallow_aquifer: bool | EllipsisType | None = ...,
+                        drainage_path: bool | EllipsisType | None = ...,
+                        today: date | None = None) -> dict[str, Any]:
+    """Record a well's conditions that change its separations (10 NYCRR Appendix 75-A,
+    Table 2): aquifer water enters it less than 50 ft below grade (note (g)); the system is
+    upgrade and in the general path of drainage to it (note (a)). True, False or None (not
+    known); a condition not given (...) is kept as recorded. `well` counts the parcel's
+    wells from 1, in the order they were located."""
+    case = ws.load_case(sbl)
+    features = list(case.site.features) if case.site is not None else []
+    wells = [i for i, f in enumerate(features) if f.kind is SiteFeatureKind.WELL]
+    if not 1 <= well <= len(wells):
+        raise InputError(f"Parcel {sbl} has {len(wells)} well(s) on its site map; there is "
+                         f"no well #{well} (locate it first: site {sbl} well ...).")
+    index = wells[well - 1]
+    changes: dict[str, bool | None] = {}
+    if not isinstance(shallow_aquifer, EllipsisType):
+        changes["shallow_aquifer"] = shallow_aquifer
+    if not isinstance(drainage_path, EllipsisType):
+        changes["drainage_path"] = drainage_path
+    features[index] = replace(features[index], **changes)  # type: ignore[arg-type]
+    assert case.site is not None
+    store_case(ws, replace(case, site=replace(case.site, features=tuple(features))),
+               today=today)
+    f = features[index]
+    return {"sbl": sbl, "target": "well", "well": well, "shallow_aquifer": f.shallow_aquifer,
+            "drainage_path": f.drainage_path}

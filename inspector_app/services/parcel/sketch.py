@@ -93,7 +93,7 @@ def dimensions(ws: Session, case: Case, shapes: CaseShapes, inputs: SeparationIn
     """The lot-line and well separations the evaluation measures (the same measure, the
     same nearest target), each between its two nearest points, with what the parcel's law
     requires and whether the measurement proves it short (as a suggested finding does)."""
-    from ...domain.rules import proven_short, required_separation_ft, separation_words
+    from ...domain.rules import proven_short, separation_requirement, separation_words
     from ...geo.setbacks import separation_lines
     from ...geo.sketch import Dimension
 
@@ -103,16 +103,16 @@ def dimensions(ws: Session, case: Case, shapes: CaseShapes, inputs: SeparationIn
         s = line.separation
         if s.target not in DIMENSION_TARGETS or line.between is None:
             continue
-        required = None if law is None else required_separation_ft(s, law)
+        required = None if law is None else separation_requirement(s, law)
         what = s.component.value.replace("_", " ")
         if required is None:
             figure, words, short = (f"{s.distance_ft:,.1f} ft",
                                     f"{what}: {s.distance_ft:,.1f} ft from the "
                                     f"{s.target.replace('_', ' ')} ({s.source})", False)
         else:
-            figure = f"{s.distance_ft:,.1f} ft ({required:g} ft required)"
+            figure = f"{s.distance_ft:,.1f} ft ({required.ft:g} ft required)"
             words = f"{what}: {separation_words(s, required)}"
-            short = proven_short(s, required)
+            short = proven_short(s, required.ft)
         if s.accuracy_ft:
             words += f"; measured to ±{s.accuracy_ft:,g} ft"
         out.append(Dimension(line.between[0], line.between[1], figure, words, short))
