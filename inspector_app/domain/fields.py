@@ -98,14 +98,14 @@ COMPONENT_DETAILS: tuple[DetailField, ...] = (
     # with a sludge judge at the outlet end. The solids share is worked out from them
     # (`rules.tank_solids`); `liquid_level` above stays what it is, a level against the
     # outlet, and is no depth.
-    DetailField(name="liquid_depth_in", label="Liquid depth (tank bottom to liquid surface)",
+    DetailField(name="liquid_depth_in", label="Liquid depth, bottom to surface",
                 type=FieldType.NUMBER, unit="in", minimum=0, maximum=200, kinds=_TANKS),
     DetailField(name="scum_clearance_in",
-                label="Clearance, bottom of scum to bottom of outlet tee",
+                label="Scum clearance to outlet tee",
                 type=FieldType.NUMBER, unit="in", minimum=0, maximum=200,
                 kinds=frozenset({K.SEPTIC_TANK})),
     DetailField(name="sludge_clearance_in",
-                label="Clearance, top of sludge to bottom of outlet tee",
+                label="Sludge clearance to outlet tee",
                 type=FieldType.NUMBER, unit="in", minimum=0, maximum=200,
                 kinds=frozenset({K.SEPTIC_TANK})),
     DetailField(name="effluent_filter_cleaned", label="Effluent filter cleaned",

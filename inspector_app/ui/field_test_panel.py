@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
+from itertools import pairwise
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
@@ -108,6 +109,12 @@ class FieldTestPanel(QWidget):
                 grid.addWidget(left, n, 0)
                 grid.addWidget(right, n, 1)
         self.show_tests((), inspected=False)
+
+    def after_in_tab_order(self, *before: QWidget) -> None:
+        """Put `before`, in their order, ahead of this panel in the keys' walk: a visit
+        without a timed test reaches the next fields with no stop in the panel."""
+        for first, second in pairwise(before):
+            QWidget.setTabOrder(first, second)
 
     # --- what is shown ---------------------------------------------------------------
 

@@ -101,6 +101,8 @@ class CaseForm(QWidget):
         layout.addWidget(self._ahj_box())
         layout.addWidget(self._maintenance_box())
         layout.addStretch()
+        # the measured distance follows the tests in the keys' walk; the test's timer after it
+        self.field_tests.after_in_tab_order(self.tests, self.lake_ft, self.lake_method)
 
     # --- building the form ---------------------------------------------------------
 
@@ -210,8 +212,7 @@ class CaseForm(QWidget):
         self.reason = self.ed.watch(combo([r.value for r in InspectionReason]))
         self.weather = self.ed.watch(QLineEdit())
         self.occupancy = self.ed.watch(combo([o.value for o in Occupancy], blank=True))
-        self.evidence = self.ed.watch(FinishedTextEdit("one piece of evidence of failure per "
-                                                       "line"))
+        self.evidence = self.ed.watch(FinishedTextEdit("one piece of evidence per line"))
         self.findings.attach(self.evidence)
         self.tests = self.ed.watch(FinishedTextEdit(
             "one test per line: dye|hydraulic_load, pass|fail|inconclusive, gallons, minutes"))
@@ -222,8 +223,7 @@ class CaseForm(QWidget):
                                                             "one per line", 2))
         self.clear_water = self.ed.watch(FinishedTextEdit("roof drains, sump pump...", 2))
         self.tank_discharges = self.ed.watch(FinishedTextEdit(
-            "where sewage leaves the holding tank, one per line: to the ground at the lid...",
-            2))
+            "where sewage leaves the holding tank, one per line: to the ground at the lid", 2))
         form.addRow("&Date", self.inspection_date)
         form.addRow("&Inspector", self.inspector)
         form.addRow("Certification", self.certification)

@@ -160,3 +160,17 @@ def test_a_test_line_retyped_keeps_its_times_and_observations() -> None:
     # another kind in that place is another test: nothing kept
     (other,) = read_tests("hydraulic_load, pass, 150, 50", shown)
     assert (other.started_at, other.observations) == (None, ())
+
+
+def test_the_panel_is_in_the_keys_walk_after_the_measured_distance(live: MainWindow,
+                                                                    qtbot: QtBot) -> None:
+    """A visit without a timed test goes from the tests to the measured distance with one
+    Tab; the timer is reached from the distance's method, still by keys alone."""
+    _open(live, qtbot, SBL)
+    f = live.form
+    f.tests.setFocus()
+    assert f.focusNextChild() and f.lake_ft.hasFocus()
+    assert f.focusNextChild() and f.lake_method.hasFocus()
+    assert f.focusNextChild()
+    focused = live.focusWidget()
+    assert focused is not None and f.field_tests.isAncestorOf(focused), focused

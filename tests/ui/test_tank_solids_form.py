@@ -78,9 +78,9 @@ def test_the_tank_shows_its_solids_share_with_the_arithmetic(window: MainWindow,
     assert solids is not None
     assert solids.text() == "sludge 14 in + scum 4 in = 18 in of 48 in liquid depth = 38 %"
     labels = _labels(window)
-    for label in ("Liquid depth (tank bottom to liquid surface) (in)",
-                  "Clearance, bottom of scum to bottom of outlet tee (in)",
-                  "Clearance, top of sludge to bottom of outlet tee (in)",
+    for label in ("Liquid depth, bottom to surface (in)",
+                  "Scum clearance to outlet tee (in)",
+                  "Sludge clearance to outlet tee (in)",
                   "Effluent filter present", "Effluent filter cleaned", "Solids share"):
         assert label in labels
     # the share follows the depths as typed
