@@ -160,62 +160,52 @@ class Found:
     line: int
     kind: str  # SQL_TEXT, or the call: ".execute(", ".query(", ...
     detail: str
-    scope: tuple[str, ...]  # the classes and functions it is inside, outermost first
 
 
 def sql_in(source: str) -> list[Found]:
     """Each string literal that is SQL and each call that runs SQL in a module's source."""
     found: list[Found] = []
 
-    def visit(node: ast.AST, scope: tuple[str, ...]) -> None:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            scope = (*scope, node.name)
+    def visit(node: ast.AST) -> None:
         if isinstance(node, ast.JoinedStr):
             # an f-string is SQL when its text begins so; its other text parts are no
             # strings of their own, but the expressions in it are looked into
             first = node.values[0] if node.values else None
             if isinstance(first, ast.Constant) and isinstance(first.value, str) and (
                     _SQL_TEXT.match(first.value)):
-                found.append(Found(node.lineno, SQL_TEXT, repr(first.value.strip()[:50]),
-                                   scope))
+                found.append(Found(node.lineno, SQL_TEXT, repr(first.value.strip()[:50])))
             for part in node.values:
                 if isinstance(part, ast.FormattedValue):
-                    visit(part, scope)
+                    visit(part)
             return
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and (
                 _SQL_TEXT.match(node.value)):
-            found.append(Found(node.lineno, SQL_TEXT, repr(node.value.strip()[:50]), scope))
+            found.append(Found(node.lineno, SQL_TEXT, repr(node.value.strip()[:50])))
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
               and node.func.attr in _DATABASE_CALLS):
-            found.append(Found(node.lineno, f".{node.func.attr}(", "", scope))
+            found.append(Found(node.lineno, f".{node.func.attr}(", ""))
         for child in ast.iter_child_nodes(node):
-            visit(child, scope)
+            visit(child)
 
-    visit(ast.parse(source), ())
+    visit(ast.parse(source))
     return found
 
 
 @dataclass(frozen=True)
 class Allowed:
     """SQL or a call of that name outside storage/ that is not SQL on the data folder's
-    database: why, which kinds of finding, and (None: anywhere in the module) the class or
-    function they must be inside."""
+    database: why, and which kinds of finding."""
 
     why: str
     kinds: frozenset[str] = frozenset({SQL_TEXT, *(f".{c}(" for c in _DATABASE_CALLS)})
-    within: str | None = None
 
     def covers(self, found: Found) -> bool:
-        return found.kind in self.kinds and (self.within is None or self.within in found.scope)
+        return found.kind in self.kinds
 
 
 _STRTREE = Allowed("`STRtree.query`: shapely's spatial index, not SQL",
                    kinds=frozenset({".query("}))
 ALLOWED_SQL: dict[str, Allowed] = {
-    "services/parcel/inspection_history.py": Allowed(
-        "its in-memory replay database (`_Loader`): a throwaway copy of the case tables into "
-        "which a replayed record is written so that `storage.cases.load_case` reads it; not "
-        "the data folder's database", within="_Loader"),
     "geo/rasters.py": Allowed(
         "reads an MBTiles file's own tables (imagery being imported), not our database",
         kinds=frozenset({SQL_TEXT, ".execute("})),
@@ -277,15 +267,6 @@ def test_the_sql_scan_finds_what_it_looks_for(tmp_path: Path) -> None:
         "services/planted.py:5: SQL text 'UPDATE parcels SET x = 1'",
         "services/planted.py:8: .executemany(",
     ]
-    # the replay database's own SQL is allowed inside `_Loader` only
-    history = package / "services" / "parcel" / "inspection_history.py"
-    history.parent.mkdir()
-    history.write_text('class _Loader:\n    def case(self):\n        self.conn.execute('
-                       '"DELETE FROM parcels")\n\n\ndef elsewhere(conn):\n'
-                       '    conn.execute("SELECT 1")\n')
-    assert [f for f in sql_outside_storage(package) if "inspection_history" in f] == [
-        "services/parcel/inspection_history.py:7: .execute(",
-        "services/parcel/inspection_history.py:7: SQL text 'SELECT 1'"]
 
 
 def test_no_sql_exception_outlives_its_reason() -> None:

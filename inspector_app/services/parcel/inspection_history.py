@@ -27,8 +27,8 @@ from ...domain.rules import Evaluation
 from ...errors import Cancelled
 from ...storage import change_log
 from ...storage import inspections as inspection_rows
-from ...storage.cases import CASE_TABLES, load_case
-from ...storage.database import table_definitions
+from ...storage.cases import CASE_TABLES
+from ...storage.scratch_cases import ScratchCases
 from ..session.laws import NoLawFacts
 from .evaluation import assess_case
 
@@ -123,35 +123,6 @@ class _Replay:
         return {t: [dict(r) for r in rows.values()] for t, rows in self.tables.items()}
 
 
-class _Loader:
-    """An in-memory database with the case tables' schema, into which a replayed state is
-    written so that the stored-case loader reads it exactly as it reads the data folder."""
-
-    def __init__(self, schema: Sequence[str]) -> None:
-        self.conn = sqlite3.connect(":memory:")
-        for sql in schema:
-            self.conn.execute(sql)
-
-    def case(self, parcel_id: str, state: dict[str, list[dict[str, Any]]],
-             inspection: dict[str, Any], tests: Sequence[dict[str, Any]]) -> Any:
-        return self.load(parcel_id, {**state, "inspections": [inspection],
-                                     "inspection_tests": list(tests)})
-
-    def load(self, parcel_id: str, chosen: dict[str, list[dict[str, Any]]]) -> Any:
-        conn = self.conn
-        for table in _REPLAYED:
-            conn.execute(f"DELETE FROM {table}")
-        for table, rows in chosen.items():
-            for row in rows:
-                names = list(row)
-                conn.execute(f"INSERT INTO {table} ({', '.join(names)}) VALUES "
-                             f"({', '.join('?' * len(names))})", [row[n] for n in names])
-        return load_case(conn, parcel_id)
-
-    def close(self) -> None:
-        self.conn.close()
-
-
 def _location(case: Any) -> tuple[float, float] | None:
     from ...geo.case_shapes import centre_lonlat
 
@@ -219,7 +190,7 @@ def case_at(ws: Session, parcel_id: str, seq: int) -> Any | None:
     state = replay.snapshot()
     if not state["parcels"]:
         return None
-    loader = _Loader(table_definitions(ws.store.conn, _REPLAYED))
+    loader = ScratchCases(ws.store.conn, _REPLAYED)
     try:
         return loader.load(parcel_id, state)
     finally:
@@ -229,14 +200,14 @@ def case_at(ws: Session, parcel_id: str, seq: int) -> Any | None:
 def parcel_inspections(ws: Session, parcel_id: str) -> list[InspectionResult]:
     """Every inspection of one parcel on record (not deleted), oldest recorded first, each
     judged on the record as it stood for it."""
-    loader = _Loader(table_definitions(ws.store.conn, _REPLAYED))
+    loader = ScratchCases(ws.store.conn, _REPLAYED)
     try:
         return _parcel_inspections(ws, parcel_id, loader, Layers.of(ws))
     finally:
         loader.close()
 
 
-def _parcel_inspections(ws: Session, parcel_id: str, loader: _Loader, layers: Layers,
+def _parcel_inspections(ws: Session, parcel_id: str, loader: ScratchCases, layers: Layers,
                         entries: Sequence[tuple[Any, ...]] | None = None
                         ) -> list[InspectionResult]:
     """`entries`: the parcel's change-log entries replayed, when read with other parcels'."""
@@ -264,6 +235,7 @@ def _parcel_inspections(ws: Session, parcel_id: str, loader: _Loader, layers: La
             continue
         own_tests = [t for t in tests.values() if t["inspection_id"] == inspection_id]
         case = loader.case(parcel_id, state, row, own_tests)
+        assert case.inspection is not None  # the one written with its state
         day = case.inspection.date
         out.append(_result(parcel_id, inspection_id, case,
                            assess_case(ws, dated_to(case, day), as_of=day,
@@ -282,7 +254,7 @@ def inspection_results(ws: Session, *, parcel_ids: Iterable[str] | None = None,
         ids = inspection_rows.inspected_parcels(ws.store.conn)
     else:
         ids = list(parcel_ids)
-    loader = _Loader(table_definitions(ws.store.conn, _REPLAYED))
+    loader = ScratchCases(ws.store.conn, _REPLAYED)
     layers = Layers.of(ws)
     out: list[InspectionResult] = []
     entries: dict[str, list[tuple[Any, ...]]] = {}
