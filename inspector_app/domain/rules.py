@@ -9,7 +9,7 @@ say so and never decide silently.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from enum import StrEnum
@@ -19,7 +19,16 @@ from functools import lru_cache
 from dateutil.relativedelta import relativedelta
 
 from .business_days import HolidayCalendar, next_business_day
-from .case import Capture, Case, Component, Dwelling, EtuService, HoldingTankService, Site
+from .case import (
+    Capture,
+    Case,
+    Component,
+    Dwelling,
+    EtuInspection,
+    EtuService,
+    HoldingTankService,
+    Site,
+)
 from .field_tests import TestWarning, VolumePreset, test_warnings, volume_preset
 from .fields import setback_variant
 from .jurisdiction import PUMP_SHARE_VALUE, Jurisdiction
@@ -640,8 +649,9 @@ def etu_findings(etu: EtuService | None, has_etu: bool, j: Jurisdiction
         out.append(DatedFinding(finding=Finding(
             code="etu_no_service_contract", citation=cite,
             detail="no service contract with a certified manufacturer's representative")))
-    elif (lapse := contract_end(etu)) is not None:
-        reported, through = lapse
+    elif (stated := contract_report(etu.inspections if etu else ())) is not None and (
+            through := stated.service_contract_through) is not None:
+        reported = stated.date
         out.append(DatedFinding(after=through, finding=Finding(
             code="etu_no_service_contract", citation=cite, since=through + timedelta(days=1),
             detail=f"the service contract, as the report of the {reported.isoformat()} "
@@ -676,40 +686,53 @@ def etu_findings(etu: EtuService | None, has_etu: bool, j: Jurisdiction
     return out
 
 
+def _latest_stating(inspections: Sequence[EtuInspection], as_of: date | None,
+                    states: Callable[[EtuInspection], bool]) -> EtuInspection | None:
+    """The latest ETU inspection (up to the date, if given) whose report states what
+    `states` looks for; of two the same day, the later on record."""
+    found = sorted((i for i in inspections if (as_of is None or i.date <= as_of)
+                    and states(i)), key=lambda i: i.date)
+    return found[-1] if found else None
+
+
+def not_certified(inspections: Sequence[EtuInspection], as_of: date
+                  ) -> EtuInspection | None:
+    """The latest ETU service report up to the date that states the unit's function, if
+    it does not certify it fully functional: a follow-up until a later report does."""
+    latest = _latest_stating(inspections, as_of, lambda i: i.fully_functional is not None)
+    return latest if latest is not None and latest.fully_functional is False else None
+
+
+def contract_report(inspections: Sequence[EtuInspection], as_of: date | None = None
+                    ) -> EtuInspection | None:
+    """The latest ETU service report (up to the date, if given) stating the service
+    contract's last day: the contract as the record knows it."""
+    return _latest_stating(inspections, as_of,
+                           lambda i: i.service_contract_through is not None)
+
+
 def etu_report_prompts(etu: EtuService | None, as_of: date, j: Jurisdiction) -> list[str]:
     """What the latest ETU service report up to the date asks of the office, in words: a
     unit it does not certify fully functional (a follow-up until a later report does), and
     a service contract ending within the days the office looks ahead."""
-    reports = sorted((i for i in (etu.inspections if etu else ()) if i.date <= as_of),
-                     key=lambda i: i.date)
+    reports = etu.inspections if etu else ()
     out = []
-    stated = [i for i in reports if i.fully_functional is not None]
-    if stated and stated[-1].fully_functional is False:
-        last = stated[-1]
+    last = not_certified(reports, as_of)
+    if last is not None:
         by = f" by {last.provider_name} ({last.provider_number})" if last.provider_name \
             else ""
         out.append(f"The ETU service report of the {last.date.isoformat()} inspection{by} "
                    "does not certify the unit fully functional and operating properly "
                    f"({j.cite('etu_service')}): follow up until a report does.")
-    end = contract_end(etu)
-    if end is not None and end[0] <= as_of:
-        days = (end[1] - as_of).days
+    stated = contract_report(reports, as_of)
+    if stated is not None and stated.service_contract_through is not None:
+        through = stated.service_contract_through
+        days = (through - as_of).days
         if 0 <= days <= j.etu_contracts_expiring_within_days:
-            out.append(f"The ETU's service contract ends {end[1].isoformat()}, in {days} "
-                       f"days, as the report of the {end[0].isoformat()} inspection states: "
-                       f"a lapsed contract is a violation ({j.cite('etu_service')}).")
+            out.append(f"The ETU's service contract ends {through.isoformat()}, in {days} "
+                       f"days, as the report of the {stated.date.isoformat()} inspection "
+                       f"states: a lapsed contract is a violation ({j.cite('etu_service')}).")
     return out
-
-
-def contract_end(etu: EtuService | None) -> tuple[date, date] | None:
-    """The ETU's service contract's last day as the latest report stating one gives it,
-    with that report's inspection date; None where no report states one."""
-    stated = [i for i in (etu.inspections if etu else ()) if i.service_contract_through]
-    if not stated:
-        return None
-    latest = max(stated, key=lambda i: i.date)
-    assert latest.service_contract_through is not None
-    return latest.date, latest.service_contract_through
 
 
 def holding_tank_findings(service: HoldingTankService | None, has_tank: bool,

@@ -64,15 +64,15 @@ def record_document(w: RecordWriter, values: Mapping[str, Any]) -> str:
 
 
 def service_reports(conn: sqlite3.Connection) -> list[Row]:
-    """Every parcel's ETU service reports with the SBL, latest first per parcel (for the
-    work lists: the unit's state and the service contract as last reported)."""
+    """Every parcel's ETU service reports with the parcel's SBL, address, owner and
+    municipality, by parcel in the order on record (for the work lists and the program
+    report: the unit's state and the service contract as reported)."""
     return rows(conn, "SELECT p.id AS parcel_id, p.sbl, p.site_address, p.owner_name, "
                       "p.municipality, e.inspection_date, e.report_received, "
                       "e.provider_number, e.provider_name, e.unit, e.fully_functional, "
                       "e.service_contract_through, e.document FROM etu_reports e JOIN "
                       "parcels p ON p.id = e.parcel_id WHERE e.deleted_at IS NULL AND "
-                      "p.deleted_at IS NULL ORDER BY p.id, e.inspection_date DESC, "
-                      "e.position DESC")
+                      "p.deleted_at IS NULL ORDER BY p.id, e.position")
 
 
 def pump_out_records(conn: sqlite3.Connection) -> list[Row]:

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date, timedelta
-from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
+from ...domain.rules import contract_report
 from ...storage import providers as stored
 from ...storage.cases import stored_date
+from .etu_reports import parcels_reports
 
 if TYPE_CHECKING:
     from ..session.session import Session
@@ -37,27 +38,22 @@ def received_figures(ws: Session, parcel_ids: Iterable[str], start: date, end: d
         for group in (municipality, total):
             out.setdefault(group, dict.fromkeys(KEYS, 0))[key] += 1
 
-    reports = [r for r in stored.service_reports(ws.store.conn) if r["parcel_id"] in chosen]
-    for _, found in groupby(reports, key=lambda r: r["parcel_id"]):
-        mine = list(found)
-        law = ws.laws.for_municipality(mine[0]["municipality"])
+    for parcel, reports in parcels_reports(ws, chosen):
+        town = parcel["municipality"]
+        law = ws.laws.for_municipality(town)
         if law is None:
             continue
-        town = mine[0]["municipality"]
-        for r in mine:
-            served, received = stored_date(r["inspection_date"]), stored_date(
-                r["report_received"])
-            assert served is not None
-            if _in(received, start, end):
+        for i in reports:
+            if _in(i.report_received, start, end):
                 add(town, "etu_reports_received")
-                assert received is not None
-                if received > served + timedelta(days=law.etu_report_within_days):
+                assert i.report_received is not None
+                if i.report_received > i.date + timedelta(days=law.etu_report_within_days):
                     add(town, "etu_reports_late")
-            if _in(served, start, end) and r["fully_functional"] == 0:
+            if _in(i.date, start, end) and i.fully_functional is False:
                 add(town, "etu_reported_not_functional")
-        stated = [r for r in mine if r["service_contract_through"]
-                  and (stored_date(r["inspection_date"]) or end) <= end]
-        if stated and stated[0]["service_contract_through"] < end.isoformat():
+        stated = contract_report(reports, end)
+        if stated is not None and stated.service_contract_through is not None and \
+                stated.service_contract_through < end:
             add(town, "etu_contracts_lapsed_at_end")
     for r in stored.pump_out_records(ws.store.conn):
         if r["parcel_id"] not in chosen:
