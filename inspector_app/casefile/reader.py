@@ -60,10 +60,25 @@ class _Reader:
             raise self.fail(path, f"is {json.dumps(value)}, which is not a real calendar "
                                   "date") from None
         if past and parsed > self.today:
-            raise self.fail(path, f"is {parsed.isoformat()}, which is after today "
-                                  f"({self.today.isoformat()}); a recorded event cannot be "
-                                  "in the future")
+            raise self._after_today(path, parsed.isoformat())
         return parsed
+
+    def moment(self, text: str | None, path: Sequence[str | int]) -> datetime | None:
+        """A date or a date and time of the site's clock, not after today."""
+        if text is None:
+            return None
+        try:
+            moment = datetime.fromisoformat(text)
+        except ValueError:
+            raise self.fail(path, f"is {json.dumps(text)}, which is not a real date and "
+                                  "time of day") from None
+        if moment.date() > self.today:
+            raise self._after_today(path, text)
+        return moment
+
+    def _after_today(self, path: Sequence[str | int], shown: str) -> CaseFileError:
+        return self.fail(path, f"is {shown}, which is after today ({self.today.isoformat()}); "
+                               "a recorded event cannot be in the future")
 
     def geometry(self, value: Any, path: Sequence[str | int],
                  allowed: Sequence[str]) -> dict[str, Any] | None:
@@ -209,24 +224,9 @@ def _notice(r: _Reader, n: NoticeDeadlines, path: Path_) -> NoticeDeadlines:
     return n
 
 
-def _moment(r: _Reader, text: str | None, path: Path_) -> datetime | None:
-    """A date or a date and time of the site's clock, not after today."""
-    if text is None:
-        return None
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        raise r.fail(path, f"is {json.dumps(text)}, which is not a real date and time of "
-                           "day") from None
-    if moment.date() > r.today:
-        raise r.fail(path, f"is {text}, which is after today ({r.today.isoformat()}); a "
-                           "recorded event cannot be in the future")
-    return moment
-
-
 def _field_test(r: _Reader, t: FieldTest, path: Path_) -> FieldTest:
-    start = _moment(r, t.started_at, [*path, "started_at"])
-    end = _moment(r, t.ended_at, [*path, "ended_at"])
+    start = r.moment(t.started_at, [*path, "started_at"])
+    end = r.moment(t.ended_at, [*path, "ended_at"])
     if end is not None:
         if start is None:
             raise r.fail([*path, "ended_at"], "is given without started_at; a test's end "
@@ -239,7 +239,7 @@ def _field_test(r: _Reader, t: FieldTest, path: Path_) -> FieldTest:
                                               f"hours after started_at ({t.started_at}); a "
                                               "dye or hydraulic-load test runs within a day")
     for n, o in enumerate(t.observations):
-        seen = _moment(r, o.at, [*path, "observations", n, "at"])
+        seen = r.moment(o.at, [*path, "observations", n, "at"])
         assert seen is not None
         if start is None:
             continue
