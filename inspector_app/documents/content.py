@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..domain.business_days import days_after, next_business_day
-from ..domain.case import Case, Component
+from ..domain.case import Case, Component, element_names
 from ..domain.fields import COMPONENT_DETAILS
 from ..domain.jurisdiction import NOTICE_DEADLINES, PUMP_SHARE_VALUE, Jurisdiction
 from ..domain.rules import (
@@ -1045,7 +1045,7 @@ def _report_blocks(i: LetterInputs) -> list[Block]:
     out.append(Paragraph(verdict))
     if i.sketch is not None:
         out.append(i.sketch)  # drawn under its own heading, kept on one page
-    placed = _placed_elements(c)
+    placed = element_names([comp.kind for comp in c.components])
     others = [p for p in i.photos if p.element not in placed]
     if others:
         out.append(Heading("Photographs"))
@@ -1096,20 +1096,10 @@ def _test_record_blocks(i: LetterInputs) -> list[Block]:
     return out
 
 
-def _placed_elements(case: Case) -> list[str]:
-    """The case's components as `attach` names them ("septic_tank#1"), in order."""
-    seen: dict[ComponentKind, int] = {}
-    out = []
-    for comp in case.components:
-        seen[comp.kind] = seen.get(comp.kind, 0) + 1
-        out.append(f"{comp.kind.value}#{seen[comp.kind]}")
-    return out
-
-
 def _element_photos(case: Case, i: LetterInputs) -> list[Block]:
     """Each component's photos under its own heading ("Photographs: septic tank #1")."""
     out: list[Block] = []
-    for name in _placed_elements(case):
+    for name in element_names([comp.kind for comp in case.components]):
         photos = [p for p in i.photos if p.element == name]
         if photos:
             kind, _, number = name.partition("#")

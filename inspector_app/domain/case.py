@@ -8,6 +8,7 @@ lines.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from datetime import date as Date  # fields named "date" shadow the type
@@ -195,6 +196,18 @@ class Component:
     details: dict[str, DetailValue] = field(default_factory=dict)
     geometry: GeoJSON | None = declare("Location on the map", default=None,
                                        geometries=COMPONENT_GEOMETRIES, editor=Editor.NONE)
+
+
+def element_names(kinds: Sequence[ComponentKind | str]) -> list[str]:
+    """Components in order, each by its kind and its number among those of its kind
+    ("septic_tank#1"): how `attach`, the site map, the form and the report name them."""
+    seen: dict[str, int] = {}
+    out = []
+    for kind in kinds:
+        name = kind.value if isinstance(kind, ComponentKind) else kind
+        seen[name] = seen.get(name, 0) + 1
+        out.append(f"{name}#{seen[name]}")
+    return out
 
 
 @record("ETU inspection", table="etu_reports")

@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QPushButton, QTableWidget
 
-from ..domain.case import Case
+from ..domain.case import Case, element_names
 
 # the component as `attach` names it ("septic_tank#1"), and the files (None: choose them)
 Attach = Callable[[str, list[Path] | None], None]
@@ -21,8 +21,7 @@ def component_name(case: Case | None, row: int) -> str | None:
     kind and its number among the case's components of that kind."""
     if case is None or not 0 <= row < len(case.components):
         return None
-    kind = case.components[row].kind
-    return f"{kind.value}#{sum(1 for c in case.components[:row + 1] if c.kind is kind)}"
+    return element_names([c.kind for c in case.components])[row]
 
 
 class _Drops(QObject):

@@ -21,6 +21,7 @@ from ...documents.images import (
     upright_size,
 )
 from ...domain.annotations import MAX_ANNOTATIONS, parse_mark
+from ...domain.case import element_names
 from ...errors import InputError
 from ...storage import attachments as attachment_rows
 from ..session.session import Session
@@ -99,12 +100,9 @@ def _component(ws: Session, sbl: str, parcel_id: str, component: str | None) -> 
 
 def component_names(ws: Session, parcel_id: str) -> dict[str, str]:
     """The parcel's components' ids with the names `attach` takes (`septic_tank#1`)."""
-    seen: dict[str, int] = {}
-    out = {}
-    for record_id, kind in attachment_rows.component_ids(ws.store.conn, parcel_id):
-        seen[kind] = seen.get(kind, 0) + 1
-        out[record_id] = f"{kind}#{seen[kind]}"
-    return out
+    rows = attachment_rows.component_ids(ws.store.conn, parcel_id)
+    return dict(zip([record_id for record_id, _ in rows],
+                    element_names([kind for _, kind in rows]), strict=True))
 
 
 def taken_words(row: dict[str, Any]) -> str:
