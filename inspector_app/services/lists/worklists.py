@@ -17,6 +17,8 @@ from ..parcel.evaluation import assess_case
 from ..parcel.requests import open_requests
 from ..parcel.served import DATE_NAMES, Served, notices_in_force
 from ..session.laws import NO_LAW_ON_FILE, NoLawFacts
+from . import etu_reports
+from .served import SERVICE_SHOWN, SERVICE_WORDS, service_of, shown_first, unconfirmed
 
 if TYPE_CHECKING:
     from ..session.session import Session
@@ -27,20 +29,11 @@ WORKLISTS = ("five-year-inspections", "etu-reports", "holding-tank-records",
              "requests")
 # Lists read from the register, the reports or the requests on record, not from the
 # parcels' summaries.
-_FROM_RECORDS: dict[str, Callable[[Session, date], list[dict[str, Any]]]] = {}
-
-
-def _from_records() -> dict[str, Callable[[Session, date], list[dict[str, Any]]]]:
-    if not _FROM_RECORDS:
-        from . import etu_reports
-        from .served import unconfirmed
-
-        _FROM_RECORDS.update({
-            "notices-service-unconfirmed": lambda ws, as_of: unconfirmed(ws, as_of=as_of),
-            "etu-not-functional": etu_reports.not_functional,
-            "etu-contracts-expiring": etu_reports.contracts_expiring,
-            "requests": lambda ws, as_of: open_requests(ws, as_of=as_of)})
-    return _FROM_RECORDS
+_FROM_RECORDS: dict[str, Callable[[Session, date], list[dict[str, Any]]]] = {
+    "notices-service-unconfirmed": lambda ws, as_of: unconfirmed(ws, as_of=as_of),
+    "etu-not-functional": etu_reports.not_functional,
+    "etu-contracts-expiring": etu_reports.contracts_expiring,
+    "requests": lambda ws, as_of: open_requests(ws, as_of=as_of)}
 _ETU_CODES = {"etu_no_service_contract", "etu_inspection_overdue", "etu_report_late"}
 _HOLDING_CODES = {"holding_tank_no_hauler_contract", "holding_tank_records_missing"}
 
@@ -145,8 +138,6 @@ def _notices(p: _Parcel, as_of: date) -> dict[str, Any] | None:
     service (served, its delivery confirmed or not); "service_not_shown" where every such
     notice came back undelivered or has no service recorded: no one enforces a deadline
     the owner is not shown to have been served. `service` is the best shown."""
-    from .served import SERVICE_SHOWN, SERVICE_WORDS, shown_first
-
     if p.no_law is not None or p.law is None:
         return None
     open_matter = p.outcome is Outcome.FAILURE or bool(p.violations)
@@ -268,8 +259,6 @@ def _parcel(r: dict[str, Any], law: Jurisdiction | None, *, zone: Zone | None,
 
 def _service(ws: Session, notices: dict[str, list[Served]], as_of: date) -> dict[str, str]:
     """The service state of each notice named, as of the date, by letter id."""
-    from .served import service_of
-
     ids = [n.letter_id for found in notices.values() for n in found]
     return {i: s.state for i, s in service_of(ws, ids, as_of).items()}
 
@@ -336,8 +325,8 @@ def _lists(parcels: list[_Parcel], as_of: date, names: tuple[str, ...], ws: Sess
            ) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {}
     for name in names:
-        if name in _from_records():
-            out[name] = _from_records()[name](ws, as_of)
+        if name in _FROM_RECORDS:
+            out[name] = _FROM_RECORDS[name](ws, as_of)
             continue
         pick = _PICKERS[name]
         out[name] = [item for p in parcels if (item := pick(p, as_of)) is not None]
@@ -356,5 +345,5 @@ def worklists_one_by_one(ws: Session, *, as_of: date, names: tuple[str, ...] = W
 def worklists(ws: Session, *, as_of: date, names: tuple[str, ...] = WORKLISTS
               ) -> dict[str, list[dict[str, Any]]]:
     """The work lists as of a date, from each parcel's kept summary (`services/summaries`)."""
-    return _lists(_parcels(ws, as_of) if set(names) - set(_from_records()) else [], as_of,
+    return _lists(_parcels(ws, as_of) if set(names) - set(_FROM_RECORDS) else [], as_of,
                   names, ws)
