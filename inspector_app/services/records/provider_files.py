@@ -143,10 +143,15 @@ def file_rows(raw: bytes, path: Path) -> Iterator[tuple[int, list[str]]]:
         yield reader.line_num, cells
 
 
+def _column(cell: str) -> str:
+    """A header cell as a column's name ("Service Date" is service_date)."""
+    return cell.strip().lower().replace(" ", "_")
+
+
 def kind_of(path: Path) -> str | None:
     """The kind whose template's columns the file's first row names, or None."""
     first = next(file_rows(read_file(path), path), None)
-    names = {c.strip().lower().replace(" ", "_") for c in first[1]} - {""} if first else set()
+    names = {_column(c) for c in first[1]} - {""} if first else set()
     return next((k for k, columns in COLUMNS.items()
                  if names == {c.name for c in columns}), None)
 
@@ -154,7 +159,7 @@ def kind_of(path: Path) -> str | None:
 def header_columns(path: Path, kind: str, cells: Sequence[str]) -> list[str | None]:
     """Each of the file's columns as this kind's column name (None: a blank column)."""
     wanted = [c.name for c in COLUMNS[kind]]
-    names = [c.strip().lower().replace(" ", "_") or None for c in cells]
+    names = [_column(c) or None for c in cells]
     while names and names[-1] is None:
         names.pop()
     other = [n for n in names if n is not None and n not in wanted]
